@@ -1,0 +1,146 @@
+//! The raw archive of processed captures: `raw/inbox/YYYY-MM-DD.md`, one file per capture
+//! date, each capture a block that starts with `---` (so the file reads like an inbox).
+//!
+//! Each block carries a marker comment with its ingest, entry and hash. Archiving the same
+//! entry of the same ingest again finds its marker and appends nothing, which is what makes a
+//! retried finalize safe. The file is append-only in meaning and rewritten atomically.
+
+use crate::fsio;
+use crate::vault::ARCHIVE_DIR;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// A capture to archive.
+#[derive(Debug, Clone)]
+pub struct Item<'a> {
+    /// The entry's id in its ingest.
+    pub entry: u32,
+    /// `YYYY-MM-DD`.
+    pub capture_date: &'a str,
+    /// blake3 of the content.
+    pub hash: &'a str,
+    /// The content.
+    pub content: &'a str,
+}
+
+/// What archiving did.
+#[derive(Debug, Clone, Default)]
+pub struct Archived {
+    /// Vault-relative archive files written or already holding the items.
+    pub files: Vec<String>,
+    /// Blocks appended now.
+    pub appended: usize,
+    /// Blocks found already archived (a retry).
+    pub present: usize,
+}
+
+/// Archiving failed.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot archive to {}: {source}", path.display())]
+pub struct ArchiveError {
+    /// The archive file or directory.
+    pub path: PathBuf,
+    /// The cause.
+    pub source: std::io::Error,
+}
+
+/// The marker line of a block.
+pub fn marker(ingest: i64, entry: u32, hash: &str) -> String {
+    format!("<!-- sparks: ingest {ingest} entry {entry} blake3 {hash} -->")
+}
+
+/// Whether a line is a block marker (readers of the archive skip these).
+pub fn is_marker(line: &str) -> bool {
+    let t = line.trim();
+    t.starts_with("<!-- sparks: ingest ") && t.ends_with("-->")
+}
+
+/// Archive `items` of ingest `ingest` under `root`, skipping blocks already there.
+pub fn archive(root: &Path, ingest: i64, items: &[Item<'_>]) -> Result<Archived, ArchiveError> {
+    let dir = root.join(ARCHIVE_DIR);
+    fs_err::create_dir_all(&dir).map_err(|source| ArchiveError {
+        path: dir.clone(),
+        source,
+    })?;
+    let mut by_date: BTreeMap<&str, Vec<&Item<'_>>> = BTreeMap::new();
+    for item in items {
+        by_date.entry(item.capture_date).or_default().push(item);
+    }
+    let mut report = Archived::default();
+    for (date, items) in by_date {
+        let name = format!("{date}.md");
+        let path = dir.join(&name);
+        let err = |source| ArchiveError {
+            path: path.clone(),
+            source,
+        };
+        let old = match fs_err::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(err(e)),
+        };
+        let text = String::from_utf8_lossy(&old);
+        let mut out = old.clone();
+        for item in items {
+            let mark = marker(ingest, item.entry, item.hash);
+            if text.lines().any(|l| l.trim() == mark) {
+                report.present += 1;
+                continue;
+            }
+            if !out.is_empty() && !out.ends_with(b"\n") {
+                out.push(b'\n');
+            }
+            out.extend_from_slice(format!("---\n{mark}\n{}\n", item.content).as_bytes());
+            report.appended += 1;
+        }
+        if out != old {
+            fsio::write_atomic(&path, &out).map_err(err)?;
+        }
+        report.files.push(format!("{ARCHIVE_DIR}/{name}"));
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item<'a>(entry: u32, date: &'a str, content: &'a str, hash: &'a str) -> Item<'a> {
+        Item { entry, capture_date: date, hash, content }
+    }
+
+    #[test]
+    fn archives_by_date_and_never_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        let items = [
+            item(1, "2026-04-10", "First", "h1"),
+            item(2, "2026-05-01", "Second\nline 2", "h2"),
+        ];
+        let r = archive(dir.path(), 7, &items).unwrap();
+        assert_eq!((r.appended, r.present), (2, 0));
+        assert_eq!(r.files, ["raw/inbox/2026-04-10.md", "raw/inbox/2026-05-01.md"]);
+        let r = archive(dir.path(), 7, &items).unwrap();
+        assert_eq!((r.appended, r.present), (0, 2));
+        let text = std::fs::read_to_string(dir.path().join("raw/inbox/2026-05-01.md")).unwrap();
+        assert_eq!(text, format!("---\n{}\nSecond\nline 2\n", marker(7, 2, "h2")));
+    }
+
+    #[test]
+    fn the_same_text_in_another_ingest_is_archived_again() {
+        let dir = tempfile::tempdir().unwrap();
+        archive(dir.path(), 1, &[item(1, "2026-04-10", "buy milk", "h")]).unwrap();
+        let r = archive(dir.path(), 2, &[item(1, "2026-04-10", "buy milk", "h")]).unwrap();
+        assert_eq!(r.appended, 1);
+    }
+
+    #[test]
+    fn appends_after_a_file_without_final_newline() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(ARCHIVE_DIR)).unwrap();
+        std::fs::write(dir.path().join("raw/inbox/2026-04-10.md"), "---\nold").unwrap();
+        archive(dir.path(), 3, &[item(1, "2026-04-10", "new", "h")]).unwrap();
+        let text = std::fs::read_to_string(dir.path().join("raw/inbox/2026-04-10.md")).unwrap();
+        assert!(text.starts_with("---\nold\n---\n<!-- sparks:"), "{text}");
+        assert!(is_marker(text.lines().nth(3).unwrap()));
+    }
+}

@@ -1,0 +1,52 @@
+//! `sparks done`: complete an open task.
+
+use crate::cli::{Ctx, exit::Exit, output};
+use crate::tasks::Done;
+use clap::Args;
+
+/// Mark the open task that QUERY names as done
+///
+/// An exact match wins, then a unique substring match, then a fuzzy match with a clear winner.
+/// When several tasks match, none is completed: the candidates are listed and the exit code
+/// is 1.
+///
+/// Example: sparks done write fuzz targets
+#[derive(Debug, Args)]
+pub struct DoneArgs {
+    /// Words of the task (joined with spaces)
+    #[arg(required = true)]
+    query: Vec<String>,
+
+    /// Print the result as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+/// Run `done`.
+pub fn run(ctx: &Ctx, args: DoneArgs) -> anyhow::Result<Exit> {
+    let vault = ctx.vault()?;
+    let query = args.query.join(" ");
+    let result = crate::tasks::done(&vault.root, &query)?;
+    let exit = match result {
+        Done::Completed { .. } => Exit::Success,
+        _ => Exit::Problems,
+    };
+    if args.json {
+        output::json(&result)?;
+        return Ok(exit);
+    }
+    match &result {
+        Done::Completed { task, .. } => output::write(&format!("Done: {} (line {})\n", task.text, task.line))?,
+        Done::Ambiguous { candidates } => {
+            let mut lines = vec!["Several open tasks match; none was completed:".to_string()];
+            lines.extend(candidates.iter().map(|t| format!("  line {}: {}", t.line, t.text)));
+            output::lines(lines)?;
+            eprintln!("error: the query matches {} tasks; add words to pick one", candidates.len());
+        }
+        Done::NotFound { query } => {
+            output::write(&format!("No open task matches \"{query}\".\n"))?;
+            eprintln!("error: no open task matches");
+        }
+    }
+    Ok(exit)
+}

@@ -1,0 +1,173 @@
+//! `sparks ingest`: the two-phase ingest.
+
+use crate::cli::{Ctx, exit::Exit, output};
+use crate::ingest::{self, Batch, FinalizeOptions, Prepared};
+use clap::{ArgGroup, Args};
+
+/// Hand the agent a batch of inbox entries, then archive exactly that batch
+///
+/// --prepare records up to [ingest] batch_size entries and prints them (JSON by default).
+/// The agent writes pages, then --finalize archives the entries of the batch still in the
+/// inbox unchanged to raw/inbox/YYYY-MM-DD.md, removes them from the inbox, scans and
+/// commits. Entries captured or edited meanwhile stay in the inbox. A second --prepare while an
+/// ingest is open exits 3 and prints the open batch again.
+///
+/// Examples:
+///   sparks ingest --prepare --limit 10
+///   sparks ingest --finalize -m "ingest: reading notes" --keep 4
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("mode").required(true).args(["prepare", "finalize", "abort", "status"])))]
+pub struct IngestArgs {
+    /// Open an ingest and print its batch
+    #[arg(long)]
+    prepare: bool,
+
+    /// Archive the open batch, clear it from the inbox, scan and commit (or resume)
+    #[arg(long)]
+    finalize: bool,
+
+    /// Close the open ingest without archiving anything
+    #[arg(long)]
+    abort: bool,
+
+    /// Show the open ingest's batch
+    #[arg(long)]
+    status: bool,
+
+    /// With --prepare: hand out at most N entries (0: all; default: [ingest] batch_size)
+    #[arg(long, value_name = "N", requires = "prepare")]
+    limit: Option<usize>,
+
+    /// With --finalize: the commit message (default: "ingest: N entries")
+    #[arg(short, long, value_name = "MSG", requires = "finalize")]
+    message: Option<String>,
+
+    /// With --finalize: leave these entries of the batch in the inbox
+    #[arg(long, value_name = "ID", num_args = 1.., requires = "finalize")]
+    keep: Vec<u32>,
+
+    /// Print JSON (the default for --prepare and --status; --json=false prints text)
+    #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    json: Option<bool>,
+}
+
+/// Run `ingest`.
+pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
+    let vault = ctx.vault()?;
+    let mut manifest = ctx.manifest(&vault)?;
+    let now = ctx.now();
+    if args.prepare || args.status {
+        let json = args.json.unwrap_or(true);
+        let (batch, exit, what) = if args.status {
+            match ingest::open_batch(&vault, &manifest, now)? {
+                Some(b) => (b, Exit::Success, "open"),
+                None => {
+                    if json {
+                        output::json(&serde_json::json!({ "ingest_id": null }))?;
+                    } else {
+                        output::write("No ingest is open.\n")?;
+                    }
+                    return Ok(Exit::Success);
+                }
+            }
+        } else {
+            match ingest::prepare(&vault, &mut manifest, now, args.limit)? {
+                Prepared::Opened(b) => (b, Exit::Success, "opened"),
+                Prepared::InProgress(b) => (b, Exit::IngestOpen, "in progress"),
+                Prepared::Empty(b) => (b, Exit::Success, "empty"),
+            }
+        };
+        for w in &batch.warnings {
+            output::warn(w);
+        }
+        if exit == Exit::IngestOpen {
+            eprintln!(
+                "error: ingest {} is already open; here is its batch again. Finish it with \
+                 `sparks ingest --finalize` or release it with `sparks ingest --abort`",
+                batch.ingest_id.unwrap_or_default()
+            );
+        }
+        if json {
+            output::json(&batch)?;
+        } else {
+            output::lines(batch_text(&batch, what))?;
+        }
+        return Ok(exit);
+    }
+    let json = args.json.unwrap_or(false);
+    if args.abort {
+        let a = ingest::abort(&vault, &mut manifest, now)?;
+        if json {
+            output::json(&a)?;
+        } else {
+            output::write(&match a.ingest_id {
+                Some(id) => format!(
+                    "Aborted ingest {id}; its {} stay in the inbox.\n",
+                    output::count(a.entries, "entry", "entries")
+                ),
+                None => "No ingest is open.\n".to_string(),
+            })?;
+        }
+        return Ok(Exit::Success);
+    }
+    let f = ingest::finalize(
+        &vault,
+        &mut manifest,
+        now,
+        &FinalizeOptions {
+            message: args.message,
+            keep: args.keep,
+        },
+    )?;
+    for w in &f.warnings {
+        output::warn(w);
+    }
+    for e in &f.scan_errors {
+        eprintln!("error: the scan could not read {}: {}", e.path, e.error);
+    }
+    if json {
+        output::json(&f)?;
+    } else {
+        let mut parts = vec![format!("{} archived", output::count(f.archived, "entry", "entries"))];
+        if f.kept > 0 {
+            parts.push(format!("{} kept", f.kept));
+        }
+        if f.changed > 0 {
+            parts.push(format!("{} changed since prepare and left in the inbox", f.changed));
+        }
+        let mut lines = vec![format!(
+            "{} ingest {}: {}; {} left in the inbox.",
+            if f.resumed { "Resumed and finalized" } else { "Finalized" },
+            f.ingest_id,
+            parts.join(", "),
+            output::count(f.remaining, "entry", "entries")
+        )];
+        lines.push(match (&f.commit, &f.commit_skipped) {
+            (Some(sha), _) => format!("Committed {}.", &sha[..sha.len().min(7)]),
+            (None, Some(reason)) => format!("Commit skipped: {reason}."),
+            (None, None) => "Commit skipped.".into(),
+        });
+        output::lines(lines)?;
+    }
+    Ok(if f.scan_errors.is_empty() { Exit::Success } else { Exit::Problems })
+}
+
+fn batch_text(b: &Batch, what: &str) -> Vec<String> {
+    let Some(id) = b.ingest_id else {
+        return vec!["The inbox is empty: nothing to ingest.".into()];
+    };
+    let mut lines = vec![format!(
+        "Ingest {id} {what}: {} in this batch, {} left in the inbox.",
+        output::count(b.total, "entry", "entries"),
+        b.remaining
+    )];
+    for e in &b.entries {
+        let first = e.content.lines().next().unwrap_or_default();
+        let short: String = first.chars().take(60).collect();
+        lines.push(format!("  [{}] {} {}  {}", e.id, e.capture_date, &e.hash[..8], short));
+    }
+    if !b.affected_collections.is_empty() {
+        lines.push(format!("Affected collections: {}", b.affected_collections.join(", ")));
+    }
+    lines
+}

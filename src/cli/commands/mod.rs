@@ -1,0 +1,9 @@
+//! One file per command: its arguments (whose doc comments are the help text) and `run`.
+
+pub mod describe;
+pub mod done;
+pub mod ingest;
+pub mod init;
+pub mod scan;
+pub mod status;
+pub mod tasks;

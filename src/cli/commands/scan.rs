@@ -1,0 +1,54 @@
+//! `sparks scan`: bring the manifest up to date.
+
+use crate::cli::{Ctx, exit::Exit, output};
+use crate::scan::{ScanOptions, scan};
+use clap::Args;
+
+/// Update the manifest from the vault's files
+///
+/// Reads only files whose size, mtime, ctime or inode changed (or whose mtime is too recent to
+/// trust); exits 1 when a file or directory could not be read, and then changes nothing known
+/// about it.
+///
+/// Example: sparks scan --json
+#[derive(Debug, Args)]
+pub struct ScanArgs {
+    /// Read every file, whatever its metadata says
+    #[arg(long)]
+    full: bool,
+
+    /// Print the result as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+/// Run `scan`.
+pub fn run(ctx: &Ctx, args: ScanArgs) -> anyhow::Result<Exit> {
+    let vault = ctx.vault()?;
+    let mut manifest = ctx.manifest(&vault)?;
+    let now = ctx.now();
+    let report = scan(&vault, &mut manifest, ScanOptions { full: args.full }, &now.timestamp, now.ns)?;
+    let exit = if report.errors.is_empty() { Exit::Success } else { Exit::Problems };
+    if args.json {
+        output::json(&report)?;
+        return Ok(exit);
+    }
+    output::lines([
+        format!("Scanned {} in {}ms", report.vault_root.display(), report.duration_ms),
+        format!(
+            "  walked: {}  hashed: {}  changed: {}  skipped: {}  deleted: {}",
+            report.walked, report.hashed, report.changed, report.skipped, report.deleted
+        ),
+    ])?;
+    for e in &report.errors {
+        eprintln!("error: cannot read {}: {}", e.path, e.error);
+    }
+    if !report.errors.is_empty() {
+        eprintln!(
+            "{} could not be read; what the manifest knew about {} is unchanged",
+            output::count(report.errors.len(), "path", "paths"),
+            if report.errors.len() == 1 { "it" } else { "them" }
+        );
+    }
+    Ok(exit)
+}

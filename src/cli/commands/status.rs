@@ -1,0 +1,58 @@
+//! `sparks status`: the vault at a glance.
+
+use crate::cli::{Ctx, exit::Exit, output};
+use crate::status::status;
+use clap::Args;
+
+/// Show the vault, its pages, the inbox and any open ingest
+///
+/// Reads the manifest as the last scan left it; run `sparks scan` first for fresh counts.
+///
+/// Example: sparks status --json
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// Print the result as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+/// Run `status`.
+pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
+    let vault = ctx.vault()?;
+    let manifest = ctx.manifest(&vault)?;
+    let s = status(&vault, &manifest, ctx.now().today)?;
+    if args.json {
+        output::json(&s)?;
+        return Ok(Exit::Success);
+    }
+    let pages: Vec<&str> = s.pages_by_type.iter().map(|p| p.label.as_str()).collect();
+    let inbox = match &s.inbox.error {
+        Some(e) => format!("inbox: unreadable ({e})"),
+        None => format!("inbox: {} pending", output::count(s.inbox.pending, "entry", "entries")),
+    };
+    let mut lines = vec![
+        format!("vault: {} ({})", s.vault_name, s.vault_root.display()),
+        format!("schema: v{}", s.schema_version),
+        format!("pages: {}", pages.join(", ")),
+        inbox,
+        format!(
+            "files: {} tracked, {} changed since the last ingest, {} deleted",
+            s.files.tracked, s.files.changed_since_ingest, s.files.deleted
+        ),
+        format!("last scan: {}", s.last_scan.as_deref().unwrap_or("never (run `sparks scan`)")),
+    ];
+    if let Some(i) = &s.open_ingest {
+        let step = match &i.step {
+            Some(step) => format!("; finalize stopped after {step}, run it again to finish"),
+            None => String::new(),
+        };
+        lines.push(format!(
+            "ingest: {} open since {}, {}{step}",
+            i.id,
+            i.started_at,
+            output::count(i.entries, "entry", "entries")
+        ));
+    }
+    output::lines(lines)?;
+    Ok(Exit::Success)
+}

@@ -1,0 +1,258 @@
+//! `sparks.toml`: the vault's configuration and root marker. Parsing is strict: an unknown key
+//! or collection, a wrong type or an impossible value is an error that names the key and line.
+
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The file name of the configuration, which also marks the vault root.
+pub const CONFIG_FILE: &str = "sparks.toml";
+
+/// The default number of inbox entries one ingest hands out.
+pub const DEFAULT_BATCH_SIZE: usize = 15;
+
+/// The default number of pages above which `index` shards by type.
+pub const DEFAULT_SHARD_ABOVE: usize = 500;
+
+/// A parsed `sparks.toml`; absent keys hold their defaults.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// `[vault]`
+    pub vault: VaultSection,
+    /// `[raw]`
+    pub raw: RawSection,
+    /// `[git]`
+    pub git: GitSection,
+    /// `[ingest]`
+    pub ingest: IngestSection,
+    /// `[index]`
+    pub index: IndexSection,
+    /// `[collections.<name>]`
+    pub collections: CollectionsSection,
+}
+
+/// `[vault]`: display settings.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct VaultSection {
+    /// The vault's display name.
+    pub name: String,
+}
+
+/// `[raw]`: how raw captures are treated. Only `append-only` exists.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RawSection {
+    /// Always `append-only`.
+    pub mode: RawMode,
+}
+
+impl Default for RawSection {
+    fn default() -> Self {
+        RawSection { mode: RawMode::AppendOnly }
+    }
+}
+
+/// The one raw mode.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+pub enum RawMode {
+    /// Raw files are never rewritten by Sparks or the agent.
+    #[serde(rename = "append-only")]
+    AppendOnly,
+}
+
+/// `[git]`: commits after finalize and regen.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GitSection {
+    /// Commit the vault's changes after `ingest --finalize` (and `collections regen`).
+    pub auto_commit: bool,
+}
+
+impl Default for GitSection {
+    fn default() -> Self {
+        GitSection { auto_commit: true }
+    }
+}
+
+/// `[ingest]`: the processing budget.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct IngestSection {
+    /// Entries one `ingest --prepare` hands out; 0 means all of them.
+    pub batch_size: usize,
+}
+
+impl Default for IngestSection {
+    fn default() -> Self {
+        IngestSection { batch_size: DEFAULT_BATCH_SIZE }
+    }
+}
+
+/// `[index]`: the generated index.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct IndexSection {
+    /// Above this many pages, `index` writes one page per type.
+    pub shard_above: usize,
+}
+
+impl Default for IndexSection {
+    fn default() -> Self {
+        IndexSection { shard_above: DEFAULT_SHARD_ABOVE }
+    }
+}
+
+/// `[collections.<name>]`: source-glob overrides of the collections that have a glob.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CollectionsSection {
+    /// `[collections.quotes]`
+    pub quotes: Option<CollectionGlob>,
+    /// `[collections.bookmarks]`
+    pub bookmarks: Option<CollectionGlob>,
+    /// `[collections.media]`
+    pub media: Option<CollectionGlob>,
+    /// `[collections.ideas]`
+    pub ideas: Option<CollectionGlob>,
+}
+
+/// One collection's source glob, relative to the vault root.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionGlob {
+    /// e.g. `raw/quotes/**/*.md`
+    pub glob: String,
+}
+
+/// Reading or parsing `sparks.toml` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The config file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The file is not valid: the message names the line and key.
+    #[error("invalid {}: {message}", path.display())]
+    Invalid {
+        /// The config file.
+        path: PathBuf,
+        /// The parser's message, with line, column and key.
+        message: String,
+    },
+}
+
+impl Config {
+    /// Read and parse the config file at `path`.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Config::parse(&text).map_err(|message| ConfigError::Invalid {
+            path: path.to_path_buf(),
+            message,
+        })
+    }
+
+    /// Parse config text; the error message names the line and key.
+    pub fn parse(text: &str) -> Result<Config, String> {
+        toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())
+    }
+}
+
+/// The `sparks.toml` that `init` writes for a vault called `name`.
+pub fn render_default(name: &str) -> String {
+    // A TOML basic string, escaped by the TOML library: a name with quotes or backslashes
+    // must still give a file that parses.
+    let name = toml::Value::String(name.to_string()).to_string();
+    format!(
+        r#"# Sparks vault configuration. Every key is optional; `sparks describe` explains them.
+
+[vault]
+name = {name}
+
+[raw]
+mode = "append-only"   # raw captures are never rewritten
+
+[git]
+auto_commit = true     # commit the vault after `ingest --finalize`
+# Commits use your git identity (`git config user.name` / `user.email`); set a
+# vault-specific one with `git config --local`. Only paths inside the vault are
+# committed, never sparks.db.
+
+[ingest]
+batch_size = {DEFAULT_BATCH_SIZE}        # entries one `ingest --prepare` hands out (0 = all)
+
+[index]
+shard_above = {DEFAULT_SHARD_ABOVE}      # above this many pages, one index page per type
+
+# Collection source globs (relative to the vault root). Omit a section to keep
+# the default shown here.
+#
+# [collections.quotes]
+# glob = "raw/quotes/**/*.md"
+#
+# [collections.bookmarks]
+# glob = "raw/weblinks/**/*.md"
+#
+# [collections.media]
+# glob = "raw/media/**/*.md"
+#
+# [collections.ideas]
+# glob = "raw/ideas/**/*.md"
+"#
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_file_parses_with_defaults() {
+        let c = Config::parse(&render_default("notes")).unwrap();
+        assert_eq!(c.vault.name, "notes");
+        assert!(c.git.auto_commit);
+        assert_eq!(c.ingest.batch_size, 15);
+        assert_eq!(c.index.shard_above, 500);
+    }
+
+    #[test]
+    fn names_with_quotes_and_backslashes_round_trip() {
+        for name in [r#"my "notes""#, r"C:\vault", "tab\there"] {
+            let c = Config::parse(&render_default(name)).unwrap();
+            assert_eq!(c.vault.name, name);
+        }
+    }
+
+    #[test]
+    fn unknown_keys_are_named_with_their_line() {
+        let err = Config::parse("[git]\nauto_commit = true\nautocommit = false\n").unwrap_err();
+        assert!(err.contains("line 3"), "{err}");
+        assert!(err.contains("autocommit"), "{err}");
+    }
+
+    #[test]
+    fn unknown_collections_are_rejected() {
+        let err = Config::parse("[collections.qoutes]\nglob = \"raw/q/*.md\"\n").unwrap_err();
+        assert!(err.contains("qoutes"), "{err}");
+    }
+
+    #[test]
+    fn wrong_types_and_modes_are_errors() {
+        assert!(Config::parse("[git]\nauto_commit = \"yes\"\n").is_err());
+        assert!(Config::parse("[raw]\nmode = \"rewrite\"\n").is_err());
+    }
+
+    #[test]
+    fn missing_sections_take_defaults() {
+        let c = Config::parse("").unwrap();
+        assert!(c.git.auto_commit);
+        assert_eq!(c.raw.mode, RawMode::AppendOnly);
+    }
+}

@@ -1,0 +1,181 @@
+//! Git commits through libgit2 (no `git` executable needed). A commit holds only the changes
+//! inside the vault directory, never `sparks.db*`, and leaves everything else in the
+//! repository, staged or not, exactly as it was: the commit's tree is HEAD's tree with the
+//! vault's paths replaced, and the index is updated for those paths only.
+
+use git2::{ErrorCode, Index, Repository, Status, StatusOptions};
+use std::path::{Path, PathBuf};
+
+/// What a commit attempt did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Commit {
+    /// A commit was made.
+    Made {
+        /// Full hex id.
+        sha: String,
+        /// Repository-relative paths it changed.
+        paths: Vec<String>,
+    },
+    /// No commit, and why.
+    Skipped(String),
+}
+
+/// A git operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    /// No author identity is configured.
+    #[error("git has no author identity configured for {}", .0.display())]
+    NoIdentity(PathBuf),
+    /// libgit2 reported an error.
+    #[error("git ({}): {source}", repo.display())]
+    Git {
+        /// The repository (or vault) concerned.
+        repo: PathBuf,
+        /// The cause.
+        source: git2::Error,
+    },
+}
+
+impl GitError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            GitError::NoIdentity(_) => Some(
+                "run `git config --global user.name \"Your Name\"` and \
+                 `git config --global user.email you@example.com`, then run the command again",
+            ),
+            GitError::Git { .. } => None,
+        }
+    }
+}
+
+/// The reason given when the vault is not in a work tree.
+pub const NOT_A_REPOSITORY: &str =
+    "the vault is not inside a git work tree (run `git init` in the vault to enable commits)";
+
+/// Commit the vault's changes with `message`.
+pub fn commit_vault(vault_root: &Path, message: &str) -> Result<Commit, GitError> {
+    let git = |source| GitError::Git {
+        repo: vault_root.to_path_buf(),
+        source,
+    };
+    let Some(repo) = open(vault_root).map_err(git)? else {
+        return Ok(Commit::Skipped(NOT_A_REPOSITORY.into()));
+    };
+    let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
+        return Ok(Commit::Skipped("the repository is bare".into()));
+    };
+    let prefix = vault_prefix(&workdir, vault_root);
+    let paths = changed_paths(&repo, &prefix).map_err(git)?;
+    if paths.is_empty() {
+        return Ok(Commit::Skipped("nothing to commit: the vault has no changes".into()));
+    }
+    let sig = match repo.signature() {
+        Ok(s) => s,
+        Err(e) if matches!(e.code(), ErrorCode::NotFound) || e.class() == git2::ErrorClass::Config => {
+            return Err(GitError::NoIdentity(workdir));
+        }
+        Err(e) => return Err(git(e)),
+    };
+    let mut index = repo.index().map_err(git)?;
+    for p in &paths {
+        let rel = Path::new(p);
+        if workdir.join(rel).symlink_metadata().is_ok() {
+            index.add_path(rel).map_err(git)?;
+        } else {
+            index.remove_path(rel).map_err(git)?;
+        }
+    }
+    let head = match repo.head() {
+        Ok(h) => Some(h.peel_to_commit().map_err(git)?),
+        Err(e) if matches!(e.code(), ErrorCode::UnbornBranch | ErrorCode::NotFound) => None,
+        Err(e) => return Err(git(e)),
+    };
+    // The commit's tree: HEAD's, with only the vault's paths taken from the updated index.
+    let mut tree_index = Index::new().map_err(git)?;
+    if let Some(c) = &head {
+        tree_index.read_tree(&c.tree().map_err(git)?).map_err(git)?;
+    }
+    for p in &paths {
+        match index.get_path(Path::new(p), 0) {
+            Some(entry) => tree_index.add(&entry).map_err(git)?,
+            None => {
+                let _ = tree_index.remove_path(Path::new(p));
+            }
+        }
+    }
+    let tree_id = tree_index.write_tree_to(&repo).map_err(git)?;
+    if head.as_ref().is_some_and(|c| c.tree_id() == tree_id) {
+        index.write().map_err(git)?;
+        return Ok(Commit::Skipped("nothing to commit: the vault has no changes".into()));
+    }
+    let tree = repo.find_tree(tree_id).map_err(git)?;
+    let parents: Vec<&git2::Commit<'_>> = head.iter().collect();
+    let id = repo
+        .commit(Some("HEAD"), &sig, &sig, message, &tree, &parents)
+        .map_err(git)?;
+    index.write().map_err(git)?;
+    Ok(Commit::Made {
+        sha: id.to_string(),
+        paths,
+    })
+}
+
+/// The id of HEAD if its message contains `line` as a line of its own (a trailer), so a
+/// retried operation can recognise the commit it made before a crash.
+pub fn head_with_line(vault_root: &Path, line: &str) -> Result<Option<String>, GitError> {
+    let git = |source| GitError::Git {
+        repo: vault_root.to_path_buf(),
+        source,
+    };
+    let Some(repo) = open(vault_root).map_err(git)? else {
+        return Ok(None);
+    };
+    let head = match repo.head() {
+        Ok(h) => h.peel_to_commit().map_err(git)?,
+        Err(_) => return Ok(None),
+    };
+    let found = head.message().is_ok_and(|m| m.lines().any(|l| l.trim() == line));
+    Ok(found.then(|| head.id().to_string()))
+}
+
+fn open(vault_root: &Path) -> Result<Option<Repository>, git2::Error> {
+    match Repository::discover(vault_root) {
+        Ok(r) => Ok(Some(r)),
+        Err(e) if e.code() == ErrorCode::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The vault's directory relative to the work tree, with a trailing `/` (empty at the top).
+fn vault_prefix(workdir: &Path, vault_root: &Path) -> String {
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let (w, v) = (canon(workdir), canon(vault_root));
+    match crate::vault::relative(&w, &v) {
+        Some(rel) if !rel.is_empty() => format!("{rel}/"),
+        _ => String::new(),
+    }
+}
+
+/// Repository-relative paths under `prefix` that differ from HEAD or the index, untracked
+/// ones included, ignored ones and the manifest excluded.
+fn changed_paths(repo: &Repository, prefix: &str) -> Result<Vec<String>, git2::Error> {
+    let mut opts = StatusOptions::new();
+    opts.include_untracked(true)
+        .recurse_untracked_dirs(true)
+        .include_ignored(false)
+        .exclude_submodules(true);
+    let statuses = repo.statuses(Some(&mut opts))?;
+    let mut out = Vec::new();
+    for s in statuses.iter() {
+        let Ok(path) = s.path() else { continue };
+        let Some(inner) = path.strip_prefix(prefix) else { continue };
+        let is_manifest = !inner.contains('/') && inner.starts_with(crate::vault::MANIFEST);
+        if is_manifest || s.status().is_ignored() || s.status() == Status::CURRENT {
+            continue;
+        }
+        out.push(path.to_string());
+    }
+    out.sort();
+    Ok(out)
+}

@@ -1,0 +1,176 @@
+//! Hints: what an entry looks like it holds (tasks, links, quotes, books, reading). Purely
+//! syntactic; the agent decides what the entry means.
+
+use serde::{Deserialize, Serialize};
+
+/// The hints of one entry. Lists are always present, empty when there is nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hints {
+    /// Task texts: `- [ ] x`, `* [ ] x`, `TODO: x`.
+    pub tasks: Vec<String>,
+    /// URLs, first occurrence order, without trailing punctuation.
+    pub bookmarks: Vec<String>,
+    /// A `> quote` line, or `"…" — Someone`.
+    pub has_quote: bool,
+    /// A `book:` line.
+    pub has_book: bool,
+    /// A `to-read:` line.
+    pub has_to_read: bool,
+}
+
+impl Hints {
+    /// The hints of an entry's content.
+    pub fn of(content: &str) -> Hints {
+        let mut h = Hints::default();
+        for line in content.lines() {
+            if let Some(task) = checkbox_task(line).or_else(|| todo_task(line)) {
+                h.tasks.push(task.to_string());
+                continue;
+            }
+            h.has_book |= labelled(line, "book:");
+            h.has_to_read |= labelled(line, "to-read:");
+            h.has_quote |= is_quote(line);
+            for url in urls(line) {
+                if !h.bookmarks.iter().any(|b| b == url) {
+                    h.bookmarks.push(url.to_string());
+                }
+            }
+        }
+        h
+    }
+
+    /// The collections an entry with these hints may change.
+    pub fn collections(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if !self.bookmarks.is_empty() {
+            out.push("Bookmarks");
+        }
+        if self.has_book {
+            out.push("Books");
+        }
+        out.push("Ideas");
+        if self.has_quote {
+            out.push("Quotes");
+        }
+        if self.has_to_read {
+            out.push("ReadingList");
+        }
+        out
+    }
+}
+
+/// `- [ ] text` or `* [ ] text` (an unchecked box): the task text.
+pub fn checkbox_task(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let rest = t.strip_prefix("- ").or_else(|| t.strip_prefix("* "))?;
+    let rest = rest.trim_start().strip_prefix("[ ]")?;
+    if !rest.starts_with([' ', '\t']) {
+        return None;
+    }
+    Some(rest.trim()).filter(|s| !s.is_empty())
+}
+
+fn todo_task(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let head = t.get(..5)?;
+    if !head.eq_ignore_ascii_case("todo:") {
+        return None;
+    }
+    Some(t[5..].trim()).filter(|s| !s.is_empty())
+}
+
+fn labelled(line: &str, label: &str) -> bool {
+    let t = line.trim_start();
+    t.get(..label.len())
+        .is_some_and(|h| h.eq_ignore_ascii_case(label))
+        && !t[label.len()..].trim().is_empty()
+}
+
+fn is_quote(line: &str) -> bool {
+    let t = line.trim_start();
+    if let Some(rest) = t.strip_prefix('>') {
+        if rest.starts_with([' ', '\t']) && !rest.trim().is_empty() {
+            return true;
+        }
+    }
+    // "…" — Someone  /  'Quote' - Author
+    let quotes = ['"', '\'', '`', '“', '”', '‘', '’'];
+    let Some(close) = t.rfind(quotes) else { return false };
+    if !t[..close].contains(quotes) {
+        return false;
+    }
+    let after = t[close..].chars().skip(1).collect::<String>();
+    let after = after.trim_start();
+    let dashes = after.chars().take_while(|c| matches!(c, '—' | '–' | '-')).count();
+    if dashes == 0 || dashes > 2 {
+        return false;
+    }
+    let rest: String = after.chars().skip(dashes).collect();
+    rest.starts_with([' ', '\t']) && !rest.trim().is_empty()
+}
+
+fn urls(line: &str) -> impl Iterator<Item = &str> {
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        loop {
+            let rest = &line[pos..];
+            let start = match (rest.find("http://"), rest.find("https://")) {
+                (Some(a), Some(b)) => a.min(b),
+                (Some(a), None) | (None, Some(a)) => a,
+                (None, None) => return None,
+            };
+            let begin = pos + start;
+            let len = line[begin..]
+                .find(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '"' | '\'' | '`'))
+                .unwrap_or(line.len() - begin);
+            pos = begin + len;
+            let url = line[begin..pos].trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']', '}', '\'', '"']);
+            let scheme_only = url == "http://" || url == "https://" || url.len() <= "https://".len();
+            if !scheme_only {
+                return Some(url);
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tasks_and_bookmarks() {
+        let h = Hints::of("Read https://example.com/a.\n- [ ] Email Dana\n* [ ] Renew passport\nTODO: call mum");
+        assert_eq!(h.tasks, ["Email Dana", "Renew passport", "call mum"]);
+        assert_eq!(h.bookmarks, ["https://example.com/a"]);
+        assert!(!h.has_quote && !h.has_book && !h.has_to_read);
+    }
+
+    #[test]
+    fn checked_boxes_and_bare_todo_are_not_tasks() {
+        assert!(Hints::of("- [x] done\nTODO:\n- [ ]x").tasks.is_empty());
+    }
+
+    #[test]
+    fn books_reading_quotes() {
+        let h = Hints::of("book: Dune\nto-read: https://x.io/p)");
+        assert!(h.has_book && h.has_to_read);
+        assert_eq!(h.bookmarks, ["https://x.io/p"]);
+        assert!(Hints::of("> Stay hungry").has_quote);
+        assert!(Hints::of("\"Stay foolish\" — Jobs").has_quote);
+        assert!(Hints::of("“Simple is hard” -- Rich").has_quote);
+        assert!(!Hints::of("a \"word\" here").has_quote);
+        assert!(!Hints::of(">nope").has_quote);
+    }
+
+    #[test]
+    fn urls_are_deduplicated_in_order() {
+        let h = Hints::of("https://a.io https://b.io, https://a.io and http:// alone");
+        assert_eq!(h.bookmarks, ["https://a.io", "https://b.io"]);
+    }
+
+    #[test]
+    fn collections_never_include_tasks() {
+        let h = Hints::of("- [ ] x\nbook: y");
+        assert_eq!(h.collections(), ["Books", "Ideas"]);
+    }
+}

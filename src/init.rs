@@ -1,0 +1,224 @@
+//! `init`: create a vault, or repair one by adding what is missing. Nothing that exists is
+//! changed, so running it twice changes nothing the second time.
+
+use crate::config::{CONFIG_FILE, render_default};
+use crate::contract::{Agent, CONTRACT};
+use crate::fsio;
+use crate::manifest::{Manifest, ManifestError, SCHEMA_VERSION};
+use crate::vault::{self, DIRS, INBOX, INDEX, LOG, MANIFEST, TASKS};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// The ignore rule `init` makes sure the vault's `.gitignore` has.
+pub const IGNORE_RULE: &str = "sparks.db*";
+
+/// What to initialise.
+#[derive(Debug, Clone)]
+pub struct InitRequest {
+    /// The vault directory (created if missing).
+    pub root: PathBuf,
+    /// Install this agent's instruction file.
+    pub agent: Option<Agent>,
+    /// Overwrite an existing instruction file.
+    pub force: bool,
+    /// Today, for the generated pages' dates.
+    pub today: String,
+}
+
+/// What `init` did.
+#[derive(Debug, Clone, Serialize)]
+pub struct InitReport {
+    /// The vault root.
+    pub vault_root: PathBuf,
+    /// False when the vault existed already.
+    pub created: bool,
+    /// Vault-relative paths created now, in order.
+    pub paths_created: Vec<String>,
+    /// The manifest's schema version.
+    pub schema_version: i64,
+    /// The instruction file, when an agent was named.
+    pub agent_file: Option<AgentFile>,
+}
+
+/// The outcome for an instruction file.
+#[derive(Debug, Clone, Serialize)]
+pub struct AgentFile {
+    /// `CLAUDE.md`, `AGENTS.md` or `GEMINI.md`.
+    pub file: String,
+    /// The agent.
+    pub agent: &'static str,
+    /// `written`, `replaced`, `unchanged` (same content already) or `kept` (differs; no --force).
+    pub action: &'static str,
+}
+
+/// `init` failed; the error names the path.
+#[derive(Debug, thiserror::Error)]
+pub enum InitError {
+    /// The target lies inside another vault.
+    #[error("{} is inside the vault at {}; a vault cannot contain another", inner.display(), outer.display())]
+    Nested {
+        /// The requested root.
+        inner: PathBuf,
+        /// The enclosing vault.
+        outer: PathBuf,
+    },
+    /// A file or directory could not be created.
+    #[error("cannot create {}: {source}", path.display())]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The path could not be resolved.
+    #[error(transparent)]
+    Vault(#[from] vault::VaultError),
+    /// The manifest could not be created.
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+}
+
+/// The seed `inbox.md`.
+pub const INBOX_SEED: &str = "# Inbox\n\n\
+Capture anything below the line: thoughts, links, quotes, tasks. Separate captures with a\n\
+line holding only three dashes. A capture may start with a YYYY-MM-DD line, its capture date;\n\
+otherwise it is dated the day it is ingested.\n\n\
+When you are ready, ask your agent to run `sparks ingest --prepare` and process the entries.\n\n\
+---\n\n";
+
+fn system_page(title: &str, today: &str, body: &str) -> String {
+    format!(
+        "---\ntitle: {title}\ntype: collection\nmaturity: working\nsources: []\n\
+         created: {today}\nupdated: {today}\n---\n\n# {title}\n\n{body}\n"
+    )
+}
+
+/// Create or repair the vault.
+pub fn init(req: &InitRequest) -> Result<InitReport, InitError> {
+    let root = vault::absolute(&req.root)?;
+    if let Some(parent) = root.parent() {
+        if let Some(outer) = vault::enclosing_root(parent) {
+            return Err(InitError::Nested { inner: root, outer });
+        }
+    }
+    let existed = vault::is_vault_root(&root);
+    let mut created = Vec::new();
+    mkdir(&root)?;
+    let name = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    create_file(&root, CONFIG_FILE, &render_default(&name), &mut created)?;
+    for d in DIRS {
+        let p = root.join(d);
+        if !p.is_dir() {
+            mkdir(&p)?;
+            created.push(format!("{d}/"));
+        }
+    }
+    create_file(&root, INBOX, INBOX_SEED, &mut created)?;
+    let today = &req.today;
+    create_file(
+        &root,
+        INDEX,
+        &system_page(
+            "Index",
+            today,
+            "The catalogue of this wiki, grouped by type. `sparks index` rebuilds it and keeps \
+             the description written after each link.",
+        ),
+        &mut created,
+    )?;
+    create_file(
+        &root,
+        LOG,
+        &system_page(
+            "Log",
+            today,
+            "What happened to this wiki, oldest first. After each ingest the agent appends a \
+             block headed `## [YYYY-MM-DD] ingest | <summary>`.",
+        ),
+        &mut created,
+    )?;
+    create_file(&root, TASKS, &crate::tasks::seed_file(today), &mut created)?;
+    ensure_ignore_rule(&root, &mut created)?;
+    let db = root.join(MANIFEST);
+    if !db.exists() {
+        created.push(MANIFEST.into());
+    }
+    let manifest = Manifest::open(&db)?;
+    drop(manifest);
+    let agent_file = match req.agent {
+        Some(agent) => Some(install_contract(&root, agent, req.force)?),
+        None => None,
+    };
+    Ok(InitReport {
+        vault_root: root,
+        created: !existed,
+        paths_created: created,
+        schema_version: SCHEMA_VERSION,
+        agent_file,
+    })
+}
+
+fn mkdir(p: &Path) -> Result<(), InitError> {
+    fs_err::create_dir_all(p).map_err(|source| InitError::Io {
+        path: p.to_path_buf(),
+        source,
+    })
+}
+
+fn create_file(root: &Path, rel: &str, content: &str, created: &mut Vec<String>) -> Result<(), InitError> {
+    let p = root.join(rel);
+    if p.symlink_metadata().is_ok() {
+        return Ok(());
+    }
+    fsio::write_atomic(&p, content.as_bytes()).map_err(|source| InitError::Io { path: p, source })?;
+    created.push(rel.to_string());
+    Ok(())
+}
+
+/// Make sure `.gitignore` keeps the manifest out of git.
+fn ensure_ignore_rule(root: &Path, created: &mut Vec<String>) -> Result<(), InitError> {
+    let p = root.join(".gitignore");
+    let old = match std::fs::read_to_string(&p) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(source) => return Err(InitError::Io { path: p, source }),
+    };
+    if old.lines().any(|l| l.trim() == IGNORE_RULE || l.trim() == "/sparks.db*") {
+        return Ok(());
+    }
+    let mut new = old.clone();
+    if !new.is_empty() && !new.ends_with('\n') {
+        new.push('\n');
+    }
+    new.push_str("# The Sparks manifest is derived state: `sparks scan` rebuilds it.\n");
+    new.push_str(IGNORE_RULE);
+    new.push('\n');
+    fsio::write_atomic(&p, new.as_bytes()).map_err(|source| InitError::Io { path: p, source })?;
+    if old.is_empty() {
+        created.push(".gitignore".into());
+    }
+    Ok(())
+}
+
+/// Write the contract as `agent`'s instruction file.
+pub fn install_contract(root: &Path, agent: Agent, force: bool) -> Result<AgentFile, InitError> {
+    let file = agent.file_name();
+    let p = root.join(file);
+    let action = match std::fs::read(&p) {
+        Ok(old) if old == CONTRACT.as_bytes() => "unchanged",
+        Ok(_) if !force => "kept",
+        Ok(_) => "replaced",
+        Err(_) => "written",
+    };
+    if matches!(action, "written" | "replaced") {
+        fsio::write_atomic(&p, CONTRACT.as_bytes()).map_err(|source| InitError::Io { path: p, source })?;
+    }
+    Ok(AgentFile {
+        file: file.into(),
+        agent: agent.name(),
+        action,
+    })
+}

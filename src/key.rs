@@ -1,0 +1,53 @@
+//! Name keys: the one normal form in which titles, aliases, tags, file names and link targets
+//! are compared (trimmed, lower-cased, Unicode NFC), so that `[[Café]]` typed on macOS (NFD)
+//! finds `Café.md` written on Linux (NFC).
+
+use unicode_normalization::UnicodeNormalization;
+
+/// The comparison key of a name: trimmed, lower-cased, NFC.
+pub fn key(name: &str) -> String {
+    name.trim().to_lowercase().nfc().collect()
+}
+
+/// The link key of a link target or file path: like [`key`], with a trailing `.md` removed,
+/// since `[[Note]]` and `[[Note.md]]` name the same page.
+pub fn link_key(target: &str) -> String {
+    let k = key(target);
+    match k.strip_suffix(".md") {
+        Some(stem) if !stem.is_empty() => stem.to_string(),
+        _ => k,
+    }
+}
+
+/// The last `/`-separated component of a link key.
+pub fn last_component(link_key: &str) -> &str {
+    link_key.rsplit('/').next().unwrap_or(link_key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nfd_and_nfc_agree() {
+        assert_eq!(key("Cafe\u{301}"), key("Café"));
+    }
+
+    #[test]
+    fn case_and_space_fold() {
+        assert_eq!(key("  Big Query "), "big query");
+    }
+
+    #[test]
+    fn md_extension_is_dropped_only_for_markdown() {
+        assert_eq!(link_key("Note.MD"), "note");
+        assert_eq!(link_key("diagram.png"), "diagram.png");
+        assert_eq!(link_key(".md"), ".md");
+    }
+
+    #[test]
+    fn last_component_of_path_form() {
+        assert_eq!(last_component("entities/cascade"), "cascade");
+        assert_eq!(last_component("cascade"), "cascade");
+    }
+}

@@ -1,0 +1,34 @@
+//! The vault lock: one writer at a time for the commands that read, modify and rewrite a file
+//! (finalize, abort, tasks add, done). It is an OS file lock (`flock`), released by the kernel
+//! when the process dies, so a crash never leaves a stale lock behind.
+
+use std::fs::File;
+use std::io;
+use std::path::Path;
+
+/// The lock file, beside the manifest (and covered by the same `sparks.db*` ignore rule).
+pub const LOCK_FILE: &str = "sparks.db-lock";
+
+/// A held vault lock; dropping it releases the lock.
+#[derive(Debug)]
+pub struct VaultLock {
+    _file: File,
+}
+
+impl VaultLock {
+    /// Wait for and take the exclusive lock of the vault at `root`.
+    pub fn acquire(root: &Path) -> io::Result<VaultLock> {
+        let path = root.join(LOCK_FILE);
+        let file = fs_err::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)?
+            .into_parts()
+            .0;
+        file.lock().map_err(|e| {
+            io::Error::new(e.kind(), format!("failed to lock `{}`: {e}", path.display()))
+        })?;
+        Ok(VaultLock { _file: file })
+    }
+}

@@ -1,0 +1,171 @@
+//! The `files` table, and the scan's write transaction over everything derived from files.
+
+use super::{At, Manifest, Result, pages::Dirty};
+use crate::key;
+use crate::markdown::Document;
+use rusqlite::{Transaction, params};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// What the scan compares to decide whether a file must be read again: like git's index,
+/// size, mtime, ctime and inode. ctime cannot be set back by `touch -d`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stat {
+    /// Bytes.
+    pub size: u64,
+    /// Modification time, ns since the epoch.
+    pub mtime_ns: i64,
+    /// Status-change time, ns since the epoch.
+    pub ctime_ns: i64,
+    /// Inode number (0 where the platform has none).
+    pub inode: u64,
+}
+
+/// A stored file row.
+#[derive(Debug, Clone)]
+pub struct FileRow {
+    /// What the file looked like when it was last read.
+    pub stat: Stat,
+    /// blake3 of its content.
+    pub hash: String,
+    /// The filesystem clock when it was last read.
+    pub clock_ns: i64,
+    /// Whether the latest scan did not find it.
+    pub deleted: bool,
+}
+
+impl Manifest {
+    /// Every file row, live or deleted, by path.
+    pub fn file_rows(&self) -> Result<HashMap<String, FileRow>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT path, size, mtime_ns, ctime_ns, inode, hash, clock_ns, deleted FROM files")
+            .at(&self.path)?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    FileRow {
+                        stat: Stat {
+                            size: r.get::<_, i64>(1)? as u64,
+                            mtime_ns: r.get(2)?,
+                            ctime_ns: r.get(3)?,
+                            inode: r.get::<_, i64>(4)? as u64,
+                        },
+                        hash: r.get(5)?,
+                        clock_ns: r.get(6)?,
+                        deleted: r.get::<_, i64>(7)? != 0,
+                    },
+                ))
+            })
+            .at(&self.path)?;
+        rows.collect::<rusqlite::Result<_>>().at(&self.path)
+    }
+
+    /// Begin the scan's one write transaction.
+    pub fn scan_tx(&mut self) -> Result<ScanTx<'_>> {
+        let path = self.path.clone();
+        let tx = self.immediate()?;
+        Ok(ScanTx { tx, path })
+    }
+}
+
+/// The scan's write transaction: nothing is visible to other commands until [`ScanTx::commit`].
+pub struct ScanTx<'a> {
+    pub(super) tx: Transaction<'a>,
+    pub(super) path: std::path::PathBuf,
+}
+
+impl ScanTx<'_> {
+    /// The file was read again and its content has not changed: record the new stat.
+    pub fn touch(&self, path: &str, stat: Stat, clock_ns: i64) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "UPDATE files SET size = ?2, mtime_ns = ?3, ctime_ns = ?4, inode = ?5, clock_ns = ?6
+                 WHERE path = ?1",
+            )
+            .and_then(|mut s| {
+                s.execute(params![
+                    path,
+                    stat.size as i64,
+                    stat.mtime_ns,
+                    stat.ctime_ns,
+                    stat.inode as i64,
+                    clock_ns
+                ])
+            })
+            .at(&self.path)?;
+        Ok(())
+    }
+
+    /// The file is new, changed or back from deletion: store it and everything derived from
+    /// it (`doc` for a wiki page), and note the link keys whose resolution may have changed.
+    pub fn store(
+        &self,
+        path: &str,
+        stat: Stat,
+        hash: &str,
+        clock_ns: i64,
+        changed_ns: i64,
+        doc: Option<&Document>,
+        dirty: &mut Dirty,
+    ) -> Result<()> {
+        let path_key = key::link_key(path);
+        let name_key = key::last_component(&path_key).to_string();
+        self.tx
+            .prepare_cached(
+                "INSERT INTO files (path, name_key, path_key, size, mtime_ns, ctime_ns, inode, hash,
+                                    clock_ns, changed_ns, deleted)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0)
+                 ON CONFLICT (path) DO UPDATE SET
+                    size = excluded.size, mtime_ns = excluded.mtime_ns,
+                    ctime_ns = excluded.ctime_ns, inode = excluded.inode, hash = excluded.hash,
+                    clock_ns = excluded.clock_ns, changed_ns = excluded.changed_ns, deleted = 0",
+            )
+            .and_then(|mut s| {
+                s.execute(params![
+                    path,
+                    name_key,
+                    path_key,
+                    stat.size as i64,
+                    stat.mtime_ns,
+                    stat.ctime_ns,
+                    stat.inode as i64,
+                    hash,
+                    clock_ns,
+                    changed_ns
+                ])
+            })
+            .at(&self.path)?;
+        dirty.insert(name_key);
+        dirty.insert(path_key);
+        self.clear_derived(path, dirty)?;
+        if let Some(doc) = doc {
+            self.insert_document(path, doc, dirty)?;
+        }
+        Ok(())
+    }
+
+    /// The file is gone: mark it deleted and drop everything derived from it.
+    pub fn delete(&self, path: &str, dirty: &mut Dirty) -> Result<()> {
+        let path_key = key::link_key(path);
+        dirty.insert(key::last_component(&path_key).to_string());
+        dirty.insert(path_key);
+        self.clear_derived(path, dirty)?;
+        self.tx
+            .prepare_cached("UPDATE files SET deleted = 1 WHERE path = ?1")
+            .and_then(|mut s| s.execute([path]))
+            .at(&self.path)?;
+        Ok(())
+    }
+
+    /// Make the transaction's writes visible.
+    pub fn commit(self) -> Result<()> {
+        self.tx.commit().at(&self.path)
+    }
+
+    /// The manifest's path, for errors.
+    pub fn manifest_path(&self) -> &Path {
+        &self.path
+    }
+}

@@ -1,0 +1,346 @@
+//! The `ingests` and `ingest_entries` tables: which batch an ingest handed out, how far its
+//! finalize got, and how it ended.
+
+use super::{At, Manifest, ManifestError, Result};
+use rusqlite::{OptionalExtension, Row, params};
+
+/// An entry of a batch about to be opened.
+#[derive(Debug, Clone)]
+pub struct NewEntry {
+    /// The capture date, `YYYY-MM-DD`.
+    pub capture_date: String,
+    /// blake3 of the content.
+    pub hash: String,
+    /// The content as handed to the agent.
+    pub content: String,
+    /// The hints, as JSON.
+    pub hints: String,
+}
+
+/// A recorded batch entry.
+#[derive(Debug, Clone)]
+pub struct BatchEntry {
+    /// 1-based position in the batch.
+    pub id: u32,
+    /// The capture date, `YYYY-MM-DD`.
+    pub capture_date: String,
+    /// blake3 of the content.
+    pub hash: String,
+    /// The content.
+    pub content: String,
+    /// The hints, as JSON.
+    pub hints: String,
+    /// What finalize decided for it, once it has planned.
+    pub outcome: Option<Outcome>,
+}
+
+/// What finalize does with an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Archive it and remove it from the inbox.
+    Archive,
+    /// Leave it in the inbox (`--keep`).
+    Keep,
+    /// It was edited or removed since prepare: leave the inbox alone.
+    Changed,
+}
+
+impl Outcome {
+    fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Archive => "archive",
+            Outcome::Keep => "keep",
+            Outcome::Changed => "changed",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Outcome> {
+        match s {
+            "archive" => Some(Outcome::Archive),
+            "keep" => Some(Outcome::Keep),
+            "changed" => Some(Outcome::Changed),
+            _ => None,
+        }
+    }
+}
+
+/// An ingest row.
+#[derive(Debug, Clone)]
+pub struct IngestRow {
+    /// The ingest id.
+    pub id: i64,
+    /// `open`, `completed` or `aborted`.
+    pub status: String,
+    /// When prepare opened it (RFC 3339).
+    pub started_at: String,
+    /// When it completed or was aborted.
+    pub finished_at: Option<String>,
+    /// The same, in ns since the epoch.
+    pub finished_ns: Option<i64>,
+    /// The last finalize step recorded as done.
+    pub step: Option<String>,
+    /// Inbox entries left out of the batch at prepare.
+    pub remaining: i64,
+    /// The commit made, if any.
+    pub commit_sha: Option<String>,
+}
+
+/// The result of trying to open an ingest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Opened {
+    /// A new ingest with this id.
+    New(i64),
+    /// Another ingest was already open.
+    AlreadyOpen(i64),
+    /// No ingest was open and there was nothing to open one for.
+    Nothing,
+}
+
+const INGEST_COLUMNS: &str =
+    "id, status, started_at, finished_at, finished_ns, step, remaining, commit_sha";
+
+fn ingest_row(r: &Row<'_>) -> rusqlite::Result<IngestRow> {
+    Ok(IngestRow {
+        id: r.get(0)?,
+        status: r.get(1)?,
+        started_at: r.get(2)?,
+        finished_at: r.get(3)?,
+        finished_ns: r.get(4)?,
+        step: r.get(5)?,
+        remaining: r.get(6)?,
+        commit_sha: r.get(7)?,
+    })
+}
+
+impl Manifest {
+    /// Open an ingest for `entries`, unless one is open already. The check and the insert
+    /// run in one immediate transaction, and a unique index admits one open ingest only, so
+    /// any number of concurrent callers open exactly one.
+    pub fn open_ingest(
+        &mut self,
+        started_at: &str,
+        remaining: usize,
+        entries: &[NewEntry],
+    ) -> Result<Opened> {
+        let path = self.path.clone();
+        let tx = self.immediate()?;
+        let open: Option<i64> = tx
+            .query_row("SELECT id FROM ingests WHERE status = 'open'", [], |r| r.get(0))
+            .optional()
+            .at(&path)?;
+        if let Some(id) = open {
+            return Ok(Opened::AlreadyOpen(id));
+        }
+        if entries.is_empty() {
+            return Ok(Opened::Nothing);
+        }
+        tx.execute(
+            "INSERT INTO ingests (status, started_at, remaining) VALUES ('open', ?1, ?2)",
+            params![started_at, remaining as i64],
+        )
+        .at(&path)?;
+        let id = tx.last_insert_rowid();
+        {
+            let mut ins = tx
+                .prepare(
+                    "INSERT INTO ingest_entries (ingest_id, id, capture_date, hash, content, hints)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                )
+                .at(&path)?;
+            for (i, e) in entries.iter().enumerate() {
+                ins.execute(params![id, i as i64 + 1, e.capture_date, e.hash, e.content, e.hints])
+                    .at(&path)?;
+            }
+        }
+        tx.commit().at(&path)?;
+        Ok(Opened::New(id))
+    }
+
+    /// The open ingest, if there is one.
+    pub fn open_ingest_row(&self) -> Result<Option<IngestRow>> {
+        self.conn
+            .query_row(
+                &format!("SELECT {INGEST_COLUMNS} FROM ingests WHERE status = 'open'"),
+                [],
+                ingest_row,
+            )
+            .optional()
+            .at(&self.path)
+    }
+
+    /// The most recently completed ingest.
+    pub fn last_completed_ingest(&self) -> Result<Option<IngestRow>> {
+        self.conn
+            .query_row(
+                &format!(
+                    "SELECT {INGEST_COLUMNS} FROM ingests WHERE status = 'completed'
+                     ORDER BY id DESC LIMIT 1"
+                ),
+                [],
+                ingest_row,
+            )
+            .optional()
+            .at(&self.path)
+    }
+
+    /// The batch of ingest `id`, in batch order.
+    pub fn batch(&self, id: i64) -> Result<Vec<BatchEntry>> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT id, capture_date, hash, content, hints, outcome FROM ingest_entries
+                 WHERE ingest_id = ?1 ORDER BY id",
+            )
+            .at(&self.path)?;
+        let rows = stmt
+            .query_map([id], |r| {
+                Ok((
+                    BatchEntry {
+                        id: r.get::<_, i64>(0)? as u32,
+                        capture_date: r.get(1)?,
+                        hash: r.get(2)?,
+                        content: r.get(3)?,
+                        hints: r.get(4)?,
+                        outcome: None,
+                    },
+                    r.get::<_, Option<String>>(5)?,
+                ))
+            })
+            .at(&self.path)?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (mut entry, outcome) = row.at(&self.path)?;
+            if let Some(o) = outcome {
+                entry.outcome = Some(Outcome::parse(&o).ok_or_else(|| ManifestError::Corrupt {
+                    path: self.path.clone(),
+                    what: format!("ingest {id} entry {} has outcome {o:?}", entry.id),
+                })?);
+            }
+            out.push(entry);
+        }
+        Ok(out)
+    }
+
+    /// Record finalize's plan for ingest `id` and mark the plan step done, atomically.
+    pub fn record_plan(&mut self, id: i64, plan: &[(u32, Outcome)]) -> Result<()> {
+        let path = self.path.clone();
+        let tx = self.immediate()?;
+        {
+            let mut up = tx
+                .prepare("UPDATE ingest_entries SET outcome = ?3 WHERE ingest_id = ?1 AND id = ?2")
+                .at(&path)?;
+            for (entry, outcome) in plan {
+                up.execute(params![id, *entry as i64, outcome.as_str()]).at(&path)?;
+            }
+        }
+        tx.execute(
+            "UPDATE ingests SET step = 'plan' WHERE id = ?1 AND status = 'open'",
+            [id],
+        )
+        .at(&path)?;
+        tx.commit().at(&path)
+    }
+
+    /// Record that finalize of ingest `id` has done `step`.
+    pub fn record_step(&self, id: i64, step: &str) -> Result<()> {
+        self.conn
+            .execute(
+                "UPDATE ingests SET step = ?2 WHERE id = ?1 AND status = 'open'",
+                params![id, step],
+            )
+            .at(&self.path)?;
+        Ok(())
+    }
+
+    /// Close ingest `id` as completed. Returns false if it was no longer open.
+    #[allow(clippy::too_many_arguments)]
+    pub fn complete_ingest(
+        &self,
+        id: i64,
+        finished_at: &str,
+        finished_ns: i64,
+        (archived, kept, changed): (usize, usize, usize),
+        commit_sha: Option<&str>,
+        commit_note: Option<&str>,
+    ) -> Result<bool> {
+        let n = self
+            .conn
+            .execute(
+                "UPDATE ingests SET status = 'completed', step = 'complete', finished_at = ?2,
+                    finished_ns = ?3, archived = ?4, kept = ?5, changed = ?6, commit_sha = ?7,
+                    commit_note = ?8
+                 WHERE id = ?1 AND status = 'open'",
+                params![
+                    id,
+                    finished_at,
+                    finished_ns,
+                    archived as i64,
+                    kept as i64,
+                    changed as i64,
+                    commit_sha,
+                    commit_note
+                ],
+            )
+            .at(&self.path)?;
+        Ok(n == 1)
+    }
+
+    /// Close ingest `id` as aborted, if finalize has not started on it. Returns false if it
+    /// was no longer open and unstarted.
+    pub fn abort_ingest(&self, id: i64, finished_at: &str, finished_ns: i64) -> Result<bool> {
+        let n = self
+            .conn
+            .execute(
+                "UPDATE ingests SET status = 'aborted', finished_at = ?2, finished_ns = ?3
+                 WHERE id = ?1 AND status = 'open' AND step IS NULL",
+                params![id, finished_at, finished_ns],
+            )
+            .at(&self.path)?;
+        Ok(n == 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(content: &str) -> NewEntry {
+        NewEntry {
+            capture_date: "2026-04-10".into(),
+            hash: blake3::hash(content.as_bytes()).to_hex().to_string(),
+            content: content.into(),
+            hints: "{}".into(),
+        }
+    }
+
+    #[test]
+    fn one_open_ingest_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
+        assert_eq!(m.open_ingest("t", 0, &[]).unwrap(), Opened::Nothing);
+        assert_eq!(m.open_ingest("t", 0, &[entry("a")]).unwrap(), Opened::New(1));
+        assert_eq!(m.open_ingest("t", 0, &[entry("b")]).unwrap(), Opened::AlreadyOpen(1));
+        assert_eq!(m.batch(1).unwrap().len(), 1);
+        assert!(m.abort_ingest(1, "t", 0).unwrap());
+        assert_eq!(m.open_ingest("t", 0, &[entry("b")]).unwrap(), Opened::New(2));
+    }
+
+    #[test]
+    fn the_index_itself_refuses_a_second_open_row() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
+        let ins = "INSERT INTO ingests (status, started_at, remaining) VALUES ('open', 't', 0)";
+        m.conn.execute(ins, []).unwrap();
+        assert!(m.conn.execute(ins, []).is_err());
+    }
+
+    #[test]
+    fn a_started_finalize_cannot_be_aborted() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
+        m.open_ingest("t", 0, &[entry("a")]).unwrap();
+        m.record_plan(1, &[(1, Outcome::Archive)]).unwrap();
+        assert!(!m.abort_ingest(1, "t", 0).unwrap());
+        assert_eq!(m.batch(1).unwrap()[0].outcome, Some(Outcome::Archive));
+    }
+}

@@ -1,0 +1,143 @@
+//! Link resolution, as Obsidian does it: a path-form target (`[[folder/T]]`) by path suffix;
+//! otherwise by title, then alias, then file name (shortest path first). Names compare as
+//! [`crate::key`] keys. Two equally good candidates make the link ambiguous: reported, never
+//! guessed.
+
+use super::{At, Result, files::ScanTx, pages::Dirty};
+use rusqlite::{OptionalExtension, params};
+
+/// How a link target resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Resolution {
+    Resolved(String),
+    Broken,
+    Ambiguous(usize),
+}
+
+impl ScanTx<'_> {
+    /// Resolve the links whose targets may have changed meaning: new links, and links whose
+    /// key is in `dirty`; or every link when `all` is set. Returns how many targets it resolved.
+    pub fn resolve(&self, dirty: &Dirty, all: bool) -> Result<usize> {
+        let keys = if all {
+            self.collect("SELECT DISTINCT target_key FROM links WHERE target <> ''", &[])?
+        } else {
+            self.tx
+                .execute_batch(
+                    "CREATE TEMP TABLE IF NOT EXISTS dirty (key TEXT PRIMARY KEY);
+                     DELETE FROM temp.dirty;",
+                )
+                .at(&self.path)?;
+            let mut ins = self
+                .tx
+                .prepare_cached("INSERT OR IGNORE INTO temp.dirty (key) VALUES (?1)")
+                .at(&self.path)?;
+            for k in dirty {
+                ins.execute([k]).at(&self.path)?;
+            }
+            self.collect(
+                "SELECT target_key FROM links WHERE status = 'pending'
+                 UNION SELECT target_key FROM links WHERE name_key IN (SELECT key FROM temp.dirty)
+                 UNION SELECT target_key FROM links WHERE target_key IN (SELECT key FROM temp.dirty)",
+                &[],
+            )?
+        };
+        let mut update = self
+            .tx
+            .prepare_cached(
+                "UPDATE links SET status = ?2, resolved = ?3, candidates = ?4
+                 WHERE target_key = ?1 AND target <> ''",
+            )
+            .at(&self.path)?;
+        for k in &keys {
+            let (status, resolved, candidates) = match self.resolve_key(k)? {
+                Resolution::Resolved(p) => ("resolved", Some(p), 1),
+                Resolution::Broken => ("broken", None, 0),
+                Resolution::Ambiguous(n) => ("ambiguous", None, n),
+            };
+            update
+                .execute(params![k, status, resolved, candidates as i64])
+                .at(&self.path)?;
+        }
+        Ok(keys.len())
+    }
+
+    fn resolve_key(&self, k: &str) -> Result<Resolution> {
+        if k.contains('/') {
+            let by_path = self.collect(
+                "SELECT path FROM files WHERE deleted = 0 AND (path_key = ?1 OR
+                    (length(path_key) > length(?1)
+                     AND substr(path_key, length(path_key) - length(?1)) = '/' || ?1))
+                 ORDER BY length(path), path",
+                &[k],
+            )?;
+            return Ok(shortest(&by_path));
+        }
+        for sql in [
+            "SELECT path FROM pages WHERE title_key = ?1 ORDER BY path",
+            "SELECT DISTINCT path FROM aliases WHERE alias_key = ?1 ORDER BY path",
+        ] {
+            let found = self.collect(sql, &[k])?;
+            match found.len() {
+                0 => {}
+                1 => return Ok(Resolution::Resolved(found[0].clone())),
+                n => return Ok(Resolution::Ambiguous(n)),
+            }
+        }
+        let by_name = self.collect(
+            "SELECT path FROM files WHERE deleted = 0 AND name_key = ?1 ORDER BY length(path), path",
+            &[k],
+        )?;
+        Ok(shortest(&by_name))
+    }
+
+    fn collect(&self, sql: &str, args: &[&str]) -> Result<Vec<String>> {
+        let mut stmt = self.tx.prepare_cached(sql).at(&self.path)?;
+        let rows = stmt
+            .query_map(rusqlite::params_from_iter(args), |r| r.get::<_, String>(0))
+            .at(&self.path)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
+    }
+
+    /// Set a `meta` value inside the scan.
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
+        self.tx
+            .prepare_cached("INSERT INTO meta (key, value) VALUES (?1, ?2)
+                             ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+            .and_then(|mut s| s.execute([key, value]))
+            .at(&self.path)?;
+        Ok(())
+    }
+
+    /// A `meta` value as seen inside the scan.
+    pub fn meta(&self, key: &str) -> Result<Option<String>> {
+        self.tx
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+            .at(&self.path)
+    }
+}
+
+/// Candidates sorted by path length: the shortest wins when it is the only one that short.
+fn shortest(paths: &[String]) -> Resolution {
+    match paths {
+        [] => Resolution::Broken,
+        [one] => Resolution::Resolved(one.clone()),
+        [a, b, ..] if a.len() < b.len() => Resolution::Resolved(a.clone()),
+        _ => Resolution::Ambiguous(
+            paths.iter().take_while(|p| p.len() == paths[0].len()).count(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shortest_path_wins_only_when_unique() {
+        let s = |v: &[&str]| shortest(&v.iter().map(|p| p.to_string()).collect::<Vec<_>>());
+        assert_eq!(s(&[]), Resolution::Broken);
+        assert_eq!(s(&["wiki/a.md", "wiki/x/a.md"]), Resolution::Resolved("wiki/a.md".into()));
+        assert_eq!(s(&["wiki/x/a.md", "wiki/y/a.md", "wiki/zz/a.md"]), Resolution::Ambiguous(2));
+    }
+}

@@ -1,0 +1,200 @@
+//! The manifest: a SQLite database (`sparks.db`) of the vault's files, pages, links and
+//! ingests. All SQL lives in this module. The manifest is derived state (apart from the
+//! history of ingests): deleting it and scanning rebuilds it.
+
+mod files;
+mod ingests;
+mod links;
+pub mod meta;
+mod pages;
+mod stats;
+
+pub use files::{FileRow, Stat};
+pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened, Outcome};
+pub use pages::Dirty;
+pub use stats::{Counts, TypeCount};
+
+use rusqlite::{Connection, TransactionBehavior};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The migrations, in order; migration N brings the schema to version N.
+const MIGRATIONS: &[&str] = &[include_str!("../../migrations/0001_init.sql")];
+
+/// The schema version this binary writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// How long a command waits for another one's write transaction before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// An open manifest.
+#[derive(Debug)]
+pub struct Manifest {
+    conn: Connection,
+    path: PathBuf,
+}
+
+/// A manifest operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    /// SQLite reported an error.
+    #[error("manifest {}: {source}", path.display())]
+    Sql {
+        /// The database file.
+        path: PathBuf,
+        /// The cause.
+        source: rusqlite::Error,
+    },
+    /// The database was written by a newer Sparks.
+    #[error(
+        "manifest {} has schema version {found}; this sparks knows up to {SCHEMA_VERSION}",
+        path.display()
+    )]
+    TooNew {
+        /// The database file.
+        path: PathBuf,
+        /// Its version.
+        found: i64,
+    },
+    /// A stored value does not decode.
+    #[error("manifest {}: {what}", path.display())]
+    Corrupt {
+        /// The database file.
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
+}
+
+impl ManifestError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            ManifestError::TooNew { .. } => Some("upgrade sparks"),
+            ManifestError::Sql { .. } | ManifestError::Corrupt { .. } => Some(
+                "the manifest is derived state: delete sparks.db and run `sparks scan` to rebuild it",
+            ),
+        }
+    }
+}
+
+/// Results of manifest operations.
+pub type Result<T> = std::result::Result<T, ManifestError>;
+
+/// Attach the manifest's path to a SQLite error.
+pub(crate) trait At<T> {
+    fn at(self, path: &Path) -> Result<T>;
+}
+
+impl<T> At<T> for rusqlite::Result<T> {
+    fn at(self, path: &Path) -> Result<T> {
+        self.map_err(|source| ManifestError::Sql {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+}
+
+impl Manifest {
+    /// Open (creating if needed) the manifest at `path` and bring its schema up to date.
+    pub fn open(path: &Path) -> Result<Manifest> {
+        let conn = Connection::open(path).at(path)?;
+        let mut m = Manifest {
+            conn,
+            path: path.to_path_buf(),
+        };
+        m.configure().at(path)?;
+        m.migrate()?;
+        Ok(m)
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn configure(&self) -> rusqlite::Result<()> {
+        self.conn.busy_timeout(BUSY_TIMEOUT)?;
+        self.conn
+            .pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
+        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        self.conn.pragma_update(None, "foreign_keys", "ON")?;
+        Ok(())
+    }
+
+    fn migrate(&mut self) -> Result<()> {
+        let current = self.schema_version()?;
+        if current > SCHEMA_VERSION {
+            return Err(ManifestError::TooNew {
+                path: self.path.clone(),
+                found: current,
+            });
+        }
+        if current == SCHEMA_VERSION {
+            return Ok(());
+        }
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .at(&path)?;
+        // Another process may have migrated while this one waited for the write lock.
+        let current: i64 = tx
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .at(&path)?;
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+            tx.execute_batch(sql).at(&path)?;
+            tx.pragma_update(None, "user_version", i as i64 + 1).at(&path)?;
+        }
+        tx.commit().at(&path)
+    }
+
+    /// The schema version of the database (`PRAGMA user_version`).
+    pub fn schema_version(&self) -> Result<i64> {
+        self.conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .at(&self.path)
+    }
+
+    fn immediate(&mut self) -> Result<rusqlite::Transaction<'_>> {
+        self.conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .at(&self.path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opens_migrates_and_reopens() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("sparks.db");
+        let m = Manifest::open(&p).unwrap();
+        assert_eq!(m.schema_version().unwrap(), SCHEMA_VERSION);
+        drop(m);
+        let m = Manifest::open(&p).unwrap();
+        assert_eq!(m.schema_version().unwrap(), SCHEMA_VERSION);
+    }
+
+    #[test]
+    fn a_newer_schema_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("sparks.db");
+        let c = Connection::open(&p).unwrap();
+        c.pragma_update(None, "user_version", 99).unwrap();
+        drop(c);
+        assert!(matches!(Manifest::open(&p), Err(ManifestError::TooNew { found: 99, .. })));
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_database_is_an_error_with_a_hint() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("sparks.db");
+        std::fs::write(&p, b"this is not sqlite, just some text that is long enough to be a header..........................................").unwrap();
+        let err = Manifest::open(&p).unwrap_err();
+        assert!(err.to_string().contains("sparks.db"), "{err}");
+        assert!(err.hint().is_some());
+    }
+}

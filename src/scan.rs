@@ -1,0 +1,376 @@
+//! `scan`: bring the manifest up to date with the files of the vault.
+//!
+//! Change detection works like git's index: a file is read again when its size, mtime, ctime
+//! or inode differ from the stored ones, or when its mtime is not older than the filesystem
+//! clock at the time it was last read (a "racy" file could have changed within the same clock
+//! tick). Only files whose content hash changed are parsed again. Everything is written in one
+//! transaction. A file or directory that cannot be read is reported, and what the manifest knew
+//! about it is left as it was: an unreadable directory never marks its files deleted.
+
+use crate::manifest::{Dirty, FileRow, Manifest, ManifestError, Stat, meta::LAST_SCAN};
+use crate::markdown::{Block, Document};
+use crate::vault::{MANIFEST, Vault, relative};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// What to scan.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ScanOptions {
+    /// Read every file, whatever its metadata says.
+    pub full: bool,
+}
+
+/// What a scan did.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScanReport {
+    /// The vault root.
+    pub vault_root: PathBuf,
+    /// Files visited.
+    pub walked: usize,
+    /// Files read and hashed.
+    pub hashed: usize,
+    /// Of those, files whose content was new or different.
+    pub changed: usize,
+    /// Files skipped because their metadata was unchanged.
+    pub skipped: usize,
+    /// Files marked deleted.
+    pub deleted: usize,
+    /// Link targets resolved again.
+    pub resolved: usize,
+    /// Files and directories that could not be read.
+    pub errors: Vec<ScanIssue>,
+    /// Wall time, in milliseconds.
+    pub duration_ms: u64,
+}
+
+/// A file or directory the scan could not read.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ScanIssue {
+    /// Vault-relative path.
+    pub path: String,
+    /// What went wrong.
+    pub error: String,
+}
+
+/// The scan could not run at all.
+#[derive(Debug, thiserror::Error)]
+pub enum ScanError {
+    /// The vault root itself cannot be listed.
+    #[error("cannot read the vault root {}: {source}", path.display())]
+    Root {
+        /// The root.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The manifest failed.
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+}
+
+/// A file found by the walk.
+struct Found {
+    rel: String,
+    abs: PathBuf,
+    stat: Stat,
+}
+
+/// What reading a file produced.
+enum Read {
+    /// Same content as stored.
+    Same,
+    /// New or different content (with the parsed page, for wiki Markdown).
+    Changed { hash: String, doc: Option<Document> },
+    /// It could not be read.
+    Failed(String),
+}
+
+/// Scan the vault into the manifest. `now_ns` is the wall clock (for "changed since").
+pub fn scan(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    opts: ScanOptions,
+    now_rfc3339: &str,
+    now_ns: i64,
+) -> Result<ScanReport, ScanError> {
+    let started = Instant::now();
+    let root = &vault.root;
+    std::fs::read_dir(root).map_err(|source| ScanError::Root {
+        path: root.clone(),
+        source,
+    })?;
+    let clock_ns = fs_clock(root).unwrap_or(now_ns);
+    let (found, mut errors, unreadable) = walk(root);
+    let known = manifest.file_rows()?;
+
+    let mut to_read = Vec::new();
+    let mut skipped = 0;
+    for (i, f) in found.iter().enumerate() {
+        match known.get(&f.rel) {
+            Some(row) if !opts.full && is_clean(row, f.stat) => skipped += 1,
+            _ => to_read.push(i),
+        }
+    }
+    let reads = read_all(&found, &to_read, &known);
+
+    let tx = manifest.scan_tx()?;
+    let mut dirty = Dirty::new();
+    let (mut hashed, mut changed) = (0, 0);
+    for (&i, read) in to_read.iter().zip(reads) {
+        let f = &found[i];
+        match read {
+            Read::Same => {
+                hashed += 1;
+                tx.touch(&f.rel, f.stat, clock_ns)?;
+            }
+            Read::Changed { hash, doc } => {
+                hashed += 1;
+                changed += 1;
+                tx.store(&f.rel, f.stat, &hash, clock_ns, now_ns, doc.as_ref(), &mut dirty)?;
+            }
+            Read::Failed(error) => errors.push(ScanIssue {
+                path: f.rel.clone(),
+                error,
+            }),
+        }
+    }
+    let seen: std::collections::HashSet<&str> = found.iter().map(|f| f.rel.as_str()).collect();
+    let mut deleted = 0;
+    for (path, row) in &known {
+        if !row.deleted && !seen.contains(path.as_str()) && !under_any(path, &unreadable) {
+            tx.delete(path, &mut dirty)?;
+            deleted += 1;
+        }
+    }
+    // A cold or full scan touches most keys: resolving every target at once is cheaper.
+    let all = opts.full || known.is_empty();
+    let resolved = tx.resolve(&dirty, all)?;
+    tx.set_meta(LAST_SCAN, now_rfc3339)?;
+    tx.commit()?;
+    crate::fault::reached("scan.commit");
+    errors.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(ScanReport {
+        vault_root: root.clone(),
+        walked: found.len(),
+        hashed,
+        changed,
+        skipped,
+        deleted,
+        resolved,
+        errors,
+        duration_ms: started.elapsed().as_millis() as u64,
+    })
+}
+
+/// Whether a stored row still describes the file: same metadata, and last read at a clock
+/// strictly later than its mtime (otherwise a same-tick edit could hide behind it).
+fn is_clean(row: &FileRow, stat: Stat) -> bool {
+    !row.deleted && row.stat == stat && stat.mtime_ns < row.clock_ns
+}
+
+fn under_any(path: &str, prefixes: &[String]) -> bool {
+    prefixes.iter().any(|p| {
+        p.is_empty() || path == p || (path.starts_with(p.as_str()) && path.as_bytes()[p.len()] == b'/')
+    })
+}
+
+/// The filesystem's own clock: the mtime of a file written now. Comparing mtimes with it,
+/// not with the (finer, and ahead) system clock, is what makes the racy check sound.
+fn fs_clock(root: &Path) -> std::io::Result<i64> {
+    let p = root.join(format!("{MANIFEST}-clock"));
+    std::fs::write(&p, b"")?;
+    let meta = std::fs::metadata(&p);
+    let _ = std::fs::remove_file(&p);
+    Ok(stat_of(&meta?).mtime_ns)
+}
+
+/// Whether the walk skips this directory entry (never the root itself).
+fn skipped_name(name: &str, is_dir: bool, depth: usize) -> bool {
+    if depth == 0 {
+        return false;
+    }
+    name.starts_with('.') || (is_dir && name == "node_modules") || name.starts_with(MANIFEST)
+}
+
+/// Walk the vault: the files found, the errors met, and the vault-relative paths of
+/// directories (or files) that could not be read.
+fn walk(root: &Path) -> (Vec<Found>, Vec<ScanIssue>, Vec<String>) {
+    let mut found = Vec::new();
+    let mut errors = Vec::new();
+    let mut unreadable = Vec::new();
+    let walker = walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            !skipped_name(&e.file_name().to_string_lossy(), e.file_type().is_dir(), e.depth())
+        });
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let rel = e
+                    .path()
+                    .and_then(|p| relative(root, p))
+                    .unwrap_or_default();
+                let error = e
+                    .io_error()
+                    .map_or_else(|| e.to_string(), |io| io.to_string());
+                errors.push(ScanIssue {
+                    path: if rel.is_empty() { ".".into() } else { rel.clone() },
+                    error,
+                });
+                unreadable.push(rel);
+                continue;
+            }
+        };
+        // Symbolic links are not followed: they may leave the vault or form loops.
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let Some(rel) = relative(root, entry.path()) else { continue };
+        match entry.metadata() {
+            Ok(meta) => found.push(Found {
+                rel,
+                abs: entry.path().to_path_buf(),
+                stat: stat_of(&meta),
+            }),
+            Err(e) => {
+                errors.push(ScanIssue {
+                    path: rel.clone(),
+                    error: e.to_string(),
+                });
+                unreadable.push(rel);
+            }
+        }
+    }
+    (found, errors, unreadable)
+}
+
+#[cfg(unix)]
+fn stat_of(meta: &std::fs::Metadata) -> Stat {
+    use std::os::unix::fs::MetadataExt;
+    Stat {
+        size: meta.size(),
+        mtime_ns: meta.mtime() * 1_000_000_000 + meta.mtime_nsec(),
+        ctime_ns: meta.ctime() * 1_000_000_000 + meta.ctime_nsec(),
+        inode: meta.ino(),
+    }
+}
+
+#[cfg(not(unix))]
+fn stat_of(meta: &std::fs::Metadata) -> Stat {
+    let ns = |t: std::io::Result<std::time::SystemTime>| {
+        t.ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos() as i64)
+    };
+    Stat {
+        size: meta.len(),
+        mtime_ns: ns(meta.modified()),
+        ctime_ns: ns(meta.created()),
+        inode: 0,
+    }
+}
+
+/// Read, hash and parse the chosen files, in parallel, results in the order of `which`.
+fn read_all(found: &[Found], which: &[usize], known: &HashMap<String, FileRow>) -> Vec<Read> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<Read>> = Vec::new();
+    results.resize_with(which.len(), || None);
+    let chunks: Vec<Vec<(usize, Read)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let n = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&i) = which.get(n) else { break };
+                        let f = &found[i];
+                        out.push((n, read_one(f, known.get(&f.rel))));
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    for (n, read) in chunks.into_iter().flatten() {
+        results[n] = Some(read);
+    }
+    results
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Read::Failed("the reader thread failed".into())))
+        .collect()
+}
+
+fn read_one(f: &Found, row: Option<&FileRow>) -> Read {
+    let bytes = match std::fs::read(&f.abs) {
+        Ok(b) => b,
+        Err(e) => return Read::Failed(e.to_string()),
+    };
+    let hash = blake3::hash(&bytes).to_hex().to_string();
+    if row.is_some_and(|r| !r.deleted && r.hash == hash) {
+        return Read::Same;
+    }
+    let doc = is_page(&f.rel).then(|| parse_page(&bytes));
+    Read::Changed { hash, doc }
+}
+
+/// Whether a vault-relative path is a wiki page: Markdown under `wiki/`.
+pub fn is_page(rel: &str) -> bool {
+    rel.starts_with("wiki/") && rel.len() > 8 && rel[rel.len() - 3..].eq_ignore_ascii_case(".md")
+}
+
+fn parse_page(bytes: &[u8]) -> Document {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Document::parse(text),
+        Err(e) => {
+            let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+            let mut doc = Document::parse(&String::from_utf8_lossy(bytes));
+            doc.block = Block::Invalid {
+                line,
+                message: format!("the file is not valid UTF-8 (line {line})"),
+            };
+            doc
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_paths() {
+        assert!(is_page("wiki/entities/A.md"));
+        assert!(is_page("wiki/Notes/Plan.MD"));
+        assert!(!is_page("raw/a.md"));
+        assert!(!is_page("wiki/a.png"));
+        assert!(!is_page("wikipedia.md"));
+    }
+
+    #[test]
+    fn prefixes() {
+        let p = vec!["wiki/entities".to_string()];
+        assert!(under_any("wiki/entities/A.md", &p));
+        assert!(!under_any("wiki/entities2/A.md", &p));
+        assert!(under_any("x", &["".to_string()]));
+    }
+
+    #[test]
+    fn racy_rows_are_not_clean() {
+        let stat = Stat { size: 3, mtime_ns: 100, ctime_ns: 100, inode: 7 };
+        let row = |clock_ns| FileRow { stat, hash: String::new(), clock_ns, deleted: false };
+        assert!(is_clean(&row(101), stat));
+        assert!(!is_clean(&row(100), stat), "same tick as the read");
+        assert!(!is_clean(&row(101), Stat { ctime_ns: 200, ..stat }), "touch -d changes ctime");
+    }
+}

@@ -1,0 +1,150 @@
+//! `status`: what the vault holds and what is pending, from the manifest and the inbox.
+
+use crate::inbox::Inbox;
+use crate::manifest::{Manifest, ManifestError, meta::LAST_SCAN};
+use crate::vault::{INBOX, Vault};
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// The five page types, in display order, with their plurals.
+pub const TYPES: &[(&str, &str)] = &[
+    ("entity", "entities"),
+    ("concept", "concepts"),
+    ("summary", "summaries"),
+    ("synthesis", "syntheses"),
+    ("collection", "collections"),
+];
+
+/// The vault at a glance.
+#[derive(Debug, Clone, Serialize)]
+pub struct Status {
+    /// The vault's name.
+    pub vault_name: String,
+    /// Its root.
+    pub vault_root: PathBuf,
+    /// The manifest's schema version.
+    pub schema_version: i64,
+    /// When the last scan ran, if ever.
+    pub last_scan: Option<String>,
+    /// Pages per type: the five types first, then any other type, sorted.
+    pub pages_by_type: Vec<PageCount>,
+    /// Wiki Markdown files, with or without frontmatter.
+    pub pages: u64,
+    /// The inbox.
+    pub inbox: InboxStatus,
+    /// Manifest file counts.
+    pub files: FileCounts,
+    /// The open ingest, if there is one.
+    pub open_ingest: Option<OpenIngest>,
+}
+
+/// Pages of one type.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageCount {
+    /// The type.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// How many pages have it.
+    pub count: u64,
+    /// `1 entity`, `3 entities`.
+    pub label: String,
+}
+
+/// The inbox's state.
+#[derive(Debug, Clone, Serialize)]
+pub struct InboxStatus {
+    /// Entries an ingest would see (the same splitter).
+    pub pending: usize,
+    /// Why the inbox cannot be read, if it cannot.
+    pub error: Option<String>,
+}
+
+/// File counts.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileCounts {
+    /// Live files.
+    pub tracked: u64,
+    /// Live files whose content changed after the last completed ingest.
+    pub changed_since_ingest: u64,
+    /// Files gone since they were last seen.
+    pub deleted: u64,
+}
+
+/// The open ingest.
+#[derive(Debug, Clone, Serialize)]
+pub struct OpenIngest {
+    /// Its id.
+    pub id: i64,
+    /// When prepare opened it.
+    pub started_at: String,
+    /// Its batch size.
+    pub entries: usize,
+    /// The last finalize step done, if finalize was interrupted.
+    pub step: Option<String>,
+}
+
+/// Gather the status of the vault.
+pub fn status(vault: &Vault, manifest: &Manifest, today: chrono::NaiveDate) -> Result<Status, ManifestError> {
+    let since = manifest.last_completed_ingest()?.and_then(|r| r.finished_ns);
+    let counts = manifest.counts(since)?;
+    let mut pages_by_type: Vec<PageCount> = TYPES
+        .iter()
+        .map(|(kind, plural)| {
+            let count = counts
+                .pages_by_type
+                .iter()
+                .find(|t| t.kind == *kind)
+                .map_or(0, |t| t.count);
+            PageCount {
+                kind: kind.to_string(),
+                count,
+                label: format!("{count} {}", if count == 1 { kind } else { plural }),
+            }
+        })
+        .collect();
+    let mut others: Vec<_> = counts
+        .pages_by_type
+        .iter()
+        .filter(|t| !TYPES.iter().any(|(k, _)| *k == t.kind))
+        .collect();
+    others.sort_by(|a, b| a.kind.cmp(&b.kind));
+    pages_by_type.extend(others.into_iter().map(|t| PageCount {
+        kind: t.kind.clone(),
+        count: t.count,
+        label: format!("{} {}", t.count, t.kind),
+    }));
+    let inbox = match std::fs::read(vault.path(INBOX)) {
+        Ok(bytes) => match Inbox::parse(&bytes, today) {
+            Ok(i) => InboxStatus { pending: i.entries.len(), error: None },
+            Err(e) => InboxStatus { pending: 0, error: Some(e.to_string()) },
+        },
+        Err(e) => InboxStatus {
+            pending: 0,
+            error: Some(format!("cannot read {}: {e}", vault.path(INBOX).display())),
+        },
+    };
+    let open_ingest = match manifest.open_ingest_row()? {
+        Some(row) => Some(OpenIngest {
+            entries: manifest.batch(row.id)?.len(),
+            id: row.id,
+            started_at: row.started_at,
+            step: row.step,
+        }),
+        None => None,
+    };
+    Ok(Status {
+        vault_name: vault.name(),
+        vault_root: vault.root.clone(),
+        schema_version: manifest.schema_version()?,
+        last_scan: manifest.meta(LAST_SCAN)?,
+        pages_by_type,
+        pages: counts.pages,
+        inbox,
+        files: FileCounts {
+            tracked: counts.tracked,
+            changed_since_ingest: counts.changed_since_ingest,
+            deleted: counts.deleted,
+        },
+        open_ingest,
+    })
+}

@@ -1,0 +1,446 @@
+//! `wiki/collections/Tasks.md`: `tasks add` and `done`. Sections are `##` or `###` headings;
+//! an open task is a `- [ ]` (or `* [ ]`) line, a done one `- [x]`. Every change rewrites the
+//! file atomically under the vault lock, and every byte it does not change stays as it was
+//! (line endings included).
+
+use crate::fault;
+use crate::fsio;
+use crate::inbox::hints::checkbox_task;
+use crate::key::key;
+use crate::lock::VaultLock;
+use crate::vault::TASKS;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// The most similar open task wins a fuzzy match only with at least this similarity...
+const FUZZY_MIN: f64 = 0.75;
+/// ...and this much more than the runner-up.
+const FUZZY_MARGIN: f64 = 0.15;
+
+/// What `tasks add` did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Added {
+    /// The section.
+    pub section: String,
+    /// The task text.
+    pub text: String,
+    /// The 1-based line of the task.
+    pub line: usize,
+    /// True when the section was created.
+    pub section_created: bool,
+    /// True when `Tasks.md` was created.
+    pub file_created: bool,
+    /// True when an identical open task was already there (nothing was written).
+    pub already_open: bool,
+}
+
+/// An open task.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Task {
+    /// Its text.
+    pub text: String,
+    /// Its 1-based line.
+    pub line: usize,
+}
+
+/// What `done` found.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "result", rename_all = "snake_case")]
+pub enum Done {
+    /// This task was completed.
+    Completed {
+        /// The task.
+        task: Task,
+        /// How it was found: `exact`, `substring` or `fuzzy`.
+        matched_by: &'static str,
+    },
+    /// Several tasks match; none was completed.
+    Ambiguous {
+        /// The candidates, best first.
+        candidates: Vec<Task>,
+    },
+    /// No open task matches.
+    NotFound {
+        /// The query.
+        query: String,
+    },
+}
+
+/// A task operation failed; the file is unchanged.
+#[derive(Debug, thiserror::Error)]
+pub enum TaskError {
+    /// Empty or multi-line input.
+    #[error("{0}")]
+    Invalid(String),
+    /// The file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The file is not UTF-8.
+    #[error("{} line {line} is not valid UTF-8", path.display())]
+    Encoding {
+        /// The file.
+        path: PathBuf,
+        /// The line.
+        line: usize,
+    },
+}
+
+fn seed(today: &str) -> String {
+    format!(
+        "---\ntitle: Tasks\ntype: collection\nmaturity: working\ntags: [tasks]\nsources: []\n\
+         created: {today}\nupdated: {today}\n---\n\n# Tasks\n\n\
+         Open tasks are `- [ ]` lines, done ones `- [x]`, grouped under `##` sections. Add them with \
+         `sparks tasks add` and complete them with `sparks done`.\n"
+    )
+}
+
+/// The seed content of a new `Tasks.md`.
+pub fn seed_file(today: &str) -> String {
+    seed(today)
+}
+
+/// A text file as lines that keep their endings.
+struct Lines {
+    text: String,
+    /// Byte ranges of each line's content (without its ending).
+    lines: Vec<(usize, usize)>,
+    newline: &'static str,
+}
+
+impl Lines {
+    fn parse(path: &Path, bytes: Vec<u8>) -> Result<Lines, TaskError> {
+        let text = String::from_utf8(bytes).map_err(|e| TaskError::Encoding {
+            path: path.to_path_buf(),
+            line: e.as_bytes()[..e.utf8_error().valid_up_to()]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1,
+        })?;
+        let mut lines = Vec::new();
+        let mut pos = 0;
+        for l in text.split_inclusive('\n') {
+            let content = l.trim_end_matches('\n').trim_end_matches('\r');
+            lines.push((pos, pos + content.len()));
+            pos += l.len();
+        }
+        let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+        Ok(Lines { text, lines, newline })
+    }
+
+    fn line(&self, i: usize) -> &str {
+        let (a, b) = self.lines[i];
+        &self.text[a..b]
+    }
+
+    /// The text with `new` inserted as a line before line `at` (0-based; `len` appends).
+    fn insert(&self, at: usize, new: &str) -> String {
+        let offset = if at < self.lines.len() { self.lines[at].0 } else { self.text.len() };
+        let mut out = String::with_capacity(self.text.len() + new.len() + 2);
+        out.push_str(&self.text[..offset]);
+        if offset > 0 && !out.ends_with('\n') {
+            out.push_str(self.newline);
+        }
+        out.push_str(new);
+        out.push_str(self.newline);
+        out.push_str(&self.text[offset..]);
+        out
+    }
+}
+
+fn heading_name(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("### ").or_else(|| line.strip_prefix("## "))?;
+    Some(rest.trim())
+}
+
+fn load(path: &Path) -> Result<Option<Vec<u8>>, TaskError> {
+    match std::fs::read(path) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(TaskError::Io {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+fn write(path: &Path, text: &str) -> Result<(), TaskError> {
+    if let Some(dir) = path.parent() {
+        fs_err::create_dir_all(dir).map_err(|source| TaskError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
+    fsio::write_atomic(path, text.as_bytes()).map_err(|source| TaskError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+fn lock(root: &Path) -> Result<VaultLock, TaskError> {
+    VaultLock::acquire(root).map_err(|source| TaskError::Io {
+        path: root.to_path_buf(),
+        source,
+    })
+}
+
+/// Add an open task `text` under `section` (created if missing), unless it is already open
+/// there.
+pub fn add(root: &Path, section: &str, text: &str, today: &str) -> Result<Added, TaskError> {
+    let (section, text) = (section.trim(), text.trim());
+    for (what, v) in [("section", section), ("task text", text)] {
+        if v.is_empty() {
+            return Err(TaskError::Invalid(format!("the {what} is empty")));
+        }
+        if v.contains(['\n', '\r']) {
+            return Err(TaskError::Invalid(format!("the {what} must be a single line")));
+        }
+    }
+    let _lock = lock(root)?;
+    let path = root.join(TASKS);
+    let (bytes, file_created) = match load(&path)? {
+        Some(b) => (b, false),
+        None => (seed(today).into_bytes(), true),
+    };
+    let file = Lines::parse(&path, bytes)?;
+    let n = file.lines.len();
+    let want = key(section);
+    let heading = (0..n).find(|&i| heading_name(file.line(i)).is_some_and(|h| key(h) == want));
+    let (new_text, line, section_created) = match heading {
+        Some(h) => {
+            let end = (h + 1..n).find(|&i| heading_name(file.line(i)).is_some()).unwrap_or(n);
+            let text_key = key(text);
+            if let Some(i) = (h + 1..end).find(|&i| checkbox_task(file.line(i)).is_some_and(|t| key(t) == text_key)) {
+                return Ok(Added {
+                    section: section.into(),
+                    text: text.into(),
+                    line: i + 1,
+                    section_created: false,
+                    file_created: false,
+                    already_open: true,
+                });
+            }
+            let last = (h + 1..end).rev().find(|&i| !file.line(i).trim().is_empty()).unwrap_or(h);
+            (file.insert(last + 1, &format!("- [ ] {text}")), last + 2, false)
+        }
+        None => {
+            let mut block = String::new();
+            let ends_blank = n == 0 || file.line(n - 1).trim().is_empty();
+            if !ends_blank {
+                block.push_str(file.newline);
+            }
+            let nl = file.newline;
+            block.push_str(&format!("## {section}{nl}{nl}- [ ] {text}"));
+            let line = n + usize::from(!ends_blank) + 3;
+            (file.insert(n, &block), line, true)
+        }
+    };
+    write(&path, &new_text)?;
+    fault::reached("tasks.write");
+    Ok(Added {
+        section: section.into(),
+        text: text.into(),
+        line,
+        section_created,
+        file_created,
+        already_open: false,
+    })
+}
+
+/// Complete the open task that `query` names: an exact match first, then a substring match,
+/// then a fuzzy match with a clear winner. Ambiguity completes nothing. A missing `Tasks.md` is
+/// "not found" and is not created.
+pub fn done(root: &Path, query: &str) -> Result<Done, TaskError> {
+    let query = query.trim();
+    if query.is_empty() {
+        return Err(TaskError::Invalid("the query is empty".into()));
+    }
+    let _lock = lock(root)?;
+    let path = root.join(TASKS);
+    let Some(bytes) = load(&path)? else {
+        return Ok(Done::NotFound { query: query.into() });
+    };
+    let file = Lines::parse(&path, bytes)?;
+    let open: Vec<Task> = (0..file.lines.len())
+        .filter_map(|i| {
+            checkbox_task(file.line(i)).map(|t| Task {
+                text: t.to_string(),
+                line: i + 1,
+            })
+        })
+        .collect();
+    let (task, matched_by) = match choose(&open, query) {
+        Choice::One(t, by) => (t, by),
+        Choice::Many(candidates) => return Ok(Done::Ambiguous { candidates }),
+        Choice::None => return Ok(Done::NotFound { query: query.into() }),
+    };
+    let (start, end) = file.lines[task.line - 1];
+    let line = &file.text[start..end];
+    let Some(at) = line.find("[ ]") else {
+        return Ok(Done::NotFound { query: query.into() });
+    };
+    let mut out = String::with_capacity(file.text.len());
+    out.push_str(&file.text[..start + at]);
+    out.push_str("[x]");
+    out.push_str(&file.text[start + at + 3..]);
+    write(&path, &out)?;
+    fault::reached("done.write");
+    Ok(Done::Completed { task, matched_by })
+}
+
+enum Choice {
+    One(Task, &'static str),
+    Many(Vec<Task>),
+    None,
+}
+
+fn choose(open: &[Task], query: &str) -> Choice {
+    let q = key(query);
+    // Identical tasks are interchangeable: completing the first is no guess.
+    if let Some(t) = open.iter().find(|t| key(&t.text) == q) {
+        return Choice::One(t.clone(), "exact");
+    }
+    let hits: Vec<&Task> = open.iter().filter(|t| key(&t.text).contains(&q)).collect();
+    match hits.as_slice() {
+        [one] => return Choice::One((*one).clone(), "substring"),
+        [] => {}
+        many => return Choice::Many(many.iter().map(|t| (*t).clone()).collect()),
+    }
+    let mut scored: Vec<(f64, &Task)> = open.iter().map(|t| (similarity(&q, &key(&t.text)), t)).collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.line.cmp(&b.1.line)));
+    match scored.as_slice() {
+        [(best, t), rest @ ..] if *best >= FUZZY_MIN => {
+            let runner_up = rest.first().map_or(0.0, |r| r.0);
+            if best - runner_up >= FUZZY_MARGIN {
+                Choice::One((*t).clone(), "fuzzy")
+            } else {
+                Choice::Many(
+                    scored
+                        .iter()
+                        .take_while(|(s, _)| *s >= FUZZY_MIN && best - s < FUZZY_MARGIN)
+                        .take(5)
+                        .map(|(_, t)| (*t).clone())
+                        .collect(),
+                )
+            }
+        }
+        _ => Choice::None,
+    }
+}
+
+/// How well `query` matches the best run of as many words in `text` (0 to 1): typos in a
+/// few words still find their task, a stray word does not.
+fn similarity(query: &str, text: &str) -> f64 {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let n = query.split_whitespace().count().max(1);
+    if words.len() <= n {
+        return strsim::normalized_damerau_levenshtein(query, text);
+    }
+    words
+        .windows(n)
+        .map(|w| strsim::normalized_damerau_levenshtein(query, &w.join(" ")))
+        .fold(0.0, f64::max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vault() -> tempfile::TempDir {
+        tempfile::tempdir().unwrap()
+    }
+
+    fn read(dir: &tempfile::TempDir) -> String {
+        std::fs::read_to_string(dir.path().join(TASKS)).unwrap()
+    }
+
+    #[test]
+    fn add_creates_file_and_section_then_appends() {
+        let d = vault();
+        let a = add(d.path(), "[[Sparks]]", "Write tests", "2026-05-01").unwrap();
+        assert!(a.file_created && a.section_created);
+        let b = add(d.path(), "[[sparks]]", "Ship it", "2026-05-01").unwrap();
+        assert!(!b.section_created);
+        assert_eq!(b.line, a.line + 1);
+        let text = read(&d);
+        assert!(text.ends_with("## [[Sparks]]\n\n- [ ] Write tests\n- [ ] Ship it\n"), "{text}");
+        assert_eq!(text.lines().nth(a.line - 1), Some("- [ ] Write tests"));
+    }
+
+    #[test]
+    fn add_inserts_after_the_last_line_of_the_section() {
+        let d = vault();
+        std::fs::create_dir_all(d.path().join("wiki/collections")).unwrap();
+        std::fs::write(d.path().join(TASKS), "## A\r\n- [ ] one\r\nSome note\r\n\r\n## B\r\n").unwrap();
+        let a = add(d.path(), "A", "new", "x").unwrap();
+        assert_eq!(read(&d), "## A\r\n- [ ] one\r\nSome note\r\n- [ ] new\r\n\r\n## B\r\n");
+        assert_eq!(a.line, 4);
+    }
+
+    #[test]
+    fn identical_open_task_is_not_added_twice() {
+        let d = vault();
+        add(d.path(), "A", "call mum", "x").unwrap();
+        let before = read(&d);
+        let again = add(d.path(), "A", "Call Mum", "x").unwrap();
+        assert!(again.already_open);
+        assert_eq!(read(&d), before);
+    }
+
+    #[test]
+    fn bad_input_is_refused() {
+        let d = vault();
+        assert!(add(d.path(), "A", "two\nlines", "x").is_err());
+        assert!(add(d.path(), " ", "t", "x").is_err());
+        assert!(!d.path().join(TASKS).exists());
+    }
+
+    fn tasks(texts: &[&str]) -> Vec<Task> {
+        texts.iter().enumerate().map(|(i, t)| Task { text: t.to_string(), line: i + 1 }).collect()
+    }
+
+    fn pick(texts: &[&str], q: &str) -> Option<String> {
+        match choose(&tasks(texts), q) {
+            Choice::One(t, _) => Some(t.text),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn exact_beats_substring() {
+        assert_eq!(pick(&["ship", "ship prepare"], "ship").as_deref(), Some("ship"));
+        assert_eq!(pick(&["ship prepare", "ship finalize"], "FINALIZE").as_deref(), Some("ship finalize"));
+        assert!(matches!(choose(&tasks(&["write tests for ingest", "write tests for scan"]), "write tests"), Choice::Many(c) if c.len() == 2));
+    }
+
+    #[test]
+    fn fuzzy_needs_a_clear_winner() {
+        assert_eq!(pick(&["ship finalize", "call dentist"], "ship finalzie").as_deref(), Some("ship finalize"));
+        assert!(pick(&["call dentist", "fix build"], "cat").is_none());
+        assert!(pick(&["fix login bug", "fix logout bug"], "fix logn bug").is_none());
+    }
+
+    #[test]
+    fn done_marks_one_line_and_keeps_the_rest() {
+        let d = vault();
+        std::fs::create_dir_all(d.path().join("wiki/collections")).unwrap();
+        let text = "# T\r\n\r\n## A\r\n  * [ ] renew passport\r\n- [ ] other\r\n";
+        std::fs::write(d.path().join(TASKS), text).unwrap();
+        let r = done(d.path(), "passport").unwrap();
+        assert!(matches!(r, Done::Completed { ref task, .. } if task.line == 4));
+        assert_eq!(read(&d), text.replace("* [ ] renew", "* [x] renew"));
+        assert!(matches!(done(d.path(), "passport").unwrap(), Done::NotFound { .. }));
+    }
+
+    #[test]
+    fn done_never_creates_the_file() {
+        let d = vault();
+        assert!(matches!(done(d.path(), "anything").unwrap(), Done::NotFound { .. }));
+        assert!(!d.path().join(TASKS).exists());
+    }
+}

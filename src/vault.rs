@@ -1,0 +1,185 @@
+//! The vault: where it is (discovery), what it contains (layout) and how it is configured.
+
+use crate::config::{CONFIG_FILE, Config, ConfigError};
+use std::path::{Path, PathBuf};
+
+/// The capture file, at the vault root.
+pub const INBOX: &str = "inbox.md";
+/// The manifest database, at the vault root.
+pub const MANIFEST: &str = "sparks.db";
+/// Where finalize archives captures, one file per capture date.
+pub const ARCHIVE_DIR: &str = "raw/inbox";
+/// The task list.
+pub const TASKS: &str = "wiki/collections/Tasks.md";
+/// The catalogue of pages.
+pub const INDEX: &str = "wiki/index.md";
+/// The chronological log.
+pub const LOG: &str = "wiki/log.md";
+
+/// The directories of a vault, parents first.
+pub const DIRS: &[&str] = &[
+    "raw",
+    "raw/inbox",
+    "raw/archive",
+    "wiki",
+    "wiki/entities",
+    "wiki/concepts",
+    "wiki/summaries",
+    "wiki/synthesis",
+    "wiki/collections",
+];
+
+/// An opened vault: its root and its configuration.
+#[derive(Debug, Clone)]
+pub struct Vault {
+    /// The directory holding `sparks.toml`, absolute.
+    pub root: PathBuf,
+    /// The parsed `sparks.toml`.
+    pub config: Config,
+}
+
+/// Finding or opening a vault failed.
+#[derive(Debug, thiserror::Error)]
+pub enum VaultError {
+    /// No `sparks.toml` in the directory or any parent.
+    #[error("no vault found in {} or any parent directory", .0.display())]
+    NotFound(PathBuf),
+    /// An explicitly named vault has no `sparks.toml`.
+    #[error("{} is not a vault (it has no {CONFIG_FILE})", .0.display())]
+    NotAVault(PathBuf),
+    /// The configuration is unreadable or invalid.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The working directory could not be determined.
+    #[error("cannot resolve {}: {source}", path.display())]
+    Path {
+        /// The path being resolved.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+}
+
+impl VaultError {
+    /// What the user can do about it, where there is something.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            VaultError::NotFound(_) | VaultError::NotAVault(_) => {
+                Some("run `sparks init` to create a vault, or pass --vault PATH (or set SPARKS_VAULT)")
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Vault {
+    /// Open the vault whose root is exactly `root`.
+    pub fn open(root: &Path) -> Result<Vault, VaultError> {
+        let root = absolute(root)?;
+        if !is_vault_root(&root) {
+            return Err(VaultError::NotAVault(root));
+        }
+        let config = Config::load(&root.join(CONFIG_FILE))?;
+        Ok(Vault { root, config })
+    }
+
+    /// Find the vault that contains `start` (the directory itself or a parent) and open it.
+    pub fn discover(start: &Path) -> Result<Vault, VaultError> {
+        let start = absolute(start)?;
+        match enclosing_root(&start) {
+            Some(root) => Vault::open(&root),
+            None => Err(VaultError::NotFound(start)),
+        }
+    }
+
+    /// The absolute path of a vault-relative path.
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.root.join(rel)
+    }
+
+    /// The vault's display name: the configured one, or the directory's.
+    pub fn name(&self) -> String {
+        if self.config.vault.name.is_empty() {
+            self.root
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        } else {
+            self.config.vault.name.clone()
+        }
+    }
+}
+
+/// Whether `dir` holds a `sparks.toml` that is not a directory.
+pub fn is_vault_root(dir: &Path) -> bool {
+    dir.join(CONFIG_FILE).metadata().is_ok_and(|m| !m.is_dir())
+}
+
+/// The nearest directory at or above `start` that is a vault root.
+pub fn enclosing_root(start: &Path) -> Option<PathBuf> {
+    start.ancestors().find(|d| is_vault_root(d)).map(Path::to_path_buf)
+}
+
+/// `path` made absolute against the working directory, with `.` and `..` folded lexically
+/// (symlinks are kept, so the vault root is the path the user sees).
+pub fn absolute(path: &Path) -> Result<PathBuf, VaultError> {
+    let joined = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map_err(|source| VaultError::Path {
+                path: path.to_path_buf(),
+                source,
+            })?
+            .join(path)
+    };
+    let mut out = PathBuf::new();
+    for comp in joined.components() {
+        match comp {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    Ok(out)
+}
+
+/// A vault-relative path in the manifest's form: forward slashes.
+pub fn relative(root: &Path, path: &Path) -> Option<String> {
+    let rel = path.strip_prefix(root).ok()?;
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn discovery_walks_up_to_the_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("v");
+        std::fs::create_dir_all(root.join("wiki/entities")).unwrap();
+        std::fs::write(root.join(CONFIG_FILE), "").unwrap();
+        let v = Vault::discover(&root.join("wiki/entities")).unwrap();
+        assert_eq!(v.root, root);
+    }
+
+    #[test]
+    fn a_directory_named_sparks_toml_is_not_a_marker() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(CONFIG_FILE)).unwrap();
+        assert!(!is_vault_root(dir.path()));
+    }
+
+    #[test]
+    fn absolute_folds_dots() {
+        let p = absolute(Path::new("/a/b/../c/./d")).unwrap();
+        assert_eq!(p, PathBuf::from("/a/c/d"));
+    }
+}

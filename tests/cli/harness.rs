@@ -1,0 +1,212 @@
+//! A small builder for temporary vaults and a runner for the built binary, with a clean,
+//! pinned environment: no user config, HOME inside the temp dir, a fixed date, UTC.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The date every test runs on.
+pub const TODAY: &str = "2026-05-01";
+
+/// A temporary directory holding a vault (or not yet).
+pub struct TestVault {
+    pub dir: tempfile::TempDir,
+    pub root: PathBuf,
+}
+
+/// The result of running `sparks`.
+#[derive(Debug)]
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// Assert the exit code and return self.
+    #[track_caller]
+    pub fn code(self, expected: i32) -> Run {
+        assert_eq!(
+            self.code,
+            Some(expected),
+            "exit code\n--- stdout\n{}\n--- stderr\n{}",
+            self.stdout,
+            self.stderr
+        );
+        self
+    }
+
+    /// Assert success.
+    #[track_caller]
+    pub fn ok(self) -> Run {
+        self.code(0)
+    }
+
+    /// stdout parsed as JSON.
+    #[track_caller]
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
+    }
+}
+
+impl From<Output> for Run {
+    fn from(o: Output) -> Run {
+        Run {
+            code: o.status.code(),
+            stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        }
+    }
+}
+
+/// The `sparks` binary under test.
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_sparks")
+}
+
+/// A command with a clean environment, run in `cwd`, with HOME at `home`.
+pub fn command(cwd: &Path, home: &Path) -> Command {
+    let mut c = Command::new(bin());
+    c.env_clear()
+        .current_dir(cwd)
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", home.join(".gitconfig"))
+        .env("TZ", "UTC")
+        .env("SPARKS_TODAY", TODAY);
+    c
+}
+
+impl TestVault {
+    /// An empty temporary directory; the vault will be `<dir>/vault` once created.
+    pub fn empty() -> TestVault {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().join("vault");
+        std::fs::create_dir_all(dir.path().join("home")).unwrap();
+        TestVault { dir, root }
+    }
+
+    /// A freshly initialised vault.
+    pub fn new() -> TestVault {
+        let v = TestVault::empty();
+        v.run_in(v.dir.path(), &["init", "vault"]).ok();
+        v
+    }
+
+    /// The HOME of commands run here.
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    /// A `sparks` command run at the vault root.
+    pub fn cmd(&self, args: &[&str]) -> Command {
+        let mut c = command(&self.root, &self.home());
+        c.args(args);
+        c
+    }
+
+    /// Run `sparks` at the vault root.
+    pub fn run(&self, args: &[&str]) -> Run {
+        self.cmd(args).output().expect("run sparks").into()
+    }
+
+    /// Run `sparks` in another directory.
+    pub fn run_in(&self, cwd: &Path, args: &[&str]) -> Run {
+        let mut c = command(cwd, &self.home());
+        c.args(args);
+        c.output().expect("run sparks").into()
+    }
+
+    /// The absolute path of a vault-relative path.
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.root.join(rel)
+    }
+
+    /// Write a vault-relative file, creating its directories.
+    pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) -> &TestVault {
+        let p = self.path(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, content).unwrap();
+        self
+    }
+
+    /// Read a vault-relative file.
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.path(rel)).unwrap_or_else(|e| panic!("read {rel}: {e}"))
+    }
+
+    /// Append captures to the inbox, each its own entry.
+    pub fn capture(&self, entries: &[&str]) -> &TestVault {
+        let mut text = self.read("inbox.md");
+        for e in entries {
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            if !text.ends_with("---\n") && !text.ends_with("---\n\n") {
+                text.push_str("---\n");
+            }
+            text.push_str(e);
+            text.push('\n');
+            text.push_str("---\n");
+        }
+        std::fs::write(self.path("inbox.md"), text).unwrap();
+        self
+    }
+
+    /// Set every file's mtime an hour back, so that the racy-timestamp rule (which rereads
+    /// files modified in the same clock tick as the last scan) does not apply to fixtures.
+    pub fn settle(&self) -> &TestVault {
+        let past = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        for entry in walkdir::WalkDir::new(&self.root).into_iter().flatten() {
+            if entry.file_type().is_file() {
+                let f = std::fs::File::options().write(true).open(entry.path());
+                if let Ok(f) = f {
+                    let _ = f.set_modified(past);
+                }
+            }
+        }
+        self
+    }
+
+    /// A page with valid frontmatter.
+    pub fn page(&self, rel: &str, title: &str, body: &str) -> &TestVault {
+        self.write(
+            rel,
+            format!(
+                "---\ntitle: {title}\ntype: concept\nmaturity: seed\nsources: [raw/inbox/{TODAY}.md]\n\
+                 created: {TODAY}\nupdated: {TODAY}\n---\n\n{body}\n"
+            ),
+        )
+    }
+}
+
+/// Settings that replace what differs between runs: temp paths, times, hashes, durations.
+#[macro_export]
+macro_rules! snapshot {
+    ($vault:expr, $value:expr) => {{
+        let root = $vault.root.display().to_string();
+        let dir = $vault.dir.path().display().to_string();
+        let mut settings = insta::Settings::clone_current();
+        settings.add_filter(&$crate::harness::regex_escape(&root), "[VAULT]");
+        settings.add_filter(&$crate::harness::regex_escape(&dir), "[TMP]");
+        settings.add_filter(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)", "[TIME]");
+        settings.add_filter(r"\b[0-9a-f]{64}\b", "[HASH]");
+        settings.add_filter(r"\b[0-9a-f]{40}\b", "[SHA]");
+        settings.add_filter(r"in \d+ms", "in [N]ms");
+        settings.add_filter(r#""duration_ms": \d+"#, r#""duration_ms": [N]"#);
+        settings.bind(|| insta::assert_snapshot!($value));
+    }};
+}
+
+/// Escape a literal for a regex filter.
+pub fn regex_escape(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if "\\.+*?()|[]{}^$#&-~".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
