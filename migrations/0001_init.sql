@@ -101,6 +101,7 @@ CREATE TABLE blocks (
 -- database: two prepares racing cannot both insert.
 CREATE TABLE ingests (
     id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    token        TEXT NOT NULL,            -- unique across rebuilt manifests: ids restart at 1
     status       TEXT NOT NULL CHECK (status IN ('open', 'completed', 'aborted')),
     started_at   TEXT NOT NULL,            -- RFC 3339, local offset
     finished_at  TEXT,

@@ -44,9 +44,9 @@ pub struct ArchiveError {
     pub source: std::io::Error,
 }
 
-/// The marker line of a block.
-pub fn marker(ingest: i64, entry: u32, hash: &str) -> String {
-    format!("<!-- sparks: ingest {ingest} entry {entry} blake3 {hash} -->")
+/// The marker line of a block: the ingest (id and token), the entry and its hash.
+pub fn marker(ingest: i64, token: &str, entry: u32, hash: &str) -> String {
+    format!("<!-- sparks: ingest {ingest} {token} entry {entry} blake3 {hash} -->")
 }
 
 /// Whether a line is a block marker (readers of the archive skip these).
@@ -56,7 +56,7 @@ pub fn is_marker(line: &str) -> bool {
 }
 
 /// Archive `items` of ingest `ingest` under `root`, skipping blocks already there.
-pub fn archive(root: &Path, ingest: i64, items: &[Item<'_>]) -> Result<Archived, ArchiveError> {
+pub fn archive(root: &Path, ingest: i64, token: &str, items: &[Item<'_>]) -> Result<Archived, ArchiveError> {
     let dir = root.join(ARCHIVE_DIR);
     fs_err::create_dir_all(&dir).map_err(|source| ArchiveError {
         path: dir.clone(),
@@ -82,7 +82,7 @@ pub fn archive(root: &Path, ingest: i64, items: &[Item<'_>]) -> Result<Archived,
         let text = String::from_utf8_lossy(&old);
         let mut out = old.clone();
         for item in items {
-            let mark = marker(ingest, item.entry, item.hash);
+            let mark = marker(ingest, token, item.entry, item.hash);
             if text.lines().any(|l| l.trim() == mark) {
                 report.present += 1;
                 continue;
@@ -116,20 +116,23 @@ mod tests {
             item(1, "2026-04-10", "First", "h1"),
             item(2, "2026-05-01", "Second\nline 2", "h2"),
         ];
-        let r = archive(dir.path(), 7, &items).unwrap();
+        let r = archive(dir.path(), 7, "k7", &items).unwrap();
         assert_eq!((r.appended, r.present), (2, 0));
         assert_eq!(r.files, ["raw/inbox/2026-04-10.md", "raw/inbox/2026-05-01.md"]);
-        let r = archive(dir.path(), 7, &items).unwrap();
+        let r = archive(dir.path(), 7, "k7", &items).unwrap();
         assert_eq!((r.appended, r.present), (0, 2));
         let text = std::fs::read_to_string(dir.path().join("raw/inbox/2026-05-01.md")).unwrap();
-        assert_eq!(text, format!("---\n{}\nSecond\nline 2\n", marker(7, 2, "h2")));
+        assert_eq!(text, format!("---\n{}\nSecond\nline 2\n", marker(7, "k7", 2, "h2")));
     }
 
     #[test]
     fn the_same_text_in_another_ingest_is_archived_again() {
         let dir = tempfile::tempdir().unwrap();
-        archive(dir.path(), 1, &[item(1, "2026-04-10", "buy milk", "h")]).unwrap();
-        let r = archive(dir.path(), 2, &[item(1, "2026-04-10", "buy milk", "h")]).unwrap();
+        archive(dir.path(), 1, "k1", &[item(1, "2026-04-10", "buy milk", "h")]).unwrap();
+        let r = archive(dir.path(), 2, "k2", &[item(1, "2026-04-10", "buy milk", "h")]).unwrap();
+        assert_eq!(r.appended, 1);
+        // A rebuilt manifest reuses ingest ids; the token still tells the ingests apart.
+        let r = archive(dir.path(), 1, "k3", &[item(1, "2026-04-10", "buy milk", "h")]).unwrap();
         assert_eq!(r.appended, 1);
     }
 
@@ -138,7 +141,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join(ARCHIVE_DIR)).unwrap();
         std::fs::write(dir.path().join("raw/inbox/2026-04-10.md"), "---\nold").unwrap();
-        archive(dir.path(), 3, &[item(1, "2026-04-10", "new", "h")]).unwrap();
+        archive(dir.path(), 3, "k", &[item(1, "2026-04-10", "new", "h")]).unwrap();
         let text = std::fs::read_to_string(dir.path().join("raw/inbox/2026-04-10.md")).unwrap();
         assert!(text.starts_with("---\nold\n---\n<!-- sparks:"), "{text}");
         assert!(is_marker(text.lines().nth(3).unwrap()));

@@ -65,7 +65,7 @@ pub enum RawMode {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct GitSection {
-    /// Commit the vault's changes after `ingest --finalize` (and `collections regen`).
+    /// Commit the vault's changes after `ingest --finalize`.
     pub auto_commit: bool,
 }
 

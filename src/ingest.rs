@@ -260,7 +260,8 @@ pub fn prepare(
         })
         .collect();
     let remaining = inbox.entries.len() - take;
-    match manifest.open_ingest(&now.timestamp, remaining, &entries)? {
+    let token = token(now, &entries);
+    match manifest.open_ingest(&token, &now.timestamp, remaining, &entries)? {
         Opened::New(id) => {
             fault::reached("prepare.open");
             let items = inbox.entries[..take]
@@ -288,6 +289,18 @@ pub fn prepare(
             Ok(Prepared::Empty(batch))
         }
     }
+}
+
+/// A token unique to this ingest, even if a rebuilt manifest reuses its id: archive markers
+/// and commit trailers carry it, so a retry recognises its own work and nothing else.
+fn token(now: &Now, entries: &[NewEntry]) -> String {
+    let mut h = blake3::Hasher::new();
+    h.update(&now.ns.to_le_bytes());
+    h.update(&std::process::id().to_le_bytes());
+    for e in entries {
+        h.update(e.hash.as_bytes());
+    }
+    h.finalize().to_hex()[..16].to_string()
 }
 
 fn batch_of(
@@ -400,6 +413,7 @@ pub fn finalize(
         vault,
         now,
         id,
+        token: row.token.clone(),
         done: Vec::new(),
         warnings: Vec::new(),
     };
@@ -505,6 +519,7 @@ struct Run<'a> {
     vault: &'a Vault,
     now: &'a Now,
     id: i64,
+    token: String,
     done: Vec<&'static str>,
     warnings: Vec<String>,
 }
@@ -572,7 +587,7 @@ impl Run<'_> {
                 content: &e.content,
             })
             .collect();
-        Ok(archive::archive(&self.vault.root, self.id, &items)?.files)
+        Ok(archive::archive(&self.vault.root, self.id, &self.token, &items)?.files)
     }
 
     /// Remove the archived entries still in the inbox; returns how many entries remain.
@@ -621,7 +636,7 @@ impl Run<'_> {
         if !self.vault.config.git.auto_commit {
             return Ok(Commit::Skipped("auto_commit is false in sparks.toml".into()));
         }
-        let trailer = format!("Sparks-Ingest: {}", self.id);
+        let trailer = format!("Sparks-Ingest: {} {}", self.id, self.token);
         if let Some(sha) = git::head_with_line(&self.vault.root, &trailer)? {
             return Ok(Commit::Made { sha, paths: Vec::new() });
         }

@@ -124,8 +124,8 @@ pub fn init(req: &InitRequest) -> Result<InitReport, InitError> {
         &system_page(
             "Index",
             today,
-            "The catalogue of this wiki, grouped by type. `sparks index` rebuilds it and keeps \
-             the description written after each link.",
+            "The catalogue of this wiki, grouped by type: one line per page, a link and a short \
+             description.",
         ),
         &mut created,
     )?;

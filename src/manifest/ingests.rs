@@ -69,6 +69,8 @@ impl Outcome {
 pub struct IngestRow {
     /// The ingest id.
     pub id: i64,
+    /// A token that tells this ingest apart from one with the same id in a rebuilt manifest.
+    pub token: String,
     /// `open`, `completed` or `aborted`.
     pub status: String,
     /// When prepare opened it (RFC 3339).
@@ -97,18 +99,19 @@ pub enum Opened {
 }
 
 const INGEST_COLUMNS: &str =
-    "id, status, started_at, finished_at, finished_ns, step, remaining, commit_sha";
+    "id, token, status, started_at, finished_at, finished_ns, step, remaining, commit_sha";
 
 fn ingest_row(r: &Row<'_>) -> rusqlite::Result<IngestRow> {
     Ok(IngestRow {
         id: r.get(0)?,
-        status: r.get(1)?,
-        started_at: r.get(2)?,
-        finished_at: r.get(3)?,
-        finished_ns: r.get(4)?,
-        step: r.get(5)?,
-        remaining: r.get(6)?,
-        commit_sha: r.get(7)?,
+        token: r.get(1)?,
+        status: r.get(2)?,
+        started_at: r.get(3)?,
+        finished_at: r.get(4)?,
+        finished_ns: r.get(5)?,
+        step: r.get(6)?,
+        remaining: r.get(7)?,
+        commit_sha: r.get(8)?,
     })
 }
 
@@ -118,6 +121,7 @@ impl Manifest {
     /// any number of concurrent callers open exactly one.
     pub fn open_ingest(
         &mut self,
+        token: &str,
         started_at: &str,
         remaining: usize,
         entries: &[NewEntry],
@@ -135,8 +139,8 @@ impl Manifest {
             return Ok(Opened::Nothing);
         }
         tx.execute(
-            "INSERT INTO ingests (status, started_at, remaining) VALUES ('open', ?1, ?2)",
-            params![started_at, remaining as i64],
+            "INSERT INTO ingests (token, status, started_at, remaining) VALUES (?1, 'open', ?2, ?3)",
+            params![token, started_at, remaining as i64],
         )
         .at(&path)?;
         let id = tx.last_insert_rowid();
@@ -317,19 +321,19 @@ mod tests {
     fn one_open_ingest_at_a_time() {
         let dir = tempfile::tempdir().unwrap();
         let mut m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
-        assert_eq!(m.open_ingest("t", 0, &[]).unwrap(), Opened::Nothing);
-        assert_eq!(m.open_ingest("t", 0, &[entry("a")]).unwrap(), Opened::New(1));
-        assert_eq!(m.open_ingest("t", 0, &[entry("b")]).unwrap(), Opened::AlreadyOpen(1));
+        assert_eq!(m.open_ingest("k", "t", 0, &[]).unwrap(), Opened::Nothing);
+        assert_eq!(m.open_ingest("k", "t", 0, &[entry("a")]).unwrap(), Opened::New(1));
+        assert_eq!(m.open_ingest("k", "t", 0, &[entry("b")]).unwrap(), Opened::AlreadyOpen(1));
         assert_eq!(m.batch(1).unwrap().len(), 1);
         assert!(m.abort_ingest(1, "t", 0).unwrap());
-        assert_eq!(m.open_ingest("t", 0, &[entry("b")]).unwrap(), Opened::New(2));
+        assert_eq!(m.open_ingest("k", "t", 0, &[entry("b")]).unwrap(), Opened::New(2));
     }
 
     #[test]
     fn the_index_itself_refuses_a_second_open_row() {
         let dir = tempfile::tempdir().unwrap();
         let m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
-        let ins = "INSERT INTO ingests (status, started_at, remaining) VALUES ('open', 't', 0)";
+        let ins = "INSERT INTO ingests (token, status, started_at, remaining) VALUES ('k', 'open', 't', 0)";
         m.conn.execute(ins, []).unwrap();
         assert!(m.conn.execute(ins, []).is_err());
     }
@@ -338,7 +342,7 @@ mod tests {
     fn a_started_finalize_cannot_be_aborted() {
         let dir = tempfile::tempdir().unwrap();
         let mut m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
-        m.open_ingest("t", 0, &[entry("a")]).unwrap();
+        m.open_ingest("k", "t", 0, &[entry("a")]).unwrap();
         m.record_plan(1, &[(1, Outcome::Archive)]).unwrap();
         assert!(!m.abort_ingest(1, "t", 0).unwrap());
         assert_eq!(m.batch(1).unwrap()[0].outcome, Some(Outcome::Archive));

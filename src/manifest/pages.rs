@@ -105,8 +105,8 @@ impl ScanTx<'_> {
         let mut link = t
             .prepare_cached(
                 "INSERT INTO links (source, seq, line, target, target_key, name_key, heading, block,
-                                    label, embed, status, resolved)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                                    label, embed, status, resolved, candidates)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
             )
             .at(&self.path)?;
         for (i, l) in doc.outline.links.iter().enumerate() {
@@ -130,7 +130,8 @@ impl ScanTx<'_> {
                 l.label,
                 l.embed,
                 status,
-                resolved
+                resolved,
+                i64::from(resolved.is_some())
             ])
             .at(&self.path)?;
         }

@@ -1,0 +1,70 @@
+//! `sparks status`.
+
+use crate::harness::TestVault;
+use crate::snapshot;
+
+#[test]
+fn fresh_vault() {
+    let v = TestVault::new();
+    v.run(&["scan"]).ok();
+    snapshot!(v, v.run(&["status"]).ok().stdout);
+}
+
+#[test]
+fn counts_pages_with_real_plurals_and_pending_entries() {
+    let v = TestVault::new();
+    v.page("wiki/entities/A.md", "A", "a")
+        .write("wiki/entities/B.md", "---\ntitle: B\ntype: entity\n---\n")
+        .write("wiki/summaries/S.md", "---\ntitle: S\ntype: summary\n---\n")
+        .write("wiki/concepts/X.md", "---\ntitle: X\ntype: Entity\n---\n")
+        .write("wiki/concepts/none.md", "no frontmatter\n")
+        .capture(&["one", "2026-04-01\ntwo", "2026-04-02"]);
+    std::fs::remove_file(v.path("wiki/log.md")).unwrap();
+    v.run(&["scan"]).ok();
+    let run = v.run(&["status", "--json"]).ok();
+    let j = run.json();
+    let labels: Vec<&str> = j["pages_by_type"].as_array().unwrap().iter().map(|p| p["label"].as_str().unwrap()).collect();
+    // A: concept; B: entity; index and Tasks: collection; X has a non-canonical type.
+    assert_eq!(labels, ["1 entity", "1 concept", "1 summary", "0 syntheses", "2 collections", "1 Entity"]);
+    assert_eq!(j["inbox"]["pending"], 2, "a date-only chunk is not pending, as for prepare");
+    let prepare = v.run(&["ingest", "--prepare"]).ok().json();
+    assert_eq!(prepare["total"], 2);
+    let status = v.run(&["status"]).ok().stdout;
+    snapshot!(v, status);
+}
+
+#[test]
+fn deleted_and_changed_since_the_last_ingest() {
+    let v = TestVault::new();
+    v.page("wiki/concepts/A.md", "A", "a").page("wiki/concepts/B.md", "B", "b");
+    v.run(&["scan"]).ok();
+    v.capture(&["x"]);
+    v.run(&["ingest", "--prepare"]).ok();
+    v.run(&["ingest", "--finalize"]).ok();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    v.page("wiki/concepts/A.md", "A", "a changed");
+    std::fs::remove_file(v.path("wiki/concepts/B.md")).unwrap();
+    v.run(&["scan"]).ok();
+    let j = v.run(&["status", "--json"]).ok().json();
+    assert_eq!(j["files"]["changed_since_ingest"], 1);
+    assert_eq!(j["files"]["deleted"], 1);
+}
+
+#[test]
+fn shows_the_open_ingest() {
+    let v = TestVault::new();
+    v.capture(&["a", "b", "c"]);
+    v.run(&["ingest", "--prepare", "--limit", "2"]).ok();
+    let j = v.run(&["status", "--json"]).ok().json();
+    assert_eq!(j["open_ingest"]["id"], 1);
+    assert_eq!(j["open_ingest"]["entries"], 2);
+    assert!(v.run(&["status"]).ok().stdout.contains("ingest: 1 open since"));
+}
+
+#[test]
+fn a_malformed_inbox_is_reported_not_counted_as_empty() {
+    let v = TestVault::new();
+    v.write("inbox.md", "idea one\nidea two\n");
+    let j = v.run(&["status", "--json"]).ok().json();
+    assert!(j["inbox"]["error"].as_str().unwrap().contains("separator"));
+}

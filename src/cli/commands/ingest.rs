@@ -11,11 +11,9 @@ use clap::{ArgGroup, Args};
 /// inbox unchanged to raw/inbox/YYYY-MM-DD.md, removes them from the inbox, scans and
 /// commits. Entries captured or edited meanwhile stay in the inbox. A second --prepare while an
 /// ingest is open exits 3 and prints the open batch again.
-///
-/// Examples:
-///   sparks ingest --prepare --limit 10
-///   sparks ingest --finalize -m "ingest: reading notes" --keep 4
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  sparks ingest --prepare --limit 10\n  \
+    sparks ingest --finalize -m \"ingest: reading notes\" --keep 4\n  sparks ingest --abort")]
 #[command(group(ArgGroup::new("mode").required(true).args(["prepare", "finalize", "abort", "status"])))]
 pub struct IngestArgs {
     /// Open an ingest and print its batch

@@ -1,0 +1,29 @@
+# The two set-up commands are `make demo` and `make test`; the rest are for development.
+CARGO ?= cargo
+DEMO_DIR ?= target/demo
+
+.PHONY: all build test demo fmt clippy
+
+all: build
+
+build:
+	$(CARGO) build --release
+
+## Every check CI runs: formatting, lints, all tests.
+test:
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) test
+
+## Build the release binary and walk a sample vault through the whole ingest cycle.
+demo:
+	$(CARGO) build --release --bins --examples
+	SPARKS="$(abspath $(or $(CARGO_TARGET_DIR),target))/release/sparks" \
+	AGENT="$(abspath $(or $(CARGO_TARGET_DIR),target))/release/examples/standin_agent" \
+	DEMO_DIR="$(DEMO_DIR)" sh examples/demo.sh
+
+fmt:
+	$(CARGO) fmt
+
+clippy:
+	$(CARGO) clippy --all-targets -- -D warnings

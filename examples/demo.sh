@@ -1,0 +1,54 @@
+#!/bin/sh
+# `make demo`: a sample vault walked through the ingest cycle. The agent step is a scripted
+# stand-in (examples/standin_agent.rs), not a language model.
+set -eu
+: "${SPARKS:?set SPARKS to the sparks binary}" "${AGENT:?set AGENT to the stand-in agent}"
+DEMO_DIR="${DEMO_DIR:-target/demo}"
+rm -rf "$DEMO_DIR"
+mkdir -p "$DEMO_DIR"
+DEMO_DIR=$(cd "$DEMO_DIR" && pwd)
+V="$DEMO_DIR/notes"
+export SPARKS
+
+# Show each command (on stderr, so that redirected output stays pure data), then run it.
+run() {
+  printf '\n$ %s\n' "$*" | sed "s#$SPARKS#sparks#g; s#$AGENT#standin_agent#g; s#$DEMO_DIR/##g" >&2
+  "$@"
+}
+
+run "$SPARKS" init "$V" --agent claude
+cd "$V"
+git init -q
+git config user.name "Sparks Demo"
+git config user.email demo@example.invalid
+
+cat >> inbox.md <<'CAPTURES'
+2026-04-10
+Read https://sqlite.org/wal.html on write-ahead logging.
+- [ ] Try WAL mode on the notes database
+---
+book: The Pragmatic Programmer
+---
+> Simplicity is prerequisite for reliability.
+"Simplicity is prerequisite for reliability" — Edsger Dijkstra
+---
+to-read: https://www.rfc-editor.org/rfc/rfc9110
+---
+Idea: a weekly review that starts from the inbox archive.
+CAPTURES
+
+run "$SPARKS" status
+run "$SPARKS" ingest --prepare --limit 3 > "$DEMO_DIR/batch.json"
+echo "(batch of $(grep -c '"capture_date"' "$DEMO_DIR/batch.json") entries written to batch.json)"
+run "$AGENT" "$V" < "$DEMO_DIR/batch.json"
+echo "A capture arrives while the agent works; it is not part of the batch:"
+printf -- '---\nCaptured during the ingest: stays in the inbox.\n' >> inbox.md
+run "$SPARKS" ingest --finalize
+run git log --stat --format='%h %s'
+run "$SPARKS" status
+run "$SPARKS" done try wal
+run tail -n 4 wiki/collections/Tasks.md
+run "$SPARKS" ingest --prepare --json=false
+run "$SPARKS" ingest --abort
+echo
+echo "Demo vault: $V"

@@ -1,0 +1,297 @@
+//! Crashes and races: finalize killed after each of its steps and run again, many prepares at
+//! once, and a human appending to the inbox while finalize rewrites it.
+
+use crate::harness::{Run, TestVault};
+use serde_json::Value;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// The prepared batch of every crash test: several capture dates, one of them twice.
+const BATCH: &[(&str, &str)] = &[
+    ("2026-04-10", "alpha: first capture"),
+    ("2026-04-10", "bravo: same day as alpha"),
+    ("2026-04-12", "charlie: https://example.com/charlie"),
+    ("2026-05-01", "delta: undated, so captured today"),
+    ("2026-04-15", "- [ ] echo: a task"),
+];
+
+/// Captured after prepare: it must stay in the inbox.
+const LATE: &str = "foxtrot: captured while the agent worked";
+
+/// `git` in `dir` with the harness's clean configuration.
+fn git(v: &TestVault, dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", v.home())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", v.home().join(".gitconfig"))
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .expect("run git");
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A vault that is its own git repository, with an identity.
+fn repo_vault() -> TestVault {
+    let v = TestVault::new();
+    git(&v, &v.root, &["init", "-q"]);
+    git(&v, &v.root, &["config", "user.name", "Test"]);
+    git(&v, &v.root, &["config", "user.email", "test@example.com"]);
+    v
+}
+
+fn run_with_fault(v: &TestVault, args: &[&str], step: &str) -> Run {
+    v.cmd(args).env("SPARKS_FAULT_AT", step).output().expect("run sparks").into()
+}
+
+fn status(v: &TestVault) -> Value {
+    v.run(&["ingest", "--status"]).ok().json()
+}
+
+/// Every archive file, by name.
+fn archive_files(v: &TestVault) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = std::fs::read_dir(v.path("raw/inbox"))
+        .expect("raw/inbox")
+        .map(|e| {
+            let p = e.expect("dir entry").path();
+            let name = p.file_name().expect("name").to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).expect("archive file"))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Prepare [`BATCH`], capture [`LATE`], crash finalize after `step`, finalize again, and check
+/// that nothing was lost or archived twice.
+fn crash_after(step: &str, step_recorded: Option<&str>) {
+    let v = repo_vault();
+    let captures: Vec<String> = BATCH.iter().map(|(d, c)| format!("{d}\n{c}")).collect();
+    let refs: Vec<&str> = captures.iter().map(String::as_str).collect();
+    v.capture(&refs);
+    let batch = v.run(&["ingest", "--prepare"]).ok().json();
+    let id = batch["ingest_id"].as_i64().expect("an ingest was opened");
+    assert_eq!(batch["total"], BATCH.len() as u64);
+    v.capture(&[LATE]);
+
+    let crashed = run_with_fault(&v, &["ingest", "--finalize"], &format!("finalize.{step}"));
+    assert_eq!(crashed.code, None, "finalize was killed after {step}: {crashed:?}");
+    assert!(crashed.stderr.contains(&format!("fault injected after step finalize.{step}")));
+    let open = status(&v);
+    assert_eq!(open["ingest_id"], id, "still open after a crash at {step}");
+    assert_eq!(open["step"].as_str(), step_recorded, "the crashed step is not recorded: {open}");
+
+    let r = v.run(&["ingest", "--finalize", "--json"]).ok();
+    let f = r.json();
+    assert_eq!(f["ingest_id"], id);
+    assert_eq!(f["resumed"], true, "{f}");
+    assert_eq!(f["archived"], BATCH.len() as u64, "{f}");
+    assert_eq!(f["remaining"], 1, "{f}");
+    assert!(f["commit"].is_string(), "{f}");
+
+    // Every prepared entry is archived exactly once, in the file of its capture date.
+    let files = archive_files(&v);
+    let all: String = files.iter().map(|(_, t)| t.as_str()).collect();
+    let marker_lines: Vec<&str> = all.lines().filter(|l| l.starts_with("<!-- sparks: ")).collect();
+    assert_eq!(marker_lines.len(), BATCH.len(), "after a crash at {step}: {marker_lines:?}");
+    for (i, (date, content)) in BATCH.iter().enumerate() {
+        let entry = &batch["entries"][i];
+        assert_eq!(entry["content"], *content);
+        let marker = format!(
+            "<!-- sparks: ingest {id} entry {} blake3 {} -->",
+            i + 1,
+            entry["hash"].as_str().expect("hash")
+        );
+        assert_eq!(marker_lines.iter().filter(|l| **l == marker).count(), 1, "{marker}");
+        assert_eq!(all.matches(content).count(), 1, "{content} archived once after a crash at {step}");
+        let (_, text) = files
+            .iter()
+            .find(|(name, _)| *name == format!("{date}.md"))
+            .unwrap_or_else(|| panic!("no archive for {date}: {files:?}"));
+        assert!(text.contains(&format!("{marker}\n{content}\n")), "{date}.md:\n{text}");
+    }
+    assert!(!all.contains(LATE));
+
+    // The inbox holds exactly the capture made after prepare.
+    let inbox = v.read("inbox.md");
+    for (_, content) in BATCH {
+        assert!(!inbox.contains(content), "{content} left in the inbox after a crash at {step}");
+    }
+    assert_eq!(inbox.matches(LATE).count(), 1, "{inbox}");
+
+    // The ingest is complete: nothing is open, and the next prepare takes the late capture.
+    assert!(status(&v)["ingest_id"].is_null());
+    let next = v.run(&["ingest", "--prepare"]).ok().json();
+    assert_eq!(next["ingest_id"], id + 1);
+    assert_eq!(next["entries"][0]["content"], LATE);
+    assert_eq!(next["total"], 1);
+
+    // Exactly one commit carries the ingest's trailer, and it left nothing of the vault out.
+    let log = git(&v, &v.root, &["log", "--format=%B%x00"]);
+    let trailer = format!("Sparks-Ingest: {id}");
+    let carrying = log.split('\0').filter(|m| m.lines().any(|l| l.trim() == trailer)).count();
+    assert_eq!(carrying, 1, "commits after a crash at {step}:\n{log}");
+    assert_eq!(git(&v, &v.root, &["rev-list", "--count", "HEAD"]).trim(), "1");
+    assert_eq!(git(&v, &v.root, &["status", "--porcelain"]), "", "everything is committed");
+    let tree = git(&v, &v.root, &["ls-tree", "-r", "--name-only", "HEAD"]);
+    assert!(!tree.contains("sparks.db"), "{tree}");
+}
+
+#[test]
+fn crash_after_plan_then_finalize_again() {
+    crash_after("plan", Some("plan"));
+}
+
+#[test]
+fn crash_after_archive_then_finalize_again() {
+    crash_after("archive", Some("plan"));
+}
+
+#[test]
+fn crash_after_inbox_then_finalize_again() {
+    crash_after("inbox", Some("archive"));
+}
+
+#[test]
+fn crash_after_scan_then_finalize_again() {
+    crash_after("scan", Some("inbox"));
+}
+
+#[test]
+fn crash_after_commit_then_finalize_again() {
+    crash_after("commit", Some("scan"));
+}
+
+#[test]
+fn crash_after_prepare_opens_a_resumable_ingest() {
+    let v = TestVault::new();
+    v.capture(&["one", "two"]);
+    let crashed = run_with_fault(&v, &["ingest", "--prepare"], "prepare.open");
+    assert_eq!(crashed.code, None);
+    let r = v.run(&["ingest", "--prepare"]).code(3);
+    let batch = r.json();
+    assert_eq!(batch["ingest_id"], 1);
+    assert_eq!(batch["total"], 2);
+    assert_eq!(batch["already_in_progress"], true);
+    let f = v.run(&["ingest", "--finalize", "--json"]).ok().json();
+    assert_eq!(f["archived"], 2);
+}
+
+#[test]
+fn crash_after_abort_leaves_it_aborted() {
+    let v = TestVault::new();
+    v.capture(&["one", "two"]);
+    let before = std::fs::read(v.path("inbox.md")).expect("inbox");
+    v.run(&["ingest", "--prepare"]).ok();
+    let crashed = run_with_fault(&v, &["ingest", "--abort"], "abort.close");
+    assert_eq!(crashed.code, None);
+    assert!(status(&v)["ingest_id"].is_null());
+    assert_eq!(std::fs::read(v.path("inbox.md")).expect("inbox"), before);
+    assert_eq!(v.run(&["ingest", "--prepare"]).ok().json()["ingest_id"], 2);
+}
+
+#[test]
+fn concurrent_prepares_open_exactly_one_ingest() {
+    const ROUNDS: usize = 50;
+    const RACERS: usize = 8;
+    let v = TestVault::new();
+    v.capture(&["2026-04-20\nthe one capture", "and another"]);
+    for round in 0..ROUNDS {
+        let children: Vec<_> = (0..RACERS)
+            .map(|_| {
+                v.cmd(&["ingest", "--prepare"])
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .expect("spawn sparks")
+            })
+            .collect();
+        let runs: Vec<Run> = children
+            .into_iter()
+            .map(|c| c.wait_with_output().expect("wait").into())
+            .collect();
+        let codes: Vec<Option<i32>> = runs.iter().map(|r| r.code).collect();
+        let winners = codes.iter().filter(|c| **c == Some(0)).count();
+        let waiting = codes.iter().filter(|c| **c == Some(3)).count();
+        assert_eq!((winners, waiting), (1, RACERS - 1), "round {round}: {runs:#?}");
+        let expected = round as i64 + 1;
+        for r in &runs {
+            let batch = r.json();
+            assert_eq!(batch["ingest_id"], expected, "round {round}: {r:?}");
+            assert_eq!(batch["total"], 2, "round {round}: {r:?}");
+        }
+        v.run(&["ingest", "--abort"]).ok();
+    }
+    assert!(status(&v)["ingest_id"].is_null());
+}
+
+/// Append a capture in one `write`, as an editor appending to the file would.
+fn append(path: &Path, capture: &str) {
+    let mut f = std::fs::OpenOptions::new().append(true).open(path).expect("open inbox");
+    f.write_all(format!("{capture}\n---\n").as_bytes()).expect("append");
+}
+
+#[test]
+fn a_capture_appended_during_finalize_is_not_lost() {
+    const ROUNDS: usize = 12;
+    let v = TestVault::new();
+    let inbox = v.path("inbox.md");
+    for round in 0..ROUNDS {
+        let mine: Vec<String> = (0..3).map(|i| format!("round {round} prepared {i}")).collect();
+        let refs: Vec<&str> = mine.iter().map(String::as_str).collect();
+        v.capture(&refs);
+        // Everything in the inbox, the previous rounds' appends included.
+        let batch = v.run(&["ingest", "--prepare", "--limit", "0"]).ok().json();
+        let prepared: Vec<String> = batch["entries"]
+            .as_array()
+            .expect("entries")
+            .iter()
+            .map(|e| e["content"].as_str().expect("content").to_string())
+            .collect();
+        assert!(prepared.ends_with(&mine), "{batch}");
+
+        let mut child = v
+            .cmd(&["ingest", "--finalize", "--json"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn finalize");
+        // Stagger the first append across rounds so that appends land at different moments
+        // of finalize: before its plan, during the rewrite, after it.
+        std::thread::sleep(Duration::from_millis((round % 4) as u64 * 5));
+        let mut appended = Vec::new();
+        loop {
+            let text = format!("round {round} appended {}", appended.len());
+            append(&inbox, &text);
+            appended.push(text);
+            if child.try_wait().expect("try_wait").is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let r: Run = child.wait_with_output().expect("wait").into();
+        match r.code {
+            Some(0) => {}
+            // Appends every 2 ms can outrun the rewrite; finalize then gives up, changing
+            // nothing, and a quiet retry completes it.
+            Some(1) if r.stderr.contains("changed 20 times") => {
+                v.run(&["ingest", "--finalize"]).ok();
+            }
+            _ => panic!("round {round}: finalize failed: {r:?}"),
+        }
+        let text = v.read("inbox.md");
+        for a in &appended {
+            assert_eq!(text.matches(&format!("\n{a}\n")).count(), 1, "round {round}: {a} lost:\n{text}");
+        }
+        for p in &prepared {
+            assert!(!text.contains(&format!("\n{p}\n")), "round {round}: {p} still in the inbox:\n{text}");
+        }
+        assert!(status(&v)["ingest_id"].is_null());
+    }
+}
