@@ -21,6 +21,7 @@ pub mod lock;
 pub mod manifest;
 pub mod markdown;
 pub mod scan;
+pub mod schema;
 pub mod status;
 pub mod tasks;
 pub mod vault;

@@ -1,0 +1,216 @@
+//! Finalize's git commit: scoped to the vault, never the manifest, never the user's other work;
+//! its message; and the cases where no commit is made.
+
+use crate::harness::TestVault;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn git_output(v: &TestVault, dir: &Path, args: &[&str]) -> Output {
+    Command::new("git")
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", v.home())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", v.home().join(".gitconfig"))
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .expect("run git")
+}
+
+/// `git` in `dir` with the harness's clean configuration; it must succeed.
+fn git(v: &TestVault, dir: &Path, args: &[&str]) -> String {
+    let out = git_output(v, dir, args);
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn identity(v: &TestVault, dir: &Path) {
+    git(v, dir, &["config", "user.name", "Test"]);
+    git(v, dir, &["config", "user.email", "test@example.com"]);
+}
+
+/// A vault that is its own repository, with an identity.
+fn repo_vault() -> TestVault {
+    let v = TestVault::new();
+    git(&v, &v.root, &["init", "-q"]);
+    identity(&v, &v.root);
+    v
+}
+
+fn ingest(v: &TestVault, captures: &[&str], finalize: &[&str]) -> serde_json::Value {
+    v.capture(captures);
+    v.run(&["ingest", "--prepare"]).ok();
+    let mut args = vec!["ingest", "--finalize", "--json"];
+    args.extend_from_slice(finalize);
+    v.run(&args).ok().json()
+}
+
+fn lines(s: &str) -> Vec<String> {
+    let mut v: Vec<String> = s.lines().map(str::to_string).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_vault_inside_a_larger_repository_commits_only_its_own_paths() {
+    let v = TestVault::new();
+    let top = v.dir.path();
+    git(&v, top, &["init", "-q"]);
+    identity(&v, top);
+    v.write("../notes/todo.txt", "original\n");
+    v.write("../notes/draft.txt", "draft\n");
+    git(&v, top, &["add", "notes/todo.txt", "notes/draft.txt", "vault"]);
+    git(&v, top, &["commit", "-q", "-m", "base"]);
+    let base = git(&v, top, &["rev-parse", "HEAD"]);
+
+    // The user's unrelated work: a modified tracked file, a staged new file, a staged edit
+    // with a further unstaged edit on top, and an untracked file.
+    v.write("../notes/todo.txt", "original\nedited, not staged\n");
+    v.write("../notes/new.txt", "staged, new\n");
+    git(&v, top, &["add", "notes/new.txt"]);
+    v.write("../notes/draft.txt", "draft, staged\n");
+    git(&v, top, &["add", "notes/draft.txt"]);
+    v.write("../notes/draft.txt", "draft, staged, then edited\n");
+    v.write("../scratch.txt", "untracked\n");
+    let outside = |v: &TestVault| -> Vec<String> {
+        git(v, top, &["status", "--porcelain", "--untracked-files=all"])
+            .lines()
+            .filter(|l| !l[3..].starts_with("vault/"))
+            .map(str::to_string)
+            .collect()
+    };
+    let before = outside(&v);
+    assert_eq!(before.len(), 5, "{before:?}");
+    let staged_before = git(&v, top, &["diff", "--cached"]);
+
+    let f = ingest(&v, &["2026-04-09\nan older capture", "today's capture"], &[]);
+    let sha = f["commit"].as_str().expect("a commit was made").to_string();
+    assert_eq!(git(&v, top, &["rev-parse", "HEAD"]).trim(), sha);
+    assert_eq!(git(&v, top, &["rev-parse", "HEAD^"]), base, "one commit on top of the user's");
+
+    let names = git(&v, top, &["show", "--name-only", "--format=", "HEAD"]);
+    assert_eq!(
+        lines(&names),
+        ["vault/inbox.md", "vault/raw/inbox/2026-04-09.md", "vault/raw/inbox/2026-05-01.md"],
+        "the commit holds the vault's changes only"
+    );
+    let tree = git(&v, top, &["ls-tree", "-r", "--name-only", "HEAD"]);
+    assert!(!tree.contains("sparks.db"), "{tree}");
+    assert!(!tree.contains("notes/new.txt"), "{tree}");
+    assert_eq!(git(&v, top, &["show", "HEAD:notes/todo.txt"]), "original\n");
+    assert_eq!(git(&v, top, &["show", "HEAD:notes/draft.txt"]), "draft\n");
+
+    assert_eq!(outside(&v), before, "the user's work is as it was, staged or not");
+    assert_eq!(git(&v, top, &["diff", "--cached"]), staged_before);
+    assert_eq!(v.read("../notes/draft.txt"), "draft, staged, then edited\n");
+    assert_eq!(git(&v, top, &["status", "--porcelain", "--", "vault"]), "", "the vault is committed");
+    let fsck = git_output(&v, top, &["fsck", "--strict", "--no-progress"]);
+    assert!(fsck.status.success(), "{}", String::from_utf8_lossy(&fsck.stderr));
+    assert_eq!(String::from_utf8_lossy(&fsck.stdout), "");
+}
+
+#[test]
+fn the_manifest_is_never_committed_even_without_the_ignore_rule() {
+    let v = repo_vault();
+    std::fs::remove_file(v.path(".gitignore")).expect("remove .gitignore");
+    ingest(&v, &["a capture"], &[]);
+    let tree = git(&v, &v.root, &["ls-tree", "-r", "--name-only", "HEAD"]);
+    assert!(tree.contains("raw/inbox/2026-05-01.md"), "{tree}");
+    assert!(!tree.contains("sparks.db"), "{tree}");
+    let status = git(&v, &v.root, &["status", "--porcelain"]);
+    assert!(status.lines().all(|l| l.starts_with("?? sparks.db")), "{status}");
+}
+
+#[test]
+fn the_default_message_counts_archived_entries() {
+    let v = repo_vault();
+    let f = ingest(&v, &["just one"], &[]);
+    let head = git(&v, &v.root, &["log", "-1", "--format=%H%n%B"]);
+    assert_eq!(head, format!("{}\ningest: 1 entry\n\nSparks-Ingest: 1\n\n", f["commit"].as_str().expect("sha")));
+
+    ingest(&v, &["one", "two", "three"], &[]);
+    assert_eq!(git(&v, &v.root, &["log", "-1", "--format=%s"]), "ingest: 3 entries\n");
+
+    // Kept entries are not counted.
+    ingest(&v, &["four", "five", "six"], &["--keep", "1"]);
+    assert_eq!(git(&v, &v.root, &["log", "-1", "--format=%s"]), "ingest: 2 entries\n");
+    assert_eq!(git(&v, &v.root, &["rev-list", "--count", "HEAD"]), "3\n");
+}
+
+#[test]
+fn a_message_overrides_the_default() {
+    let v = repo_vault();
+    v.capture(&["reading notes"]);
+    v.run(&["ingest", "--prepare"]).ok();
+    let r = v.run(&["ingest", "--finalize", "-m", "ingest: reading notes from the weekend"]).ok();
+    let head = git(&v, &v.root, &["log", "-1", "--format=%h%n%B"]);
+    let mut it = head.lines();
+    let short = it.next().expect("sha");
+    assert!(r.stdout.contains(&format!("Committed {short}.")), "{}", r.stdout);
+    assert_eq!(it.next(), Some("ingest: reading notes from the weekend"));
+    assert!(head.contains("\nSparks-Ingest: 1\n"), "the trailer is kept: {head}");
+}
+
+#[test]
+fn outside_a_repository_finalize_succeeds_and_says_why_there_is_no_commit() {
+    let v = TestVault::new();
+    assert!(!git_output(&v, &v.root, &["rev-parse", "--git-dir"]).status.success(), "not in a repository");
+    v.capture(&["a capture"]);
+    v.run(&["ingest", "--prepare"]).ok();
+    let r = v.run(&["ingest", "--finalize"]).ok();
+    assert!(
+        r.stdout.contains("Commit skipped: the vault is not inside a git work tree"),
+        "{}",
+        r.stdout
+    );
+    assert!(v.path("raw/inbox/2026-05-01.md").exists());
+    assert!(!v.path(".git").exists(), "finalize creates no repository");
+}
+
+#[test]
+fn without_an_identity_finalize_fails_keeps_the_ingest_open_and_resumes() {
+    let v = TestVault::new();
+    git(&v, &v.root, &["init", "-q"]);
+    let name = git_output(&v, &v.root, &["config", "user.name"]);
+    assert!(!name.status.success(), "the test needs no identity anywhere");
+
+    v.capture(&["2026-04-01\nfirst", "second"]);
+    v.run(&["ingest", "--prepare"]).ok();
+    let r = v.run(&["ingest", "--finalize"]).code(1);
+    assert!(r.stderr.contains("identity"), "{}", r.stderr);
+    assert!(r.stderr.contains("git config"), "{}", r.stderr);
+    let status = v.run(&["ingest", "--status"]).ok().json();
+    assert_eq!(status["ingest_id"], 1, "the ingest stays open");
+    assert_eq!(status["step"], "scan");
+    assert_eq!(git(&v, &v.root, &["rev-list", "--all"]), "", "no commit");
+
+    identity(&v, &v.root);
+    let f = v.run(&["ingest", "--finalize", "--json"]).ok().json();
+    assert_eq!(f["resumed"], true);
+    assert_eq!(f["archived"], 2);
+    assert_eq!(git(&v, &v.root, &["log", "--format=%s"]), "ingest: 2 entries\n");
+    assert_eq!(git(&v, &v.root, &["log", "-1", "--format=%an <%ae>"]), "Test <test@example.com>\n");
+    assert!(v.run(&["ingest", "--status"]).ok().json()["ingest_id"].is_null());
+    let archive = v.read("raw/inbox/2026-04-01.md");
+    assert_eq!(archive.matches("first").count(), 1, "{archive}");
+}
+
+#[test]
+fn auto_commit_false_makes_no_commit_and_says_so() {
+    let v = repo_vault();
+    let config = v.read("sparks.toml");
+    assert!(config.contains("auto_commit = true"), "{config}");
+    v.write("sparks.toml", config.replace("auto_commit = true", "auto_commit = false"));
+    v.capture(&["a capture"]);
+    v.run(&["ingest", "--prepare"]).ok();
+    let r = v.run(&["ingest", "--finalize"]).ok();
+    assert!(r.stdout.contains("Commit skipped: auto_commit is false in sparks.toml."), "{}", r.stdout);
+    assert_eq!(git(&v, &v.root, &["rev-list", "--all"]), "");
+    v.capture(&["another"]);
+    v.run(&["ingest", "--prepare"]).ok();
+    let f = v.run(&["ingest", "--finalize", "--json"]).ok().json();
+    assert!(f["commit"].is_null(), "{f}");
+    assert_eq!(f["commit_skipped"], "auto_commit is false in sparks.toml");
+}
