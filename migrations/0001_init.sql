@@ -34,7 +34,8 @@ CREATE TABLE pages (
     updated     TEXT,
     sources     TEXT NOT NULL DEFAULT '[]',   -- JSON array of strings
     problems    TEXT NOT NULL DEFAULT '[]',   -- JSON array of {key, line, message}
-    body_line   INTEGER NOT NULL DEFAULT 1    -- first line after the frontmatter
+    body_line   INTEGER NOT NULL DEFAULT 1,   -- first line after the frontmatter
+    words       INTEGER NOT NULL DEFAULT 0    -- words of prose (no code, headings or markup)
 );
 CREATE INDEX pages_title_key ON pages(title_key);
 CREATE INDEX pages_type ON pages(type);

@@ -57,8 +57,8 @@ impl ScanTx<'_> {
         });
         t.prepare_cached(
             "INSERT INTO pages (path, frontmatter, error, error_line, title, title_key, type, maturity,
-                                created, updated, sources, problems, body_line)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                                created, updated, sources, problems, body_line, words)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
         )
         .and_then(|mut s| {
             s.execute(params![
@@ -75,6 +75,7 @@ impl ScanTx<'_> {
                 json(fm.map_or(&empty, |f| &f.sources)),
                 problems,
                 doc.body_line as i64,
+                doc.outline.words as i64,
             ])
         })
         .at(&self.path)?;

@@ -43,6 +43,8 @@ pub struct Outline {
     pub headings: Vec<Heading>,
     /// Block ids (`^id` at the end of a block) with their lines.
     pub blocks: Vec<(String, usize)>,
+    /// Words of prose: text outside code and headings; each CJK character counts as a word.
+    pub words: usize,
 }
 
 /// The outline of `body`, whose first line is line `first_line` of its file.
@@ -51,6 +53,7 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
     let mut excluded: Vec<Range<usize>> = Vec::new();
     let mut headings = Vec::new();
     let mut heading: Option<(u8, String, usize)> = None;
+    let mut words = 0;
     for (event, range) in Parser::new_ext(body, Options::empty()).into_offset_iter() {
         match event {
             Event::Start(Tag::CodeBlock(_)) => excluded.push(range),
@@ -66,11 +69,11 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
             Event::Start(Tag::Heading { level, .. }) => {
                 heading = Some((level as u8, String::new(), lines.line_of(range.start)));
             }
-            Event::Text(text) => {
-                if let Some((_, t, _)) = heading.as_mut() {
-                    t.push_str(&text);
-                }
-            }
+            Event::Text(text) => match heading.as_mut() {
+                Some((_, t, _)) => t.push_str(&text),
+                None if !in_code(&excluded, range.start) => words += count_words(&text),
+                None => {}
+            },
             Event::End(TagEnd::Heading(_)) => {
                 if let Some((level, text, line)) = heading.take() {
                     headings.push(Heading {
@@ -89,7 +92,37 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
         links: links(body, &lines, &inside),
         headings,
         blocks: block_ids(body, &lines, &inside),
+        words,
     }
+}
+
+fn in_code(excluded: &[Range<usize>], pos: usize) -> bool {
+    excluded.last().is_some_and(|r| r.contains(&pos))
+}
+
+/// Words in `text`: runs of letters or digits, with each CJK character a word of its own.
+fn count_words(text: &str) -> usize {
+    let mut n = 0;
+    let mut in_word = false;
+    for c in text.chars() {
+        if is_cjk(c) {
+            n += 1;
+            in_word = false;
+        } else if c.is_alphanumeric() {
+            if !in_word {
+                n += 1;
+            }
+            in_word = true;
+        } else if !(in_word && (c == '\'' || c == '’' || c == '-')) {
+            in_word = false;
+        }
+    }
+    n
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
 }
 
 /// An HTML comment event covers the comment's first line at least; extend it to `-->`.
@@ -247,6 +280,12 @@ mod tests {
     fn links_do_not_span_lines() {
         assert!(targets("[[broken\nlink]]").is_empty());
         assert_eq!(targets("[[a]] [[b]]"), ["a", "b"]);
+    }
+
+    #[test]
+    fn words_of_prose_only() {
+        let o = outline("# A heading here\n\nOne two, three-four.\n\n```\nnot counted\n```\n\n`nor this`\n知識管理\n", 1);
+        assert_eq!(o.words, 3 + 4);
     }
 
     #[test]
