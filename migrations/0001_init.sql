@@ -7,6 +7,7 @@
 CREATE TABLE files (
     path        TEXT PRIMARY KEY,          -- vault-relative, forward slashes
     name_key    TEXT NOT NULL,             -- link key of the file name (`.md` dropped)
+    name_loose  TEXT NOT NULL,             -- loose key of the same (spaces, dashes, underscores folded)
     path_key    TEXT NOT NULL,             -- link key of the whole path (`.md` dropped)
     size        INTEGER NOT NULL,
     mtime_ns    INTEGER NOT NULL,
@@ -18,6 +19,7 @@ CREATE TABLE files (
     deleted     INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX files_name_key ON files(name_key) WHERE deleted = 0;
+CREATE INDEX files_name_loose ON files(name_loose) WHERE deleted = 0;
 CREATE INDEX files_changed ON files(changed_ns);
 
 -- One row per Markdown file under wiki/, whether or not its frontmatter is valid.
@@ -28,6 +30,7 @@ CREATE TABLE pages (
     error_line  INTEGER,
     title       TEXT,
     title_key   TEXT,
+    title_loose TEXT,
     type        TEXT,
     maturity    TEXT,
     created     TEXT,
@@ -38,6 +41,7 @@ CREATE TABLE pages (
     words       INTEGER NOT NULL DEFAULT 0    -- words of prose (no code, headings or markup)
 );
 CREATE INDEX pages_title_key ON pages(title_key);
+CREATE INDEX pages_title_loose ON pages(title_loose);
 CREATE INDEX pages_type ON pages(type);
 CREATE INDEX pages_maturity ON pages(maturity);
 
@@ -54,9 +58,11 @@ CREATE TABLE aliases (
     seq       INTEGER NOT NULL,
     alias     TEXT NOT NULL,
     alias_key TEXT NOT NULL,
+    alias_loose TEXT NOT NULL,
     PRIMARY KEY (path, seq)
 );
 CREATE INDEX aliases_key ON aliases(alias_key);
+CREATE INDEX aliases_loose ON aliases(alias_loose);
 
 -- Wikilinks and embeds, one row per occurrence.
 CREATE TABLE links (

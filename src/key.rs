@@ -19,6 +19,25 @@ pub fn link_key(target: &str) -> String {
     }
 }
 
+/// The loose key of a name: like [`key`], with every run of spaces, dashes and underscores
+/// made one space. Two names with the same loose key are twins a person would confuse
+/// (`Big Query`, `big-query`, `Big_Query`), which `query --resolve` reports before a page is
+/// created.
+pub fn loose_key(name: &str) -> String {
+    let k = key(name);
+    let mut out = String::with_capacity(k.len());
+    for part in k.split(|c: char| c.is_whitespace() || c == '-' || c == '_') {
+        if part.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(part);
+    }
+    out
+}
+
 /// The last `/`-separated component of a link key.
 pub fn last_component(link_key: &str) -> &str {
     link_key.rsplit('/').next().unwrap_or(link_key)
@@ -43,6 +62,13 @@ mod tests {
         assert_eq!(link_key("Note.MD"), "note");
         assert_eq!(link_key("diagram.png"), "diagram.png");
         assert_eq!(link_key(".md"), ".md");
+    }
+
+    #[test]
+    fn loose_twins() {
+        assert_eq!(loose_key("Big-Query"), loose_key("big_query "));
+        assert_eq!(loose_key("Big  Query"), "big query");
+        assert_ne!(loose_key("BigQuery"), loose_key("Big Query"));
     }
 
     #[test]

@@ -112,11 +112,12 @@ impl ScanTx<'_> {
     ) -> Result<()> {
         let path_key = key::link_key(path);
         let name_key = key::last_component(&path_key).to_string();
+        let name_loose = key::loose_key(&name_key);
         self.tx
             .prepare_cached(
                 "INSERT INTO files (path, name_key, path_key, size, mtime_ns, ctime_ns, inode, hash,
-                                    clock_ns, changed_ns, deleted)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0)
+                                    clock_ns, changed_ns, deleted, name_loose)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0, ?11)
                  ON CONFLICT (path) DO UPDATE SET
                     size = excluded.size, mtime_ns = excluded.mtime_ns,
                     ctime_ns = excluded.ctime_ns, inode = excluded.inode, hash = excluded.hash,
@@ -133,7 +134,8 @@ impl ScanTx<'_> {
                     stat.inode as i64,
                     hash,
                     clock_ns,
-                    changed_ns
+                    changed_ns,
+                    name_loose
                 ])
             })
             .at(&self.path)?;

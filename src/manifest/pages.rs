@@ -57,8 +57,8 @@ impl ScanTx<'_> {
         });
         t.prepare_cached(
             "INSERT INTO pages (path, frontmatter, error, error_line, title, title_key, type, maturity,
-                                created, updated, sources, problems, body_line, words)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                                created, updated, sources, problems, body_line, words, title_loose)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
         )
         .and_then(|mut s| {
             s.execute(params![
@@ -76,6 +76,7 @@ impl ScanTx<'_> {
                 problems,
                 doc.body_line as i64,
                 doc.outline.words as i64,
+                title.map(key::loose_key),
             ])
         })
         .at(&self.path)?;
@@ -92,13 +93,16 @@ impl ScanTx<'_> {
             }
             let mut alias = t
                 .prepare_cached(
-                    "INSERT INTO aliases (path, seq, alias, alias_key) VALUES (?1, ?2, ?3, ?4)",
+                    "INSERT INTO aliases (path, seq, alias, alias_key, alias_loose)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
                 )
                 .at(&self.path)?;
             for (i, a) in fm.aliases.iter().enumerate() {
                 if !a.trim().is_empty() {
                     let k = key::key(a);
-                    alias.execute(params![path, i as i64, a, k]).at(&self.path)?;
+                    alias
+                        .execute(params![path, i as i64, a, k, key::loose_key(a)])
+                        .at(&self.path)?;
                     dirty.insert(k);
                 }
             }
