@@ -37,6 +37,7 @@ CREATE TABLE pages (
     updated     TEXT,
     sources     TEXT NOT NULL DEFAULT '[]',   -- JSON array of strings
     problems    TEXT NOT NULL DEFAULT '[]',   -- JSON array of {key, line, message}
+    key_lines   TEXT NOT NULL DEFAULT '[]',   -- JSON array of [key, line] for the known keys
     body_line   INTEGER NOT NULL DEFAULT 1,   -- first line after the frontmatter
     words       INTEGER NOT NULL DEFAULT 0    -- words of prose (no code, headings or markup)
 );
@@ -73,6 +74,7 @@ CREATE TABLE links (
     target_key TEXT NOT NULL,              -- link key of target
     name_key   TEXT NOT NULL,              -- last component of target_key
     heading    TEXT,                       -- [[T#Heading]]
+    heading_key TEXT,                      -- key of the heading's last `#` part
     block      TEXT,                       -- [[T#^block]]
     label      TEXT,                       -- [[T|label]]
     embed      INTEGER NOT NULL,           -- ![[T]]

@@ -56,7 +56,12 @@ pub fn is_marker(line: &str) -> bool {
 }
 
 /// Archive `items` of ingest `ingest` under `root`, skipping blocks already there.
-pub fn archive(root: &Path, ingest: i64, token: &str, items: &[Item<'_>]) -> Result<Archived, ArchiveError> {
+pub fn archive(
+    root: &Path,
+    ingest: i64,
+    token: &str,
+    items: &[Item<'_>],
+) -> Result<Archived, ArchiveError> {
     let dir = root.join(ARCHIVE_DIR);
     fs_err::create_dir_all(&dir).map_err(|source| ArchiveError {
         path: dir.clone(),
@@ -106,7 +111,12 @@ mod tests {
     use super::*;
 
     fn item<'a>(entry: u32, date: &'a str, content: &'a str, hash: &'a str) -> Item<'a> {
-        Item { entry, capture_date: date, hash, content }
+        Item {
+            entry,
+            capture_date: date,
+            hash,
+            content,
+        }
     }
 
     #[test]
@@ -118,21 +128,45 @@ mod tests {
         ];
         let r = archive(dir.path(), 7, "k7", &items).unwrap();
         assert_eq!((r.appended, r.present), (2, 0));
-        assert_eq!(r.files, ["raw/inbox/2026-04-10.md", "raw/inbox/2026-05-01.md"]);
+        assert_eq!(
+            r.files,
+            ["raw/inbox/2026-04-10.md", "raw/inbox/2026-05-01.md"]
+        );
         let r = archive(dir.path(), 7, "k7", &items).unwrap();
         assert_eq!((r.appended, r.present), (0, 2));
         let text = std::fs::read_to_string(dir.path().join("raw/inbox/2026-05-01.md")).unwrap();
-        assert_eq!(text, format!("---\n{}\nSecond\nline 2\n", marker(7, "k7", 2, "h2")));
+        assert_eq!(
+            text,
+            format!("---\n{}\nSecond\nline 2\n", marker(7, "k7", 2, "h2"))
+        );
     }
 
     #[test]
     fn the_same_text_in_another_ingest_is_archived_again() {
         let dir = tempfile::tempdir().unwrap();
-        archive(dir.path(), 1, "k1", &[item(1, "2026-04-10", "buy milk", "h")]).unwrap();
-        let r = archive(dir.path(), 2, "k2", &[item(1, "2026-04-10", "buy milk", "h")]).unwrap();
+        archive(
+            dir.path(),
+            1,
+            "k1",
+            &[item(1, "2026-04-10", "buy milk", "h")],
+        )
+        .unwrap();
+        let r = archive(
+            dir.path(),
+            2,
+            "k2",
+            &[item(1, "2026-04-10", "buy milk", "h")],
+        )
+        .unwrap();
         assert_eq!(r.appended, 1);
         // A rebuilt manifest reuses ingest ids; the token still tells the ingests apart.
-        let r = archive(dir.path(), 1, "k3", &[item(1, "2026-04-10", "buy milk", "h")]).unwrap();
+        let r = archive(
+            dir.path(),
+            1,
+            "k3",
+            &[item(1, "2026-04-10", "buy milk", "h")],
+        )
+        .unwrap();
         assert_eq!(r.appended, 1);
     }
 

@@ -49,7 +49,9 @@ pub struct RawSection {
 
 impl Default for RawSection {
     fn default() -> Self {
-        RawSection { mode: RawMode::AppendOnly }
+        RawSection {
+            mode: RawMode::AppendOnly,
+        }
     }
 }
 
@@ -85,7 +87,9 @@ pub struct IngestSection {
 
 impl Default for IngestSection {
     fn default() -> Self {
-        IngestSection { batch_size: DEFAULT_BATCH_SIZE }
+        IngestSection {
+            batch_size: DEFAULT_BATCH_SIZE,
+        }
     }
 }
 
@@ -99,7 +103,9 @@ pub struct IndexSection {
 
 impl Default for IndexSection {
     fn default() -> Self {
-        IndexSection { shard_above: DEFAULT_SHARD_ABOVE }
+        IndexSection {
+            shard_above: DEFAULT_SHARD_ABOVE,
+        }
     }
 }
 

@@ -78,7 +78,10 @@ fn new_file_permissions() -> Option<std::fs::Permissions> {
 }
 
 fn with_path(err: io::Error, action: &str, path: &Path) -> io::Error {
-    io::Error::new(err.kind(), format!("failed to {action} `{}`: {err}", path.display()))
+    io::Error::new(
+        err.kind(),
+        format!("failed to {action} `{}`: {err}", path.display()),
+    )
 }
 
 #[cfg(test)]

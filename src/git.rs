@@ -68,11 +68,15 @@ pub fn commit_vault(vault_root: &Path, message: &str) -> Result<Commit, GitError
     let prefix = vault_prefix(&workdir, vault_root);
     let paths = changed_paths(&repo, &prefix).map_err(git)?;
     if paths.is_empty() {
-        return Ok(Commit::Skipped("nothing to commit: the vault has no changes".into()));
+        return Ok(Commit::Skipped(
+            "nothing to commit: the vault has no changes".into(),
+        ));
     }
     let sig = match repo.signature() {
         Ok(s) => s,
-        Err(e) if matches!(e.code(), ErrorCode::NotFound) || e.class() == git2::ErrorClass::Config => {
+        Err(e)
+            if matches!(e.code(), ErrorCode::NotFound) || e.class() == git2::ErrorClass::Config =>
+        {
             return Err(GitError::NoIdentity(workdir));
         }
         Err(e) => return Err(git(e)),
@@ -107,7 +111,9 @@ pub fn commit_vault(vault_root: &Path, message: &str) -> Result<Commit, GitError
     let tree_id = tree_index.write_tree_to(&repo).map_err(git)?;
     if head.as_ref().is_some_and(|c| c.tree_id() == tree_id) {
         index.write().map_err(git)?;
-        return Ok(Commit::Skipped("nothing to commit: the vault has no changes".into()));
+        return Ok(Commit::Skipped(
+            "nothing to commit: the vault has no changes".into(),
+        ));
     }
     let tree = repo.find_tree(tree_id).map_err(git)?;
     let parents: Vec<&git2::Commit<'_>> = head.iter().collect();
@@ -135,7 +141,9 @@ pub fn head_with_line(vault_root: &Path, line: &str) -> Result<Option<String>, G
         Ok(h) => h.peel_to_commit().map_err(git)?,
         Err(_) => return Ok(None),
     };
-    let found = head.message().is_ok_and(|m| m.lines().any(|l| l.trim() == line));
+    let found = head
+        .message()
+        .is_ok_and(|m| m.lines().any(|l| l.trim() == line));
     Ok(found.then(|| head.id().to_string()))
 }
 
@@ -169,7 +177,9 @@ fn changed_paths(repo: &Repository, prefix: &str) -> Result<Vec<String>, git2::E
     let mut out = Vec::new();
     for s in statuses.iter() {
         let Ok(path) = s.path() else { continue };
-        let Some(inner) = path.strip_prefix(prefix) else { continue };
+        let Some(inner) = path.strip_prefix(prefix) else {
+            continue;
+        };
         let is_manifest = !inner.contains('/') && inner.starts_with(crate::vault::MANIFEST);
         if is_manifest || s.status().is_ignored() || s.status() == Status::CURRENT {
             continue;

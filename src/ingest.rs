@@ -151,7 +151,9 @@ pub enum IngestError {
         count: usize,
     },
     /// Finalize has started on the ingest, so it cannot be aborted.
-    #[error("ingest {ingest} is partly finalized (its last step done was {step}), so it cannot be aborted")]
+    #[error(
+        "ingest {ingest} is partly finalized (its last step done was {step}), so it cannot be aborted"
+    )]
     AbortRefused {
         /// The ingest.
         ingest: i64,
@@ -179,7 +181,9 @@ impl IngestError {
     /// What the user can do about it.
     pub fn hint(&self) -> Option<&'static str> {
         match self {
-            IngestError::InboxMissing(_) => Some("run `sparks init` in the vault to create inbox.md again"),
+            IngestError::InboxMissing(_) => {
+                Some("run `sparks init` in the vault to create inbox.md again")
+            }
             IngestError::NoOpenIngest => Some("run `sparks ingest --prepare` first"),
             IngestError::AbortRefused { .. } => {
                 Some("run `sparks ingest --finalize` again: it resumes where it stopped")
@@ -275,7 +279,13 @@ pub fn prepare(
                     hints: e.hints.clone(),
                 })
                 .collect();
-            let mut batch = batch_of(Some(id), items, remaining, Some(now.timestamp.clone()), None);
+            let mut batch = batch_of(
+                Some(id),
+                items,
+                remaining,
+                Some(now.timestamp.clone()),
+                None,
+            );
             batch.warnings = inbox.warnings;
             Ok(Prepared::Opened(batch))
         }
@@ -310,7 +320,8 @@ fn batch_of(
     started_at: Option<String>,
     step: Option<String>,
 ) -> Batch {
-    let mut affected: Vec<&'static str> = entries.iter().flat_map(|e| e.hints.collections()).collect();
+    let mut affected: Vec<&'static str> =
+        entries.iter().flat_map(|e| e.hints.collections()).collect();
     affected.sort_unstable();
     affected.dedup();
     Batch {
@@ -327,7 +338,11 @@ fn batch_of(
 }
 
 /// The open ingest's batch, if one is open.
-pub fn open_batch(vault: &Vault, manifest: &Manifest, now: &Now) -> Result<Option<Batch>, IngestError> {
+pub fn open_batch(
+    vault: &Vault,
+    manifest: &Manifest,
+    now: &Now,
+) -> Result<Option<Batch>, IngestError> {
     let Some(row) = manifest.open_ingest_row()? else {
         return Ok(None);
     };
@@ -355,7 +370,13 @@ pub fn open_batch(vault: &Vault, manifest: &Manifest, now: &Now) -> Result<Optio
         }
         None => 0,
     };
-    let mut batch = batch_of(Some(row.id), items, remaining, Some(row.started_at), row.step);
+    let mut batch = batch_of(
+        Some(row.id),
+        items,
+        remaining,
+        Some(row.started_at),
+        row.step,
+    );
     batch.already_in_progress = true;
     batch.warnings = warnings;
     Ok(Some(batch))
@@ -438,7 +459,13 @@ pub fn finalize(
         .iter()
         .filter(|e| e.outcome == Some(Outcome::Archive))
         .collect();
-    let ids = |o: Outcome| -> Vec<u32> { batch.iter().filter(|e| e.outcome == Some(o)).map(|e| e.id).collect() };
+    let ids = |o: Outcome| -> Vec<u32> {
+        batch
+            .iter()
+            .filter(|e| e.outcome == Some(o))
+            .map(|e| e.id)
+            .collect()
+    };
 
     let mut archive_files = Vec::new();
     let mut remaining = None;
@@ -453,7 +480,9 @@ pub fn finalize(
             "inbox" => run.clear_inbox(&archived).map(|n| remaining = Some(n)),
             "scan" if redo => Ok(()),
             "scan" => run.scan(manifest).map(|errors| scan_errors = errors),
-            _ => run.commit(archived.len(), opts.message.as_deref()).map(|c| commit = Some(c)),
+            _ => run
+                .commit(archived.len(), opts.message.as_deref())
+                .map(|c| commit = Some(c)),
         };
         result.map_err(|e| run.fail(e))?;
         if !redo {
@@ -464,7 +493,9 @@ pub fn finalize(
                 _ => "finalize.commit",
             });
             if *step != "commit" {
-                manifest.record_step(id, step).map_err(|e| run.fail(e.into()))?;
+                manifest
+                    .record_step(id, step)
+                    .map_err(|e| run.fail(e.into()))?;
             }
             run.done.push(step);
         }
@@ -596,12 +627,16 @@ impl Run<'_> {
         let owned: Vec<BatchEntry> = entries.iter().map(|e| (*e).clone()).collect();
         for _ in 0..REWRITE_ATTEMPTS {
             let Some(bytes) = read_inbox(self.vault)? else {
-                self.warnings.push("inbox.md is missing; there was nothing to remove".into());
+                self.warnings
+                    .push("inbox.md is missing; there was nothing to remove".into());
                 return Ok(0);
             };
             let inbox = Inbox::parse(&bytes, self.now.today)?;
             let hashes: Vec<&str> = inbox.entries.iter().map(|e| e.hash.as_str()).collect();
-            let remove: Vec<usize> = match_entries(&owned, &hashes, |_| true).into_iter().flatten().collect();
+            let remove: Vec<usize> = match_entries(&owned, &hashes, |_| true)
+                .into_iter()
+                .flatten()
+                .collect();
             if remove.is_empty() {
                 return Ok(inbox.entries.len());
             }
@@ -628,23 +663,40 @@ impl Run<'_> {
     }
 
     fn scan(&self, manifest: &mut Manifest) -> Result<Vec<ScanIssue>, IngestError> {
-        let report = scan::scan(self.vault, manifest, ScanOptions::default(), &self.now.timestamp, self.now.ns)?;
+        let report = scan::scan(
+            self.vault,
+            manifest,
+            ScanOptions::default(),
+            &self.now.timestamp,
+            self.now.ns,
+        )?;
         Ok(report.errors)
     }
 
     fn commit(&self, archived: usize, message: Option<&str>) -> Result<Commit, IngestError> {
         if !self.vault.config.git.auto_commit {
-            return Ok(Commit::Skipped("auto_commit is false in sparks.toml".into()));
+            return Ok(Commit::Skipped(
+                "auto_commit is false in sparks.toml".into(),
+            ));
         }
         let trailer = format!("Sparks-Ingest: {} {}", self.id, self.token);
         if let Some(sha) = git::head_with_line(&self.vault.root, &trailer)? {
-            return Ok(Commit::Made { sha, paths: Vec::new() });
+            return Ok(Commit::Made {
+                sha,
+                paths: Vec::new(),
+            });
         }
         let subject = match message {
             Some(m) if !m.trim().is_empty() => m.trim().to_string(),
-            _ => format!("ingest: {archived} {}", if archived == 1 { "entry" } else { "entries" }),
+            _ => format!(
+                "ingest: {archived} {}",
+                if archived == 1 { "entry" } else { "entries" }
+            ),
         };
-        Ok(git::commit_vault(&self.vault.root, &format!("{subject}\n\n{trailer}\n"))?)
+        Ok(git::commit_vault(
+            &self.vault.root,
+            &format!("{subject}\n\n{trailer}\n"),
+        )?)
     }
 }
 
@@ -659,7 +711,10 @@ pub fn abort(vault: &Vault, manifest: &mut Manifest, now: &Now) -> Result<Aborte
         });
     };
     if let Some(step) = row.step {
-        return Err(IngestError::AbortRefused { ingest: row.id, step });
+        return Err(IngestError::AbortRefused {
+            ingest: row.id,
+            step,
+        });
     }
     let entries = manifest.batch(row.id)?.len();
     if !manifest.abort_ingest(row.id, &now.timestamp, now.ns)? {

@@ -168,12 +168,18 @@ fn mkdir(p: &Path) -> Result<(), InitError> {
     })
 }
 
-fn create_file(root: &Path, rel: &str, content: &str, created: &mut Vec<String>) -> Result<(), InitError> {
+fn create_file(
+    root: &Path,
+    rel: &str,
+    content: &str,
+    created: &mut Vec<String>,
+) -> Result<(), InitError> {
     let p = root.join(rel);
     if p.symlink_metadata().is_ok() {
         return Ok(());
     }
-    fsio::write_atomic(&p, content.as_bytes()).map_err(|source| InitError::Io { path: p, source })?;
+    fsio::write_atomic(&p, content.as_bytes())
+        .map_err(|source| InitError::Io { path: p, source })?;
     created.push(rel.to_string());
     Ok(())
 }
@@ -186,7 +192,10 @@ fn ensure_ignore_rule(root: &Path, created: &mut Vec<String>) -> Result<(), Init
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(source) => return Err(InitError::Io { path: p, source }),
     };
-    if old.lines().any(|l| l.trim() == IGNORE_RULE || l.trim() == "/sparks.db*") {
+    if old
+        .lines()
+        .any(|l| l.trim() == IGNORE_RULE || l.trim() == "/sparks.db*")
+    {
         return Ok(());
     }
     let mut new = old.clone();
@@ -214,7 +223,8 @@ pub fn install_contract(root: &Path, agent: Agent, force: bool) -> Result<AgentF
         Err(_) => "written",
     };
     if matches!(action, "written" | "replaced") {
-        fsio::write_atomic(&p, CONTRACT.as_bytes()).map_err(|source| InitError::Io { path: p, source })?;
+        fsio::write_atomic(&p, CONTRACT.as_bytes())
+            .map_err(|source| InitError::Io { path: p, source })?;
     }
     Ok(AgentFile {
         file: file.into(),

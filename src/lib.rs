@@ -8,21 +8,23 @@
 pub mod cli;
 
 pub mod archive;
+pub mod clock;
 pub mod config;
 pub mod contract;
 pub mod fault;
 pub mod fsio;
 pub mod git;
+pub mod inbox;
 pub mod ingest;
 pub mod init;
-pub mod inbox;
 pub mod key;
+pub mod lint;
 pub mod lock;
 pub mod manifest;
 pub mod markdown;
+pub mod query;
 pub mod scan;
 pub mod schema;
 pub mod status;
 pub mod tasks;
 pub mod vault;
-pub mod clock;

@@ -27,7 +27,10 @@ impl VaultLock {
             .into_parts()
             .0;
         file.lock().map_err(|e| {
-            io::Error::new(e.kind(), format!("failed to lock `{}`: {e}", path.display()))
+            io::Error::new(
+                e.kind(),
+                format!("failed to lock `{}`: {e}", path.display()),
+            )
         })?;
         Ok(VaultLock { _file: file })
     }

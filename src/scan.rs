@@ -129,7 +129,15 @@ pub fn scan(
             Read::Changed { hash, doc } => {
                 hashed += 1;
                 changed += 1;
-                tx.store(&f.rel, f.stat, &hash, clock_ns, now_ns, doc.as_ref(), &mut dirty)?;
+                tx.store(
+                    &f.rel,
+                    f.stat,
+                    &hash,
+                    clock_ns,
+                    now_ns,
+                    doc.as_ref(),
+                    &mut dirty,
+                )?;
             }
             Read::Failed(error) => errors.push(ScanIssue {
                 path: f.rel.clone(),
@@ -173,7 +181,9 @@ fn is_clean(row: &FileRow, stat: Stat) -> bool {
 
 fn under_any(path: &str, prefixes: &[String]) -> bool {
     prefixes.iter().any(|p| {
-        p.is_empty() || path == p || (path.starts_with(p.as_str()) && path.as_bytes()[p.len()] == b'/')
+        p.is_empty()
+            || path == p
+            || (path.starts_with(p.as_str()) && path.as_bytes()[p.len()] == b'/')
     })
 }
 
@@ -206,21 +216,26 @@ fn walk(root: &Path) -> (Vec<Found>, Vec<ScanIssue>, Vec<String>) {
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| {
-            !skipped_name(&e.file_name().to_string_lossy(), e.file_type().is_dir(), e.depth())
+            !skipped_name(
+                &e.file_name().to_string_lossy(),
+                e.file_type().is_dir(),
+                e.depth(),
+            )
         });
     for entry in walker {
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                let rel = e
-                    .path()
-                    .and_then(|p| relative(root, p))
-                    .unwrap_or_default();
+                let rel = e.path().and_then(|p| relative(root, p)).unwrap_or_default();
                 let error = e
                     .io_error()
                     .map_or_else(|| e.to_string(), |io| io.to_string());
                 errors.push(ScanIssue {
-                    path: if rel.is_empty() { ".".into() } else { rel.clone() },
+                    path: if rel.is_empty() {
+                        ".".into()
+                    } else {
+                        rel.clone()
+                    },
                     error,
                 });
                 unreadable.push(rel);
@@ -231,7 +246,9 @@ fn walk(root: &Path) -> (Vec<Found>, Vec<ScanIssue>, Vec<String>) {
         if !entry.file_type().is_file() {
             continue;
         }
-        let Some(rel) = relative(root, entry.path()) else { continue };
+        let Some(rel) = relative(root, entry.path()) else {
+            continue;
+        };
         match entry.metadata() {
             Ok(meta) => found.push(Found {
                 rel,
@@ -278,7 +295,9 @@ fn stat_of(meta: &std::fs::Metadata) -> Stat {
 
 /// Read, hash and parse the chosen files, in parallel, results in the order of `which`.
 fn read_all(found: &[Found], which: &[usize], known: &HashMap<String, FileRow>) -> Vec<Read> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
     let next = AtomicUsize::new(0);
     let mut results: Vec<Option<Read>> = Vec::new();
     results.resize_with(which.len(), || None);
@@ -333,7 +352,11 @@ fn parse_page(bytes: &[u8]) -> Document {
     match std::str::from_utf8(bytes) {
         Ok(text) => Document::parse(text),
         Err(e) => {
-            let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+            let line = bytes[..e.valid_up_to()]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1;
             let mut doc = Document::parse(&String::from_utf8_lossy(bytes));
             doc.block = Block::Invalid {
                 line,
@@ -367,10 +390,29 @@ mod tests {
 
     #[test]
     fn racy_rows_are_not_clean() {
-        let stat = Stat { size: 3, mtime_ns: 100, ctime_ns: 100, inode: 7 };
-        let row = |clock_ns| FileRow { stat, hash: String::new(), clock_ns, deleted: false };
+        let stat = Stat {
+            size: 3,
+            mtime_ns: 100,
+            ctime_ns: 100,
+            inode: 7,
+        };
+        let row = |clock_ns| FileRow {
+            stat,
+            hash: String::new(),
+            clock_ns,
+            deleted: false,
+        };
         assert!(is_clean(&row(101), stat));
         assert!(!is_clean(&row(100), stat), "same tick as the read");
-        assert!(!is_clean(&row(101), Stat { ctime_ns: 200, ..stat }), "touch -d changes ctime");
+        assert!(
+            !is_clean(
+                &row(101),
+                Stat {
+                    ctime_ns: 200,
+                    ..stat
+                }
+            ),
+            "touch -d changes ctime"
+        );
     }
 }

@@ -84,8 +84,14 @@ pub struct OpenIngest {
 }
 
 /// Gather the status of the vault.
-pub fn status(vault: &Vault, manifest: &Manifest, today: chrono::NaiveDate) -> Result<Status, ManifestError> {
-    let since = manifest.last_completed_ingest()?.and_then(|r| r.finished_ns);
+pub fn status(
+    vault: &Vault,
+    manifest: &Manifest,
+    today: chrono::NaiveDate,
+) -> Result<Status, ManifestError> {
+    let since = manifest
+        .last_completed_ingest()?
+        .and_then(|r| r.finished_ns);
     let counts = manifest.counts(since)?;
     let mut pages_by_type: Vec<PageCount> = TYPES
         .iter()
@@ -115,8 +121,14 @@ pub fn status(vault: &Vault, manifest: &Manifest, today: chrono::NaiveDate) -> R
     }));
     let inbox = match std::fs::read(vault.path(INBOX)) {
         Ok(bytes) => match Inbox::parse(&bytes, today) {
-            Ok(i) => InboxStatus { pending: i.entries.len(), error: None },
-            Err(e) => InboxStatus { pending: 0, error: Some(e.to_string()) },
+            Ok(i) => InboxStatus {
+                pending: i.entries.len(),
+                error: None,
+            },
+            Err(e) => InboxStatus {
+                pending: 0,
+                error: Some(e.to_string()),
+            },
         },
         Err(e) => InboxStatus {
             pending: 0,

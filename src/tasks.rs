@@ -130,7 +130,11 @@ impl Lines {
             pos += l.len();
         }
         let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
-        Ok(Lines { text, lines, newline })
+        Ok(Lines {
+            text,
+            lines,
+            newline,
+        })
     }
 
     fn line(&self, i: usize) -> &str {
@@ -140,7 +144,11 @@ impl Lines {
 
     /// The text with `new` inserted as a line before line `at` (0-based; `len` appends).
     fn insert(&self, at: usize, new: &str) -> String {
-        let offset = if at < self.lines.len() { self.lines[at].0 } else { self.text.len() };
+        let offset = if at < self.lines.len() {
+            self.lines[at].0
+        } else {
+            self.text.len()
+        };
         let mut out = String::with_capacity(self.text.len() + new.len() + 2);
         out.push_str(&self.text[..offset]);
         if offset > 0 && !out.ends_with('\n') {
@@ -154,7 +162,9 @@ impl Lines {
 }
 
 fn heading_name(line: &str) -> Option<&str> {
-    let rest = line.strip_prefix("### ").or_else(|| line.strip_prefix("## "))?;
+    let rest = line
+        .strip_prefix("### ")
+        .or_else(|| line.strip_prefix("## "))?;
     Some(rest.trim())
 }
 
@@ -198,7 +208,9 @@ pub fn add(root: &Path, section: &str, text: &str, today: &str) -> Result<Added,
             return Err(TaskError::Invalid(format!("the {what} is empty")));
         }
         if v.contains(['\n', '\r']) {
-            return Err(TaskError::Invalid(format!("the {what} must be a single line")));
+            return Err(TaskError::Invalid(format!(
+                "the {what} must be a single line"
+            )));
         }
     }
     let _lock = lock(root)?;
@@ -213,9 +225,13 @@ pub fn add(root: &Path, section: &str, text: &str, today: &str) -> Result<Added,
     let heading = (0..n).find(|&i| heading_name(file.line(i)).is_some_and(|h| key(h) == want));
     let (new_text, line, section_created) = match heading {
         Some(h) => {
-            let end = (h + 1..n).find(|&i| heading_name(file.line(i)).is_some()).unwrap_or(n);
+            let end = (h + 1..n)
+                .find(|&i| heading_name(file.line(i)).is_some())
+                .unwrap_or(n);
             let text_key = key(text);
-            if let Some(i) = (h + 1..end).find(|&i| checkbox_task(file.line(i)).is_some_and(|t| key(t) == text_key)) {
+            if let Some(i) = (h + 1..end)
+                .find(|&i| checkbox_task(file.line(i)).is_some_and(|t| key(t) == text_key))
+            {
                 return Ok(Added {
                     section: section.into(),
                     text: text.into(),
@@ -225,8 +241,15 @@ pub fn add(root: &Path, section: &str, text: &str, today: &str) -> Result<Added,
                     already_open: true,
                 });
             }
-            let last = (h + 1..end).rev().find(|&i| !file.line(i).trim().is_empty()).unwrap_or(h);
-            (file.insert(last + 1, &format!("- [ ] {text}")), last + 2, false)
+            let last = (h + 1..end)
+                .rev()
+                .find(|&i| !file.line(i).trim().is_empty())
+                .unwrap_or(h);
+            (
+                file.insert(last + 1, &format!("- [ ] {text}")),
+                last + 2,
+                false,
+            )
         }
         None => {
             let mut block = String::new();
@@ -263,7 +286,9 @@ pub fn done(root: &Path, query: &str) -> Result<Done, TaskError> {
     let _lock = lock(root)?;
     let path = root.join(TASKS);
     let Some(bytes) = load(&path)? else {
-        return Ok(Done::NotFound { query: query.into() });
+        return Ok(Done::NotFound {
+            query: query.into(),
+        });
     };
     let file = Lines::parse(&path, bytes)?;
     let open: Vec<Task> = (0..file.lines.len())
@@ -277,12 +302,18 @@ pub fn done(root: &Path, query: &str) -> Result<Done, TaskError> {
     let (task, matched_by) = match choose(&open, query) {
         Choice::One(t, by) => (t, by),
         Choice::Many(candidates) => return Ok(Done::Ambiguous { candidates }),
-        Choice::None => return Ok(Done::NotFound { query: query.into() }),
+        Choice::None => {
+            return Ok(Done::NotFound {
+                query: query.into(),
+            });
+        }
     };
     let (start, end) = file.lines[task.line - 1];
     let line = &file.text[start..end];
     let Some(at) = line.find("[ ]") else {
-        return Ok(Done::NotFound { query: query.into() });
+        return Ok(Done::NotFound {
+            query: query.into(),
+        });
     };
     let mut out = String::with_capacity(file.text.len());
     out.push_str(&file.text[..start + at]);
@@ -311,7 +342,10 @@ fn choose(open: &[Task], query: &str) -> Choice {
         [] => {}
         many => return Choice::Many(many.iter().map(|t| (*t).clone()).collect()),
     }
-    let mut scored: Vec<(f64, &Task)> = open.iter().map(|t| (similarity(&q, &key(&t.text)), t)).collect();
+    let mut scored: Vec<(f64, &Task)> = open
+        .iter()
+        .map(|t| (similarity(&q, &key(&t.text)), t))
+        .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.line.cmp(&b.1.line)));
     match scored.as_slice() {
         [(best, t), rest @ ..] if *best >= FUZZY_MIN => {
@@ -368,7 +402,10 @@ mod tests {
         assert!(!b.section_created);
         assert_eq!(b.line, a.line + 1);
         let text = read(&d);
-        assert!(text.ends_with("## [[Sparks]]\n\n- [ ] Write tests\n- [ ] Ship it\n"), "{text}");
+        assert!(
+            text.ends_with("## [[Sparks]]\n\n- [ ] Write tests\n- [ ] Ship it\n"),
+            "{text}"
+        );
         assert_eq!(text.lines().nth(a.line - 1), Some("- [ ] Write tests"));
     }
 
@@ -376,9 +413,16 @@ mod tests {
     fn add_inserts_after_the_last_line_of_the_section() {
         let d = vault();
         std::fs::create_dir_all(d.path().join("wiki/collections")).unwrap();
-        std::fs::write(d.path().join(TASKS), "## A\r\n- [ ] one\r\nSome note\r\n\r\n## B\r\n").unwrap();
+        std::fs::write(
+            d.path().join(TASKS),
+            "## A\r\n- [ ] one\r\nSome note\r\n\r\n## B\r\n",
+        )
+        .unwrap();
         let a = add(d.path(), "A", "new", "x").unwrap();
-        assert_eq!(read(&d), "## A\r\n- [ ] one\r\nSome note\r\n- [ ] new\r\n\r\n## B\r\n");
+        assert_eq!(
+            read(&d),
+            "## A\r\n- [ ] one\r\nSome note\r\n- [ ] new\r\n\r\n## B\r\n"
+        );
         assert_eq!(a.line, 4);
     }
 
@@ -401,7 +445,14 @@ mod tests {
     }
 
     fn tasks(texts: &[&str]) -> Vec<Task> {
-        texts.iter().enumerate().map(|(i, t)| Task { text: t.to_string(), line: i + 1 }).collect()
+        texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Task {
+                text: t.to_string(),
+                line: i + 1,
+            })
+            .collect()
     }
 
     fn pick(texts: &[&str], q: &str) -> Option<String> {
@@ -413,14 +464,25 @@ mod tests {
 
     #[test]
     fn exact_beats_substring() {
-        assert_eq!(pick(&["ship", "ship prepare"], "ship").as_deref(), Some("ship"));
-        assert_eq!(pick(&["ship prepare", "ship finalize"], "FINALIZE").as_deref(), Some("ship finalize"));
-        assert!(matches!(choose(&tasks(&["write tests for ingest", "write tests for scan"]), "write tests"), Choice::Many(c) if c.len() == 2));
+        assert_eq!(
+            pick(&["ship", "ship prepare"], "ship").as_deref(),
+            Some("ship")
+        );
+        assert_eq!(
+            pick(&["ship prepare", "ship finalize"], "FINALIZE").as_deref(),
+            Some("ship finalize")
+        );
+        assert!(
+            matches!(choose(&tasks(&["write tests for ingest", "write tests for scan"]), "write tests"), Choice::Many(c) if c.len() == 2)
+        );
     }
 
     #[test]
     fn fuzzy_needs_a_clear_winner() {
-        assert_eq!(pick(&["ship finalize", "call dentist"], "ship finalzie").as_deref(), Some("ship finalize"));
+        assert_eq!(
+            pick(&["ship finalize", "call dentist"], "ship finalzie").as_deref(),
+            Some("ship finalize")
+        );
         assert!(pick(&["call dentist", "fix build"], "cat").is_none());
         assert!(pick(&["fix login bug", "fix logout bug"], "fix logn bug").is_none());
     }
@@ -434,13 +496,19 @@ mod tests {
         let r = done(d.path(), "passport").unwrap();
         assert!(matches!(r, Done::Completed { ref task, .. } if task.line == 4));
         assert_eq!(read(&d), text.replace("* [ ] renew", "* [x] renew"));
-        assert!(matches!(done(d.path(), "passport").unwrap(), Done::NotFound { .. }));
+        assert!(matches!(
+            done(d.path(), "passport").unwrap(),
+            Done::NotFound { .. }
+        ));
     }
 
     #[test]
     fn done_never_creates_the_file() {
         let d = vault();
-        assert!(matches!(done(d.path(), "anything").unwrap(), Done::NotFound { .. }));
+        assert!(matches!(
+            done(d.path(), "anything").unwrap(),
+            Done::NotFound { .. }
+        ));
         assert!(!d.path().join(TASKS).exists());
     }
 }

@@ -64,9 +64,9 @@ impl VaultError {
     /// What the user can do about it, where there is something.
     pub fn hint(&self) -> Option<&'static str> {
         match self {
-            VaultError::NotFound(_) | VaultError::NotAVault(_) => {
-                Some("run `sparks init` to create a vault, or pass --vault PATH (or set SPARKS_VAULT)")
-            }
+            VaultError::NotFound(_) | VaultError::NotAVault(_) => Some(
+                "run `sparks init` to create a vault, or pass --vault PATH (or set SPARKS_VAULT)",
+            ),
             _ => None,
         }
     }
@@ -117,7 +117,10 @@ pub fn is_vault_root(dir: &Path) -> bool {
 
 /// The nearest directory at or above `start` that is a vault root.
 pub fn enclosing_root(start: &Path) -> Option<PathBuf> {
-    start.ancestors().find(|d| is_vault_root(d)).map(Path::to_path_buf)
+    start
+        .ancestors()
+        .find(|d| is_vault_root(d))
+        .map(Path::to_path_buf)
 }
 
 /// `path` made absolute against the working directory, with `.` and `..` folded lexically

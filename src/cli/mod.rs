@@ -41,6 +41,8 @@ enum Command {
     Scan(commands::scan::ScanArgs),
     Status(commands::status::StatusArgs),
     Ingest(commands::ingest::IngestArgs),
+    Lint(commands::lint::LintArgs),
+    Query(commands::query::QueryArgs),
     Tasks(commands::tasks::TasksArgs),
     Done(commands::done::DoneArgs),
 }
@@ -82,7 +84,11 @@ pub fn main() -> std::process::ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            let code = if e.use_stderr() { Exit::Usage } else { Exit::Success };
+            let code = if e.use_stderr() {
+                Exit::Usage
+            } else {
+                Exit::Success
+            };
             let _ = e.print();
             return code.into();
         }
@@ -121,6 +127,8 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Scan(args) => scan::run(&ctx, args),
         Command::Status(args) => status::run(&ctx, args),
         Command::Ingest(args) => ingest::run(&ctx, args),
+        Command::Lint(args) => lint::run(&ctx, args),
+        Command::Query(args) => query::run(&ctx, args),
         Command::Tasks(args) => tasks::run(&ctx, args),
         Command::Done(args) => done::run(&ctx, args),
     }
@@ -139,8 +147,8 @@ fn report(err: &anyhow::Error) {
     let mut last = err.to_string();
     for cause in err.chain().skip(1) {
         let c = cause.to_string();
-        // thiserror's transparent wrappers repeat their cause's message.
-        if c != last {
+        // Many messages already include their cause's text; say each thing once.
+        if !last.contains(&c) {
             text.push_str(&format!("  caused by: {c}\n"));
         }
         last = c;

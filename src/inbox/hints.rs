@@ -95,13 +95,18 @@ fn is_quote(line: &str) -> bool {
     }
     // "…" — Someone  /  'Quote' - Author
     let quotes = ['"', '\'', '`', '“', '”', '‘', '’'];
-    let Some(close) = t.rfind(quotes) else { return false };
+    let Some(close) = t.rfind(quotes) else {
+        return false;
+    };
     if !t[..close].contains(quotes) {
         return false;
     }
     let after = t[close..].chars().skip(1).collect::<String>();
     let after = after.trim_start();
-    let dashes = after.chars().take_while(|c| matches!(c, '—' | '–' | '-')).count();
+    let dashes = after
+        .chars()
+        .take_while(|c| matches!(c, '—' | '–' | '-'))
+        .count();
     if dashes == 0 || dashes > 2 {
         return false;
     }
@@ -124,8 +129,10 @@ fn urls(line: &str) -> impl Iterator<Item = &str> {
                 .find(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '"' | '\'' | '`'))
                 .unwrap_or(line.len() - begin);
             pos = begin + len;
-            let url = line[begin..pos].trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']', '}', '\'', '"']);
-            let scheme_only = url == "http://" || url == "https://" || url.len() <= "https://".len();
+            let url = line[begin..pos]
+                .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']', '}', '\'', '"']);
+            let scheme_only =
+                url == "http://" || url == "https://" || url.len() <= "https://".len();
             if !scheme_only {
                 return Some(url);
             }
@@ -139,7 +146,9 @@ mod tests {
 
     #[test]
     fn tasks_and_bookmarks() {
-        let h = Hints::of("Read https://example.com/a.\n- [ ] Email Dana\n* [ ] Renew passport\nTODO: call mum");
+        let h = Hints::of(
+            "Read https://example.com/a.\n- [ ] Email Dana\n* [ ] Renew passport\nTODO: call mum",
+        );
         assert_eq!(h.tasks, ["Email Dana", "Renew passport", "call mum"]);
         assert_eq!(h.bookmarks, ["https://example.com/a"]);
         assert!(!h.has_quote && !h.has_book && !h.has_to_read);

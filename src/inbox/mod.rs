@@ -78,7 +78,11 @@ impl Inbox {
     /// Parse the bytes of `inbox.md`; undated entries get `today`.
     pub fn parse(bytes: &[u8], today: NaiveDate) -> Result<Inbox, InboxError> {
         let text = std::str::from_utf8(bytes).map_err(|e| InboxError::InvalidUtf8 {
-            line: bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1,
+            line: bytes[..e.valid_up_to()]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1,
         })?;
         let mut lines = Vec::new();
         let mut pos = 0;
@@ -93,7 +97,11 @@ impl Inbox {
             }
             return Err(InboxError::NoSeparator);
         };
-        let newline = if text[lines[first].clone()].ends_with("\r\n") { "\r\n" } else { "\n" };
+        let newline = if text[lines[first].clone()].ends_with("\r\n") {
+            "\r\n"
+        } else {
+            "\n"
+        };
         let mut chunks = Vec::new();
         let mut current = Chunk {
             sep: None,
@@ -124,7 +132,13 @@ impl Inbox {
         };
         for (i, chunk) in chunks.iter().enumerate() {
             let first_line = text[..chunk.body.start].matches('\n').count() + 1;
-            if let Some(entry) = parse_entry(&text[chunk.body.clone()], first_line, i, today, &mut inbox.warnings) {
+            if let Some(entry) = parse_entry(
+                &text[chunk.body.clone()],
+                first_line,
+                i,
+                today,
+                &mut inbox.warnings,
+            ) {
                 inbox.entries.push(entry);
             }
         }
@@ -204,10 +218,7 @@ fn parse_entry(
     today: NaiveDate,
     warnings: &mut Vec<String>,
 ) -> Option<Entry> {
-    let lines: Vec<&str> = body
-        .split('\n')
-        .map(|l| l.trim_end_matches('\r'))
-        .collect();
+    let lines: Vec<&str> = body.split('\n').map(|l| l.trim_end_matches('\r')).collect();
     let mut start = 0;
     let mut capture_date = today;
     if let Some(i) = lines.iter().position(|l| !l.trim().is_empty()) {
@@ -231,7 +242,10 @@ fn parse_entry(
     if content.is_empty() {
         return None;
     }
-    let lead = lines[start..].iter().position(|l| !l.trim().is_empty()).unwrap_or(0);
+    let lead = lines[start..]
+        .iter()
+        .position(|l| !l.trim().is_empty())
+        .unwrap_or(0);
     Some(Entry {
         capture_date,
         hash: hash(content),
@@ -278,17 +292,26 @@ mod tests {
             entries("# Inbox\n---\n2026-04-10\nFirst\n---\nSecond\n"),
             [e("2026-04-10", "First"), e("2026-05-01", "Second")]
         );
-        assert_eq!(entries("# Inbox\n---\n\n  2026-04-12  \n\nbody\n"), [e("2026-04-12", "body")]);
+        assert_eq!(
+            entries("# Inbox\n---\n\n  2026-04-12  \n\nbody\n"),
+            [e("2026-04-12", "body")]
+        );
         assert_eq!(
             entries("# Inbox\n---\n2026-04-10 standup notes\n"),
             [e("2026-05-01", "2026-04-10 standup notes")]
         );
-        assert_eq!(entries("# Inbox\n---\nText\n2026-04-10\n"), [e("2026-05-01", "Text\n2026-04-10")]);
+        assert_eq!(
+            entries("# Inbox\n---\nText\n2026-04-10\n"),
+            [e("2026-05-01", "Text\n2026-04-10")]
+        );
     }
 
     #[test]
     fn blank_and_date_only_chunks_are_not_entries() {
-        assert_eq!(entries("# Inbox\n---\n2026-04-10\n---\n   \n---\nreal\n"), [e("2026-05-01", "real")]);
+        assert_eq!(
+            entries("# Inbox\n---\n2026-04-10\n---\n   \n---\nreal\n"),
+            [e("2026-05-01", "real")]
+        );
         assert!(entries("# Inbox\n\n---\n\n").is_empty());
         assert!(entries("").is_empty());
     }
@@ -305,13 +328,20 @@ mod tests {
 
     #[test]
     fn crlf_and_leading_separator() {
-        assert_eq!(entries("# Inbox\r\n---\r\nA\r\n---\r\nB\r\n"), [e("2026-05-01", "A"), e("2026-05-01", "B")]);
-        assert_eq!(entries("---\nA\n---\nB\n"), [e("2026-05-01", "A"), e("2026-05-01", "B")]);
+        assert_eq!(
+            entries("# Inbox\r\n---\r\nA\r\n---\r\nB\r\n"),
+            [e("2026-05-01", "A"), e("2026-05-01", "B")]
+        );
+        assert_eq!(
+            entries("---\nA\n---\nB\n"),
+            [e("2026-05-01", "A"), e("2026-05-01", "B")]
+        );
     }
 
     #[test]
     fn separators_inside_fences_are_content() {
-        let got = entries("# Inbox\n---\nMy note\n```yaml\n---\ntitle: X\n---\n```\nafter\n---\nnext\n");
+        let got =
+            entries("# Inbox\n---\nMy note\n```yaml\n---\ntitle: X\n---\n```\nafter\n---\nnext\n");
         assert_eq!(got.len(), 2);
         assert!(got[0].1.contains("title: X") && got[0].1.ends_with("after"));
         assert_eq!(got[1].1, "next");
@@ -321,7 +351,10 @@ mod tests {
 
     #[test]
     fn text_without_separator_is_malformed() {
-        assert_eq!(Inbox::parse(b"idea one\nidea two\n", today()).unwrap_err(), InboxError::NoSeparator);
+        assert_eq!(
+            Inbox::parse(b"idea one\nidea two\n", today()).unwrap_err(),
+            InboxError::NoSeparator
+        );
     }
 
     #[test]
@@ -345,17 +378,32 @@ mod tests {
     #[test]
     fn removing_entries_keeps_everything_else() {
         let text = "# Inbox\nheader\n---\n2026-04-10\nFirst\n---\nSecond\n---\nThird\n";
-        assert_eq!(remove(text, &[0]), "# Inbox\nheader\n---\nSecond\n---\nThird\n");
-        assert_eq!(remove(text, &[1]), "# Inbox\nheader\n---\n2026-04-10\nFirst\n---\nThird\n");
-        assert_eq!(remove(text, &[2]), "# Inbox\nheader\n---\n2026-04-10\nFirst\n---\nSecond\n");
+        assert_eq!(
+            remove(text, &[0]),
+            "# Inbox\nheader\n---\nSecond\n---\nThird\n"
+        );
+        assert_eq!(
+            remove(text, &[1]),
+            "# Inbox\nheader\n---\n2026-04-10\nFirst\n---\nThird\n"
+        );
+        assert_eq!(
+            remove(text, &[2]),
+            "# Inbox\nheader\n---\n2026-04-10\nFirst\n---\nSecond\n"
+        );
         assert_eq!(remove(text, &[0, 1, 2]), "# Inbox\nheader\n---\n\n");
         assert_eq!(remove(text, &[]), text);
     }
 
     #[test]
     fn removal_keeps_crlf_and_the_seed_shape() {
-        assert_eq!(remove("# Inbox\r\n---\r\nA\r\n---\r\nB\r\n", &[0]), "# Inbox\r\n---\r\nB\r\n");
-        assert_eq!(remove("# Inbox\r\n---\r\nA\r\n", &[0]), "# Inbox\r\n---\r\n\r\n");
+        assert_eq!(
+            remove("# Inbox\r\n---\r\nA\r\n---\r\nB\r\n", &[0]),
+            "# Inbox\r\n---\r\nB\r\n"
+        );
+        assert_eq!(
+            remove("# Inbox\r\n---\r\nA\r\n", &[0]),
+            "# Inbox\r\n---\r\n\r\n"
+        );
         assert_eq!(remove("---\nA\n---\nB", &[0, 1]), "---\n\n");
         assert_eq!(remove("# Inbox\n---\nA", &[0]), "# Inbox\n---\n\n");
     }

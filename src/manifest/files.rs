@@ -39,7 +39,9 @@ impl Manifest {
     pub fn file_rows(&self) -> Result<HashMap<String, FileRow>> {
         let mut stmt = self
             .conn
-            .prepare("SELECT path, size, mtime_ns, ctime_ns, inode, hash, clock_ns, deleted FROM files")
+            .prepare(
+                "SELECT path, size, mtime_ns, ctime_ns, inode, hash, clock_ns, deleted FROM files",
+            )
             .at(&self.path)?;
         let rows = stmt
             .query_map([], |r| {

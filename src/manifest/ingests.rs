@@ -129,7 +129,9 @@ impl Manifest {
         let path = self.path.clone();
         let tx = self.immediate()?;
         let open: Option<i64> = tx
-            .query_row("SELECT id FROM ingests WHERE status = 'open'", [], |r| r.get(0))
+            .query_row("SELECT id FROM ingests WHERE status = 'open'", [], |r| {
+                r.get(0)
+            })
             .optional()
             .at(&path)?;
         if let Some(id) = open {
@@ -152,8 +154,15 @@ impl Manifest {
                 )
                 .at(&path)?;
             for (i, e) in entries.iter().enumerate() {
-                ins.execute(params![id, i as i64 + 1, e.capture_date, e.hash, e.content, e.hints])
-                    .at(&path)?;
+                ins.execute(params![
+                    id,
+                    i as i64 + 1,
+                    e.capture_date,
+                    e.hash,
+                    e.content,
+                    e.hints
+                ])
+                .at(&path)?;
             }
         }
         tx.commit().at(&path)?;
@@ -234,7 +243,8 @@ impl Manifest {
                 .prepare("UPDATE ingest_entries SET outcome = ?3 WHERE ingest_id = ?1 AND id = ?2")
                 .at(&path)?;
             for (entry, outcome) in plan {
-                up.execute(params![id, *entry as i64, outcome.as_str()]).at(&path)?;
+                up.execute(params![id, *entry as i64, outcome.as_str()])
+                    .at(&path)?;
             }
         }
         tx.execute(
@@ -322,11 +332,20 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
         assert_eq!(m.open_ingest("k", "t", 0, &[]).unwrap(), Opened::Nothing);
-        assert_eq!(m.open_ingest("k", "t", 0, &[entry("a")]).unwrap(), Opened::New(1));
-        assert_eq!(m.open_ingest("k", "t", 0, &[entry("b")]).unwrap(), Opened::AlreadyOpen(1));
+        assert_eq!(
+            m.open_ingest("k", "t", 0, &[entry("a")]).unwrap(),
+            Opened::New(1)
+        );
+        assert_eq!(
+            m.open_ingest("k", "t", 0, &[entry("b")]).unwrap(),
+            Opened::AlreadyOpen(1)
+        );
         assert_eq!(m.batch(1).unwrap().len(), 1);
         assert!(m.abort_ingest(1, "t", 0).unwrap());
-        assert_eq!(m.open_ingest("k", "t", 0, &[entry("b")]).unwrap(), Opened::New(2));
+        assert_eq!(
+            m.open_ingest("k", "t", 0, &[entry("b")]).unwrap(),
+            Opened::New(2)
+        );
     }
 
     #[test]

@@ -3,15 +3,37 @@
 //! [`crate::key`] keys. Two equally good candidates make the link ambiguous: reported, never
 //! guessed.
 
-use super::{At, Result, files::ScanTx, pages::Dirty};
-use rusqlite::{OptionalExtension, params};
+use super::{At, Manifest, Result, files::ScanTx, pages::Dirty};
+use rusqlite::{Connection, OptionalExtension, params};
 
 /// How a link target resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Resolution {
+pub enum Resolution {
+    /// To this path.
     Resolved(String),
+    /// To nothing.
     Broken,
+    /// To this many equally good candidates.
     Ambiguous(usize),
+}
+
+impl Manifest {
+    /// What `name` (a vault-relative path, or link text as in `[[name]]`) refers to.
+    pub fn resolve_name(&self, name: &str) -> Result<Resolution> {
+        let exact: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT path FROM files WHERE path = ?1 AND deleted = 0",
+                [name.trim()],
+                |r| r.get(0),
+            )
+            .optional()
+            .at(&self.path)?;
+        if let Some(p) = exact {
+            return Ok(Resolution::Resolved(p));
+        }
+        resolve_key(&self.conn, &crate::key::link_key(name)).at(&self.path)
+    }
 }
 
 impl ScanTx<'_> {
@@ -19,7 +41,10 @@ impl ScanTx<'_> {
     /// key is in `dirty`; or every link when `all` is set. Returns how many targets it resolved.
     pub fn resolve(&self, dirty: &Dirty, all: bool) -> Result<usize> {
         let keys = if all {
-            self.collect("SELECT DISTINCT target_key FROM links WHERE target <> ''", &[])?
+            self.collect(
+                "SELECT DISTINCT target_key FROM links WHERE target <> ''",
+                &[],
+            )?
         } else {
             self.tx
                 .execute_batch(
@@ -49,7 +74,7 @@ impl ScanTx<'_> {
             )
             .at(&self.path)?;
         for k in &keys {
-            let (status, resolved, candidates) = match self.resolve_key(k)? {
+            let (status, resolved, candidates) = match resolve_key(&self.tx, k).at(&self.path)? {
                 Resolution::Resolved(p) => ("resolved", Some(p), 1),
                 Resolution::Broken => ("broken", None, 0),
                 Resolution::Ambiguous(n) => ("ambiguous", None, n),
@@ -59,35 +84,6 @@ impl ScanTx<'_> {
                 .at(&self.path)?;
         }
         Ok(keys.len())
-    }
-
-    fn resolve_key(&self, k: &str) -> Result<Resolution> {
-        if k.contains('/') {
-            let by_path = self.collect(
-                "SELECT path FROM files WHERE deleted = 0 AND (path_key = ?1 OR
-                    (length(path_key) > length(?1)
-                     AND substr(path_key, length(path_key) - length(?1)) = '/' || ?1))
-                 ORDER BY length(path), path",
-                &[k],
-            )?;
-            return Ok(shortest(&by_path));
-        }
-        for sql in [
-            "SELECT path FROM pages WHERE title_key = ?1 ORDER BY path",
-            "SELECT DISTINCT path FROM aliases WHERE alias_key = ?1 ORDER BY path",
-        ] {
-            let found = self.collect(sql, &[k])?;
-            match found.len() {
-                0 => {}
-                1 => return Ok(Resolution::Resolved(found[0].clone())),
-                n => return Ok(Resolution::Ambiguous(n)),
-            }
-        }
-        let by_name = self.collect(
-            "SELECT path FROM files WHERE deleted = 0 AND name_key = ?1 ORDER BY length(path), path",
-            &[k],
-        )?;
-        Ok(shortest(&by_name))
     }
 
     fn collect(&self, sql: &str, args: &[&str]) -> Result<Vec<String>> {
@@ -101,8 +97,10 @@ impl ScanTx<'_> {
     /// Set a `meta` value inside the scan.
     pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
         self.tx
-            .prepare_cached("INSERT INTO meta (key, value) VALUES (?1, ?2)
-                             ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+            .prepare_cached(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2)
+                             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            )
             .and_then(|mut s| s.execute([key, value]))
             .at(&self.path)?;
         Ok(())
@@ -117,6 +115,45 @@ impl ScanTx<'_> {
     }
 }
 
+/// Resolve a link key: path form by path suffix; otherwise title, alias, then file name.
+fn resolve_key(conn: &Connection, k: &str) -> rusqlite::Result<Resolution> {
+    if k.contains('/') {
+        let by_path = collect(
+            conn,
+            "SELECT path FROM files WHERE deleted = 0 AND (path_key = ?1 OR
+                (length(path_key) > length(?1)
+                 AND substr(path_key, length(path_key) - length(?1)) = '/' || ?1))
+             ORDER BY length(path), path",
+            k,
+        )?;
+        return Ok(shortest(&by_path));
+    }
+    for sql in [
+        "SELECT path FROM pages WHERE title_key = ?1 ORDER BY path",
+        "SELECT DISTINCT path FROM aliases WHERE alias_key = ?1 ORDER BY path",
+    ] {
+        let found = collect(conn, sql, k)?;
+        match found.len() {
+            0 => {}
+            1 => return Ok(Resolution::Resolved(found[0].clone())),
+            n => return Ok(Resolution::Ambiguous(n)),
+        }
+    }
+    let by_name = collect(
+        conn,
+        "SELECT path FROM files WHERE deleted = 0 AND name_key = ?1 ORDER BY length(path), path",
+        k,
+    )?;
+    Ok(shortest(&by_name))
+}
+
+/// The first column of every row of a one-parameter query.
+pub(super) fn collect(conn: &Connection, sql: &str, arg: &str) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map([arg], |r| r.get::<_, String>(0))?;
+    rows.collect()
+}
+
 /// Candidates sorted by path length: the shortest wins when it is the only one that short.
 fn shortest(paths: &[String]) -> Resolution {
     match paths {
@@ -124,7 +161,10 @@ fn shortest(paths: &[String]) -> Resolution {
         [one] => Resolution::Resolved(one.clone()),
         [a, b, ..] if a.len() < b.len() => Resolution::Resolved(a.clone()),
         _ => Resolution::Ambiguous(
-            paths.iter().take_while(|p| p.len() == paths[0].len()).count(),
+            paths
+                .iter()
+                .take_while(|p| p.len() == paths[0].len())
+                .count(),
         ),
     }
 }
@@ -137,7 +177,13 @@ mod tests {
     fn shortest_path_wins_only_when_unique() {
         let s = |v: &[&str]| shortest(&v.iter().map(|p| p.to_string()).collect::<Vec<_>>());
         assert_eq!(s(&[]), Resolution::Broken);
-        assert_eq!(s(&["wiki/a.md", "wiki/x/a.md"]), Resolution::Resolved("wiki/a.md".into()));
-        assert_eq!(s(&["wiki/x/a.md", "wiki/y/a.md", "wiki/zz/a.md"]), Resolution::Ambiguous(2));
+        assert_eq!(
+            s(&["wiki/a.md", "wiki/x/a.md"]),
+            Resolution::Resolved("wiki/a.md".into())
+        );
+        assert_eq!(
+            s(&["wiki/x/a.md", "wiki/y/a.md", "wiki/zz/a.md"]),
+            Resolution::Ambiguous(2)
+        );
     }
 }

@@ -3,15 +3,21 @@
 //! history of ingests): deleting it and scanning rebuilds it.
 
 mod files;
+mod health;
 mod ingests;
 mod links;
 pub mod meta;
 mod pages;
+mod query;
+mod sql;
 mod stats;
 
 pub use files::{FileRow, Stat};
+pub use health::{Claim, LinkFinding, PageRecord};
 pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened, Outcome};
+pub use links::Resolution;
 pub use pages::Dirty;
+pub use query::{Collision, PageFilter, PageRow};
 pub use stats::{Counts, TypeCount};
 
 use rusqlite::{Connection, TransactionBehavior};
@@ -144,7 +150,8 @@ impl Manifest {
             .at(&path)?;
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
             tx.execute_batch(sql).at(&path)?;
-            tx.pragma_update(None, "user_version", i as i64 + 1).at(&path)?;
+            tx.pragma_update(None, "user_version", i as i64 + 1)
+                .at(&path)?;
         }
         tx.commit().at(&path)
     }
@@ -185,7 +192,10 @@ mod tests {
         let c = Connection::open(&p).unwrap();
         c.pragma_update(None, "user_version", 99).unwrap();
         drop(c);
-        assert!(matches!(Manifest::open(&p), Err(ManifestError::TooNew { found: 99, .. })));
+        assert!(matches!(
+            Manifest::open(&p),
+            Err(ManifestError::TooNew { found: 99, .. })
+        ));
     }
 
     #[test]

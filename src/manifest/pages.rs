@@ -38,14 +38,23 @@ impl ScanTx<'_> {
         Ok(())
     }
 
-    pub(super) fn insert_document(&self, path: &str, doc: &Document, dirty: &mut Dirty) -> Result<()> {
+    pub(super) fn insert_document(
+        &self,
+        path: &str,
+        doc: &Document,
+        dirty: &mut Dirty,
+    ) -> Result<()> {
         let t = &self.tx;
         let (status, error, error_line, fm) = match &doc.block {
             Block::None => ("none", None, None, None),
-            Block::Invalid { line, message } => ("invalid", Some(message.as_str()), Some(*line as i64), None),
+            Block::Invalid { line, message } => {
+                ("invalid", Some(message.as_str()), Some(*line as i64), None)
+            }
             Block::Valid(fm) => ("ok", None, None, Some(fm)),
         };
-        let title = fm.and_then(|f| f.title.as_deref()).filter(|t| !t.trim().is_empty());
+        let title = fm
+            .and_then(|f| f.title.as_deref())
+            .filter(|t| !t.trim().is_empty());
         let title_key = title.map(key::key);
         if let Some(k) = &title_key {
             dirty.insert(k.clone());
@@ -57,8 +66,9 @@ impl ScanTx<'_> {
         });
         t.prepare_cached(
             "INSERT INTO pages (path, frontmatter, error, error_line, title, title_key, type, maturity,
-                                created, updated, sources, problems, body_line, words, title_loose)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                                created, updated, sources, problems, body_line, words, title_loose,
+                                key_lines)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
         )
         .and_then(|mut s| {
             s.execute(params![
@@ -77,12 +87,15 @@ impl ScanTx<'_> {
                 doc.body_line as i64,
                 doc.outline.words as i64,
                 title.map(key::loose_key),
+                fm.map_or("[]".to_string(), |f| serde_json::to_string(&f.lines).unwrap_or_else(|_| "[]".into())),
             ])
         })
         .at(&self.path)?;
         if let Some(fm) = fm {
             let mut tag = t
-                .prepare_cached("INSERT OR IGNORE INTO tags (path, tag, tag_key) VALUES (?1, ?2, ?3)")
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO tags (path, tag, tag_key) VALUES (?1, ?2, ?3)",
+                )
                 .at(&self.path)?;
             for tg in &fm.tags {
                 let tg = tg.trim();
@@ -110,8 +123,8 @@ impl ScanTx<'_> {
         let mut link = t
             .prepare_cached(
                 "INSERT INTO links (source, seq, line, target, target_key, name_key, heading, block,
-                                    label, embed, status, resolved, candidates)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                                    label, embed, status, resolved, candidates, heading_key)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
             )
             .at(&self.path)?;
         for (i, l) in doc.outline.links.iter().enumerate() {
@@ -136,7 +149,10 @@ impl ScanTx<'_> {
                 l.embed,
                 status,
                 resolved,
-                i64::from(resolved.is_some())
+                i64::from(resolved.is_some()),
+                l.heading
+                    .as_deref()
+                    .map(|h| key::key(h.rsplit('#').next().unwrap_or(h))),
             ])
             .at(&self.path)?;
         }
@@ -147,14 +163,25 @@ impl ScanTx<'_> {
             .at(&self.path)?;
         for (i, h) in doc.outline.headings.iter().enumerate() {
             heading
-                .execute(params![path, i as i64, h.level, h.text, key::key(&h.text), h.line as i64])
+                .execute(params![
+                    path,
+                    i as i64,
+                    h.level,
+                    h.text,
+                    key::key(&h.text),
+                    h.line as i64
+                ])
                 .at(&self.path)?;
         }
         let mut block = t
-            .prepare_cached("INSERT OR IGNORE INTO blocks (path, block_id, line) VALUES (?1, ?2, ?3)")
+            .prepare_cached(
+                "INSERT OR IGNORE INTO blocks (path, block_id, line) VALUES (?1, ?2, ?3)",
+            )
             .at(&self.path)?;
         for (id, line) in &doc.outline.blocks {
-            block.execute(params![path, id, *line as i64]).at(&self.path)?;
+            block
+                .execute(params![path, id, *line as i64])
+                .at(&self.path)?;
         }
         Ok(())
     }

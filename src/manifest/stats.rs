@@ -53,12 +53,18 @@ impl Manifest {
             .collect::<rusqlite::Result<Vec<_>>>()
             .at(&self.path)?;
         Ok(Counts {
-            tracked: one("SELECT count(*) FROM files WHERE deleted = 0 AND ?1 = ?1", 0)?,
+            tracked: one(
+                "SELECT count(*) FROM files WHERE deleted = 0 AND ?1 = ?1",
+                0,
+            )?,
             changed_since_ingest: one(
                 "SELECT count(*) FROM files WHERE deleted = 0 AND changed_ns > ?1",
                 since_ns.unwrap_or(i64::MIN),
             )?,
-            deleted: one("SELECT count(*) FROM files WHERE deleted = 1 AND ?1 = ?1", 0)?,
+            deleted: one(
+                "SELECT count(*) FROM files WHERE deleted = 1 AND ?1 = ?1",
+                0,
+            )?,
             pages: one("SELECT count(*) FROM pages WHERE ?1 = ?1", 0)?,
             pages_by_type,
         })

@@ -25,6 +25,15 @@ pub struct Frontmatter {
     pub sources: Vec<String>,
     /// Fields that were present but not of the expected shape.
     pub problems: Vec<Problem>,
+    /// The 1-based file line of each known key present.
+    pub lines: Vec<(String, usize)>,
+}
+
+impl Frontmatter {
+    /// The file line of `key`, if it is present.
+    pub fn line_of(&self, key: &str) -> Option<usize> {
+        self.lines.iter().find(|(k, _)| k == key).map(|(_, l)| *l)
+    }
 }
 
 /// A field of a readable block that has the wrong shape.
@@ -164,6 +173,9 @@ fn parse_yaml(yaml: &str) -> Block {
     for (k, v) in map {
         let Some(key) = k.as_str() else { continue };
         let line = key_line(yaml, key);
+        if crate::schema::KEY_ORDER.contains(&key) {
+            fm.lines.push((key.to_string(), line));
+        }
         let mut problem = |message: String| {
             fm.problems.push(Problem {
                 key: key.to_string(),
@@ -343,7 +355,11 @@ mod tests {
         assert_eq!(fm.title.as_deref(), Some("Acme"));
         assert_eq!(fm.tags, ["ai"]);
         assert_eq!(fm.kind, None);
-        let keys: Vec<_> = fm.problems.iter().map(|p| (p.key.as_str(), p.line)).collect();
+        let keys: Vec<_> = fm
+            .problems
+            .iter()
+            .map(|p| (p.key.as_str(), p.line))
+            .collect();
         assert_eq!(keys, [("tags", 3), ("type", 4)]);
     }
 

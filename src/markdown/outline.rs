@@ -63,7 +63,9 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
                 }
                 excluded.push(range);
             }
-            Event::Html(html) | Event::InlineHtml(html) if html.trim_start().starts_with("<!--") => {
+            Event::Html(html) | Event::InlineHtml(html)
+                if html.trim_start().starts_with("<!--") =>
+            {
                 excluded.push(comment_range(body, range));
             }
             Event::Start(Tag::Heading { level, .. }) => {
@@ -189,7 +191,11 @@ fn parse_inner(inner: &str, embed: bool, line: usize) -> Option<Link> {
     })
 }
 
-fn block_ids(body: &str, lines: &LineIndex, inside: &dyn Fn(usize) -> bool) -> Vec<(String, usize)> {
+fn block_ids(
+    body: &str,
+    lines: &LineIndex,
+    inside: &dyn Fn(usize) -> bool,
+) -> Vec<(String, usize)> {
     let mut out = Vec::new();
     let mut start = 0;
     for line in body.split_inclusive('\n') {
@@ -234,7 +240,11 @@ mod tests {
     use super::*;
 
     fn targets(body: &str) -> Vec<String> {
-        outline(body, 1).links.into_iter().map(|l| l.target).collect()
+        outline(body, 1)
+            .links
+            .into_iter()
+            .map(|l| l.target)
+            .collect()
     }
 
     #[test]
@@ -284,13 +294,19 @@ mod tests {
 
     #[test]
     fn words_of_prose_only() {
-        let o = outline("# A heading here\n\nOne two, three-four.\n\n```\nnot counted\n```\n\n`nor this`\n知識管理\n", 1);
+        let o = outline(
+            "# A heading here\n\nOne two, three-four.\n\n```\nnot counted\n```\n\n`nor this`\n知識管理\n",
+            1,
+        );
         assert_eq!(o.words, 3 + 4);
     }
 
     #[test]
     fn headings_and_blocks_with_lines() {
-        let o = outline("# Title\n\nText here. ^intro\n\n## Design `v2`\n\n```\nx ^notablock\n```\n", 5);
+        let o = outline(
+            "# Title\n\nText here. ^intro\n\n## Design `v2`\n\n```\nx ^notablock\n```\n",
+            5,
+        );
         assert_eq!(o.headings.len(), 2);
         assert_eq!(o.headings[1].text, "Design v2");
         assert_eq!(o.headings[1].line, 9);

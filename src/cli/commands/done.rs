@@ -36,12 +36,21 @@ pub fn run(ctx: &Ctx, args: DoneArgs) -> anyhow::Result<Exit> {
         return Ok(exit);
     }
     match &result {
-        Done::Completed { task, .. } => output::write(&format!("Done: {} (line {})\n", task.text, task.line))?,
+        Done::Completed { task, .. } => {
+            output::write(&format!("Done: {} (line {})\n", task.text, task.line))?
+        }
         Done::Ambiguous { candidates } => {
             let mut lines = vec!["Several open tasks match; none was completed:".to_string()];
-            lines.extend(candidates.iter().map(|t| format!("  line {}: {}", t.line, t.text)));
+            lines.extend(
+                candidates
+                    .iter()
+                    .map(|t| format!("  line {}: {}", t.line, t.text)),
+            );
             output::lines(lines)?;
-            eprintln!("error: the query matches {} tasks; add words to pick one", candidates.len());
+            eprintln!(
+                "error: the query matches {} tasks; add words to pick one",
+                candidates.len()
+            );
         }
         Done::NotFound { query } => {
             output::write(&format!("No open task matches \"{query}\".\n"))?;

@@ -126,16 +126,26 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
     if json {
         output::json(&f)?;
     } else {
-        let mut parts = vec![format!("{} archived", output::count(f.archived, "entry", "entries"))];
+        let mut parts = vec![format!(
+            "{} archived",
+            output::count(f.archived, "entry", "entries")
+        )];
         if f.kept > 0 {
             parts.push(format!("{} kept", f.kept));
         }
         if f.changed > 0 {
-            parts.push(format!("{} changed since prepare and left in the inbox", f.changed));
+            parts.push(format!(
+                "{} changed since prepare and left in the inbox",
+                f.changed
+            ));
         }
         let mut lines = vec![format!(
             "{} ingest {}: {}; {} left in the inbox.",
-            if f.resumed { "Resumed and finalized" } else { "Finalized" },
+            if f.resumed {
+                "Resumed and finalized"
+            } else {
+                "Finalized"
+            },
             f.ingest_id,
             parts.join(", "),
             output::count(f.remaining, "entry", "entries")
@@ -147,7 +157,11 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
         });
         output::lines(lines)?;
     }
-    Ok(if f.scan_errors.is_empty() { Exit::Success } else { Exit::Problems })
+    Ok(if f.scan_errors.is_empty() {
+        Exit::Success
+    } else {
+        Exit::Problems
+    })
 }
 
 fn batch_text(b: &Batch, what: &str) -> Vec<String> {
@@ -162,10 +176,19 @@ fn batch_text(b: &Batch, what: &str) -> Vec<String> {
     for e in &b.entries {
         let first = e.content.lines().next().unwrap_or_default();
         let short: String = first.chars().take(60).collect();
-        lines.push(format!("  [{}] {} {}  {}", e.id, e.capture_date, &e.hash[..8], short));
+        lines.push(format!(
+            "  [{}] {} {}  {}",
+            e.id,
+            e.capture_date,
+            &e.hash[..8],
+            short
+        ));
     }
     if !b.affected_collections.is_empty() {
-        lines.push(format!("Affected collections: {}", b.affected_collections.join(", ")));
+        lines.push(format!(
+            "Affected collections: {}",
+            b.affected_collections.join(", ")
+        ));
     }
     lines
 }

@@ -76,13 +76,21 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> anyhow::Result<Exit> {
     } else {
         format!("Repaired the vault at {root}")
     }];
-    lines.extend(report.paths_created.iter().map(|p| format!("  created {p}")));
+    lines.extend(
+        report
+            .paths_created
+            .iter()
+            .map(|p| format!("  created {p}")),
+    );
     if let Some(f) = &report.agent_file {
         lines.push(match f.action {
             "written" => format!("  wrote {} (the contract, for {})", f.file, f.agent),
             "replaced" => format!("  replaced {} with the current contract", f.file),
             "unchanged" => format!("  {} already holds the current contract", f.file),
-            _ => format!("  kept {}: it differs from the current contract (pass --force to replace it)", f.file),
+            _ => format!(
+                "  kept {}: it differs from the current contract (pass --force to replace it)",
+                f.file
+            ),
         });
     }
     output::lines(lines)?;

@@ -4,6 +4,8 @@ pub mod describe;
 pub mod done;
 pub mod ingest;
 pub mod init;
+pub mod lint;
+pub mod query;
 pub mod scan;
 pub mod status;
 pub mod tasks;

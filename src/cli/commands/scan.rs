@@ -27,14 +27,28 @@ pub fn run(ctx: &Ctx, args: ScanArgs) -> anyhow::Result<Exit> {
     let vault = ctx.vault()?;
     let mut manifest = ctx.manifest(&vault)?;
     let now = ctx.now();
-    let report = scan(&vault, &mut manifest, ScanOptions { full: args.full }, &now.timestamp, now.ns)?;
-    let exit = if report.errors.is_empty() { Exit::Success } else { Exit::Problems };
+    let report = scan(
+        &vault,
+        &mut manifest,
+        ScanOptions { full: args.full },
+        &now.timestamp,
+        now.ns,
+    )?;
+    let exit = if report.errors.is_empty() {
+        Exit::Success
+    } else {
+        Exit::Problems
+    };
     if args.json {
         output::json(&report)?;
         return Ok(exit);
     }
     output::lines([
-        format!("Scanned {} in {}ms", report.vault_root.display(), report.duration_ms),
+        format!(
+            "Scanned {} in {}ms",
+            report.vault_root.display(),
+            report.duration_ms
+        ),
         format!(
             "  walked: {}  hashed: {}  changed: {}  skipped: {}  deleted: {}",
             report.walked, report.hashed, report.changed, report.skipped, report.deleted
@@ -47,7 +61,11 @@ pub fn run(ctx: &Ctx, args: ScanArgs) -> anyhow::Result<Exit> {
         eprintln!(
             "{} could not be read; what the manifest knew about {} is unchanged",
             output::count(report.errors.len(), "path", "paths"),
-            if report.errors.len() == 1 { "it" } else { "them" }
+            if report.errors.len() == 1 {
+                "it"
+            } else {
+                "them"
+            }
         );
     }
     Ok(exit)

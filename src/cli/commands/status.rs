@@ -28,7 +28,10 @@ pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
     let pages: Vec<&str> = s.pages_by_type.iter().map(|p| p.label.as_str()).collect();
     let inbox = match &s.inbox.error {
         Some(e) => format!("inbox: unreadable ({e})"),
-        None => format!("inbox: {} pending", output::count(s.inbox.pending, "entry", "entries")),
+        None => format!(
+            "inbox: {} pending",
+            output::count(s.inbox.pending, "entry", "entries")
+        ),
     };
     let mut lines = vec![
         format!("vault: {} ({})", s.vault_name, s.vault_root.display()),
@@ -39,7 +42,12 @@ pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
             "files: {} tracked, {} changed since the last ingest, {} deleted",
             s.files.tracked, s.files.changed_since_ingest, s.files.deleted
         ),
-        format!("last scan: {}", s.last_scan.as_deref().unwrap_or("never (run `sparks scan`)")),
+        format!(
+            "last scan: {}",
+            s.last_scan
+                .as_deref()
+                .unwrap_or("never (run `sparks scan`)")
+        ),
     ];
     if let Some(i) = &s.open_ingest {
         let step = match &i.step {

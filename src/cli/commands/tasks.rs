@@ -51,7 +51,10 @@ pub fn run(ctx: &Ctx, args: TasksArgs) -> anyhow::Result<Exit> {
         lines.push(format!("Created section \"{}\".", a.section));
     }
     lines.push(if a.already_open {
-        format!("Already open: {} (line {} under {})", a.text, a.line, a.section)
+        format!(
+            "Already open: {} (line {} under {})",
+            a.text, a.line, a.section
+        )
     } else {
         format!("Added: {} (line {} under {})", a.text, a.line, a.section)
     });

@@ -1,0 +1,101 @@
+//! `sparks lint`: the vault's health checks.
+
+use crate::cli::{Ctx, exit::Exit, output};
+use crate::lint::{self, LintReport};
+use clap::Args;
+
+/// Check the vault's health: links, frontmatter, orphans, thin and stale pages
+///
+/// Reads the manifest as the last scan left it (run `sparks scan` first). Exits 1 when any
+/// issue is found, in text and JSON alike. --fix applies only safe fixes (tag form, a stale
+/// `updated:` bumped to today, links rewritten to their page's title) and lists each change.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Checks: ambiguous-links, broken-blocks, broken-headings, broken-links, dead-sources,\n  \
+    duplicate-aliases, duplicate-titles, invalid-frontmatter, missing-embeds, missing-frontmatter,\n  \
+    orphans, stale-pages, thin-pages\n\nExamples:\n  sparks lint\n  sparks lint --check broken-links orphans --json\n  sparks lint --fix"
+)]
+pub struct LintArgs {
+    /// Run only these checks
+    #[arg(long, value_name = "NAME", num_args = 1..)]
+    check: Vec<String>,
+
+    /// Apply the safe fixes, then report what remains
+    #[arg(long)]
+    fix: bool,
+
+    /// Print the result as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+/// Run `lint`.
+pub fn run(ctx: &Ctx, args: LintArgs) -> anyhow::Result<Exit> {
+    let checks = match lint::select(&args.check) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(Exit::Usage);
+        }
+    };
+    let vault = ctx.vault()?;
+    let mut manifest = ctx.manifest(&vault)?;
+    let report = if args.fix {
+        lint::fix::lint_and_fix(&vault, &mut manifest, &checks, ctx.now())?
+    } else {
+        lint::lint(&manifest, &checks)?
+    };
+    let exit = if report.total == 0 {
+        Exit::Success
+    } else {
+        Exit::Problems
+    };
+    if args.json {
+        output::json(&report)?;
+    } else {
+        output::lines(text(&report))?;
+    }
+    Ok(exit)
+}
+
+fn text(r: &LintReport) -> Vec<String> {
+    let mut lines = Vec::new();
+    for f in &r.fixes {
+        lines.push(format!(
+            "fixed {}:{}: {} → {}",
+            f.path,
+            f.line,
+            f.before.trim(),
+            f.after.trim()
+        ));
+    }
+    if !r.fixes.is_empty() {
+        lines.push(String::new());
+    }
+    let mut current = "";
+    for i in &r.issues {
+        if i.check != current {
+            if !current.is_empty() {
+                lines.push(String::new());
+            }
+            lines.push(format!(
+                "{} ({}):",
+                i.check,
+                r.counts.get(i.check).copied().unwrap_or(0)
+            ));
+            current = i.check;
+        }
+        let at = i.line.map(|l| format!(":{l}")).unwrap_or_default();
+        lines.push(format!("  {}{at}  {}", i.path, i.message));
+    }
+    if r.total == 0 {
+        lines.push("No lint issues.".into());
+    } else {
+        lines.push(String::new());
+        lines.push(format!(
+            "{} found.",
+            output::count(r.total, "issue", "issues")
+        ));
+    }
+    lines
+}

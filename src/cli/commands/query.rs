@@ -1,0 +1,119 @@
+//! `sparks query`: find pages by frontmatter and links.
+
+use crate::cli::{Ctx, exit::Exit, output};
+use crate::manifest::PageFilter;
+use crate::query::{self, Request};
+use clap::Args;
+
+/// Find pages by frontmatter fields and the link graph
+///
+/// Filters combine with AND. Names given to --linked-from and --links-to may be titles,
+/// aliases, file names or vault-relative paths, resolved as links are. Reads the manifest as
+/// the last scan left it.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  sparks query --tag caching --type concept\n  \
+    sparks query --links-to \"Cascade Engine\" --json\n  sparks query --orphan --maturity seed\n  \
+    sparks query --resolve \"Big Query\""
+)]
+pub struct QueryArgs {
+    /// Pages with this title (case-insensitive)
+    #[arg(long)]
+    title: Option<String>,
+    /// Pages with this alias (case-insensitive)
+    #[arg(long)]
+    alias: Option<String>,
+    /// Pages with this tag (case-insensitive, `#` optional)
+    #[arg(long)]
+    tag: Option<String>,
+    /// Pages of this type (entity, concept, summary, synthesis, collection)
+    #[arg(long = "type", value_name = "TYPE")]
+    kind: Option<String>,
+    /// Pages of this maturity (seed, working, stable, historical)
+    #[arg(long)]
+    maturity: Option<String>,
+    /// Pages that PAGE links to
+    #[arg(long, value_name = "PAGE")]
+    linked_from: Option<String>,
+    /// Pages that link to PAGE
+    #[arg(long, value_name = "PAGE")]
+    links_to: Option<String>,
+    /// Pages older than one of their sources
+    #[arg(long)]
+    stale: bool,
+    /// Pages no other page links to (the index does not count)
+    #[arg(long)]
+    orphan: bool,
+    /// Pages with fewer than 40 words of prose
+    #[arg(long)]
+    thin: bool,
+    /// Print at most N pages (the JSON says how many matched and whether it was cut)
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// Instead of filtering, list every page a new page called NAME would collide with
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["title", "alias", "tag", "kind", "maturity",
+        "linked_from", "links_to", "stale", "orphan", "thin", "limit"])]
+    resolve: Option<String>,
+    /// Print the result as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+/// Run `query`.
+pub fn run(ctx: &Ctx, args: QueryArgs) -> anyhow::Result<Exit> {
+    let vault = ctx.vault()?;
+    let manifest = ctx.manifest(&vault)?;
+    if let Some(name) = &args.resolve {
+        let r = query::resolve(&manifest, name)?;
+        if args.json {
+            output::json(&r)?;
+            return Ok(Exit::Success);
+        }
+        let mut lines = vec![match (&r.resolves_to, r.ambiguous) {
+            (Some(p), _) => format!("[[{name}]] already resolves to {p}"),
+            (None, true) => format!("[[{name}]] is ambiguous: several pages claim it"),
+            (None, false) => format!("[[{name}]] resolves to nothing yet"),
+        }];
+        lines.extend(r.collisions.iter().map(|c| {
+            let title = c
+                .title
+                .as_deref()
+                .map(|t| format!(" ({t})"))
+                .unwrap_or_default();
+            format!(
+                "  {}: {}{title} via {} {:?}",
+                c.via,
+                c.path,
+                c.via.trim_start_matches("similar "),
+                c.name
+            )
+        }));
+        output::lines(lines)?;
+        return Ok(Exit::Success);
+    }
+    let req = Request {
+        filter: PageFilter {
+            title: args.title,
+            alias: args.alias,
+            tag: args.tag,
+            kind: args.kind,
+            maturity: args.maturity,
+            linked_from: args.linked_from,
+            links_to: args.links_to,
+            stale: args.stale,
+            orphan: args.orphan,
+            thin: args.thin,
+            limit: args.limit,
+        },
+    };
+    let report = query::query(&manifest, &req)?;
+    if args.json {
+        output::json(&report)?;
+    } else {
+        output::lines(report.pages.iter().map(|p| p.path.as_str()))?;
+        if report.truncated {
+            eprintln!("({} of {} pages shown)", report.pages.len(), report.total);
+        }
+    }
+    Ok(Exit::Success)
+}

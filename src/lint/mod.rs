@@ -1,0 +1,256 @@
+//! `lint`: the vault's health checks, from the manifest. Each check is one query; the
+//! frontmatter checks use the same schema as `fmt`.
+
+pub mod fix;
+
+use crate::manifest::{Manifest, ManifestError};
+use crate::schema::{self, Severity};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Every check, by name, in report order.
+pub const CHECKS: &[&str] = &[
+    "ambiguous-links",
+    "broken-blocks",
+    "broken-headings",
+    "broken-links",
+    "dead-sources",
+    "duplicate-aliases",
+    "duplicate-titles",
+    "invalid-frontmatter",
+    "missing-embeds",
+    "missing-frontmatter",
+    "orphans",
+    "stale-pages",
+    "thin-pages",
+];
+
+/// One problem.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Issue {
+    /// The check that found it.
+    pub check: &'static str,
+    /// The page concerned (for links, the linking page).
+    pub path: String,
+    /// The line, where there is one.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The result of a lint run.
+#[derive(Debug, Clone, Serialize)]
+pub struct LintReport {
+    /// Issues found, by check, path and line.
+    pub issues: Vec<Issue>,
+    /// Issues per check; every check that ran is present.
+    pub counts: BTreeMap<&'static str, usize>,
+    /// All issues.
+    pub total: usize,
+    /// Changes `--fix` made (empty without it).
+    pub fixes: Vec<fix::Fix>,
+}
+
+/// Lint could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum LintError {
+    /// `--check` names no check.
+    #[error("there is no lint check called {0:?} (checks: {checks})", checks = CHECKS.join(", "))]
+    UnknownCheck(String),
+    /// The manifest failed.
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+    /// A fix could not be written.
+    #[error(transparent)]
+    Fix(#[from] fix::FixError),
+}
+
+/// Which checks to run: all, or those named.
+pub fn select(names: &[String]) -> Result<Vec<&'static str>, LintError> {
+    if names.is_empty() {
+        return Ok(CHECKS.to_vec());
+    }
+    names
+        .iter()
+        .map(|n| {
+            CHECKS
+                .iter()
+                .find(|c| **c == n.as_str())
+                .copied()
+                .ok_or_else(|| LintError::UnknownCheck(n.clone()))
+        })
+        .collect()
+}
+
+/// Run the given checks.
+pub fn lint(manifest: &Manifest, checks: &[&'static str]) -> Result<LintReport, LintError> {
+    let on = |c: &str| checks.contains(&c);
+    let mut issues = Vec::new();
+    let mut push = |check, path: &str, line, message| {
+        issues.push(Issue {
+            check,
+            path: path.to_string(),
+            line,
+            message,
+        })
+    };
+    if on("broken-links") || on("ambiguous-links") || on("missing-embeds") {
+        for l in manifest.unresolved_links()? {
+            let written = if l.embed {
+                format!("![[{}]]", l.target)
+            } else {
+                format!("[[{}]]", l.target)
+            };
+            let (check, message) = match (l.status.as_str(), l.embed) {
+                ("ambiguous", _) => (
+                    "ambiguous-links",
+                    format!(
+                        "{written} could mean {} pages; link by path or make the names unique",
+                        l.candidates
+                    ),
+                ),
+                (_, true) => (
+                    "missing-embeds",
+                    format!("{written} embeds a file that does not exist"),
+                ),
+                _ => ("broken-links", format!("{written} matches no page or file")),
+            };
+            if on(check) {
+                push(check, &l.source, Some(l.line), message);
+            }
+        }
+    }
+    if on("broken-headings") || on("broken-blocks") {
+        for l in manifest.broken_fragments()? {
+            let target = l.resolved.as_deref().unwrap_or_default();
+            if let (Some(h), true) = (&l.heading, on("broken-headings")) {
+                push(
+                    "broken-headings",
+                    &l.source,
+                    Some(l.line),
+                    format!("[[{}#{h}]]: {target} has no heading {h:?}", l.target),
+                );
+            }
+            if let (Some(b), true) = (&l.block, on("broken-blocks")) {
+                push(
+                    "broken-blocks",
+                    &l.source,
+                    Some(l.line),
+                    format!("[[{}#^{b}]]: {target} has no block ^{b}", l.target),
+                );
+            }
+        }
+    }
+    if on("orphans") {
+        for p in manifest.orphan_pages()? {
+            push("orphans", &p, None, "no other page links here".into());
+        }
+    }
+    if on("thin-pages") {
+        for (p, words) in manifest.thin_pages()? {
+            push(
+                "thin-pages",
+                &p,
+                None,
+                format!("{words} words of prose (thin below {})", schema::THIN_WORDS),
+            );
+        }
+    }
+    if on("stale-pages") {
+        for (p, updated, source, date) in manifest.stale_pages()? {
+            push(
+                "stale-pages",
+                &p,
+                None,
+                format!("updated {updated}, but its source {source} changed on {date}"),
+            );
+        }
+    }
+    if on("dead-sources") {
+        for (p, source) in manifest.dead_sources()? {
+            push(
+                "dead-sources",
+                &p,
+                None,
+                format!("source {source} does not exist"),
+            );
+        }
+    }
+    if on("duplicate-aliases") || on("duplicate-titles") {
+        for claim in manifest.shared_names()? {
+            let titled = claim
+                .claimants
+                .iter()
+                .filter(|(_, how)| *how == "title")
+                .count();
+            let check = if titled > 1 {
+                "duplicate-titles"
+            } else {
+                "duplicate-aliases"
+            };
+            if !on(check) {
+                continue;
+            }
+            for (path, how) in &claim.claimants {
+                let others: Vec<String> = claim
+                    .claimants
+                    .iter()
+                    .filter(|(p, _)| p != path)
+                    .map(|(p, h)| format!("{p} ({h})"))
+                    .collect();
+                push(
+                    check,
+                    path,
+                    None,
+                    format!(
+                        "{how} {:?} is also claimed by {}",
+                        claim.name,
+                        others.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+    if on("missing-frontmatter") || on("invalid-frontmatter") {
+        for r in manifest.page_records()? {
+            match r.frontmatter.as_str() {
+                "none" => push(
+                    "missing-frontmatter",
+                    &r.path,
+                    Some(1),
+                    "no frontmatter block".into(),
+                ),
+                "invalid" => push(
+                    "invalid-frontmatter",
+                    &r.path,
+                    r.error_line,
+                    r.error
+                        .clone()
+                        .unwrap_or_else(|| "frontmatter cannot be read".into()),
+                ),
+                _ => {
+                    for i in schema::validate(&r.path, &r.fields) {
+                        let check = match i.severity {
+                            Severity::Missing => "missing-frontmatter",
+                            Severity::Invalid => "invalid-frontmatter",
+                        };
+                        let line = r.fields.line_of(&i.key).or(Some(1));
+                        push(check, &r.path, line, i.message);
+                    }
+                }
+            }
+        }
+        issues.retain(|i| on(i.check));
+    }
+    issues.sort_by(|a, b| (a.check, &a.path, a.line).cmp(&(b.check, &b.path, b.line)));
+    let mut counts: BTreeMap<&'static str, usize> = checks.iter().map(|c| (*c, 0)).collect();
+    for i in &issues {
+        *counts.entry(i.check).or_default() += 1;
+    }
+    Ok(LintReport {
+        total: issues.len(),
+        issues,
+        counts,
+        fixes: Vec::new(),
+    })
+}

@@ -1,0 +1,264 @@
+//! The manifest side of `lint` and `brief`: set-based queries, one statement per check.
+
+use super::{At, Manifest, Result, sql};
+use crate::markdown::Problem;
+
+/// A link that does not lead where it says.
+#[derive(Debug, Clone)]
+pub struct LinkFinding {
+    /// The linking page.
+    pub source: String,
+    /// The line of the link.
+    pub line: usize,
+    /// The target as written.
+    pub target: String,
+    /// `#heading`, if any.
+    pub heading: Option<String>,
+    /// `#^block`, if any.
+    pub block: Option<String>,
+    /// `![[…]]`
+    pub embed: bool,
+    /// `broken`, `ambiguous` or `resolved`.
+    pub status: String,
+    /// Where it resolved, if it did.
+    pub resolved: Option<String>,
+    /// How many pages an ambiguous link could mean.
+    pub candidates: usize,
+}
+
+/// A page's stored frontmatter, for schema checks.
+#[derive(Debug, Clone)]
+pub struct PageRecord {
+    /// Vault-relative path.
+    pub path: String,
+    /// `ok`, `none` or `invalid`.
+    pub frontmatter: String,
+    /// Why the block is invalid.
+    pub error: Option<String>,
+    /// The line of that error.
+    pub error_line: Option<usize>,
+    /// The fields, as [`crate::markdown::Frontmatter`].
+    pub fields: crate::markdown::Frontmatter,
+    /// Words of prose.
+    pub words: usize,
+}
+
+/// A name claimed by more than one page.
+#[derive(Debug, Clone)]
+pub struct Claim {
+    /// The name as written by the first claimant.
+    pub name: String,
+    /// The pages claiming it, by path, with how (`title` or `alias`).
+    pub claimants: Vec<(String, &'static str)>,
+}
+
+fn link_findings(m: &Manifest, wher: &str) -> Result<Vec<LinkFinding>> {
+    let mut stmt = m
+        .conn
+        .prepare(&format!(
+            "SELECT l.source, l.line, l.target, l.heading, l.block, l.embed, l.status, l.resolved, l.candidates
+             FROM links l WHERE {wher} ORDER BY l.source, l.seq"
+        ))
+        .at(&m.path)?;
+    let rows = stmt
+        .query_map([], |r| {
+            Ok(LinkFinding {
+                source: r.get(0)?,
+                line: r.get::<_, i64>(1)? as usize,
+                target: r.get(2)?,
+                heading: r.get(3)?,
+                block: r.get(4)?,
+                embed: r.get(5)?,
+                status: r.get(6)?,
+                resolved: r.get(7)?,
+                candidates: r.get::<_, i64>(8)? as usize,
+            })
+        })
+        .at(&m.path)?;
+    rows.collect::<rusqlite::Result<Vec<_>>>().at(&m.path)
+}
+
+fn paths(m: &Manifest, q: &str) -> Result<Vec<(String, String)>> {
+    let mut stmt = m.conn.prepare(q).at(&m.path)?;
+    let rows = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<String>>(1)?.unwrap_or_default(),
+            ))
+        })
+        .at(&m.path)?;
+    rows.collect::<rusqlite::Result<Vec<_>>>().at(&m.path)
+}
+
+impl Manifest {
+    /// Links that resolve to nothing or to several pages.
+    pub fn unresolved_links(&self) -> Result<Vec<LinkFinding>> {
+        link_findings(self, "l.status IN ('broken', 'ambiguous')")
+    }
+
+    /// Resolved links whose `#heading` or `#^block` the target page does not have.
+    pub fn broken_fragments(&self) -> Result<Vec<LinkFinding>> {
+        link_findings(
+            self,
+            "l.status = 'resolved' AND l.resolved IN (SELECT path FROM pages) AND (
+               (l.heading_key IS NOT NULL AND NOT EXISTS
+                 (SELECT 1 FROM headings h WHERE h.path = l.resolved AND h.key = l.heading_key))
+               OR (l.block IS NOT NULL AND NOT EXISTS
+                 (SELECT 1 FROM blocks b WHERE b.path = l.resolved AND b.block_id = l.block)))",
+        )
+    }
+
+    /// Pages no other page links to (system pages excluded).
+    pub fn orphan_pages(&self) -> Result<Vec<String>> {
+        let q = format!(
+            "SELECT p.path, NULL FROM pages p WHERE {} AND NOT {} ORDER BY p.path",
+            sql::ORPHAN,
+            sql::SYSTEM_PAGE
+        );
+        Ok(paths(self, &q)?.into_iter().map(|(p, _)| p).collect())
+    }
+
+    /// Seed pages no other page links to.
+    pub fn seed_orphans(&self) -> Result<Vec<String>> {
+        let q = format!(
+            "SELECT p.path, NULL FROM pages p WHERE p.maturity = 'seed' AND {} AND NOT {} ORDER BY p.path",
+            sql::ORPHAN,
+            sql::SYSTEM_PAGE
+        );
+        Ok(paths(self, &q)?.into_iter().map(|(p, _)| p).collect())
+    }
+
+    /// Pages with too little prose, with their word counts (system pages excluded).
+    pub fn thin_pages(&self) -> Result<Vec<(String, usize)>> {
+        let q = format!(
+            "SELECT p.path, CAST(p.words AS TEXT) FROM pages p WHERE {} AND NOT {} ORDER BY p.path",
+            sql::thin(),
+            sql::SYSTEM_PAGE
+        );
+        Ok(paths(self, &q)?
+            .into_iter()
+            .map(|(p, w)| (p, w.parse().unwrap_or(0)))
+            .collect())
+    }
+
+    /// Stale pages, each with its `updated:` date and the newest source that is newer.
+    pub fn stale_pages(&self) -> Result<Vec<(String, String, String, String)>> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT p.path, p.updated, f.path, max(date(f.mtime_ns / 1000000000, 'unixepoch', 'localtime'))
+                 FROM pages p, json_each(p.sources) s
+                 JOIN files f ON f.deleted = 0 AND f.path =
+                     CASE WHEN substr(s.value, 1, 2) = './' THEN substr(s.value, 3) ELSE s.value END
+                 WHERE date(p.updated) = p.updated
+                   AND date(f.mtime_ns / 1000000000, 'unixepoch', 'localtime') > p.updated
+                 GROUP BY p.path ORDER BY p.path",
+            )
+            .at(&self.path)?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .at(&self.path)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
+    }
+
+    /// Sources (page, source) that name no file or directory of the vault.
+    pub fn dead_sources(&self) -> Result<Vec<(String, String)>> {
+        paths(
+            self,
+            "SELECT p.path, s.value FROM pages p, json_each(p.sources) s
+             WHERE trim(s.value) <> '' AND NOT EXISTS (
+               SELECT 1 FROM files f WHERE f.deleted = 0 AND (
+                 f.path = rtrim(CASE WHEN substr(s.value, 1, 2) = './' THEN substr(s.value, 3) ELSE s.value END, '/')
+                 OR substr(f.path, 1, length(rtrim(s.value, '/')) + 1) = rtrim(s.value, '/') || '/'))
+             ORDER BY p.path, s.key",
+        )
+    }
+
+    /// Names (title or alias keys) claimed by more than one page.
+    pub fn shared_names(&self) -> Result<Vec<Claim>> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "WITH names AS (
+                   SELECT title_key AS k, title AS name, path, 'title' AS how FROM pages WHERE title_key IS NOT NULL
+                   UNION SELECT alias_key, alias, path, 'alias' FROM aliases)
+                 SELECT k, name, path, how FROM names
+                 WHERE k IN (SELECT k FROM names GROUP BY k HAVING count(DISTINCT path) > 1)
+                 ORDER BY k, path, how DESC",
+            )
+            .at(&self.path)?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
+            })
+            .at(&self.path)?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .at(&self.path)?;
+        let mut out: Vec<(String, Claim)> = Vec::new();
+        for (k, name, path, how) in rows {
+            let how = if how == "title" { "title" } else { "alias" };
+            match out.last_mut() {
+                Some((last, claim)) if *last == k => {
+                    if !claim.claimants.iter().any(|(p, h)| *p == path && *h == how) {
+                        claim.claimants.push((path, how));
+                    }
+                }
+                _ => out.push((
+                    k,
+                    Claim {
+                        name,
+                        claimants: vec![(path, how)],
+                    },
+                )),
+            }
+        }
+        Ok(out.into_iter().map(|(_, c)| c).collect())
+    }
+
+    /// Every page with its stored frontmatter.
+    pub fn page_records(&self) -> Result<Vec<PageRecord>> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT p.path, p.frontmatter, p.error, p.error_line, p.title, p.type, p.maturity, p.created,
+                        p.updated, p.sources, p.problems, p.words, p.key_lines,
+                        (SELECT json_group_array(tag) FROM tags WHERE path = p.path),
+                        (SELECT json_group_array(alias) FROM (SELECT alias FROM aliases WHERE path = p.path ORDER BY seq))
+                 FROM pages p ORDER BY p.path",
+            )
+            .at(&self.path)?;
+        let list = |s: String| serde_json::from_str::<Vec<String>>(&s).unwrap_or_default();
+        let rows = stmt
+            .query_map([], |r| {
+                let problems: Vec<Problem> =
+                    serde_json::from_str(&r.get::<_, String>(10)?).unwrap_or_default();
+                Ok(PageRecord {
+                    path: r.get(0)?,
+                    frontmatter: r.get(1)?,
+                    error: r.get(2)?,
+                    error_line: r.get::<_, Option<i64>>(3)?.map(|n| n as usize),
+                    fields: crate::markdown::Frontmatter {
+                        title: r.get(4)?,
+                        kind: r.get(5)?,
+                        maturity: r.get(6)?,
+                        created: r.get(7)?,
+                        updated: r.get(8)?,
+                        sources: list(r.get(9)?),
+                        tags: list(r.get(13)?),
+                        aliases: list(r.get(14)?),
+                        problems,
+                        lines: serde_json::from_str(&r.get::<_, String>(12)?).unwrap_or_default(),
+                    },
+                    words: r.get::<_, i64>(11)? as usize,
+                })
+            })
+            .at(&self.path)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
+    }
+}

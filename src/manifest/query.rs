@@ -1,0 +1,226 @@
+//! `query`: pages by frontmatter and by the link graph, each filter one indexed condition of
+//! a single statement; and `--resolve`: what a planned page name would collide with.
+
+use super::{At, Manifest, Result, sql};
+use crate::key;
+use rusqlite::types::Value;
+
+/// Which pages to return; every set field must hold (AND).
+#[derive(Debug, Clone, Default)]
+pub struct PageFilter {
+    /// Title, compared as a key.
+    pub title: Option<String>,
+    /// An alias, compared as a key.
+    pub alias: Option<String>,
+    /// A tag, compared as a key (a leading `#` ignored).
+    pub tag: Option<String>,
+    /// `type:` exactly.
+    pub kind: Option<String>,
+    /// `maturity:` exactly.
+    pub maturity: Option<String>,
+    /// Pages the page at this path links to.
+    pub linked_from: Option<String>,
+    /// Pages that link to the page at this path.
+    pub links_to: Option<String>,
+    /// Stale pages only.
+    pub stale: bool,
+    /// Orphans only.
+    pub orphan: bool,
+    /// Thin pages only.
+    pub thin: bool,
+    /// At most this many rows.
+    pub limit: Option<usize>,
+}
+
+/// A page as `query` reports it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PageRow {
+    /// Vault-relative path.
+    pub path: String,
+    /// `title:`
+    pub title: Option<String>,
+    /// `type:`
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    /// `maturity:`
+    pub maturity: Option<String>,
+    /// `tags:`
+    pub tags: Vec<String>,
+    /// `aliases:`
+    pub aliases: Vec<String>,
+    /// `updated:`
+    pub updated: Option<String>,
+}
+
+/// A page that a planned name would collide with.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Collision {
+    /// The page or file.
+    pub path: String,
+    /// Its title, if it has one.
+    pub title: Option<String>,
+    /// `title`, `alias`, `file name`, or `similar title` / `similar alias` / `similar file name`
+    /// (same but for case, spaces, dashes, underscores or Unicode normalisation).
+    pub via: &'static str,
+    /// The name that collides.
+    pub name: String,
+}
+
+impl Manifest {
+    /// The pages matching `f`, by path, and how many matched in all (before the limit).
+    pub fn query_pages(&self, f: &PageFilter) -> Result<(Vec<PageRow>, usize)> {
+        let mut conds: Vec<String> = Vec::new();
+        let mut args: Vec<Value> = Vec::new();
+        let mut arg = |v: String| {
+            args.push(Value::Text(v));
+            format!("?{}", args.len())
+        };
+        if let Some(t) = &f.title {
+            conds.push(format!("p.title_key = {}", arg(key::key(t))));
+        }
+        if let Some(a) = &f.alias {
+            conds.push(format!(
+                "EXISTS (SELECT 1 FROM aliases a WHERE a.path = p.path AND a.alias_key = {})",
+                arg(key::key(a))
+            ));
+        }
+        if let Some(t) = &f.tag {
+            conds.push(format!(
+                "EXISTS (SELECT 1 FROM tags t WHERE t.path = p.path AND t.tag_key = {})",
+                arg(key::key(t.trim().trim_start_matches('#')))
+            ));
+        }
+        if let Some(t) = &f.kind {
+            conds.push(format!("p.type = {}", arg(t.clone())));
+        }
+        if let Some(m) = &f.maturity {
+            conds.push(format!("p.maturity = {}", arg(m.clone())));
+        }
+        if let Some(src) = &f.linked_from {
+            conds.push(format!(
+                "EXISTS (SELECT 1 FROM links l WHERE l.source = {} AND l.resolved = p.path)",
+                arg(src.clone())
+            ));
+        }
+        if let Some(dst) = &f.links_to {
+            conds.push(format!(
+                "EXISTS (SELECT 1 FROM links l WHERE l.source = p.path AND l.resolved = {})",
+                arg(dst.clone())
+            ));
+        }
+        if f.stale {
+            conds.push(sql::STALE.into());
+        }
+        if f.orphan {
+            conds.push(format!("{} AND NOT {}", sql::ORPHAN, sql::SYSTEM_PAGE));
+        }
+        if f.thin {
+            conds.push(format!("{} AND NOT {}", sql::thin(), sql::SYSTEM_PAGE));
+        }
+        let wher = if conds.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", conds.join(" AND "))
+        };
+        let total: i64 = self
+            .conn
+            .query_row(
+                &format!("SELECT count(*) FROM pages p {wher}"),
+                rusqlite::params_from_iter(&args),
+                |r| r.get(0),
+            )
+            .at(&self.path)?;
+        let limit = f.limit.map_or(-1, |n| n as i64);
+        let mut stmt = self
+            .conn
+            .prepare(&format!(
+                "SELECT p.path, p.title, p.type, p.maturity, p.updated,
+                    (SELECT json_group_array(tag) FROM (SELECT tag FROM tags WHERE path = p.path ORDER BY tag)),
+                    (SELECT json_group_array(alias) FROM (SELECT alias FROM aliases WHERE path = p.path ORDER BY seq))
+                 FROM pages p {wher} ORDER BY p.path LIMIT {limit}"
+            ))
+            .at(&self.path)?;
+        let list = |s: String| serde_json::from_str::<Vec<String>>(&s).unwrap_or_default();
+        let rows = stmt
+            .query_map(rusqlite::params_from_iter(&args), |r| {
+                Ok(PageRow {
+                    path: r.get(0)?,
+                    title: r.get(1)?,
+                    kind: r.get(2)?,
+                    maturity: r.get(3)?,
+                    updated: r.get(4)?,
+                    tags: list(r.get(5)?),
+                    aliases: list(r.get(6)?),
+                })
+            })
+            .at(&self.path)?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .at(&self.path)?;
+        Ok((rows, total as usize))
+    }
+
+    /// Every page or file a page named `name` would collide with.
+    pub fn collisions(&self, name: &str) -> Result<Vec<Collision>> {
+        let (exact, loose) = (key::link_key(name), key::loose_key(&key::link_key(name)));
+        let queries: [(&str, &str, &'static str); 6] = [
+            (
+                "SELECT path, title, title FROM pages WHERE title_key = ?1",
+                &exact,
+                "title",
+            ),
+            (
+                "SELECT a.path, p.title, a.alias FROM aliases a JOIN pages p USING (path) WHERE a.alias_key = ?1",
+                &exact,
+                "alias",
+            ),
+            (
+                "SELECT f.path, p.title, f.path FROM files f LEFT JOIN pages p USING (path)
+                 WHERE f.deleted = 0 AND f.name_key = ?1",
+                &exact,
+                "file name",
+            ),
+            (
+                "SELECT path, title, title FROM pages WHERE title_loose = ?1",
+                &loose,
+                "similar title",
+            ),
+            (
+                "SELECT a.path, p.title, a.alias FROM aliases a JOIN pages p USING (path) WHERE a.alias_loose = ?1",
+                &loose,
+                "similar alias",
+            ),
+            (
+                "SELECT f.path, p.title, f.path FROM files f LEFT JOIN pages p USING (path)
+                 WHERE f.deleted = 0 AND f.name_loose = ?1",
+                &loose,
+                "similar file name",
+            ),
+        ];
+        let mut out: Vec<Collision> = Vec::new();
+        for (q, k, via) in queries {
+            let mut stmt = self.conn.prepare_cached(q).at(&self.path)?;
+            let found = stmt
+                .query_map([k], |r| {
+                    Ok(Collision {
+                        path: r.get(0)?,
+                        title: r.get(1)?,
+                        name: r.get::<_, Option<String>>(2)?.unwrap_or_default(),
+                        via,
+                    })
+                })
+                .at(&self.path)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .at(&self.path)?;
+            for c in found {
+                // A page that collides exactly is not listed again as similar.
+                if !out
+                    .iter()
+                    .any(|o| o.path == c.path && o.via == c.via.trim_start_matches("similar "))
+                {
+                    out.push(c);
+                }
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,104 @@
+//! `query`: structured lookup of pages from the manifest, and `query --resolve`, the check an
+//! agent makes before it creates a page.
+
+use crate::manifest::{Collision, Manifest, ManifestError, PageFilter, PageRow, Resolution};
+use serde::Serialize;
+
+/// A query, with page names not yet resolved.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    /// The frontmatter and flag filters (`linked_from`/`links_to` hold names here).
+    pub filter: PageFilter,
+}
+
+/// The answer to a query.
+#[derive(Debug, Clone, Serialize)]
+pub struct QueryReport {
+    /// Pages that matched in all.
+    pub total: usize,
+    /// True when `--limit` cut the list.
+    pub truncated: bool,
+    /// The pages, by path.
+    pub pages: Vec<PageRow>,
+}
+
+/// What a planned page name would collide with.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResolveReport {
+    /// The name asked about.
+    pub name: String,
+    /// Whether `[[name]]` already resolves.
+    pub exists: bool,
+    /// The page `[[name]]` resolves to.
+    pub resolves_to: Option<String>,
+    /// True when `[[name]]` could mean several pages.
+    pub ambiguous: bool,
+    /// Every page with the same title, alias or file name, or one that differs only in case,
+    /// spaces, dashes, underscores or Unicode normalisation.
+    pub collisions: Vec<Collision>,
+}
+
+/// A query could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum QueryError {
+    /// `--linked-from` / `--links-to` names nothing.
+    #[error(
+        "no page is called {0:?} (give a title, an alias, a file name or a vault-relative path)"
+    )]
+    UnknownPage(String),
+    /// `--linked-from` / `--links-to` names several pages.
+    #[error("{name:?} could mean {count} pages; give its vault-relative path")]
+    Ambiguous {
+        /// The name.
+        name: String,
+        /// How many pages it could mean.
+        count: usize,
+    },
+    /// The manifest failed.
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+}
+
+fn page_path(manifest: &Manifest, name: &str) -> Result<String, QueryError> {
+    match manifest.resolve_name(name)? {
+        Resolution::Resolved(p) => Ok(p),
+        Resolution::Broken => Err(QueryError::UnknownPage(name.into())),
+        Resolution::Ambiguous(count) => Err(QueryError::Ambiguous {
+            name: name.into(),
+            count,
+        }),
+    }
+}
+
+/// Run a query.
+pub fn query(manifest: &Manifest, req: &Request) -> Result<QueryReport, QueryError> {
+    let mut f = req.filter.clone();
+    if let Some(n) = &f.linked_from {
+        f.linked_from = Some(page_path(manifest, n)?);
+    }
+    if let Some(n) = &f.links_to {
+        f.links_to = Some(page_path(manifest, n)?);
+    }
+    let (pages, total) = manifest.query_pages(&f)?;
+    Ok(QueryReport {
+        total,
+        truncated: pages.len() < total,
+        pages,
+    })
+}
+
+/// What creating a page called `name` would collide with.
+pub fn resolve(manifest: &Manifest, name: &str) -> Result<ResolveReport, QueryError> {
+    let (resolves_to, ambiguous) = match manifest.resolve_name(name)? {
+        Resolution::Resolved(p) => (Some(p), false),
+        Resolution::Broken => (None, false),
+        Resolution::Ambiguous(_) => (None, true),
+    };
+    Ok(ResolveReport {
+        name: name.into(),
+        exists: resolves_to.is_some() || ambiguous,
+        resolves_to,
+        ambiguous,
+        collisions: manifest.collisions(name)?,
+    })
+}
