@@ -8,6 +8,7 @@
 pub mod cli;
 
 pub mod archive;
+pub mod brief;
 pub mod clock;
 pub mod config;
 pub mod contract;

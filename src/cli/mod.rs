@@ -44,6 +44,7 @@ enum Command {
     Lint(commands::lint::LintArgs),
     Query(commands::query::QueryArgs),
     Tasks(commands::tasks::TasksArgs),
+    Brief(commands::brief::BriefArgs),
     Done(commands::done::DoneArgs),
 }
 
@@ -130,6 +131,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Lint(args) => lint::run(&ctx, args),
         Command::Query(args) => query::run(&ctx, args),
         Command::Tasks(args) => tasks::run(&ctx, args),
+        Command::Brief(args) => brief::run(&ctx, args),
         Command::Done(args) => done::run(&ctx, args),
     }
 }

@@ -9,6 +9,7 @@ mod links;
 pub mod meta;
 mod pages;
 mod query;
+mod recent;
 mod sql;
 mod stats;
 
@@ -18,6 +19,7 @@ pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened, Outcome};
 pub use links::Resolution;
 pub use pages::Dirty;
 pub use query::{Collision, PageFilter, PageRow};
+pub use recent::{RawFile, UpdatedPage};
 pub use stats::{Counts, TypeCount};
 
 use rusqlite::{Connection, TransactionBehavior};

@@ -1,5 +1,6 @@
 //! One file per command: its arguments (whose doc comments are the help text) and `run`.
 
+pub mod brief;
 pub mod describe;
 pub mod done;
 pub mod ingest;

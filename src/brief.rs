@@ -1,0 +1,195 @@
+//! `brief`: what happened in the vault over the last N calendar days, and what deserves a
+//! second look, for an agent to write the weekly brief from. Computed from the manifest, the
+//! log and the task list; it never runs the whole lint.
+
+use crate::inbox::hints::checkbox_task;
+use crate::manifest::{Manifest, ManifestError, RawFile, UpdatedPage};
+use crate::vault::{LOG, TASKS, Vault};
+use chrono::{Days, NaiveDate};
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// Open tasks previewed.
+const TASK_PREVIEW: usize = 5;
+
+/// The brief.
+#[derive(Debug, Clone, Serialize)]
+pub struct Brief {
+    /// The vault root.
+    pub vault_root: PathBuf,
+    /// The calendar days covered.
+    pub window: Window,
+    /// Log blocks dated in the window, newest first.
+    pub log_entries: Vec<LogEntry>,
+    /// Raw files modified in the window (archives of the inbox excluded), newest first.
+    pub new_raw: Vec<RawFile>,
+    /// Pages whose `updated:` falls in the window, newest first.
+    pub updated_wiki: Vec<UpdatedPage>,
+    /// Pages worth revisiting.
+    pub revisit: Revisit,
+    /// The task list.
+    pub tasks: Tasks,
+}
+
+/// The days covered: `days` calendar days ending today, local time.
+#[derive(Debug, Clone, Serialize)]
+pub struct Window {
+    /// How many days.
+    pub days: u32,
+    /// The first day, `YYYY-MM-DD`.
+    pub from: String,
+    /// The last day (today).
+    pub to: String,
+}
+
+/// A block of `wiki/log.md`.
+#[derive(Debug, Clone, Serialize)]
+pub struct LogEntry {
+    /// Its date.
+    pub date: String,
+    /// Its heading line.
+    pub heading: String,
+    /// The whole block.
+    pub text: String,
+}
+
+/// Revisit signals.
+#[derive(Debug, Clone, Serialize)]
+pub struct Revisit {
+    /// Pages older than one of their sources.
+    pub stale: Vec<String>,
+    /// Seed pages nobody links to.
+    pub seed_orphans: Vec<String>,
+    /// Pages with little prose.
+    pub thin: Vec<String>,
+}
+
+/// The task list.
+#[derive(Debug, Clone, Serialize)]
+pub struct Tasks {
+    /// Open tasks.
+    pub open: usize,
+    /// The first few open tasks.
+    pub first: Vec<String>,
+}
+
+/// The brief could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum BriefError {
+    /// A file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The manifest failed.
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+}
+
+/// Make the brief for the `days` calendar days ending `today`.
+pub fn brief(vault: &Vault, manifest: &Manifest, today: NaiveDate, days: u32) -> Result<Brief, BriefError> {
+    let days = days.max(1);
+    let from = today
+        .checked_sub_days(Days::new(u64::from(days) - 1))
+        .unwrap_or(NaiveDate::MIN)
+        .to_string();
+    let to = today.to_string();
+    let log = read_optional(vault, LOG)?;
+    let tasks_text = read_optional(vault, TASKS)?;
+    let open: Vec<String> = tasks_text
+        .lines()
+        .filter_map(checkbox_task)
+        .map(str::to_string)
+        .collect();
+    Ok(Brief {
+        vault_root: vault.root.clone(),
+        log_entries: log_blocks(&log, &from, &to),
+        new_raw: manifest.raw_modified_between(&from, &to)?,
+        updated_wiki: manifest.pages_updated_between(&from, &to)?,
+        revisit: Revisit {
+            stale: manifest.stale_pages()?.into_iter().map(|s| s.0).collect(),
+            seed_orphans: manifest.seed_orphans()?,
+            thin: manifest.thin_pages()?.into_iter().map(|t| t.0).collect(),
+        },
+        tasks: Tasks {
+            open: open.len(),
+            first: open.into_iter().take(TASK_PREVIEW).collect(),
+        },
+        window: Window { days, from, to },
+    })
+}
+
+fn read_optional(vault: &Vault, rel: &str) -> Result<String, BriefError> {
+    let path = vault.path(rel);
+    match std::fs::read(&path) {
+        Ok(b) => Ok(String::from_utf8_lossy(&b).into_owned()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(source) => Err(BriefError::Read { path, source }),
+    }
+}
+
+/// The date of a log block heading: `## [YYYY-MM-DD] …` with a real calendar date.
+fn heading_date(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("## ")?.trim_start().strip_prefix('[')?;
+    let date = rest.get(..10)?;
+    (rest[10..].starts_with(']') && crate::schema::is_date(date)).then_some(date)
+}
+
+/// Log blocks dated between `from` and `to`, newest first (same-day blocks keep file order).
+fn log_blocks(log: &str, from: &str, to: &str) -> Vec<LogEntry> {
+    let mut blocks: Vec<LogEntry> = Vec::new();
+    let mut current: Option<(String, Vec<&str>)> = None;
+    for line in log.lines().map(|l| l.trim_end_matches('\r')) {
+        if let Some(date) = heading_date(line) {
+            if let Some((d, lines)) = current.take() {
+                blocks.push(entry(d, &lines));
+            }
+            current = Some((date.to_string(), vec![line]));
+        } else if line.starts_with("# ") || line.starts_with("## ") {
+            if let Some((d, lines)) = current.take() {
+                blocks.push(entry(d, &lines));
+            }
+        } else if let Some((_, lines)) = current.as_mut() {
+            lines.push(line);
+        }
+    }
+    if let Some((d, lines)) = current {
+        blocks.push(entry(d, &lines));
+    }
+    blocks.retain(|b| b.date.as_str() >= from && b.date.as_str() <= to);
+    blocks.sort_by(|a, b| b.date.cmp(&a.date));
+    blocks
+}
+
+fn entry(date: String, lines: &[&str]) -> LogEntry {
+    LogEntry {
+        date,
+        heading: lines[0].to_string(),
+        text: lines.join("\n").trim_end().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_blocks_in_the_window_newest_first() {
+        let log = "# Log\n\nintro\n\n## [2026-04-20] ingest | a\n- x\n\n## [2026-04-28] ingest | b\n- y\n\
+                   ## [2026-13-40] bogus\n- z\n## Notes\nnot a block\n## [2026-05-01] query | c\n";
+        let got = log_blocks(log, "2026-04-25", "2026-05-01");
+        let dates: Vec<_> = got.iter().map(|b| b.date.as_str()).collect();
+        assert_eq!(dates, ["2026-05-01", "2026-04-28"]);
+        assert_eq!(got[1].text, "## [2026-04-28] ingest | b\n- y");
+    }
+
+    #[test]
+    fn headings_need_a_real_date() {
+        assert_eq!(heading_date("## [2026-04-28] x"), Some("2026-04-28"));
+        assert_eq!(heading_date("## [2026-02-30] x"), None);
+        assert_eq!(heading_date("### [2026-04-28] x"), None);
+    }
+}
