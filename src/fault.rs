@@ -15,6 +15,10 @@ pub const STEPS: &[&str] = &[
     "tasks.write",
     "done.write",
     "scan.commit",
+    "lint.write",
+    "fmt.write",
+    "index.shards",
+    "index.write",
 ];
 
 /// The environment variable that names the step.

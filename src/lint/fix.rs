@@ -1,15 +1,31 @@
-//! `lint --fix`: the safe fixes. (Being written.)
+//! `lint --fix`: the safe fixes, and only those. Tags are put in their canonical form, a
+//! stale page's `updated:` is set to today, and a link that reaches its page by alias, file
+//! name or path is rewritten to the page's (unique) title, keeping what it displays. Each
+//! edit changes only the bytes it fixes (frontmatter edits go through
+//! [`crate::markdown::edit`]), every change is reported line by line, and a second run
+//! changes nothing.
 
+use super::{LintError, LintReport, lint};
+use crate::clock::Now;
+use crate::fsio;
+use crate::manifest::{AliasedLink, Manifest};
+use crate::markdown::{edit, frontmatter, outline};
+use crate::scan::{self, ScanOptions};
+use crate::schema;
+use crate::vault::Vault;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
-/// One change `--fix` made.
+/// One changed line (or run of lines).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Fix {
     /// The file changed.
     pub path: String,
-    /// The line changed.
+    /// The first line changed.
     pub line: usize,
-    /// What it was.
+    /// Why.
+    pub reason: String,
+    /// What the line was.
     pub before: String,
     /// What it is now.
     pub after: String,
@@ -25,13 +41,171 @@ pub struct FixError {
     pub source: std::io::Error,
 }
 
+/// What to do to one file.
+#[derive(Debug, Default)]
+struct Plan {
+    links: Vec<AliasedLink>,
+    tags: Option<Vec<String>>,
+    bump_updated: bool,
+}
+
 /// Apply the safe fixes for the selected checks, rescan, and lint again.
 pub fn lint_and_fix(
-    vault: &crate::vault::Vault,
-    manifest: &mut crate::manifest::Manifest,
+    vault: &Vault,
+    manifest: &mut Manifest,
     checks: &[&'static str],
-    now: &crate::clock::Now,
-) -> Result<super::LintReport, super::LintError> {
-    let _ = (vault, now);
-    super::lint(manifest, checks)
+    now: &Now,
+) -> Result<LintReport, LintError> {
+    let on = |c: &str| checks.contains(&c);
+    let mut plans: BTreeMap<String, Plan> = BTreeMap::new();
+    if on("invalid-frontmatter") {
+        for r in manifest.page_records()? {
+            if r.fields.tags.iter().any(|t| !schema::tag_ok(t)) {
+                let mut tags: Vec<String> = Vec::new();
+                for t in r.fields.tags.iter().map(|t| schema::normalise_tag(t)) {
+                    if !t.is_empty() && !tags.contains(&t) {
+                        tags.push(t);
+                    }
+                }
+                plans.entry(r.path).or_default().tags = Some(tags);
+            }
+        }
+    }
+    if on("stale-pages") {
+        for (path, ..) in manifest.stale_pages()? {
+            plans.entry(path).or_default().bump_updated = true;
+        }
+    }
+    if on("broken-links") {
+        for l in manifest.aliased_links()? {
+            plans.entry(l.source.clone()).or_default().links.push(l);
+        }
+    }
+    let today = now.today.to_string();
+    let mut fixes = Vec::new();
+    for (path, plan) in &plans {
+        let file = vault.path(path);
+        let err = |source| FixError {
+            path: path.clone(),
+            source,
+        };
+        let old = std::fs::read_to_string(&file).map_err(err)?;
+        let mut text = old.clone();
+        let mut step = |text: &mut String, new: Option<String>, reason: &str| {
+            if let Some(new) = new.filter(|n| n != text) {
+                fixes.extend(changed_lines(path, text, &new, reason));
+                *text = new;
+            }
+        };
+        if !plan.links.is_empty() {
+            let new = rewrite_links(&text, &plan.links);
+            step(&mut text, Some(new), "link rewritten to the page's title");
+        }
+        if let Some(tags) = &plan.tags {
+            let new = edit::set_list(&text, "tags", tags);
+            step(&mut text, new, "tags in canonical form");
+        }
+        if plan.bump_updated {
+            let new = edit::set_scalar(&text, "updated", &today);
+            step(&mut text, new, "stale page: updated set to today");
+        }
+        if text != old {
+            fsio::write_atomic(&file, text.as_bytes()).map_err(err)?;
+            crate::fault::reached("lint.write");
+        }
+    }
+    if !fixes.is_empty() {
+        scan::scan(vault, manifest, ScanOptions::default(), &now.timestamp, now.ns)
+            .map_err(|e| LintError::Rescan(e.to_string()))?;
+    }
+    let mut report = lint(manifest, checks)?;
+    report.fixes = fixes;
+    Ok(report)
+}
+
+/// The text with each listed link rewritten to `[[Title#fragment|shown]]`, where `shown` is
+/// the link's label, or the target as it was written.
+fn rewrite_links(text: &str, links: &[AliasedLink]) -> String {
+    let split = frontmatter::split(text);
+    let offset = text.len() - split.body.len();
+    let found = outline::outline(split.body, split.body_line).links;
+    let mut out = text.to_string();
+    // From the end, so that earlier offsets stay valid.
+    for l in found.iter().rev() {
+        let Some(fix) = links.iter().find(|f| f.line == l.line && f.target == l.target) else {
+            continue;
+        };
+        let span = offset + l.span.start..offset + l.span.end;
+        let old = &text[span.clone()];
+        let pipe = if old.contains("\\|") { "\\|" } else { "|" };
+        let fragment = match (&l.heading, &l.block) {
+            (Some(h), _) => format!("#{h}"),
+            (None, Some(b)) => format!("#^{b}"),
+            (None, None) => String::new(),
+        };
+        let shown = l.label.clone().unwrap_or_else(|| l.target.clone());
+        out.replace_range(span, &format!("[[{}{fragment}{pipe}{shown}]]", fix.title));
+    }
+    out
+}
+
+/// The lines that differ between `old` and `new`, as fixes: each differing line when the
+/// line count is the same, otherwise the changed run as one fix.
+fn changed_lines(path: &str, old: &str, new: &str, reason: &str) -> Vec<Fix> {
+    let a: Vec<&str> = old.lines().collect();
+    let b: Vec<&str> = new.lines().collect();
+    let fix = |line: usize, before: &[&str], after: &[&str]| Fix {
+        path: path.to_string(),
+        line,
+        reason: reason.to_string(),
+        before: before.join("\n"),
+        after: after.join("\n"),
+    };
+    if a.len() == b.len() {
+        return (0..a.len())
+            .filter(|&i| a[i] != b[i])
+            .map(|i| fix(i + 1, &a[i..=i], &b[i..=i]))
+            .collect();
+    }
+    let start = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let tail = a[start..]
+        .iter()
+        .rev()
+        .zip(b[start..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    vec![fix(start + 1, &a[start..a.len() - tail], &b[start..b.len() - tail])]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn aliased(line: usize, target: &str, title: &str) -> AliasedLink {
+        AliasedLink {
+            source: "p.md".into(),
+            line,
+            target: target.into(),
+            title: title.into(),
+        }
+    }
+
+    #[test]
+    fn rewrites_keep_what_the_link_shows() {
+        let text = "---\ntitle: P\n---\nSee [[cc4bq]], [[CC4BQ#Design|the design]] and [[Other]].\n| [[cc4bq\\|x]] |\n";
+        let links = [aliased(4, "cc4bq", "Cascade"), aliased(4, "CC4BQ", "Cascade"), aliased(5, "cc4bq", "Cascade")];
+        assert_eq!(
+            rewrite_links(text, &links),
+            "---\ntitle: P\n---\nSee [[Cascade|cc4bq]], [[Cascade#Design|the design]] and [[Other]].\n| [[Cascade\\|x]] |\n"
+        );
+    }
+
+    #[test]
+    fn changed_lines_are_reported_one_by_one() {
+        let f = changed_lines("p.md", "a\nb\nc\n", "a\nB\nc\n", "r");
+        assert_eq!(f.len(), 1);
+        assert_eq!((f[0].line, f[0].before.as_str(), f[0].after.as_str()), (2, "b", "B"));
+        let f = changed_lines("p.md", "a\n- x\n- y\nc\n", "a\n- x\nc\n", "r");
+        assert_eq!((f[0].line, f[0].before.as_str(), f[0].after.as_str()), (3, "- y", ""));
+    }
 }

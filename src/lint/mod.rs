@@ -63,6 +63,19 @@ pub enum LintError {
     /// A fix could not be written.
     #[error(transparent)]
     Fix(#[from] fix::FixError),
+    /// The scan after the fixes failed.
+    #[error("the scan after the fixes failed: {0}")]
+    Rescan(String),
+}
+
+/// A link as its page writes it (without the label).
+fn as_written(l: &crate::manifest::LinkFinding) -> String {
+    let fragment = match (&l.heading, &l.block) {
+        (Some(h), _) => format!("#{h}"),
+        (None, Some(b)) => format!("#^{b}"),
+        (None, None) => String::new(),
+    };
+    format!("{}[[{}{fragment}]]", if l.embed { "!" } else { "" }, l.target)
 }
 
 /// Which checks to run: all, or those named.
@@ -96,11 +109,7 @@ pub fn lint(manifest: &Manifest, checks: &[&'static str]) -> Result<LintReport, 
     };
     if on("broken-links") || on("ambiguous-links") || on("missing-embeds") {
         for l in manifest.unresolved_links()? {
-            let written = if l.embed {
-                format!("![[{}]]", l.target)
-            } else {
-                format!("[[{}]]", l.target)
-            };
+            let written = as_written(&l);
             let (check, message) = match (l.status.as_str(), l.embed) {
                 ("ambiguous", _) => (
                     "ambiguous-links",
@@ -128,7 +137,7 @@ pub fn lint(manifest: &Manifest, checks: &[&'static str]) -> Result<LintReport, 
                     "broken-headings",
                     &l.source,
                     Some(l.line),
-                    format!("[[{}#{h}]]: {target} has no heading {h:?}", l.target),
+                    format!("{}: {target} has no heading {h:?}", as_written(&l)),
                 );
             }
             if let (Some(b), true) = (&l.block, on("broken-blocks")) {
@@ -136,7 +145,7 @@ pub fn lint(manifest: &Manifest, checks: &[&'static str]) -> Result<LintReport, 
                     "broken-blocks",
                     &l.source,
                     Some(l.line),
-                    format!("[[{}#^{b}]]: {target} has no block ^{b}", l.target),
+                    format!("{}: {target} has no block ^{b}", as_written(&l)),
                 );
             }
         }
@@ -152,7 +161,11 @@ pub fn lint(manifest: &Manifest, checks: &[&'static str]) -> Result<LintReport, 
                 "thin-pages",
                 &p,
                 None,
-                format!("{words} words of prose (thin below {})", schema::THIN_WORDS),
+                format!(
+                    "{} of prose (thin below {})",
+                    if words == 1 { "1 word".to_string() } else { format!("{words} words") },
+                    schema::THIN_WORDS
+                ),
             );
         }
     }

@@ -1,5 +1,6 @@
 //! Link resolution, as Obsidian does it: a path-form target (`[[folder/T]]`) by path suffix;
-//! otherwise by title, then alias, then file name (shortest path first). Names compare as
+//! otherwise by title, then alias, then file name (pages under `wiki/` first, then the
+//! shortest path). Names compare as
 //! [`crate::key`] keys. Two equally good candidates make the link ambiguous: reported, never
 //! guessed.
 
@@ -139,12 +140,15 @@ fn resolve_key(conn: &Connection, k: &str) -> rusqlite::Result<Resolution> {
             n => return Ok(Resolution::Ambiguous(n)),
         }
     }
+    // By file name, wiki pages before other files (a raw note named like a page should not
+    // capture its links), then the shortest path.
     let by_name = collect(
         conn,
         "SELECT path FROM files WHERE deleted = 0 AND name_key = ?1 ORDER BY length(path), path",
         k,
     )?;
-    Ok(shortest(&by_name))
+    let (wiki, other): (Vec<String>, Vec<String>) = by_name.into_iter().partition(|p| p.starts_with("wiki/"));
+    Ok(shortest(if wiki.is_empty() { &other } else { &wiki }))
 }
 
 /// The first column of every row of a one-parameter query.

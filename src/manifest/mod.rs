@@ -2,6 +2,7 @@
 //! ingests. All SQL lives in this module. The manifest is derived state (apart from the
 //! history of ingests): deleting it and scanning rebuilds it.
 
+pub mod catalog;
 mod files;
 mod health;
 mod ingests;
@@ -14,7 +15,7 @@ mod sql;
 mod stats;
 
 pub use files::{FileRow, Stat};
-pub use health::{Claim, LinkFinding, PageRecord};
+pub use health::{AliasedLink, Claim, LinkFinding, PageRecord};
 pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened, Outcome};
 pub use links::Resolution;
 pub use pages::Dirty;

@@ -174,7 +174,7 @@ impl Manifest {
                 "alias",
             ),
             (
-                "SELECT f.path, p.title, f.path FROM files f LEFT JOIN pages p USING (path)
+                "SELECT f.path, p.title, replace(f.path, rtrim(f.path, replace(f.path, '/', '')), '') FROM files f LEFT JOIN pages p USING (path)
                  WHERE f.deleted = 0 AND f.name_key = ?1",
                 &exact,
                 "file name",
@@ -190,7 +190,7 @@ impl Manifest {
                 "similar alias",
             ),
             (
-                "SELECT f.path, p.title, f.path FROM files f LEFT JOIN pages p USING (path)
+                "SELECT f.path, p.title, replace(f.path, rtrim(f.path, replace(f.path, '/', '')), '') FROM files f LEFT JOIN pages p USING (path)
                  WHERE f.deleted = 0 AND f.name_loose = ?1",
                 &loose,
                 "similar file name",

@@ -21,6 +21,8 @@ pub struct Link {
     pub label: Option<String>,
     /// `![[T]]`
     pub embed: bool,
+    /// The bytes of `[[…]]` in the body (the `!` of an embed excluded).
+    pub span: Range<usize>,
 }
 
 /// A heading of the body.
@@ -150,9 +152,10 @@ fn links(body: &str, lines: &LineIndex, inside: &dyn Fn(usize) -> bool) -> Vec<L
             continue;
         }
         let embed = i > 0 && body.as_bytes()[i - 1] == b'!';
-        if let Some(link) = parse_inner(inner, embed, lines.line_of(i)) {
+        if let Some(mut link) = parse_inner(inner, embed, lines.line_of(i)) {
+            link.span = i..i + 4 + end;
+            pos = link.span.end;
             out.push(link);
-            pos = i + 2 + end + 2;
         }
     }
     out
@@ -188,6 +191,7 @@ fn parse_inner(inner: &str, embed: bool, line: usize) -> Option<Link> {
         block,
         label: label.filter(|l| !l.is_empty()),
         embed,
+        span: 0..0,
     })
 }
 
@@ -262,6 +266,7 @@ mod tests {
         assert!(l[4].embed && l[4].target == "diagram.png" && l[4].line == 2);
         assert_eq!(l[5].target, "entities/Cascade");
         assert_eq!(l[6].target, "Pebble.md");
+        assert_eq!(&"See [[Cascade]]"[l[0].span.clone()], "[[Cascade]]");
     }
 
     #[test]

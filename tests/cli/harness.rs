@@ -44,7 +44,8 @@ impl Run {
     /// stdout parsed as JSON.
     #[track_caller]
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
     }
 }
 
@@ -169,6 +170,15 @@ impl TestVault {
         self
     }
 
+    /// Set a file's modification time to noon (UTC) of `date` (`YYYY-MM-DD`).
+    pub fn set_mtime(&self, rel: &str, date: &str) -> &TestVault {
+        let d = chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").unwrap();
+        let secs = d.and_hms_opt(12, 0, 0).unwrap().and_utc().timestamp() as u64;
+        let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs);
+        std::fs::File::options().write(true).open(self.path(rel)).unwrap().set_modified(t).unwrap();
+        self
+    }
+
     /// A page with valid frontmatter.
     pub fn page(&self, rel: &str, title: &str, body: &str) -> &TestVault {
         self.write(
@@ -190,7 +200,10 @@ macro_rules! snapshot {
         let mut settings = insta::Settings::clone_current();
         settings.add_filter(&$crate::harness::regex_escape(&root), "[VAULT]");
         settings.add_filter(&$crate::harness::regex_escape(&dir), "[TMP]");
-        settings.add_filter(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)", "[TIME]");
+        settings.add_filter(
+            r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)",
+            "[TIME]",
+        );
         settings.add_filter(r"\b[0-9a-f]{64}\b", "[HASH]");
         settings.add_filter(r"\b[0-9a-f]{40}\b", "[SHA]");
         settings.add_filter(r"in \d+ms", "in [N]ms");

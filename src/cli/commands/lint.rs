@@ -61,13 +61,9 @@ pub fn run(ctx: &Ctx, args: LintArgs) -> anyhow::Result<Exit> {
 fn text(r: &LintReport) -> Vec<String> {
     let mut lines = Vec::new();
     for f in &r.fixes {
-        lines.push(format!(
-            "fixed {}:{}: {} → {}",
-            f.path,
-            f.line,
-            f.before.trim(),
-            f.after.trim()
-        ));
+        lines.push(format!("fixed {}:{} ({})", f.path, f.line, f.reason));
+        lines.push(format!("  - {}", f.before));
+        lines.push(format!("  + {}", f.after));
     }
     if !r.fixes.is_empty() {
         lines.push(String::new());

@@ -75,18 +75,8 @@ pub fn run(ctx: &Ctx, args: QueryArgs) -> anyhow::Result<Exit> {
             (None, false) => format!("[[{name}]] resolves to nothing yet"),
         }];
         lines.extend(r.collisions.iter().map(|c| {
-            let title = c
-                .title
-                .as_deref()
-                .map(|t| format!(" ({t})"))
-                .unwrap_or_default();
-            format!(
-                "  {}: {}{title} via {} {:?}",
-                c.via,
-                c.path,
-                c.via.trim_start_matches("similar "),
-                c.name
-            )
+            let title = c.title.as_deref().map(|t| format!(" ({t})")).unwrap_or_default();
+            format!("  {}{title}: {} {:?}", c.path, c.via, c.name)
         }));
         output::lines(lines)?;
         return Ok(Exit::Success);

@@ -1,0 +1,81 @@
+//! `sparks lint`.
+
+use crate::harness::TestVault;
+use crate::snapshot;
+
+#[test]
+fn a_fresh_vault_lints_clean() {
+    let v = TestVault::new();
+    v.run(&["scan"]).ok();
+    let run = v.run(&["lint"]).ok();
+    assert_eq!(run.stdout, "No lint issues.\n");
+    let j = v.run(&["lint", "--json"]).ok().json();
+    assert_eq!(j["total"], 0);
+}
+
+fn messy() -> TestVault {
+    let v = TestVault::new();
+    let long = "Plenty of prose words here to keep the page from being thin at all. ".repeat(4);
+    v.write(
+        "wiki/entities/Cascade.md",
+        format!("---\ntitle: Cascade\ntype: entity\nmaturity: seed\naliases: [CC, K8s]\nsources: [raw/a.md]\ncreated: 2026-04-01\nupdated: 2026-04-01\n---\n# Design\n\nText. ^intro\n\n{long}\n"),
+    )
+    .write(
+        "wiki/entities/Other.md",
+        format!("---\ntitle: Other\ntype: Entity\nmaturity: seed\naliases: [cc]\ntags: ['#ai']\nsources: [raw/gone.md]\ncreated: 2026-04-01\nupdated: 2026-02-30\n---\n{long}\n\
+         [[Cascade#Design]] [[Cascade#Nope]] [[Cascade#^intro]] [[Cascade#^nope]] [[CC]] [[Missing]] ![[gone.png]]\n\
+         `[[InCode]]`\n"),
+    )
+    .write("wiki/concepts/Twin.md", format!("---\ntitle: Twin\ntype: concept\nmaturity: seed\naliases: [k8s]\nsources: [raw/a.md]\ncreated: 2026-04-01\nupdated: 2026-04-01\n---\n{long} [[Other]]\n"))
+    .write("wiki/concepts/Dup1.md", format!("---\ntitle: Dup\ntype: concept\nmaturity: seed\nsources: [raw/a.md]\ncreated: 2026-04-01\nupdated: 2026-04-01\n---\n{long} [[Twin]]\n"))
+    .write("wiki/concepts/Dup2.md", format!("---\ntitle: dup\ntype: concept\nmaturity: seed\nsources: [raw/a.md]\ncreated: 2026-04-01\nupdated: 2026-04-01\n---\n{long} [[Dup1]]\n"))
+    .write("wiki/concepts/Broken.md", "---\ntitle: [unclosed\n---\n[[Other]]\n")
+    .write("wiki/concepts/Bare.md", "just text [[Other]]\n")
+    .write("raw/a.md", "a")
+    .set_mtime("raw/a.md", "2026-03-01");
+    v.run(&["scan"]).ok();
+    v
+}
+
+#[test]
+fn every_check_reports_with_file_and_line() {
+    let v = messy();
+    let run = v.run(&["lint"]).code(1);
+    snapshot!(v, run.stdout);
+}
+
+#[test]
+fn json_has_the_same_facts_and_exit_code() {
+    let v = messy();
+    let text = v.run(&["lint"]).code(1);
+    let run = v.run(&["lint", "--json"]).code(1);
+    let j = run.json();
+    let n = j["issues"].as_array().unwrap().len();
+    assert_eq!(j["total"], n);
+    assert!(text.stdout.contains(&format!("{n} issues found.")));
+    assert_eq!(j["counts"].as_object().unwrap().len(), 13, "every check is counted");
+}
+
+#[test]
+fn check_selects_and_unknown_names_are_usage_errors() {
+    let v = messy();
+    let j = v.run(&["lint", "--check", "broken-links", "--json"]).code(1).json();
+    assert!(j["issues"].as_array().unwrap().iter().all(|i| i["check"] == "broken-links"));
+    assert_eq!(j["issues"].as_array().unwrap().len(), 1);
+    let run = v.run(&["lint", "--check", "brokn-links"]).code(2);
+    assert!(run.stderr.contains("brokn-links") && run.stderr.contains("broken-links"), "{}", run.stderr);
+    v.run(&["lint", "--check", "dead-sources"]).code(1);
+    v.run(&["lint", "--check", "broken-blocks", "--check", "orphans"]).code(1);
+}
+
+#[test]
+fn a_fixed_vault_lints_clean_again() {
+    let v = messy();
+    for f in ["wiki/entities/Other.md", "wiki/concepts/Twin.md", "wiki/concepts/Broken.md", "wiki/concepts/Bare.md", "wiki/concepts/Dup1.md", "wiki/concepts/Dup2.md"] {
+        std::fs::remove_file(v.path(f)).unwrap();
+    }
+    v.run(&["scan"]).ok();
+    let run = v.run(&["lint"]).code(1);
+    // Cascade is left alone: an orphan now.
+    assert_eq!(run.stdout, "orphans (1):\n  wiki/entities/Cascade.md  no other page links here\n\n1 issue found.\n");
+}

@@ -1,0 +1,110 @@
+//! `sparks lint --fix`: exactly the reported bytes change, and a second run changes nothing.
+
+use crate::harness::TestVault;
+use crate::snapshot;
+use std::collections::BTreeMap;
+
+fn files(v: &TestVault) -> BTreeMap<String, String> {
+    walkdir::WalkDir::new(v.path("wiki"))
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(&v.root).unwrap().display().to_string();
+            (rel, std::fs::read_to_string(e.path()).unwrap())
+        })
+        .collect()
+}
+
+fn fixable() -> TestVault {
+    let v = TestVault::new();
+    let long = "Enough prose here to keep this page from being reported as a thin page at all. ".repeat(4);
+    v.write(
+        "wiki/entities/Cascade.md",
+        format!(
+            "---\n# the engine page\ntitle: \"Cascade Engine\"   # quoted on purpose\ntype: entity\nmaturity: seed\n\
+             tags: ['#GCP', Big Data, ok]\naliases: [CC4BQ]\nsources: [raw/a.md]\ncreated: 2026-03-01\nupdated: '2026-03-02'\n---\n\
+             {long}\n\n[[Pebble]]\n"
+        ),
+    )
+    .write(
+        "wiki/concepts/Pebble.md",
+        format!(
+            "---\ntitle: Pebble\ntype: concept\nmaturity: seed\nsources: [raw/b.md]\ncreated: 2026-03-01\nupdated: 2026-04-01\n---\n\
+             {long}\n\nSee [[cc4bq]], [[CC4BQ#Design|the design]], [[Cascade]] and `[[cc4bq]]` in code.\n\n| a | [[cc4bq\\|b]] |\n|---|---|\n"
+        ),
+    )
+    .write("raw/a.md", "a")
+    .write("raw/b.md", "b")
+    .settle()
+    .set_mtime("raw/a.md", "2026-03-20")
+    .set_mtime("raw/b.md", "2026-03-01");
+    v.run(&["scan"]).ok();
+    v
+}
+
+#[test]
+fn fix_changes_exactly_the_reported_lines_and_only_once() {
+    let v = fixable();
+    let before = files(&v);
+    let run = v.run(&["lint", "--fix", "--json"]);
+    let j = run.json();
+    let after = files(&v);
+    let fixes = j["fixes"].as_array().unwrap();
+    // Every line that changed is reported, and every reported change happened.
+    let mut changed = Vec::new();
+    for (path, old) in &before {
+        let new = &after[path];
+        let (a, b): (Vec<_>, Vec<_>) = (old.lines().collect(), new.lines().collect());
+        assert_eq!(a.len(), b.len(), "{path}: line count");
+        for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+            if x != y {
+                changed.push((path.clone(), i + 1, x.to_string(), y.to_string()));
+            }
+        }
+    }
+    let reported: Vec<_> = fixes
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_string(),
+                f["line"].as_u64().unwrap() as usize,
+                f["before"].as_str().unwrap().to_string(),
+                f["after"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let mut sorted = reported.clone();
+    sorted.sort();
+    changed.sort();
+    assert_eq!(sorted, changed);
+    let again = v.run(&["lint", "--fix", "--json"]).json();
+    assert_eq!(again["fixes"], serde_json::json!([]));
+    assert_eq!(files(&v), after, "a second --fix changes nothing");
+    // What was fixed is no longer reported, and the links still lead to the same page.
+    let remaining: Vec<&str> = again["issues"].as_array().unwrap().iter().map(|i| i["check"].as_str().unwrap()).collect();
+    assert!(!remaining.contains(&"stale-pages") && !remaining.contains(&"invalid-frontmatter"), "{remaining:?}");
+    let pebble = &after["wiki/concepts/Pebble.md"];
+    assert!(pebble.contains("[[Cascade Engine|cc4bq]]"), "{pebble}");
+    assert!(pebble.contains("[[Cascade Engine#Design|the design]]"), "{pebble}");
+    assert!(pebble.contains("`[[cc4bq]]`"), "code is not touched: {pebble}");
+    assert!(pebble.contains("[[Cascade Engine\\|b]]"), "table pipes stay escaped: {pebble}");
+    let cascade = &after["wiki/entities/Cascade.md"];
+    assert!(cascade.contains("title: \"Cascade Engine\"   # quoted on purpose"), "{cascade}");
+    assert!(cascade.contains("# the engine page"), "{cascade}");
+    assert!(cascade.contains("updated: '2026-05-01'"), "quoting kept, date bumped: {cascade}");
+}
+
+#[test]
+fn fix_reports_each_change_in_text() {
+    let v = fixable();
+    snapshot!(v, v.run(&["lint", "--fix"]).code(1).stdout);
+}
+
+#[test]
+fn check_limits_the_fixes() {
+    let v = fixable();
+    let j = v.run(&["lint", "--fix", "--check", "stale-pages", "--json"]).json();
+    let reasons: Vec<&str> = j["fixes"].as_array().unwrap().iter().map(|f| f["reason"].as_str().unwrap()).collect();
+    assert_eq!(reasons, ["stale page: updated set to today"]);
+}

@@ -1,0 +1,100 @@
+//! `sparks query`.
+
+use crate::harness::TestVault;
+use crate::snapshot;
+
+/// A small wiki: pages with aliases, tags, links, a broken page and a stale one.
+fn wiki() -> TestVault {
+    let v = TestVault::new();
+    let long = "word ".repeat(50);
+    v.write(
+        "wiki/entities/Cascade.md",
+        format!("---\ntitle: Cascade Engine\ntype: entity\nmaturity: stable\ntags: [gcp, Caching]\naliases: [CC4BQ, Cascade]\nsources: [raw/notes/cascade.md]\ncreated: 2026-04-01\nupdated: 2026-04-02\n---\n\n{long}\n"),
+    )
+    .write(
+        "wiki/concepts/Pebble.md",
+        format!("---\ntitle: Pebble Cache\ntype: concept\nmaturity: seed\ntags: ['#caching']\nsources: [raw/notes/pebble.md]\ncreated: 2026-04-03\nupdated: 2026-04-30\n---\n\nUses [[CC4BQ]] and [[Nowhere]]. {long}\n"),
+    )
+    .write(
+        "wiki/synthesis/Landscape.md",
+        "---\ntitle: Landscape\ntype: synthesis\nmaturity: working\nsources: [raw/notes/cascade.md]\ncreated: 2026-04-03\nupdated: 2026-04-03\n---\n\n[[cascade engine]], [[Pebble.md]] and `[[NotALink]]`.\n",
+    )
+    .write("wiki/concepts/Loose.md", "no frontmatter at all, [[Pebble Cache]]\n")
+    .write("raw/notes/cascade.md", "raw")
+    .write("raw/notes/pebble.md", "raw");
+    v.settle();
+    // The cascade source changed after Landscape's and Cascade's `updated:` dates.
+    v.set_mtime("raw/notes/cascade.md", "2026-04-08").set_mtime("raw/notes/pebble.md", "2026-04-03");
+    v.run(&["scan"]).ok();
+    v
+}
+
+fn paths(v: &TestVault, args: &[&str]) -> Vec<String> {
+    let mut all = vec!["query"];
+    all.extend_from_slice(args);
+    v.run(&all).ok().stdout.lines().map(str::to_string).collect()
+}
+
+#[test]
+fn frontmatter_filters() {
+    let v = wiki();
+    assert_eq!(paths(&v, &["--tag", "caching"]), ["wiki/concepts/Pebble.md", "wiki/entities/Cascade.md"]);
+    assert_eq!(paths(&v, &["--tag", "#CACHING", "--type", "entity"]), ["wiki/entities/Cascade.md"]);
+    assert_eq!(paths(&v, &["--title", "pebble cache"]), ["wiki/concepts/Pebble.md"]);
+    assert_eq!(paths(&v, &["--alias", "cc4bq"]), ["wiki/entities/Cascade.md"]);
+    assert_eq!(paths(&v, &["--maturity", "working", "--type", "synthesis"]), ["wiki/synthesis/Landscape.md"]);
+    assert!(paths(&v, &["--type", "Entity"]).is_empty(), "types compare exactly");
+}
+
+#[test]
+fn graph_filters_resolve_names_like_links() {
+    let v = wiki();
+    // Pebble links to Cascade by alias, Landscape by title: both count.
+    assert_eq!(paths(&v, &["--links-to", "Cascade Engine"]), ["wiki/concepts/Pebble.md", "wiki/synthesis/Landscape.md"]);
+    assert_eq!(paths(&v, &["--links-to", "cc4bq"]), paths(&v, &["--links-to", "wiki/entities/Cascade.md"]));
+    assert_eq!(paths(&v, &["--linked-from", "Landscape"]), ["wiki/concepts/Pebble.md", "wiki/entities/Cascade.md"]);
+    let run = v.run(&["query", "--links-to", "Ghost"]).code(1);
+    assert!(run.stderr.contains("Ghost"), "{}", run.stderr);
+}
+
+#[test]
+fn stale_orphan_thin() {
+    let v = wiki();
+    assert_eq!(paths(&v, &["--stale"]), ["wiki/entities/Cascade.md", "wiki/synthesis/Landscape.md"]);
+    // Landscape: nothing links to it; Loose has no frontmatter, and nothing links to it either.
+    assert_eq!(paths(&v, &["--orphan"]), ["wiki/concepts/Loose.md", "wiki/synthesis/Landscape.md"]);
+    assert_eq!(paths(&v, &["--thin"]), ["wiki/concepts/Loose.md", "wiki/synthesis/Landscape.md"]);
+}
+
+#[test]
+fn json_with_limit_says_it_was_cut() {
+    let v = wiki();
+    let run = v.run(&["query", "--limit", "2", "--json"]).ok();
+    snapshot!(v, run.stdout);
+    let j = run.json();
+    assert_eq!(j["total"], 7);
+    assert_eq!(j["truncated"], true);
+    assert_eq!(j["pages"].as_array().unwrap().len(), 2);
+    let all = v.run(&["query", "--json"]).ok().json();
+    assert_eq!(all["truncated"], false);
+}
+
+#[test]
+fn resolve_lists_every_collision() {
+    let v = wiki();
+    v.write("wiki/concepts/Big-Query.md", "---\ntitle: Big-Query\n---\n").write("wiki/concepts/Caf\u{e9}.md", "x");
+    v.run(&["scan"]).ok();
+    let j = v.run(&["query", "--resolve", "cascade", "--json"]).ok().json();
+    assert_eq!(j["resolves_to"], "wiki/entities/Cascade.md");
+    let vias: Vec<&str> = j["collisions"].as_array().unwrap().iter().map(|c| c["via"].as_str().unwrap()).collect();
+    // The raw note named cascade is a link target too.
+    assert_eq!(vias, ["alias", "file name", "file name"]);
+    let j = v.run(&["query", "--resolve", "big_query", "--json"]).ok().json();
+    assert_eq!(j["exists"], false);
+    assert_eq!(j["collisions"][0]["via"], "similar title");
+    let j = v.run(&["query", "--resolve", "Cafe\u{301}", "--json"]).ok().json();
+    assert_eq!(j["resolves_to"], "wiki/concepts/Caf\u{e9}.md", "NFD finds NFC");
+    let j = v.run(&["query", "--resolve", "Brand New", "--json"]).ok().json();
+    assert_eq!(j["collisions"], serde_json::json!([]));
+    snapshot!(v, v.run(&["query", "--resolve", "Cascade"]).ok().stdout);
+}
