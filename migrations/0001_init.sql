@@ -137,6 +137,18 @@ CREATE TABLE ingest_entries (
     PRIMARY KEY (ingest_id, id)
 );
 
+-- Full-text search over wiki pages (frontmatter stripped) and raw text files; the rowid is
+-- the file's rowid in `files`. Words: Unicode-aware, accents folded. Trigrams: substrings, for
+-- CJK text and identifiers such as gpt-4o that the word tokenizer splits.
+CREATE VIRTUAL TABLE search_words USING fts5(
+    scope UNINDEXED, title, aliases, tags, body,
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE search_tri USING fts5(
+    scope UNINDEXED, title, aliases, body,
+    tokenize = 'trigram remove_diacritics 1'
+);
+
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL

@@ -7,15 +7,19 @@
 
 pub mod cli;
 
+pub mod affected;
 pub mod archive;
 pub mod brief;
 pub mod clock;
+pub mod collections;
 pub mod config;
 pub mod contract;
 pub mod fault;
+pub mod fmt;
 pub mod fsio;
 pub mod git;
 pub mod inbox;
+pub mod index;
 pub mod ingest;
 pub mod init;
 pub mod key;
@@ -23,9 +27,11 @@ pub mod lint;
 pub mod lock;
 pub mod manifest;
 pub mod markdown;
+pub mod mcp;
 pub mod query;
 pub mod scan;
 pub mod schema;
+pub mod search;
 pub mod status;
 pub mod tasks;
 pub mod vault;

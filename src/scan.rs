@@ -83,7 +83,11 @@ enum Read {
     /// Same content as stored.
     Same,
     /// New or different content (with the parsed page, for wiki Markdown).
-    Changed { hash: String, doc: Option<Document> },
+    Changed {
+        hash: String,
+        doc: Option<Document>,
+        text: Option<String>,
+    },
     /// It could not be read.
     Failed(String),
 }
@@ -126,7 +130,7 @@ pub fn scan(
                 hashed += 1;
                 tx.touch(&f.rel, f.stat, clock_ns)?;
             }
-            Read::Changed { hash, doc } => {
+            Read::Changed { hash, doc, text } => {
                 hashed += 1;
                 changed += 1;
                 tx.store(
@@ -136,6 +140,7 @@ pub fn scan(
                     clock_ns,
                     now_ns,
                     doc.as_ref(),
+                    text.as_deref(),
                     &mut dirty,
                 )?;
             }
@@ -340,7 +345,27 @@ fn read_one(f: &Found, row: Option<&FileRow>) -> Read {
         return Read::Same;
     }
     let doc = is_page(&f.rel).then(|| parse_page(&bytes));
-    Read::Changed { hash, doc }
+    let text = searchable(&f.rel, &bytes);
+    Read::Changed { hash, doc, text }
+}
+
+/// Files larger than this are not indexed for search.
+const SEARCH_MAX_BYTES: usize = 4 << 20;
+
+/// The text of a file to index for search: a page's body (frontmatter stripped) or a raw
+/// text file; nothing for binary files, large files or files outside `wiki/` and `raw/`.
+fn searchable(rel: &str, bytes: &[u8]) -> Option<String> {
+    if bytes.len() > SEARCH_MAX_BYTES || !(rel.starts_with("wiki/") || rel.starts_with("raw/")) {
+        return None;
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    if text.contains('\0') {
+        return None;
+    }
+    if is_page(rel) {
+        return Some(crate::markdown::frontmatter::split(text).body.to_string());
+    }
+    Some(text.to_string())
 }
 
 /// Whether a vault-relative path is a wiki page: Markdown under `wiki/`.

@@ -42,10 +42,15 @@ enum Command {
     Status(commands::status::StatusArgs),
     Ingest(commands::ingest::IngestArgs),
     Lint(commands::lint::LintArgs),
+    Fmt(commands::fmt::FmtArgs),
     Query(commands::query::QueryArgs),
+    Search(commands::search::SearchArgs),
+    Index(commands::index::IndexArgs),
+    Affected(commands::affected::AffectedArgs),
     Tasks(commands::tasks::TasksArgs),
     Brief(commands::brief::BriefArgs),
     Done(commands::done::DoneArgs),
+    Serve(commands::serve::ServeArgs),
 }
 
 /// What every command gets besides its own arguments.
@@ -129,10 +134,15 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Status(args) => status::run(&ctx, args),
         Command::Ingest(args) => ingest::run(&ctx, args),
         Command::Lint(args) => lint::run(&ctx, args),
+        Command::Fmt(args) => fmt::run(&ctx, args),
         Command::Query(args) => query::run(&ctx, args),
+        Command::Search(args) => search::run(&ctx, args),
+        Command::Index(args) => index::run(&ctx, args),
+        Command::Affected(args) => affected::run(&ctx, args),
         Command::Tasks(args) => tasks::run(&ctx, args),
         Command::Brief(args) => brief::run(&ctx, args),
         Command::Done(args) => done::run(&ctx, args),
+        Command::Serve(args) => serve::run(&ctx, args),
     }
 }
 

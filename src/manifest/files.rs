@@ -101,7 +101,8 @@ impl ScanTx<'_> {
     }
 
     /// The file is new, changed or back from deletion: store it and everything derived from
-    /// it (`doc` for a wiki page), and note the link keys whose resolution may have changed.
+    /// it (`doc` for a wiki page, `text` to index for search), and note the link keys whose
+    /// resolution may have changed.
     pub fn store(
         &self,
         path: &str,
@@ -110,6 +111,7 @@ impl ScanTx<'_> {
         clock_ns: i64,
         changed_ns: i64,
         doc: Option<&Document>,
+        text: Option<&str>,
         dirty: &mut Dirty,
     ) -> Result<()> {
         let path_key = key::link_key(path);
@@ -146,6 +148,9 @@ impl ScanTx<'_> {
         self.clear_derived(path, dirty)?;
         if let Some(doc) = doc {
             self.insert_document(path, doc, dirty)?;
+        }
+        if let Some(text) = text {
+            self.index_text(path, doc, text)?;
         }
         Ok(())
     }

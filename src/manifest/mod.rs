@@ -11,8 +11,10 @@ pub mod meta;
 mod pages;
 mod query;
 mod recent;
+mod search;
 mod sql;
 mod stats;
+mod view;
 
 pub use files::{FileRow, Stat};
 pub use health::{AliasedLink, Claim, LinkFinding, PageRecord};
@@ -21,7 +23,9 @@ pub use links::Resolution;
 pub use pages::Dirty;
 pub use query::{Collision, PageFilter, PageRow};
 pub use recent::{RawFile, UpdatedPage};
+pub use search::{Hit, Lookup, Scope, Scores};
 pub use stats::{Counts, TypeCount};
+pub use view::{Backlink, NameHit, TagCount, ViewPage};
 
 use rusqlite::{Connection, TransactionBehavior};
 use std::path::{Path, PathBuf};

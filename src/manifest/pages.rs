@@ -26,6 +26,8 @@ impl ScanTx<'_> {
             .at(&self.path)?;
         dirty.extend(keys);
         for sql in [
+            "DELETE FROM search_words WHERE rowid = (SELECT rowid FROM files WHERE path = ?1)",
+            "DELETE FROM search_tri WHERE rowid = (SELECT rowid FROM files WHERE path = ?1)",
             "DELETE FROM pages WHERE path = ?1",
             "DELETE FROM links WHERE source = ?1",
             "DELETE FROM headings WHERE path = ?1",
@@ -35,6 +37,37 @@ impl ScanTx<'_> {
                 .and_then(|mut s| s.execute([path]))
                 .at(&self.path)?;
         }
+        Ok(())
+    }
+
+    /// Index `body` (and, for a page, its title, aliases and tags) for full-text search.
+    pub(super) fn index_text(&self, path: &str, doc: Option<&Document>, body: &str) -> Result<()> {
+        let scope = if path.starts_with("wiki/") {
+            "wiki"
+        } else {
+            "raw"
+        };
+        let fm = match doc.map(|d| &d.block) {
+            Some(Block::Valid(fm)) => Some(fm),
+            _ => None,
+        };
+        let title = fm.and_then(|f| f.title.clone()).unwrap_or_default();
+        let aliases = fm.map(|f| f.aliases.join(" ")).unwrap_or_default();
+        let tags = fm.map(|f| f.tags.join(" ")).unwrap_or_default();
+        self.tx
+            .prepare_cached(
+                "INSERT INTO search_words (rowid, scope, title, aliases, tags, body)
+                 SELECT rowid, ?2, ?3, ?4, ?5, ?6 FROM files WHERE path = ?1",
+            )
+            .and_then(|mut s| s.execute(params![path, scope, title, aliases, tags, body]))
+            .at(&self.path)?;
+        self.tx
+            .prepare_cached(
+                "INSERT INTO search_tri (rowid, scope, title, aliases, body)
+                 SELECT rowid, ?2, ?3, ?4, ?5 FROM files WHERE path = ?1",
+            )
+            .and_then(|mut s| s.execute(params![path, scope, title, aliases, body]))
+            .at(&self.path)?;
         Ok(())
     }
 

@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The prepared batch of every crash test: several capture dates, one of them twice.
 const BATCH: &[(&str, &str)] = &[
@@ -33,7 +33,11 @@ fn git(v: &TestVault, dir: &Path, args: &[&str]) -> String {
         .args(args)
         .output()
         .expect("run git");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -47,7 +51,11 @@ fn repo_vault() -> TestVault {
 }
 
 fn run_with_fault(v: &TestVault, args: &[&str], step: &str) -> Run {
-    v.cmd(args).env("SPARKS_FAULT_AT", step).output().expect("run sparks").into()
+    v.cmd(args)
+        .env("SPARKS_FAULT_AT", step)
+        .output()
+        .expect("run sparks")
+        .into()
 }
 
 fn status(v: &TestVault) -> Value {
@@ -81,11 +89,22 @@ fn crash_after(step: &str, step_recorded: Option<&str>) {
     v.capture(&[LATE]);
 
     let crashed = run_with_fault(&v, &["ingest", "--finalize"], &format!("finalize.{step}"));
-    assert_eq!(crashed.code, None, "finalize was killed after {step}: {crashed:?}");
-    assert!(crashed.stderr.contains(&format!("fault injected after step finalize.{step}")));
+    assert_eq!(
+        crashed.code, None,
+        "finalize was killed after {step}: {crashed:?}"
+    );
+    assert!(
+        crashed
+            .stderr
+            .contains(&format!("fault injected after step finalize.{step}"))
+    );
     let open = status(&v);
     assert_eq!(open["ingest_id"], id, "still open after a crash at {step}");
-    assert_eq!(open["step"].as_str(), step_recorded, "the crashed step is not recorded: {open}");
+    assert_eq!(
+        open["step"].as_str(),
+        step_recorded,
+        "the crashed step is not recorded: {open}"
+    );
 
     let r = v.run(&["ingest", "--finalize", "--json"]).ok();
     let f = r.json();
@@ -98,30 +117,57 @@ fn crash_after(step: &str, step_recorded: Option<&str>) {
     // Every prepared entry is archived exactly once, in the file of its capture date.
     let files = archive_files(&v);
     let all: String = files.iter().map(|(_, t)| t.as_str()).collect();
-    let marker_lines: Vec<&str> = all.lines().filter(|l| l.starts_with("<!-- sparks: ")).collect();
-    assert_eq!(marker_lines.len(), BATCH.len(), "after a crash at {step}: {marker_lines:?}");
+    let marker_lines: Vec<&str> = all
+        .lines()
+        .filter(|l| l.starts_with("<!-- sparks: "))
+        .collect();
+    assert_eq!(
+        marker_lines.len(),
+        BATCH.len(),
+        "after a crash at {step}: {marker_lines:?}"
+    );
+    // Markers read `<!-- sparks: ingest ID TOKEN entry N blake3 HASH -->`; one token per ingest.
+    let token = marker_lines[0]
+        .strip_prefix(&format!("<!-- sparks: ingest {id} "))
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("marker of ingest {id}: {}", marker_lines[0]))
+        .to_string();
     for (i, (date, content)) in BATCH.iter().enumerate() {
         let entry = &batch["entries"][i];
         assert_eq!(entry["content"], *content);
         let marker = format!(
-            "<!-- sparks: ingest {id} entry {} blake3 {} -->",
+            "<!-- sparks: ingest {id} {token} entry {} blake3 {} -->",
             i + 1,
             entry["hash"].as_str().expect("hash")
         );
-        assert_eq!(marker_lines.iter().filter(|l| **l == marker).count(), 1, "{marker}");
-        assert_eq!(all.matches(content).count(), 1, "{content} archived once after a crash at {step}");
+        assert_eq!(
+            marker_lines.iter().filter(|l| **l == marker).count(),
+            1,
+            "{marker} in {marker_lines:?}"
+        );
+        assert_eq!(
+            all.matches(content).count(),
+            1,
+            "{content} archived once after a crash at {step}"
+        );
         let (_, text) = files
             .iter()
             .find(|(name, _)| *name == format!("{date}.md"))
             .unwrap_or_else(|| panic!("no archive for {date}: {files:?}"));
-        assert!(text.contains(&format!("{marker}\n{content}\n")), "{date}.md:\n{text}");
+        assert!(
+            text.contains(&format!("{marker}\n{content}\n")),
+            "{date}.md:\n{text}"
+        );
     }
     assert!(!all.contains(LATE));
 
     // The inbox holds exactly the capture made after prepare.
     let inbox = v.read("inbox.md");
     for (_, content) in BATCH {
-        assert!(!inbox.contains(content), "{content} left in the inbox after a crash at {step}");
+        assert!(
+            !inbox.contains(content),
+            "{content} left in the inbox after a crash at {step}"
+        );
     }
     assert_eq!(inbox.matches(LATE).count(), 1, "{inbox}");
 
@@ -134,11 +180,21 @@ fn crash_after(step: &str, step_recorded: Option<&str>) {
 
     // Exactly one commit carries the ingest's trailer, and it left nothing of the vault out.
     let log = git(&v, &v.root, &["log", "--format=%B%x00"]);
-    let trailer = format!("Sparks-Ingest: {id}");
-    let carrying = log.split('\0').filter(|m| m.lines().any(|l| l.trim() == trailer)).count();
+    let trailer = format!("Sparks-Ingest: {id} {token}");
+    let carrying = log
+        .split('\0')
+        .filter(|m| m.lines().any(|l| l.trim() == trailer))
+        .count();
     assert_eq!(carrying, 1, "commits after a crash at {step}:\n{log}");
-    assert_eq!(git(&v, &v.root, &["rev-list", "--count", "HEAD"]).trim(), "1");
-    assert_eq!(git(&v, &v.root, &["status", "--porcelain"]), "", "everything is committed");
+    assert_eq!(
+        git(&v, &v.root, &["rev-list", "--count", "HEAD"]).trim(),
+        "1"
+    );
+    assert_eq!(
+        git(&v, &v.root, &["status", "--porcelain"]),
+        "",
+        "everything is committed"
+    );
     let tree = git(&v, &v.root, &["ls-tree", "-r", "--name-only", "HEAD"]);
     assert!(!tree.contains("sparks.db"), "{tree}");
 }
@@ -219,7 +275,11 @@ fn concurrent_prepares_open_exactly_one_ingest() {
         let codes: Vec<Option<i32>> = runs.iter().map(|r| r.code).collect();
         let winners = codes.iter().filter(|c| **c == Some(0)).count();
         let waiting = codes.iter().filter(|c| **c == Some(3)).count();
-        assert_eq!((winners, waiting), (1, RACERS - 1), "round {round}: {runs:#?}");
+        assert_eq!(
+            (winners, waiting),
+            (1, RACERS - 1),
+            "round {round}: {runs:#?}"
+        );
         let expected = round as i64 + 1;
         for r in &runs {
             let batch = r.json();
@@ -233,17 +293,24 @@ fn concurrent_prepares_open_exactly_one_ingest() {
 
 /// Append a capture in one `write`, as an editor appending to the file would.
 fn append(path: &Path, capture: &str) {
-    let mut f = std::fs::OpenOptions::new().append(true).open(path).expect("open inbox");
-    f.write_all(format!("{capture}\n---\n").as_bytes()).expect("append");
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .expect("open inbox");
+    f.write_all(format!("{capture}\n---\n").as_bytes())
+        .expect("append");
 }
 
 #[test]
 fn a_capture_appended_during_finalize_is_not_lost() {
     const ROUNDS: usize = 12;
+    const MAX_APPENDS: usize = 15;
     let v = TestVault::new();
     let inbox = v.path("inbox.md");
     for round in 0..ROUNDS {
-        let mine: Vec<String> = (0..3).map(|i| format!("round {round} prepared {i}")).collect();
+        let mine: Vec<String> = (0..3)
+            .map(|i| format!("round {round} prepared {i}"))
+            .collect();
         let refs: Vec<&str> = mine.iter().map(String::as_str).collect();
         v.capture(&refs);
         // Everything in the inbox, the previous rounds' appends included.
@@ -263,10 +330,12 @@ fn a_capture_appended_during_finalize_is_not_lost() {
             .spawn()
             .expect("spawn finalize");
         // Stagger the first append across rounds so that appends land at different moments
-        // of finalize: before its plan, during the rewrite, after it.
+        // of finalize: before its plan, during the rewrite, after it. At most MAX_APPENDS per
+        // round, so that a slow finalize cannot make the next round's batch grow without end.
         std::thread::sleep(Duration::from_millis((round % 4) as u64 * 5));
+        let started = Instant::now();
         let mut appended = Vec::new();
-        loop {
+        while appended.len() < MAX_APPENDS {
             let text = format!("round {round} appended {}", appended.len());
             append(&inbox, &text);
             appended.push(text);
@@ -274,6 +343,13 @@ fn a_capture_appended_during_finalize_is_not_lost() {
                 break;
             }
             std::thread::sleep(Duration::from_millis(2));
+        }
+        while child.try_wait().expect("try_wait").is_none() {
+            if started.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("round {round}: finalize still running after 60 s");
+            }
+            std::thread::sleep(Duration::from_millis(5));
         }
         let r: Run = child.wait_with_output().expect("wait").into();
         match r.code {
@@ -287,11 +363,43 @@ fn a_capture_appended_during_finalize_is_not_lost() {
         }
         let text = v.read("inbox.md");
         for a in &appended {
-            assert_eq!(text.matches(&format!("\n{a}\n")).count(), 1, "round {round}: {a} lost:\n{text}");
+            assert_eq!(
+                text.matches(&format!("\n{a}\n")).count(),
+                1,
+                "round {round}: {a} lost:\n{text}"
+            );
         }
         for p in &prepared {
-            assert!(!text.contains(&format!("\n{p}\n")), "round {round}: {p} still in the inbox:\n{text}");
+            assert!(
+                !text.contains(&format!("\n{p}\n")),
+                "round {round}: {p} still in the inbox:\n{text}"
+            );
         }
         assert!(status(&v)["ingest_id"].is_null());
     }
+}
+
+/// A capture identical to one of the batch, made after prepare, is a new capture: finalize
+/// must leave it in the inbox even when it resumes after the inbox step.
+#[test]
+#[ignore = "bug: a finalize resumed after a crash at finalize.inbox removes a later identical capture"]
+fn a_resumed_finalize_keeps_an_identical_capture_made_after_prepare() {
+    let v = TestVault::new();
+    v.capture(&["buy milk", "call the plumber"]);
+    v.run(&["ingest", "--prepare"]).ok();
+    v.capture(&["buy milk"]);
+    let crashed = run_with_fault(&v, &["ingest", "--finalize"], "finalize.inbox");
+    assert_eq!(crashed.code, None);
+    assert_eq!(
+        v.read("inbox.md").matches("\nbuy milk\n").count(),
+        1,
+        "the late capture is there"
+    );
+    v.run(&["ingest", "--finalize"]).ok();
+    let inbox = v.read("inbox.md");
+    assert_eq!(
+        inbox.matches("\nbuy milk\n").count(),
+        1,
+        "the late capture was lost:\n{inbox}"
+    );
 }

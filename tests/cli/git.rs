@@ -22,7 +22,11 @@ fn git_output(v: &TestVault, dir: &Path, args: &[&str]) -> Output {
 /// `git` in `dir` with the harness's clean configuration; it must succeed.
 fn git(v: &TestVault, dir: &Path, args: &[&str]) -> String {
     let out = git_output(v, dir, args);
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -61,7 +65,12 @@ fn a_vault_inside_a_larger_repository_commits_only_its_own_paths() {
     identity(&v, top);
     v.write("../notes/todo.txt", "original\n");
     v.write("../notes/draft.txt", "draft\n");
-    git(&v, top, &["add", "notes/todo.txt", "notes/draft.txt", "vault"]);
+    v.capture(&["2026-04-09\nan older capture", "today's capture"]);
+    git(
+        &v,
+        top,
+        &["add", "notes/todo.txt", "notes/draft.txt", "vault"],
+    );
     git(&v, top, &["commit", "-q", "-m", "base"]);
     let base = git(&v, top, &["rev-parse", "HEAD"]);
 
@@ -74,6 +83,8 @@ fn a_vault_inside_a_larger_repository_commits_only_its_own_paths() {
     git(&v, top, &["add", "notes/draft.txt"]);
     v.write("../notes/draft.txt", "draft, staged, then edited\n");
     v.write("../scratch.txt", "untracked\n");
+    // A sibling whose name starts with the vault's is not the vault.
+    v.write("../vault-old/page.md", "not in the vault\n");
     let outside = |v: &TestVault| -> Vec<String> {
         git(v, top, &["status", "--porcelain", "--untracked-files=all"])
             .lines()
@@ -85,15 +96,23 @@ fn a_vault_inside_a_larger_repository_commits_only_its_own_paths() {
     assert_eq!(before.len(), 5, "{before:?}");
     let staged_before = git(&v, top, &["diff", "--cached"]);
 
-    let f = ingest(&v, &["2026-04-09\nan older capture", "today's capture"], &[]);
+    let f = ingest(&v, &[], &[]);
     let sha = f["commit"].as_str().expect("a commit was made").to_string();
     assert_eq!(git(&v, top, &["rev-parse", "HEAD"]).trim(), sha);
-    assert_eq!(git(&v, top, &["rev-parse", "HEAD^"]), base, "one commit on top of the user's");
+    assert_eq!(
+        git(&v, top, &["rev-parse", "HEAD^"]),
+        base,
+        "one commit on top of the user's"
+    );
 
     let names = git(&v, top, &["show", "--name-only", "--format=", "HEAD"]);
     assert_eq!(
         lines(&names),
-        ["vault/inbox.md", "vault/raw/inbox/2026-04-09.md", "vault/raw/inbox/2026-05-01.md"],
+        [
+            "vault/inbox.md",
+            "vault/raw/inbox/2026-04-09.md",
+            "vault/raw/inbox/2026-05-01.md"
+        ],
         "the commit holds the vault's changes only"
     );
     let tree = git(&v, top, &["ls-tree", "-r", "--name-only", "HEAD"]);
@@ -102,12 +121,24 @@ fn a_vault_inside_a_larger_repository_commits_only_its_own_paths() {
     assert_eq!(git(&v, top, &["show", "HEAD:notes/todo.txt"]), "original\n");
     assert_eq!(git(&v, top, &["show", "HEAD:notes/draft.txt"]), "draft\n");
 
-    assert_eq!(outside(&v), before, "the user's work is as it was, staged or not");
+    assert_eq!(
+        outside(&v),
+        before,
+        "the user's work is as it was, staged or not"
+    );
     assert_eq!(git(&v, top, &["diff", "--cached"]), staged_before);
     assert_eq!(v.read("../notes/draft.txt"), "draft, staged, then edited\n");
-    assert_eq!(git(&v, top, &["status", "--porcelain", "--", "vault"]), "", "the vault is committed");
+    assert_eq!(
+        git(&v, top, &["status", "--porcelain", "--", "vault"]),
+        "",
+        "the vault is committed"
+    );
     let fsck = git_output(&v, top, &["fsck", "--strict", "--no-progress"]);
-    assert!(fsck.status.success(), "{}", String::from_utf8_lossy(&fsck.stderr));
+    assert!(
+        fsck.status.success(),
+        "{}",
+        String::from_utf8_lossy(&fsck.stderr)
+    );
     assert_eq!(String::from_utf8_lossy(&fsck.stdout), "");
 }
 
@@ -120,7 +151,10 @@ fn the_manifest_is_never_committed_even_without_the_ignore_rule() {
     assert!(tree.contains("raw/inbox/2026-05-01.md"), "{tree}");
     assert!(!tree.contains("sparks.db"), "{tree}");
     let status = git(&v, &v.root, &["status", "--porcelain"]);
-    assert!(status.lines().all(|l| l.starts_with("?? sparks.db")), "{status}");
+    assert!(
+        status.lines().all(|l| l.starts_with("?? sparks.db")),
+        "{status}"
+    );
 }
 
 #[test]
@@ -128,14 +162,24 @@ fn the_default_message_counts_archived_entries() {
     let v = repo_vault();
     let f = ingest(&v, &["just one"], &[]);
     let head = git(&v, &v.root, &["log", "-1", "--format=%H%n%B"]);
-    assert_eq!(head, format!("{}\ningest: 1 entry\n\nSparks-Ingest: 1\n\n", f["commit"].as_str().expect("sha")));
+    let (sha, message) = head.split_once('\n').expect("sha and message");
+    assert_eq!(sha, f["commit"].as_str().expect("sha"));
+    let (subject, trailer) = message.split_once("\n\n").expect("subject and trailer");
+    assert_eq!(subject, "ingest: 1 entry");
+    assert!(trailer.starts_with("Sparks-Ingest: 1 "), "{message}");
 
     ingest(&v, &["one", "two", "three"], &[]);
-    assert_eq!(git(&v, &v.root, &["log", "-1", "--format=%s"]), "ingest: 3 entries\n");
+    assert_eq!(
+        git(&v, &v.root, &["log", "-1", "--format=%s"]),
+        "ingest: 3 entries\n"
+    );
 
     // Kept entries are not counted.
     ingest(&v, &["four", "five", "six"], &["--keep", "1"]);
-    assert_eq!(git(&v, &v.root, &["log", "-1", "--format=%s"]), "ingest: 2 entries\n");
+    assert_eq!(
+        git(&v, &v.root, &["log", "-1", "--format=%s"]),
+        "ingest: 2 entries\n"
+    );
     assert_eq!(git(&v, &v.root, &["rev-list", "--count", "HEAD"]), "3\n");
 }
 
@@ -144,24 +188,44 @@ fn a_message_overrides_the_default() {
     let v = repo_vault();
     v.capture(&["reading notes"]);
     v.run(&["ingest", "--prepare"]).ok();
-    let r = v.run(&["ingest", "--finalize", "-m", "ingest: reading notes from the weekend"]).ok();
+    let r = v
+        .run(&[
+            "ingest",
+            "--finalize",
+            "-m",
+            "ingest: reading notes from the weekend",
+        ])
+        .ok();
     let head = git(&v, &v.root, &["log", "-1", "--format=%h%n%B"]);
     let mut it = head.lines();
     let short = it.next().expect("sha");
-    assert!(r.stdout.contains(&format!("Committed {short}.")), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(&format!("Committed {short}.")),
+        "{}",
+        r.stdout
+    );
     assert_eq!(it.next(), Some("ingest: reading notes from the weekend"));
-    assert!(head.contains("\nSparks-Ingest: 1\n"), "the trailer is kept: {head}");
+    assert!(
+        head.contains("\nSparks-Ingest: 1 "),
+        "the trailer is kept: {head}"
+    );
 }
 
 #[test]
 fn outside_a_repository_finalize_succeeds_and_says_why_there_is_no_commit() {
     let v = TestVault::new();
-    assert!(!git_output(&v, &v.root, &["rev-parse", "--git-dir"]).status.success(), "not in a repository");
+    assert!(
+        !git_output(&v, &v.root, &["rev-parse", "--git-dir"])
+            .status
+            .success(),
+        "not in a repository"
+    );
     v.capture(&["a capture"]);
     v.run(&["ingest", "--prepare"]).ok();
     let r = v.run(&["ingest", "--finalize"]).ok();
     assert!(
-        r.stdout.contains("Commit skipped: the vault is not inside a git work tree"),
+        r.stdout
+            .contains("Commit skipped: the vault is not inside a git work tree"),
         "{}",
         r.stdout
     );
@@ -174,7 +238,10 @@ fn without_an_identity_finalize_fails_keeps_the_ingest_open_and_resumes() {
     let v = TestVault::new();
     git(&v, &v.root, &["init", "-q"]);
     let name = git_output(&v, &v.root, &["config", "user.name"]);
-    assert!(!name.status.success(), "the test needs no identity anywhere");
+    assert!(
+        !name.status.success(),
+        "the test needs no identity anywhere"
+    );
 
     v.capture(&["2026-04-01\nfirst", "second"]);
     v.run(&["ingest", "--prepare"]).ok();
@@ -190,8 +257,14 @@ fn without_an_identity_finalize_fails_keeps_the_ingest_open_and_resumes() {
     let f = v.run(&["ingest", "--finalize", "--json"]).ok().json();
     assert_eq!(f["resumed"], true);
     assert_eq!(f["archived"], 2);
-    assert_eq!(git(&v, &v.root, &["log", "--format=%s"]), "ingest: 2 entries\n");
-    assert_eq!(git(&v, &v.root, &["log", "-1", "--format=%an <%ae>"]), "Test <test@example.com>\n");
+    assert_eq!(
+        git(&v, &v.root, &["log", "--format=%s"]),
+        "ingest: 2 entries\n"
+    );
+    assert_eq!(
+        git(&v, &v.root, &["log", "-1", "--format=%an <%ae>"]),
+        "Test <test@example.com>\n"
+    );
     assert!(v.run(&["ingest", "--status"]).ok().json()["ingest_id"].is_null());
     let archive = v.read("raw/inbox/2026-04-01.md");
     assert_eq!(archive.matches("first").count(), 1, "{archive}");
@@ -202,15 +275,38 @@ fn auto_commit_false_makes_no_commit_and_says_so() {
     let v = repo_vault();
     let config = v.read("sparks.toml");
     assert!(config.contains("auto_commit = true"), "{config}");
-    v.write("sparks.toml", config.replace("auto_commit = true", "auto_commit = false"));
+    v.write(
+        "sparks.toml",
+        config.replace("auto_commit = true", "auto_commit = false"),
+    );
     v.capture(&["a capture"]);
     v.run(&["ingest", "--prepare"]).ok();
     let r = v.run(&["ingest", "--finalize"]).ok();
-    assert!(r.stdout.contains("Commit skipped: auto_commit is false in sparks.toml."), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("Commit skipped: auto_commit is false in sparks.toml."),
+        "{}",
+        r.stdout
+    );
     assert_eq!(git(&v, &v.root, &["rev-list", "--all"]), "");
     v.capture(&["another"]);
     v.run(&["ingest", "--prepare"]).ok();
     let f = v.run(&["ingest", "--finalize", "--json"]).ok().json();
     assert!(f["commit"].is_null(), "{f}");
     assert_eq!(f["commit_skipped"], "auto_commit is false in sparks.toml");
+}
+
+#[test]
+fn a_file_deleted_in_the_vault_is_committed_as_a_deletion() {
+    let v = repo_vault();
+    ingest(&v, &["first"], &[]);
+    std::fs::remove_file(v.path("wiki/log.md")).expect("remove");
+    ingest(&v, &["second"], &[]);
+    let changes = git(&v, &v.root, &["show", "--name-status", "--format=", "HEAD"]);
+    assert_eq!(
+        lines(&changes),
+        ["D\twiki/log.md", "M\traw/inbox/2026-05-01.md"],
+        "{changes}"
+    );
+    assert_eq!(git(&v, &v.root, &["status", "--porcelain"]), "");
 }

@@ -2,6 +2,18 @@
 
 mod harness;
 
+mod affected;
+mod brief;
+mod faults;
+mod fmt;
+mod git;
+mod index;
+mod ingest;
 mod init;
+mod lint;
+mod lint_fix;
+mod query;
 mod scan;
+mod search;
 mod status;
+mod tasks;

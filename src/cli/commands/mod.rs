@@ -1,12 +1,17 @@
 //! One file per command: its arguments (whose doc comments are the help text) and `run`.
 
+pub mod affected;
 pub mod brief;
 pub mod describe;
 pub mod done;
+pub mod fmt;
+pub mod index;
 pub mod ingest;
 pub mod init;
 pub mod lint;
 pub mod query;
 pub mod scan;
+pub mod search;
+pub mod serve;
 pub mod status;
 pub mod tasks;

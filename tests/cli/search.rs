@@ -1,0 +1,202 @@
+//! `sparks search`.
+
+use crate::harness::TestVault;
+use crate::snapshot;
+
+fn hits(v: &TestVault, args: &[&str]) -> Vec<String> {
+    // Options first, then the query after `--`, so that `-word` exclusions are query text.
+    let (opts, words): (Vec<&str>, Vec<&str>) = split(args);
+    let mut all = vec!["search", "--json"];
+    all.extend(opts);
+    all.push("--");
+    all.extend(words);
+    let j = v.run(&all).ok().json();
+    j["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["path"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Separate `--in X`, `--type X`, `--limit X` from query words.
+fn split<'a>(args: &[&'a str]) -> (Vec<&'a str>, Vec<&'a str>) {
+    let (mut opts, mut words) = (Vec::new(), Vec::new());
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a.starts_with("--") {
+            opts.push(*a);
+            opts.extend(it.next());
+        } else {
+            words.push(*a);
+        }
+    }
+    (opts, words)
+}
+
+fn vault() -> TestVault {
+    let v = TestVault::new();
+    v.page(
+        "wiki/concepts/WAL.md",
+        "Write-Ahead Logging",
+        "Durability before speed. SQLite uses a journal.",
+    )
+    .page(
+        "wiki/concepts/Journal.md",
+        "Journaling",
+        "A write-ahead logging mention in the body only, among other words.",
+    )
+    .page(
+        "wiki/entities/Cafe.md",
+        "Café Nova",
+        "A café in Lisbon serving crème brûlée.",
+    )
+    .page(
+        "wiki/entities/Model.md",
+        "Models",
+        "We compared gpt-4o with the co-op model.",
+    )
+    .page(
+        "wiki/entities/Zh.md",
+        "知識管理システム",
+        "個人の知識管理について。",
+    )
+    .page(
+        "wiki/concepts/Cache.md",
+        "Caching",
+        "Eviction policies: LRU, LFU; invalidation is hard.",
+    )
+    .write(
+        "raw/ideas/idea.md",
+        "An idea about write-ahead logging in raw notes.",
+    );
+    v.run(&["scan"]).ok();
+    v
+}
+
+#[test]
+fn a_title_match_outranks_a_body_match() {
+    let v = vault();
+    let got = hits(&v, &["write-ahead", "logging"]);
+    assert_eq!(got, ["wiki/concepts/WAL.md", "wiki/concepts/Journal.md"]);
+}
+
+#[test]
+fn query_syntax() {
+    let v = vault();
+    assert_eq!(hits(&v, &["\"crème brûlée\""]), ["wiki/entities/Cafe.md"]);
+    assert!(
+        hits(&v, &["\"brûlée crème\""]).is_empty(),
+        "a phrase keeps its order"
+    );
+    assert_eq!(
+        hits(&v, &["lisbon", "OR", "eviction"]),
+        ["wiki/concepts/Cache.md", "wiki/entities/Cafe.md"]
+    );
+    assert_eq!(
+        hits(&v, &["write-ahead", "-journaling"]),
+        ["wiki/concepts/WAL.md"]
+    );
+    assert_eq!(hits(&v, &["invalid*"]), ["wiki/concepts/Cache.md"]);
+    assert!(
+        hits(&v, &["invalid"]).is_empty(),
+        "without * a word matches whole"
+    );
+    assert_eq!(
+        hits(&v, &["durability", "journal"]),
+        ["wiki/concepts/WAL.md"],
+        "all words must match"
+    );
+}
+
+#[test]
+fn accents_hyphens_and_cjk() {
+    let v = vault();
+    assert_eq!(hits(&v, &["cafe"]), ["wiki/entities/Cafe.md"]);
+    assert_eq!(hits(&v, &["CRÈME"]), ["wiki/entities/Cafe.md"]);
+    assert_eq!(hits(&v, &["gpt-4o"]), ["wiki/entities/Model.md"]);
+    assert_eq!(hits(&v, &["co-op"]), ["wiki/entities/Model.md"]);
+    assert_eq!(hits(&v, &["知識管理"]), ["wiki/entities/Zh.md"]);
+    assert_eq!(
+        hits(&v, &["知識"]),
+        ["wiki/entities/Zh.md"],
+        "two characters: substring"
+    );
+}
+
+#[test]
+fn scopes_and_filters() {
+    let v = vault();
+    assert_eq!(hits(&v, &["idea", "--in", "raw"]), ["raw/ideas/idea.md"]);
+    assert!(hits(&v, &["idea"]).is_empty(), "wiki by default");
+    assert_eq!(hits(&v, &["logging", "--in", "all"]).len(), 3);
+    assert_eq!(hits(&v, &["logging", "--type", "concept"]).len(), 2);
+    let j = v
+        .run(&["search", "logging", "--in", "all", "--limit", "1", "--json"])
+        .ok()
+        .json();
+    assert_eq!(
+        (j["total"].as_u64(), j["truncated"].as_bool()),
+        (Some(3), Some(true))
+    );
+}
+
+#[test]
+fn deleted_and_renamed_pages_leave_the_results() {
+    let v = vault();
+    std::fs::remove_file(v.path("wiki/concepts/Cache.md")).unwrap();
+    std::fs::rename(
+        v.path("wiki/entities/Cafe.md"),
+        v.path("wiki/entities/Coffee.md"),
+    )
+    .unwrap();
+    v.run(&["scan"]).ok();
+    assert!(hits(&v, &["eviction"]).is_empty());
+    assert_eq!(hits(&v, &["lisbon"]), ["wiki/entities/Coffee.md"]);
+}
+
+#[test]
+fn punctuation_heavy_queries_never_error() {
+    let v = vault();
+    for q in [
+        "\"",
+        "(",
+        "AND",
+        "NOT",
+        "c++",
+        "a:b",
+        "^",
+        "{x}",
+        "***",
+        "- -",
+        "\"unterminated",
+        "NEAR(a b)",
+        "OR",
+        "'",
+        ";--",
+    ] {
+        let run = v.run(&["search", "--json", "--", q]).ok();
+        assert!(run.json()["hits"].is_array(), "{q}");
+    }
+}
+
+#[test]
+fn snippets_mark_the_match_and_collisions_are_reported() {
+    let v = vault();
+    let j = v.run(&["search", "eviction", "--json"]).ok().json();
+    assert!(
+        j["hits"][0]["snippet"]
+            .as_str()
+            .unwrap()
+            .contains("**Eviction**"),
+        "{j}"
+    );
+    let j = v.run(&["search", "caching", "--json"]).ok().json();
+    assert_eq!(j["collisions"][0]["path"], "wiki/concepts/Cache.md");
+    snapshot!(v, v.run(&["search", "write-ahead"]).ok().stdout);
+    let quoted = v
+        .run(&["search", "--json", "write-ahead -journaling"])
+        .ok()
+        .json();
+    assert_eq!(quoted["total"], 1, "an exclusion inside a quoted query");
+}

@@ -1,0 +1,364 @@
+//! `sparks tasks add` and `sparks done` on wiki/collections/Tasks.md: sections, duplicates,
+//! byte-for-byte preservation, matching, and failures that change nothing.
+
+use crate::harness::{Run, TestVault};
+use crate::snapshot;
+
+const TASKS: &str = "wiki/collections/Tasks.md";
+
+fn add(v: &TestVault, section: &str, text: &str) -> Run {
+    v.run(&["tasks", "add", "--section", section, "--text", text])
+}
+
+fn tasks(v: &TestVault) -> String {
+    v.read(TASKS)
+}
+
+fn output(r: &Run) -> String {
+    format!("--- stdout\n{}--- stderr\n{}", r.stdout, r.stderr)
+}
+
+/// A task list with three sections, frontmatter, notes and a done task.
+const LIST: &str = "---\ntitle: Tasks\ntype: collection\nmaturity: working\n---\n\n# Tasks\n\n\
+## Home\n\n- [ ] renew passport\n- [x] buy milk\nA note about home.\n\n\
+## Work\n\n- [ ] write tests for ingest\n- [ ] write tests for scan\n* [ ] ship finalize\n\n\
+## Notes\n\nTrailing text.\n";
+
+#[test]
+fn add_creates_the_section_and_keeps_the_file_before_it() {
+    let v = TestVault::new();
+    let before = tasks(&v);
+    let r = add(&v, "[[Sparks]]", "Write the fuzz targets").ok();
+    let after = tasks(&v);
+    assert_eq!(
+        after,
+        format!("{before}\n## [[Sparks]]\n\n- [ ] Write the fuzz targets\n")
+    );
+    let line: usize = r
+        .stdout
+        .split("(line ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the line is reported");
+    assert_eq!(
+        after.lines().nth(line - 1),
+        Some("- [ ] Write the fuzz targets")
+    );
+    snapshot!(v, r.stdout);
+
+    let json = v
+        .run(&[
+            "tasks",
+            "add",
+            "--section",
+            "[[Sparks]]",
+            "--text",
+            "Ship it",
+            "--json",
+        ])
+        .ok()
+        .json();
+    assert_eq!(json["section_created"], false);
+    assert_eq!(json["line"], line as u64 + 1);
+    assert!(tasks(&v).ends_with("- [ ] Write the fuzz targets\n- [ ] Ship it\n"));
+}
+
+#[test]
+fn an_identical_open_task_is_not_added_twice() {
+    let v = TestVault::new();
+    add(&v, "Home", "Call mum").ok();
+    let before = tasks(&v);
+    let r = add(&v, "Home", "Call mum").ok();
+    assert!(r.stdout.starts_with("Already open: "), "{}", r.stdout);
+    assert_eq!(tasks(&v), before);
+    // Case and surrounding space do not make it another task.
+    let r = add(&v, "home", "  call MUM ").ok();
+    assert!(r.stdout.starts_with("Already open: "), "{}", r.stdout);
+    assert_eq!(tasks(&v), before);
+    assert_eq!(before.matches("Call mum").count(), 1);
+    // A done task with the same text does not count as open; another section is another list.
+    let text = before.replace("- [ ] Call mum", "- [x] Call mum");
+    v.write(TASKS, &text);
+    add(&v, "Home", "Call mum").ok();
+    assert!(
+        tasks(&v).ends_with("- [x] Call mum\n- [ ] Call mum\n"),
+        "{}",
+        tasks(&v)
+    );
+    add(&v, "Errands", "Call mum").ok();
+    assert_eq!(tasks(&v).matches("- [ ] Call mum").count(), 2);
+}
+
+#[test]
+fn sections_match_case_insensitively() {
+    let v = TestVault::new();
+    v.write(TASKS, LIST);
+    let r = add(&v, "WORK", "write tests for git").ok();
+    assert!(!r.stdout.contains("Created section"), "{}", r.stdout);
+    let after = tasks(&v);
+    assert_eq!(after.matches("## Work").count(), 1, "{after}");
+    assert!(!after.contains("WORK"), "{after}");
+    assert_eq!(
+        after,
+        LIST.replace(
+            "* [ ] ship finalize\n",
+            "* [ ] ship finalize\n- [ ] write tests for git\n"
+        )
+    );
+    // `###` headings are sections too.
+    v.write(
+        TASKS,
+        "# Tasks\n\n### Errands\n\n- [ ] post the letter\n\n## Other\n",
+    );
+    add(&v, "errands", "buy stamps").ok();
+    assert_eq!(
+        tasks(&v),
+        "# Tasks\n\n### Errands\n\n- [ ] post the letter\n- [ ] buy stamps\n\n## Other\n"
+    );
+}
+
+#[test]
+fn the_rest_of_the_file_is_kept_byte_for_byte_with_crlf() {
+    let v = TestVault::new();
+    let crlf = LIST.replace('\n', "\r\n");
+    v.write(TASKS, &crlf);
+    add(&v, "Home", "book the dentist").ok();
+    let expected = crlf.replace(
+        "- [x] buy milk\r\nA note about home.\r\n",
+        "- [x] buy milk\r\nA note about home.\r\n- [ ] book the dentist\r\n",
+    );
+    assert_eq!(tasks(&v), expected);
+    add(&v, "Garden", "mow the lawn").ok();
+    assert_eq!(
+        tasks(&v),
+        format!("{expected}\r\n## Garden\r\n\r\n- [ ] mow the lawn\r\n")
+    );
+
+    v.run(&["done", "dentist"]).ok();
+    let done = tasks(&v);
+    assert_eq!(
+        done,
+        format!("{expected}\r\n## Garden\r\n\r\n- [ ] mow the lawn\r\n")
+            .replace("[ ] book the", "[x] book the")
+    );
+    assert!(
+        !done.replace("\r\n", "").contains('\n'),
+        "no bare LF was written"
+    );
+}
+
+#[test]
+fn bad_task_input_is_refused_and_changes_nothing() {
+    let v = TestVault::new();
+    let before = tasks(&v);
+    let r = add(&v, "Home", "first line\nsecond line").code(1);
+    assert!(r.stderr.contains("single line"), "{}", r.stderr);
+    let r = add(&v, "Two\nlines", "task").code(1);
+    assert!(
+        r.stderr.contains("section must be a single line"),
+        "{}",
+        r.stderr
+    );
+    let r = add(&v, "Home", "   ").code(1);
+    assert!(r.stderr.contains("empty"), "{}", r.stderr);
+    assert_eq!(tasks(&v), before);
+
+    std::fs::remove_file(v.path(TASKS)).expect("remove Tasks.md");
+    add(&v, "Home", "a\r\nb").code(1);
+    assert!(!v.path(TASKS).exists(), "a refused add creates no file");
+    // A valid add recreates the file from the seed.
+    let json = v
+        .run(&[
+            "tasks",
+            "add",
+            "--section",
+            "Home",
+            "--text",
+            "ok",
+            "--json",
+        ])
+        .ok()
+        .json();
+    assert_eq!(json["file_created"], true);
+    assert!(
+        tasks(&v).starts_with("---\ntitle: Tasks\n"),
+        "{}",
+        tasks(&v)
+    );
+}
+
+#[test]
+fn done_completes_a_unique_substring_match_and_prints_it() {
+    let v = TestVault::new();
+    v.write(TASKS, LIST);
+    let r = v.run(&["done", "passport"]).ok();
+    assert_eq!(r.stdout, "Done: renew passport (line 11)\n");
+    assert_eq!(
+        tasks(&v),
+        LIST.replace("- [ ] renew passport", "- [x] renew passport")
+    );
+    // It is done now: the same query finds nothing.
+    let r = v.run(&["done", "passport"]).code(1);
+    assert!(
+        r.stdout.contains("No open task matches \"passport\""),
+        "{}",
+        r.stdout
+    );
+    // Words are joined; case does not matter; `*` items count.
+    let r = v.run(&["done", "SHIP", "finalize"]).ok();
+    assert_eq!(r.stdout, "Done: ship finalize (line 19)\n");
+    assert!(tasks(&v).contains("\n* [x] ship finalize\n"));
+}
+
+#[test]
+fn an_exact_match_wins_over_substrings() {
+    let v = TestVault::new();
+    v.write(
+        TASKS,
+        "## A\n\n- [ ] ship prepare\n- [ ] ship\n- [ ] ship finalize\n",
+    );
+    let json = v.run(&["done", "ship", "--json"]).ok().json();
+    assert_eq!(json["result"], "completed");
+    assert_eq!(json["matched_by"], "exact");
+    assert_eq!(json["task"]["line"], 4);
+    assert_eq!(
+        tasks(&v),
+        "## A\n\n- [ ] ship prepare\n- [x] ship\n- [ ] ship finalize\n"
+    );
+}
+
+#[test]
+fn an_ambiguous_query_lists_candidates_and_changes_nothing() {
+    let v = TestVault::new();
+    v.write(TASKS, LIST);
+    let r = v.run(&["done", "write", "tests"]).code(1);
+    assert!(
+        r.stdout.contains("line 17: write tests for ingest"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("line 18: write tests for scan"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(tasks(&v), LIST);
+    snapshot!(v, output(&r));
+    let json = v.run(&["done", "write", "tests", "--json"]).code(1).json();
+    assert_eq!(json["result"], "ambiguous");
+    assert_eq!(json["candidates"].as_array().map(Vec::len), Some(2));
+    assert_eq!(tasks(&v), LIST);
+}
+
+#[test]
+fn a_fuzzy_match_needs_a_clear_winner() {
+    let v = TestVault::new();
+    v.write(TASKS, "## A\n\n- [ ] ship finalize\n- [ ] call dentist\n");
+    let json = v.run(&["done", "ship", "finalzie", "--json"]).ok().json();
+    assert_eq!(json["matched_by"], "fuzzy");
+    assert_eq!(json["task"]["text"], "ship finalize");
+    assert_eq!(
+        tasks(&v),
+        "## A\n\n- [x] ship finalize\n- [ ] call dentist\n"
+    );
+
+    let close = "## A\n\n- [ ] fix login bug\n- [ ] fix logout bug\n";
+    v.write(TASKS, close);
+    v.run(&["done", "fix", "logn", "bug"]).code(1);
+    assert_eq!(tasks(&v), close, "two near matches: none is completed");
+    v.run(&["done", "water", "plants"]).code(1);
+    assert_eq!(tasks(&v), close);
+}
+
+#[test]
+fn a_failed_done_never_creates_the_task_list() {
+    let v = TestVault::new();
+    std::fs::remove_file(v.path(TASKS)).expect("remove Tasks.md");
+    let r = v.run(&["done", "anything"]).code(1);
+    assert_eq!(r.stdout, "No open task matches \"anything\".\n");
+    assert!(r.stderr.contains("no open task matches"), "{}", r.stderr);
+    assert!(!v.path(TASKS).exists());
+    v.run(&["done", "  "]).code(1);
+    assert!(!v.path(TASKS).exists());
+    snapshot!(v, output(&r));
+}
+
+#[test]
+fn snapshot_of_add_and_done_text() {
+    let v = TestVault::new();
+    v.write(TASKS, LIST);
+    let added = add(&v, "Work", "review the ingest tests").ok();
+    let again = add(&v, "work", "Review the ingest tests").ok();
+    let created = add(&v, "Garden", "mow the lawn").ok();
+    let done = v.run(&["done", "review", "the", "ingest"]).ok();
+    snapshot!(v, [&added, &again, &created, &done].map(output).join(""));
+}
+
+#[test]
+fn a_file_without_a_final_newline_gets_one_line_per_task() {
+    let v = TestVault::new();
+    v.write(TASKS, "## A\n- [ ] one");
+    add(&v, "A", "two").ok();
+    assert_eq!(tasks(&v), "## A\n- [ ] one\n- [ ] two\n");
+    v.write(TASKS, "## A\n- [ ] one");
+    add(&v, "B", "two").ok();
+    assert_eq!(tasks(&v), "## A\n- [ ] one\n\n## B\n\n- [ ] two\n");
+}
+
+#[test]
+fn a_task_list_that_is_not_utf8_is_refused_naming_the_line() {
+    let v = TestVault::new();
+    let bytes = b"## A\n\n- [ ] caf\xe9\n".to_vec();
+    v.write(TASKS, &bytes);
+    let r = add(&v, "A", "tea").code(1);
+    assert!(r.stderr.contains("Tasks.md line 3"), "{}", r.stderr);
+    let r = v.run(&["done", "caf"]).code(1);
+    assert!(r.stderr.contains("Tasks.md line 3"), "{}", r.stderr);
+    assert_eq!(std::fs::read(v.path(TASKS)).expect("Tasks.md"), bytes);
+}
+
+#[test]
+fn a_crash_right_after_the_write_leaves_a_whole_file() {
+    let v = TestVault::new();
+    v.write(TASKS, LIST);
+    let crashed: Run = v
+        .cmd(&[
+            "tasks",
+            "add",
+            "--section",
+            "Home",
+            "--text",
+            "water the plants",
+        ])
+        .env("SPARKS_FAULT_AT", "tasks.write")
+        .output()
+        .expect("run sparks")
+        .into();
+    assert_eq!(crashed.code, None, "{crashed:?}");
+    let added = LIST.replace(
+        "A note about home.\n",
+        "A note about home.\n- [ ] water the plants\n",
+    );
+    assert_eq!(tasks(&v), added);
+    let r = add(&v, "Home", "water the plants").ok();
+    assert!(r.stdout.starts_with("Already open"), "{}", r.stdout);
+
+    let crashed: Run = v
+        .cmd(&["done", "water"])
+        .env("SPARKS_FAULT_AT", "done.write")
+        .output()
+        .expect("run sparks")
+        .into();
+    assert_eq!(crashed.code, None, "{crashed:?}");
+    assert_eq!(tasks(&v), added.replace("[ ] water", "[x] water"));
+    let leftovers: Vec<String> = std::fs::read_dir(v.path("wiki/collections"))
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "Tasks.md")
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "no temporary file is left: {leftovers:?}"
+    );
+}
