@@ -121,7 +121,9 @@ CREATE TABLE ingests (
     kept         INTEGER,
     changed      INTEGER,
     commit_sha   TEXT,
-    commit_note  TEXT                      -- why there is no commit
+    commit_note  TEXT,                     -- why there is no commit
+    inbox_before TEXT,                     -- "<len>:<blake3>" of the inbox finalize is replacing
+    inbox_after  TEXT                      -- "<len>:<blake3>" of what it replaces it with
 );
 CREATE UNIQUE INDEX ingests_one_open ON ingests(status) WHERE status = 'open';
 

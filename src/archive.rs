@@ -85,10 +85,12 @@ pub fn archive(
             Err(e) => return Err(err(e)),
         };
         let text = String::from_utf8_lossy(&old);
+        let present: std::collections::HashSet<&str> =
+            text.lines().map(str::trim).filter(|l| is_marker(l)).collect();
         let mut out = old.clone();
         for item in items {
             let mark = marker(ingest, token, item.entry, item.hash);
-            if text.lines().any(|l| l.trim() == mark) {
+            if present.contains(mark.as_str()) {
                 report.present += 1;
                 continue;
             }

@@ -14,13 +14,38 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// Replace `path` with `bytes` only if it still holds `expected` once the new content is on
 /// disk. Returns `false`, writing nothing, if the file changed since it was read: the caller
 /// starts over from the new content, so that a human's concurrent append is never lost.
+/// Bytes appended to the old file in the instant between that check and the rename are
+/// carried over to the end of the new one.
 pub fn replace_if_unchanged(path: &Path, expected: &[u8], bytes: &[u8]) -> io::Result<bool> {
+    replace_checked(path, expected, bytes, || {})
+}
+
+/// [`replace_if_unchanged`], running `between` after the check and before the rename (where
+/// a test puts the racing append).
+fn replace_checked(
+    path: &Path,
+    expected: &[u8],
+    bytes: &[u8],
+    between: impl FnOnce(),
+) -> io::Result<bool> {
+    use std::io::{Read, Seek, SeekFrom};
     let tmp = stage(path, bytes)?;
-    let now = fs_err::read(path)?;
+    let mut old = fs_err::File::open(path)?;
+    let mut now = Vec::with_capacity(expected.len());
+    old.read_to_end(&mut now)?;
     if now != expected {
         return Ok(false);
     }
+    between();
     commit(tmp, path)?;
+    let mut late = Vec::new();
+    old.seek(SeekFrom::Start(expected.len() as u64))?;
+    old.read_to_end(&mut late)?;
+    if !late.is_empty() {
+        let mut f = fs_err::OpenOptions::new().append(true).open(path)?;
+        f.write_all(&late)?;
+        f.sync_all()?;
+    }
     Ok(true)
 }
 
@@ -97,6 +122,20 @@ mod tests {
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
         let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+    }
+
+    #[test]
+    fn an_append_racing_the_rename_is_carried_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("inbox.md");
+        std::fs::write(&p, b"old").unwrap();
+        let append = || {
+            use std::io::Write;
+            let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
+            f.write_all(b"\n---\nlate capture\n").unwrap();
+        };
+        assert!(replace_checked(&p, b"old", b"new", append).unwrap());
+        assert_eq!(std::fs::read(&p).unwrap(), b"new\n---\nlate capture\n");
     }
 
     #[test]

@@ -127,8 +127,9 @@ pub fn commit_vault(vault_root: &Path, message: &str) -> Result<Commit, GitError
     })
 }
 
-/// The id of HEAD if its message contains `line` as a line of its own (a trailer), so a
-/// retried operation can recognise the commit it made before a crash.
+/// The id of the most recent commit among HEAD and its first-parent ancestors (a few) whose
+/// message contains `line` as a line of its own (a trailer), so that a retried operation can
+/// recognise the commit it made before a crash.
 pub fn head_with_line(vault_root: &Path, line: &str) -> Result<Option<String>, GitError> {
     let git = |source| GitError::Git {
         repo: vault_root.to_path_buf(),
@@ -141,11 +142,20 @@ pub fn head_with_line(vault_root: &Path, line: &str) -> Result<Option<String>, G
         Ok(h) => h.peel_to_commit().map_err(git)?,
         Err(_) => return Ok(None),
     };
-    let found = head
-        .message()
-        .is_ok_and(|m| m.lines().any(|l| l.trim() == line));
-    Ok(found.then(|| head.id().to_string()))
+    // The user may have committed since; look a little way back.
+    let mut commit = Some(head);
+    for _ in 0..TRAILER_DEPTH {
+        let Some(c) = commit else { break };
+        if c.message().is_ok_and(|m| m.lines().any(|l| l.trim() == line)) {
+            return Ok(Some(c.id().to_string()));
+        }
+        commit = c.parents().next();
+    }
+    Ok(None)
 }
+
+/// How many commits back [`head_with_line`] looks.
+const TRAILER_DEPTH: usize = 50;
 
 fn open(vault_root: &Path) -> Result<Option<Repository>, git2::Error> {
     match Repository::discover(vault_root) {

@@ -18,6 +18,7 @@ use crate::manifest::{BatchEntry, Manifest, ManifestError, NewEntry, Opened, Out
 use crate::scan::{self, ScanError, ScanIssue, ScanOptions};
 use crate::vault::{INBOX, Vault};
 use serde::Serialize;
+use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 
 /// The steps of finalize after planning, in order.
@@ -260,7 +261,7 @@ pub fn prepare(
             capture_date: e.capture_date.to_string(),
             hash: e.hash.clone(),
             content: e.content.clone(),
-            hints: serde_json::to_string(&e.hints).unwrap_or_else(|_| "{}".into()),
+            hints: serde_json::to_string(&Hints::of(&e.content)).unwrap_or_else(|_| "{}".into()),
         })
         .collect();
     let remaining = inbox.entries.len() - take;
@@ -276,7 +277,7 @@ pub fn prepare(
                     capture_date: e.capture_date.to_string(),
                     content: e.content.clone(),
                     hash: e.hash.clone(),
-                    hints: e.hints.clone(),
+                    hints: Hints::of(&e.content),
                 })
                 .collect();
             let mut batch = batch_of(
@@ -389,16 +390,17 @@ fn match_entries(
     inbox_hashes: &[&str],
     want: impl Fn(&BatchEntry) -> bool,
 ) -> Vec<Option<usize>> {
-    let mut used = vec![false; inbox_hashes.len()];
+    let mut by_hash: HashMap<&str, VecDeque<usize>> = HashMap::new();
+    for (i, h) in inbox_hashes.iter().enumerate() {
+        by_hash.entry(h).or_default().push_back(i);
+    }
     batch
         .iter()
         .map(|b| {
             if !want(b) {
                 return None;
             }
-            let i = (0..inbox_hashes.len()).find(|&i| !used[i] && inbox_hashes[i] == b.hash)?;
-            used[i] = true;
-            Some(i)
+            by_hash.get_mut(b.hash.as_str())?.pop_front()
         })
         .collect()
 }
@@ -477,7 +479,9 @@ pub fn finalize(
             // Done steps that produce facts the summary needs are cheap to recompute.
             "archive" => run.archive(&archived).map(|files| archive_files = files),
             "inbox" if redo => Ok(()),
-            "inbox" => run.clear_inbox(&archived).map(|n| remaining = Some(n)),
+            "inbox" => run
+                .clear_inbox(manifest, &archived, row.inbox_rewrite.as_ref())
+                .map(|n| remaining = Some(n)),
             "scan" if redo => Ok(()),
             "scan" => run.scan(manifest).map(|errors| scan_errors = errors),
             _ => run
@@ -622,7 +626,16 @@ impl Run<'_> {
     }
 
     /// Remove the archived entries still in the inbox; returns how many entries remain.
-    fn clear_inbox(&mut self, entries: &[&BatchEntry]) -> Result<usize, IngestError> {
+    /// Remove the archived entries still in the inbox; returns how many entries remain.
+    /// `recorded` is the rewrite an interrupted run was about to make: if the inbox now starts
+    /// with its result (and no longer with what it replaced), it was made, and whatever
+    /// follows was captured since, so nothing is removed again.
+    fn clear_inbox(
+        &mut self,
+        manifest: &Manifest,
+        entries: &[&BatchEntry],
+        recorded: Option<&(String, String)>,
+    ) -> Result<usize, IngestError> {
         let path = self.vault.path(INBOX);
         let owned: Vec<BatchEntry> = entries.iter().map(|e| (*e).clone()).collect();
         for _ in 0..REWRITE_ATTEMPTS {
@@ -632,6 +645,11 @@ impl Run<'_> {
                 return Ok(0);
             };
             let inbox = Inbox::parse(&bytes, self.now.today)?;
+            if let Some((before, after)) = recorded {
+                if !starts_with(&bytes, before) && starts_with(&bytes, after) {
+                    return Ok(inbox.entries.len());
+                }
+            }
             let hashes: Vec<&str> = inbox.entries.iter().map(|e| e.hash.as_str()).collect();
             let remove: Vec<usize> = match_entries(&owned, &hashes, |_| true)
                 .into_iter()
@@ -641,6 +659,7 @@ impl Run<'_> {
                 return Ok(inbox.entries.len());
             }
             let new = inbox.without(&bytes, &remove);
+            manifest.record_inbox_rewrite(self.id, &fingerprint(&bytes), &fingerprint(&new))?;
             let replaced = fsio::replace_if_unchanged(&path, &bytes, &new).map_err(|source| {
                 IngestError::InboxIo {
                     action: "replace",
@@ -698,6 +717,18 @@ impl Run<'_> {
             &format!("{subject}\n\n{trailer}\n"),
         )?)
     }
+}
+
+/// `<len>:<blake3>` of some bytes.
+fn fingerprint(bytes: &[u8]) -> String {
+    format!("{}:{}", bytes.len(), blake3::hash(bytes).to_hex())
+}
+
+/// Whether `bytes` starts with the content a [`fingerprint`] describes.
+fn starts_with(bytes: &[u8], print: &str) -> bool {
+    let Some((len, _)) = print.split_once(':') else { return false };
+    let Ok(len) = len.parse::<usize>() else { return false };
+    bytes.len() >= len && fingerprint(&bytes[..len]) == print
 }
 
 /// Close the open ingest without finalizing it. Nothing needs restoring: prepare changed no

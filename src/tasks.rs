@@ -232,9 +232,10 @@ pub fn add(root: &Path, section: &str, text: &str, today: &str) -> Result<Added,
             if let Some(i) = (h + 1..end)
                 .find(|&i| checkbox_task(file.line(i)).is_some_and(|t| key(t) == text_key))
             {
+                // Report the task and section as the file writes them.
                 return Ok(Added {
-                    section: section.into(),
-                    text: text.into(),
+                    section: heading_name(file.line(h)).unwrap_or(section).into(),
+                    text: checkbox_task(file.line(i)).unwrap_or(text).into(),
                     line: i + 1,
                     section_created: false,
                     file_created: false,

@@ -36,8 +36,6 @@ pub struct Entry {
     pub content: String,
     /// blake3 of the content, hex.
     pub hash: String,
-    /// What the content looks like it holds.
-    pub hints: Hints,
     /// The 1-based line of the entry's first content line.
     pub line: usize,
     /// Its chunk.
@@ -48,6 +46,8 @@ pub struct Entry {
 struct Chunk {
     /// The separator line that opens the chunk; `None` for the chunk right after the header.
     sep: Option<Range<usize>>,
+    /// The 1-based line of the chunk's first body line.
+    first_line: usize,
     /// The chunk's lines after the separator.
     body: Range<usize>,
 }
@@ -105,15 +105,17 @@ impl Inbox {
         let mut chunks = Vec::new();
         let mut current = Chunk {
             sep: None,
+            first_line: first + 2,
             body: lines[first].end..lines[first].end,
         };
         let mut fence: Option<(char, usize)> = None;
-        for r in &lines[first + 1..] {
+        for (n, r) in lines.iter().enumerate().skip(first + 1) {
             let line = content(r);
             if fence.is_none() && line == "---" {
                 chunks.push(current);
                 current = Chunk {
                     sep: Some(r.clone()),
+                    first_line: n + 2,
                     body: r.end..r.end,
                 };
                 continue;
@@ -131,10 +133,9 @@ impl Inbox {
             warnings: Vec::new(),
         };
         for (i, chunk) in chunks.iter().enumerate() {
-            let first_line = text[..chunk.body.start].matches('\n').count() + 1;
             if let Some(entry) = parse_entry(
                 &text[chunk.body.clone()],
-                first_line,
+                chunk.first_line,
                 i,
                 today,
                 &mut inbox.warnings,
@@ -249,7 +250,6 @@ fn parse_entry(
     Some(Entry {
         capture_date,
         hash: hash(content),
-        hints: Hints::of(content),
         content: content.to_string(),
         line: first_line + start + lead,
         chunk,

@@ -85,6 +85,9 @@ pub struct IngestRow {
     pub remaining: i64,
     /// The commit made, if any.
     pub commit_sha: Option<String>,
+    /// The inbox rewrite finalize was about to make: the old and new content as
+    /// `<len>:<blake3>`, so that a resumed finalize can tell whether it happened.
+    pub inbox_rewrite: Option<(String, String)>,
 }
 
 /// The result of trying to open an ingest.
@@ -99,7 +102,7 @@ pub enum Opened {
 }
 
 const INGEST_COLUMNS: &str =
-    "id, token, status, started_at, finished_at, finished_ns, step, remaining, commit_sha";
+    "id, token, status, started_at, finished_at, finished_ns, step, remaining, commit_sha, inbox_before, inbox_after";
 
 fn ingest_row(r: &Row<'_>) -> rusqlite::Result<IngestRow> {
     Ok(IngestRow {
@@ -112,6 +115,10 @@ fn ingest_row(r: &Row<'_>) -> rusqlite::Result<IngestRow> {
         step: r.get(6)?,
         remaining: r.get(7)?,
         commit_sha: r.get(8)?,
+        inbox_rewrite: match (r.get::<_, Option<String>>(9)?, r.get::<_, Option<String>>(10)?) {
+            (Some(b), Some(a)) => Some((b, a)),
+            _ => None,
+        },
     })
 }
 
@@ -253,6 +260,17 @@ impl Manifest {
         )
         .at(&path)?;
         tx.commit().at(&path)
+    }
+
+    /// Record the inbox rewrite finalize of ingest `id` is about to make.
+    pub fn record_inbox_rewrite(&self, id: i64, before: &str, after: &str) -> Result<()> {
+        self.conn
+            .execute(
+                "UPDATE ingests SET inbox_before = ?2, inbox_after = ?3 WHERE id = ?1 AND status = 'open'",
+                params![id, before, after],
+            )
+            .at(&self.path)?;
+        Ok(())
     }
 
     /// Record that finalize of ingest `id` has done `step`.

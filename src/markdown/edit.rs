@@ -42,7 +42,9 @@ pub fn key_line(text: &str, key: &str) -> Option<usize> {
 /// The shape of the value of a top-level `key`.
 pub fn shape(text: &str, key: &str) -> Option<Shape> {
     let doc = Doc::parse(text)?;
-    let Some(e) = doc.entry(key) else { return Some(Shape::Absent) };
+    let Some(e) = doc.entry(key) else {
+        return Some(Shape::Absent);
+    };
     Some(match untag(doc.value(e)) {
         None | Some(Value::Null) => Shape::Empty,
         Some(Value::Sequence(_)) => Shape::List,
@@ -63,8 +65,9 @@ pub fn set_scalar(text: &str, key: &str, value: &str) -> Option<String> {
         return Some(text.to_string());
     }
     let line = doc.line(e.line);
-    let lexed = lex(line, doc.value_start(e));
-    let multiline = e.value_end > e.line + 1 || matches!(lexed.token, Token::Open | Token::BlockScalar);
+    let lexed = lex(line, e.value_at);
+    let multiline =
+        e.value_end > e.line + 1 || matches!(lexed.token, Token::Open | Token::BlockScalar);
     let style = lexed.style(line);
     let new = if multiline {
         // The value spans lines: it becomes one line; a comment on the key line stays.
@@ -72,8 +75,12 @@ pub fn set_scalar(text: &str, key: &str, value: &str) -> Option<String> {
             Token::Empty | Token::BlockScalar => lexed.comment(line),
             _ => "",
         };
-        let head = &line[..doc.value_start(e)];
-        format!("{head} {}{comment}{}", render(value, style, false), eol_of(line))
+        let head = &line[..e.value_at];
+        format!(
+            "{head} {}{comment}{}",
+            render(value, style, false),
+            eol_of(line)
+        )
     } else {
         put(line, &lexed.span, &render(value, style, false))
     };
@@ -87,7 +94,11 @@ pub fn set_list<S: AsRef<str>>(text: &str, key: &str, items: &[S]) -> Option<Str
     let doc = Doc::parse(text)?;
     let items: Vec<&str> = items.iter().map(AsRef::as_ref).collect();
     let Some(e) = doc.entry(key) else {
-        let line = format!("{key}: {}{}", flow(&items, &[], &FlowForm::default()), doc.eol);
+        let line = format!(
+            "{key}: {}{}",
+            flow(&items, &[], &FlowForm::default()),
+            doc.eol
+        );
         return Some(doc.insert(&line));
     };
     if let Some(Value::Sequence(old)) = untag(doc.value(e)) {
@@ -97,7 +108,7 @@ pub fn set_list<S: AsRef<str>>(text: &str, key: &str, items: &[S]) -> Option<Str
         }
     }
     let line = doc.line(e.line);
-    let start = doc.value_start(e);
+    let start = e.value_at;
     let lexed = lex(line, start);
     let one_line = e.value_end == e.line + 1;
     let new = match lexed.token {
@@ -106,13 +117,19 @@ pub fn set_list<S: AsRef<str>>(text: &str, key: &str, items: &[S]) -> Option<Str
             let (old, form) = flow_items(inner);
             put(line, &lexed.span, &flow(&items, &old, &form))
         }
-        Token::Plain | Token::Single | Token::Double if one_line => {
+        Token::Plain | Token::Single | Token::Double | Token::Flow if one_line => {
             let src = &line[lexed.span.clone()];
             let old = [(src.to_string(), yaml_scalar(src))];
-            let old = if lexed.token == Token::Plain && !plain_ok(src, true) { &[][..] } else { &old[..] };
+            let old = if lexed.token == Token::Plain && !plain_ok(src, true) {
+                &[][..]
+            } else {
+                &old[..]
+            };
             put(line, &lexed.span, &flow(&items, old, &FlowForm::default()))
         }
-        Token::Empty if one_line => put(line, &lexed.span, &flow(&items, &[], &FlowForm::default())),
+        Token::Empty if one_line => {
+            put(line, &lexed.span, &flow(&items, &[], &FlowForm::default()))
+        }
         Token::Empty if !items.is_empty() && doc.is_block_list(e) => {
             let mut out = line.to_string();
             out.push_str(&doc.block_list(e, &items));
@@ -124,7 +141,11 @@ pub fn set_list<S: AsRef<str>>(text: &str, key: &str, items: &[S]) -> Option<Str
                 _ => "",
             };
             let head = &line[..start];
-            format!("{head} {}{comment}{}", flow(&items, &[], &FlowForm::default()), eol_of(line))
+            format!(
+                "{head} {}{comment}{}",
+                flow(&items, &[], &FlowForm::default()),
+                eol_of(line)
+            )
         }
     };
     Some(doc.replace(e.line..e.value_end, &new))
@@ -171,6 +192,8 @@ struct Entry {
     lead: usize,
     /// The key line.
     line: usize,
+    /// The byte offset in the key line just after the key's `:`.
+    value_at: usize,
     /// One past the value's last line (blank and comment lines after it excluded).
     value_end: usize,
     /// One past the entry's last line: the next entry's `lead`, or `value_end` for the last.
@@ -183,16 +206,26 @@ impl<'a> Doc<'a> {
         if !matches!(split.block, Block::Valid(_)) {
             return None;
         }
-        let mut pos = if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
+        let mut pos = if text.starts_with('\u{feff}') {
+            '\u{feff}'.len_utf8()
+        } else {
+            0
+        };
         let mut next_line = || {
             (pos < text.len()).then(|| {
                 let start = pos;
-                pos = text[start..].find('\n').map_or(text.len(), |i| start + i + 1);
+                pos = text[start..]
+                    .find('\n')
+                    .map_or(text.len(), |i| start + i + 1);
                 start..pos
             })
         };
         let open = next_line()?;
-        let eol = if text[open].ends_with("\r\n") { "\r\n" } else { "\n" };
+        let eol = if text[open].ends_with("\r\n") {
+            "\r\n"
+        } else {
+            "\n"
+        };
         let mut lines = Vec::new();
         let (yaml_end, body_start) = loop {
             let l = next_line()?;
@@ -219,18 +252,18 @@ impl<'a> Doc<'a> {
 
     fn find_entries(&self) -> Vec<Entry> {
         let kinds: Vec<Kind> = (0..self.lines.len()).map(|i| kind(self.line(i))).collect();
-        let key_lines: Vec<(usize, String)> = kinds
+        let key_lines: Vec<(usize, &String, usize)> = kinds
             .iter()
             .enumerate()
             .filter_map(|(i, k)| match k {
-                Kind::Key(key, _) => Some((i, key.clone())),
+                Kind::Key(key, at) => Some((i, key, *at)),
                 _ => None,
             })
             .collect();
         let mut entries: Vec<Entry> = Vec::new();
-        for (n, (line, key)) in key_lines.iter().enumerate() {
+        for (n, &(line, key, value_at)) in key_lines.iter().enumerate() {
             let floor = if n == 0 { 0 } else { key_lines[n - 1].0 + 1 };
-            let mut lead = *line;
+            let mut lead = line;
             while lead > floor && kinds[lead - 1] == Kind::TopComment {
                 lead -= 1;
             }
@@ -241,7 +274,8 @@ impl<'a> Doc<'a> {
             entries.push(Entry {
                 key: key.clone(),
                 lead,
-                line: *line,
+                line,
+                value_at,
                 value_end: 0,
                 end: 0,
             });
@@ -273,14 +307,6 @@ impl<'a> Doc<'a> {
         &self.text[self.lines[r.start].start..self.lines[r.end - 1].end]
     }
 
-    /// The byte offset in the key line just after the key's `:`.
-    fn value_start(&self, e: &Entry) -> usize {
-        match kind(self.line(e.line)) {
-            Kind::Key(_, at) => at,
-            _ => unreachable!("an entry starts at a key line"),
-        }
-    }
-
     /// The entry's value as YAML reads it.
     fn value(&self, e: &Entry) -> Option<Value> {
         let map: Value = serde_yaml::from_str(self.span(e.line..e.value_end)).ok()?;
@@ -296,7 +322,10 @@ impl<'a> Doc<'a> {
 
     /// The text with `line` added after the last entry's value.
     fn insert(&self, line: &str) -> String {
-        let at = self.entries.last().map_or(self.lines.len(), |e| e.value_end);
+        let at = self
+            .entries
+            .last()
+            .map_or(self.lines.len(), |e| e.value_end);
         self.replace(at..at, line)
     }
 
@@ -315,12 +344,17 @@ impl<'a> Doc<'a> {
         let mut taken: Vec<Option<usize>> = vec![None; items.len()];
         let mut used = vec![false; groups.len()];
         for (i, item) in items.iter().enumerate() {
-            if let Some(g) = (0..groups.len()).find(|&g| !used[g] && groups[g].value.as_deref() == Some(item)) {
+            if let Some(g) =
+                (0..groups.len()).find(|&g| !used[g] && groups[g].value.as_deref() == Some(item))
+            {
                 used[g] = true;
                 taken[i] = Some(g);
             }
         }
-        let mut spare = (0..groups.len()).filter(|&g| !used[g]).collect::<Vec<_>>().into_iter();
+        let mut spare = (0..groups.len())
+            .filter(|&g| !used[g])
+            .collect::<Vec<_>>()
+            .into_iter();
         for slot in taken.iter_mut().filter(|t| t.is_none()) {
             if let Some(g) = spare.next() {
                 used[g] = true;
@@ -328,7 +362,10 @@ impl<'a> Doc<'a> {
             }
         }
         // Comments of dropped items go with the next item that stays, or to the end.
-        let mut lead: Vec<String> = groups.iter().map(|g| self.span(g.lead.clone()).to_string()).collect();
+        let mut lead: Vec<String> = groups
+            .iter()
+            .map(|g| self.span(g.lead.clone()).to_string())
+            .collect();
         let mut pending = String::new();
         for g in 0..groups.len() {
             if used[g] {
@@ -338,13 +375,21 @@ impl<'a> Doc<'a> {
             }
         }
         let prefix = match groups.first() {
-            Some(g) => put(&self.line(g.item)[..g.token_at], &(g.token_at..g.token_at), ""),
+            Some(g) => put(
+                &self.line(g.item)[..g.token_at],
+                &(g.token_at..g.token_at),
+                "",
+            ),
             None => "  - ".into(),
         };
         let mut out = String::new();
         for (item, slot) in items.iter().zip(&taken) {
             let Some(g) = *slot else {
-                out.push_str(&format!("{prefix}{}{}", render(item, Style::Plain, false), self.eol));
+                out.push_str(&format!(
+                    "{prefix}{}{}",
+                    render(item, Style::Plain, false),
+                    self.eol
+                ));
                 continue;
             };
             let group = &groups[g];
@@ -356,12 +401,23 @@ impl<'a> Doc<'a> {
             let line = self.line(group.item);
             let lexed = lex(line, group.token_at);
             let simple = group.end == group.item + 1
-                && matches!(lexed.token, Token::Plain | Token::Single | Token::Double | Token::Empty);
+                && matches!(
+                    lexed.token,
+                    Token::Plain | Token::Single | Token::Double | Token::Empty
+                );
             if simple {
-                out.push_str(&put(line, &lexed.span, &render(item, lexed.style(line), false)));
+                out.push_str(&put(
+                    line,
+                    &lexed.span,
+                    &render(item, lexed.style(line), false),
+                ));
             } else {
                 let head = &line[..group.token_at];
-                out.push_str(&put(head, &(head.len()..head.len()), &render(item, Style::Plain, false)));
+                out.push_str(&put(
+                    head,
+                    &(head.len()..head.len()),
+                    &render(item, Style::Plain, false),
+                ));
                 out.push_str(eol_of(line));
             }
         }
@@ -468,7 +524,10 @@ fn top_key(line: &str) -> Option<(String, usize)> {
         }
         return Some((yaml_scalar(&line[..end])?, colon + 1));
     }
-    let colon = line.match_indices(':').map(|(i, _)| i).find(|&i| separated(i + 1))?;
+    let colon = line
+        .match_indices(':')
+        .map(|(i, _)| i)
+        .find(|&i| separated(i + 1))?;
     Some((line[..colon].trim_end().to_string(), colon + 1))
 }
 
@@ -547,23 +606,48 @@ fn lex(line: &str, from: usize) -> Lexed {
         }
     };
     let closed = |token: Token, close: Option<usize>| match close.map(|c| (c, comment_after(c))) {
-        Some((c, Some(comment))) => Lexed { token, span: start..c, comment },
-        _ => Lexed { token: Token::Open, span: start..end, comment: None },
+        Some((c, Some(comment))) => Lexed {
+            token,
+            span: start..c,
+            comment,
+        },
+        _ => Lexed {
+            token: Token::Open,
+            span: start..end,
+            comment: None,
+        },
     };
     match rest.chars().next() {
-        None => Lexed { token: Token::Empty, span: start..start, comment: None },
-        Some('#') => Lexed { token: Token::Empty, span: from..from, comment: Some(start) },
+        None => Lexed {
+            token: Token::Empty,
+            span: start..start,
+            comment: None,
+        },
+        Some('#') => Lexed {
+            token: Token::Empty,
+            span: from..from,
+            comment: Some(start),
+        },
         Some('\'') => closed(Token::Single, quoted_end(line, start)),
         Some('"') => closed(Token::Double, quoted_end(line, start)),
         Some('[' | '{') => closed(Token::Flow, flow_end(line, start)),
         Some('|' | '>') => {
+            let indicator = rest.find(char::is_whitespace).unwrap_or(rest.len());
             let comment = rest.find(" #").map(|i| start + i + 1);
-            Lexed { token: Token::BlockScalar, span: start..comment.map_or(end, |c| c - 1), comment }
+            Lexed {
+                token: Token::BlockScalar,
+                span: start..start + indicator,
+                comment,
+            }
         }
         Some(_) => {
             let stop = [" #", "\t#"].iter().filter_map(|p| rest.find(p)).min();
             let value = rest[..stop.unwrap_or(rest.len())].trim_end();
-            Lexed { token: Token::Plain, span: start..start + value.len(), comment: stop.map(|i| start + i + 1) }
+            Lexed {
+                token: Token::Plain,
+                span: start..start + value.len(),
+                comment: stop.map(|i| start + i + 1),
+            }
         }
     }
 }
@@ -635,7 +719,10 @@ fn flow_items(inner: &str) -> (Vec<(String, Option<String>)>, FlowForm) {
             Some(b']' | b'}') => depth = depth.saturating_sub(1),
             Some(b'\'' | b'"') => i = quoted_end(inner, i).map_or(bytes.len(), |e| e - 1),
             Some(b',') | None if depth == 0 => {
-                if bytes.get(i) == Some(&b',') && items.is_empty() && bytes.get(i + 1) != Some(&b' ') {
+                if bytes.get(i) == Some(&b',')
+                    && items.is_empty()
+                    && bytes.get(i + 1) != Some(&b' ')
+                {
                     sep = ",";
                 }
                 let src = inner[start..i].trim();
@@ -648,7 +735,11 @@ fn flow_items(inner: &str) -> (Vec<(String, Option<String>)>, FlowForm) {
         }
         i += 1;
     }
-    let pad = if inner.starts_with(' ') && !inner.trim().is_empty() { " " } else { "" };
+    let pad = if inner.starts_with(' ') && !inner.trim().is_empty() {
+        " "
+    } else {
+        ""
+    };
     (items, FlowForm { pad, sep })
 }
 
@@ -660,7 +751,8 @@ fn flow(items: &[&str], old: &[(String, Option<String>)], form: &FlowForm) -> St
         .iter()
         .enumerate()
         .map(|(i, item)| {
-            if let Some(o) = (0..old.len()).find(|&o| !used[o] && old[o].1.as_deref() == Some(item)) {
+            if let Some(o) = (0..old.len()).find(|&o| !used[o] && old[o].1.as_deref() == Some(item))
+            {
                 used[o] = true;
                 return old[o].0.clone();
             }
@@ -689,10 +781,11 @@ enum Style {
 /// `value` written in `style` where the value allows it: plain falls back to single quotes,
 /// single quotes to double quotes (for control characters). `flow` means inside `[…]`.
 fn render(value: &str, style: Style, flow: bool) -> String {
-    let breaks = |c: char| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}');
     match style {
         Style::Plain if plain_ok(value, flow) => value.to_string(),
-        Style::Plain | Style::Single if !value.chars().any(breaks) => format!("'{}'", value.replace('\'', "''")),
+        Style::Plain | Style::Single if !value.chars().any(is_break) => {
+            format!("'{}'", value.replace('\'', "''"))
+        }
         _ => {
             let mut out = String::from("\"");
             for c in value.chars() {
@@ -702,7 +795,7 @@ fn render(value: &str, style: Style, flow: bool) -> String {
                     '\n' => out.push_str("\\n"),
                     '\t' => out.push_str("\\t"),
                     '\r' => out.push_str("\\r"),
-                    c if breaks(c) => out.push_str(&format!("\\u{:04X}", c as u32)),
+                    c if is_break(c) => out.push_str(&format!("\\u{:04X}", c as u32)),
                     c => out.push(c),
                 }
             }
@@ -712,28 +805,59 @@ fn render(value: &str, style: Style, flow: bool) -> String {
     }
 }
 
+/// Control characters and the characters YAML 1.1 reads as line breaks or ignores.
+fn is_break(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}')
+}
+
 /// Whether `value` can be written unquoted and read back as the same string, by this parser
 /// and by YAML 1.1 readers (which take `yes`, `on` or `0x1F` for booleans and numbers).
 fn plain_ok(value: &str, flow: bool) -> bool {
-    let Some(first) = value.chars().next() else { return false };
+    let Some(first) = value.chars().next() else {
+        return false;
+    };
     let second = value[first.len_utf8()..].chars().next();
-    let reserved = ["yes", "no", "y", "n", "on", "off", "true", "false", "null", "~"];
+    let lower = value.to_lowercase();
+    let reserved = [
+        "yes", "no", "y", "n", "on", "off", "true", "false", "null", "~", ".inf", "+.inf", "-.inf",
+        ".nan",
+    ];
+    let digits = |s: &str, radix| !s.is_empty() && s.chars().all(|c| c.is_digit(radix) || c == '_');
     let numeric = value.parse::<f64>().is_ok()
-        || (value.chars().any(|c| c.is_ascii_digit()) && value.chars().all(|c| c.is_ascii_digit() || "_:.+-".contains(c)) && !crate::schema::is_date(value))
-        || ["0x", "0o", "0b", "+.", "-.", "."].iter().any(|p| value.to_lowercase().starts_with(p));
-    let ok = value == value.trim()
-        && !value.chars().any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}'))
-        && !"#,[]{}&*!|>'\"%@`".contains(first)
-        && !(matches!(first, '-' | '?' | ':') && second.is_none_or(|c| c.is_whitespace() || "[]{},".contains(c)))
-        && !value.contains(": ")
-        && !value.ends_with(':')
-        && !value.contains(" #")
-        && !(flow && value.contains([',', '[', ']', '{', '}', ':', '#']))
-        && !reserved.contains(&value.to_lowercase().as_str())
-        && !numeric;
+        || ["0x", "0o", "0b"]
+            .iter()
+            .zip([16, 8, 2])
+            .any(|(p, r)| lower.strip_prefix(p).is_some_and(|s| digits(s, r)))
+        || (value.chars().any(|c| c.is_ascii_digit())
+            && value
+                .chars()
+                .all(|c| c.is_ascii_digit() || "_:.+-".contains(c))
+            && !crate::schema::is_date(value));
+    let needs_quotes = value != value.trim()
+        || value.chars().any(is_break)
+        || "#,[]{}&*!|>'\"%@`".contains(first)
+        || (matches!(first, '-' | '?' | ':')
+            && second.is_none_or(|c| c.is_whitespace() || "[]{},".contains(c)))
+        || value.contains(": ")
+        || value.ends_with(':')
+        || value.contains(" #")
+        || (flow && value.contains([',', '[', ']', '{', '}', ':', '#']))
+        || reserved.contains(&lower.as_str())
+        || numeric;
+    if needs_quotes {
+        return false;
+    }
     // The last word is the parser's: the value must read back as exactly this string.
-    let yaml = if flow { format!("k: [{value}]\n") } else { format!("k: {value}\n") };
-    ok && match serde_yaml::from_str::<Value>(&yaml).ok().as_ref().and_then(|m| m.get("k")) {
+    let yaml = if flow {
+        format!("k: [{value}]\n")
+    } else {
+        format!("k: {value}\n")
+    };
+    match serde_yaml::from_str::<Value>(&yaml)
+        .ok()
+        .as_ref()
+        .and_then(|m| m.get("k"))
+    {
         Some(Value::String(s)) => !flow && s == value,
         Some(Value::Sequence(s)) => flow && s.len() == 1 && s[0].as_str() == Some(value),
         _ => false,
@@ -765,7 +889,11 @@ fn untag(v: Option<Value>) -> Option<Value> {
 
 /// `line` with the value at byte range `r` replaced by `new`, a space before it if needed.
 fn put(line: &str, r: &Range<usize>, new: &str) -> String {
-    let gap = if line[..r.start].ends_with([' ', '\t']) { "" } else { " " };
+    let gap = if line[..r.start].ends_with([' ', '\t']) {
+        ""
+    } else {
+        " "
+    };
     [&line[..r.start], gap, new, &line[r.end..]].concat()
 }
 
@@ -775,5 +903,411 @@ fn eol_of(line: &str) -> &str {
 
 /// The comment lines of `text`, without its blank lines.
 fn comments_only(text: &str) -> String {
-    text.split_inclusive('\n').filter(|l| l.trim_start().starts_with('#')).collect()
+    text.split_inclusive('\n')
+        .filter(|l| l.trim_start().starts_with('#'))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::markdown::Frontmatter;
+
+    fn fm(text: &str) -> Frontmatter {
+        match frontmatter::split(text).block {
+            Block::Valid(f) => f,
+            other => panic!("not a valid block: {other:?}\n{text}"),
+        }
+    }
+
+    /// The body and every line of the block except those named, for comparing before/after.
+    fn others<'t>(text: &'t str, except: &[&str]) -> Vec<&'t str> {
+        text.split_inclusive('\n')
+            .filter(|l| !except.iter().any(|k| l.trim_start().starts_with(k)))
+            .collect()
+    }
+
+    const PAGE: &str = "---\n# A page about caches\ntitle: Pebble Cache  # the name\ntype: concept\n\
+                        maturity: 'seed'\ntags: [\"#Caching\", db]\naliases:\n  - pcache # short\n  - PC\n\
+                        sources: [raw/a.md]\ncreated: 2026-03-02\nupdated: \"2026/03/09\"\nowner: me\n---\n\nBody: [[x]]\n";
+
+    #[test]
+    fn no_block_no_edit() {
+        for text in [
+            "# Just text\n",
+            "---\ntitle: A\n",
+            "---\ntitle: [a\n---\n",
+            "---\n- a\n---\n",
+            "",
+        ] {
+            assert_eq!(set_scalar(text, "title", "A"), None, "{text:?}");
+            assert_eq!(set_list(text, "tags", &["a"]), None);
+            assert_eq!(reorder(text, &crate::schema::KEY_ORDER), None);
+            assert_eq!(keys(text), None);
+        }
+    }
+
+    #[test]
+    fn keys_lines_and_shapes() {
+        assert_eq!(
+            keys(PAGE).unwrap(),
+            [
+                "title", "type", "maturity", "tags", "aliases", "sources", "created", "updated",
+                "owner"
+            ]
+        );
+        assert_eq!(key_line(PAGE, "title"), Some(3));
+        assert_eq!(key_line(PAGE, "sources"), Some(10));
+        assert_eq!(key_line(PAGE, "nope"), None);
+        assert_eq!(shape(PAGE, "tags"), Some(Shape::List));
+        assert_eq!(shape(PAGE, "aliases"), Some(Shape::List));
+        assert_eq!(shape(PAGE, "title"), Some(Shape::Scalar));
+        assert_eq!(shape(PAGE, "nope"), Some(Shape::Absent));
+        assert_eq!(
+            shape("---\ntags:\nm:\n  a: 1\n---\n", "tags"),
+            Some(Shape::Empty)
+        );
+        assert_eq!(
+            shape("---\ntags:\nm:\n  a: 1\n---\n", "m"),
+            Some(Shape::Mapping)
+        );
+    }
+
+    #[test]
+    fn set_scalar_changes_only_its_value() {
+        let out = set_scalar(PAGE, "updated", "2026-03-09").unwrap();
+        assert!(
+            out.contains("\nupdated: \"2026-03-09\"\n"),
+            "double quotes kept:\n{out}"
+        );
+        assert_eq!(others(&out, &["updated"]), others(PAGE, &["updated"]));
+        let out = set_scalar(PAGE, "title", "Pebble").unwrap();
+        assert!(
+            out.contains("\ntitle: Pebble  # the name\n"),
+            "comment kept:\n{out}"
+        );
+        let out = set_scalar(PAGE, "maturity", "working").unwrap();
+        assert!(
+            out.contains("\nmaturity: 'working'\n"),
+            "single quotes kept:\n{out}"
+        );
+        assert_eq!(fm(&out).maturity.as_deref(), Some("working"));
+    }
+
+    #[test]
+    fn set_scalar_adds_an_absent_key_at_the_end() {
+        let out = set_scalar("---\ntitle: A\n\n---\nbody\n", "updated", "2026-05-01").unwrap();
+        assert_eq!(out, "---\ntitle: A\nupdated: 2026-05-01\n\n---\nbody\n");
+        assert_eq!(
+            set_scalar("---\n---\n", "title", "A").unwrap(),
+            "---\ntitle: A\n---\n"
+        );
+    }
+
+    #[test]
+    fn set_scalar_replaces_a_multiline_value() {
+        let text = "---\ntitle: >  # folded\n  a long\n  title\n\ntype: concept\n---\n";
+        let out = set_scalar(text, "title", "Short").unwrap();
+        assert_eq!(out, "---\ntitle: Short  # folded\n\ntype: concept\n---\n");
+        let out = set_scalar("---\ntitle:\n  - a\n---\n", "title", "A").unwrap();
+        assert_eq!(out, "---\ntitle: A\n---\n");
+    }
+
+    #[test]
+    fn values_that_need_quotes_round_trip() {
+        let nasty = [
+            "a: b",
+            "#tag",
+            "[x]",
+            "{x}",
+            "*star",
+            "&anchor",
+            "!bang",
+            "|pipe",
+            ">gt",
+            "'q",
+            "\"dq",
+            "%p",
+            "@at",
+            "`tick",
+            "yes",
+            "No",
+            "true",
+            "FALSE",
+            "null",
+            "~",
+            " lead",
+            "trail ",
+            "42",
+            "007",
+            "3.14",
+            "1e3",
+            "0x1F",
+            "12:30",
+            "-",
+            "- a",
+            "? x",
+            "a #b",
+            "ends:",
+            "it's",
+            "tab\there",
+            "line\nbreak",
+            "",
+            "\u{2028}",
+            "back\\slash",
+            "-1",
+            ".inf",
+            "on",
+        ];
+        for v in nasty {
+            for (style, text) in [
+                ("plain", "---\ntitle: x\n---\n"),
+                ("single", "---\ntitle: 'x'\n---\n"),
+                ("double", "---\ntitle: \"x\"\n---\n"),
+                ("absent", "---\ntype: concept\n---\n"),
+            ] {
+                let out = set_scalar(text, "title", v).unwrap();
+                assert_eq!(
+                    fm(&out).title.as_deref(),
+                    Some(v),
+                    "{v:?} ({style}) as\n{out}"
+                );
+            }
+            let out = set_list(PAGE, "tags", &[v, "ok"]).unwrap();
+            assert_eq!(fm(&out).tags, [v, "ok"], "{v:?} in a flow list:\n{out}");
+            let out = set_list(PAGE, "aliases", &["pcache", v]).unwrap();
+            assert_eq!(
+                fm(&out).aliases,
+                ["pcache", v],
+                "{v:?} in a block list:\n{out}"
+            );
+        }
+    }
+
+    #[test]
+    fn plain_stays_plain_when_it_can() {
+        for v in [
+            "Pebble Cache",
+            "2026-04-01",
+            "C++",
+            "gpt-4o",
+            "a:b",
+            "Café",
+            "x-#1",
+            "-x",
+            "raw/inbox/2026-05-01.md",
+        ] {
+            let out = set_scalar("---\ntitle: x\n---\n", "title", v).unwrap();
+            assert_eq!(out, format!("---\ntitle: {v}\n---\n"));
+        }
+        assert_eq!(
+            set_scalar("---\ntitle: x\n---\n", "title", "2026").unwrap(),
+            "---\ntitle: '2026'\n---\n"
+        );
+    }
+
+    #[test]
+    fn set_list_keeps_a_flow_list_flow() {
+        let out = set_list(PAGE, "tags", &["caching", "db"]).unwrap();
+        assert!(
+            out.contains("\ntags: [\"caching\", db]\n"),
+            "the changed item keeps its quotes:\n{out}"
+        );
+        assert_eq!(others(&out, &["tags"]), others(PAGE, &["tags"]));
+        let out = set_list("---\ntags: [ a,b ] # t\n---\n", "tags", &["a", "c"]).unwrap();
+        assert_eq!(out, "---\ntags: [ a,c ] # t\n---\n");
+        assert_eq!(
+            set_list("---\ntags: [a]\n---\n", "tags", &[] as &[&str]).unwrap(),
+            "---\ntags: []\n---\n"
+        );
+    }
+
+    #[test]
+    fn set_list_keeps_a_block_list_block() {
+        let out = set_list(PAGE, "aliases", &["pcache", "pebble"]).unwrap();
+        assert!(
+            out.contains("\naliases:\n  - pcache # short\n  - pebble\n"),
+            "{out}"
+        );
+        assert_eq!(
+            others(&out, &["- pebble", "- PC"]),
+            others(PAGE, &["- pebble", "- PC"])
+        );
+        let text = "---\ntags:\n# first\n- '#A'\n- b   # bee\n\n- '#A'\n---\n";
+        let out = set_list(text, "tags", &["a", "b"]).unwrap();
+        assert_eq!(out, "---\ntags:\n# first\n- 'a'\n- b   # bee\n---\n");
+        let out = set_list("---\ntags:\n  - a\n  - b\n---\n", "tags", &["a", "b", "c"]).unwrap();
+        assert_eq!(out, "---\ntags:\n  - a\n  - b\n  - c\n---\n");
+        let out = set_list(
+            "---\ntags:\n  # about b\n  - b\n  - a\n---\n",
+            "tags",
+            &["a"],
+        )
+        .unwrap();
+        assert_eq!(
+            out, "---\ntags:\n  # about b\n  - a\n---\n",
+            "a dropped item's comment stays"
+        );
+    }
+
+    #[test]
+    fn a_single_value_becomes_a_flow_list() {
+        assert_eq!(
+            set_list("---\ntags: ai # t\n---\n", "tags", &["ai"]).unwrap(),
+            "---\ntags: [ai] # t\n---\n"
+        );
+        assert_eq!(
+            set_list("---\ntags: 'a b'\n---\n", "tags", &["a b"]).unwrap(),
+            "---\ntags: ['a b']\n---\n"
+        );
+        assert_eq!(
+            set_list("---\ntags: a,b\n---\n", "tags", &["a,b"]).unwrap(),
+            "---\ntags: ['a,b']\n---\n"
+        );
+        assert_eq!(
+            set_list("---\ntags:\n---\n", "tags", &["a"]).unwrap(),
+            "---\ntags: [a]\n---\n"
+        );
+        assert_eq!(
+            set_list("---\ntitle: A\n---\n", "tags", &["a"]).unwrap(),
+            "---\ntitle: A\ntags: [a]\n---\n"
+        );
+        let out = set_list("---\nsources: raw/a.md\n---\n", "sources", &["raw/a.md"]).unwrap();
+        assert_eq!(fm(&out).sources, ["raw/a.md"]);
+        assert!(fm(&out).problems.is_empty());
+    }
+
+    #[test]
+    fn odd_list_forms_become_flow_lists() {
+        let out = set_list("---\ntags: {a: 1} # t\n---\n", "tags", &["a"]).unwrap();
+        assert_eq!(out, "---\ntags: [a] # t\n---\n");
+        let out = set_list("---\ntags: [a,\n  b]\ntype: x\n---\n", "tags", &["a", "c"]).unwrap();
+        assert_eq!(out, "---\ntags: [a, c]\ntype: x\n---\n");
+        let out = set_list("---\ntags:\n  -\n  - b\n---\n", "tags", &["a", "b"]).unwrap();
+        assert_eq!(fm(&out).tags, ["a", "b"], "{out}");
+    }
+
+    #[test]
+    fn edits_leave_other_fields_alone() {
+        let base = fm(PAGE);
+        let edits = [
+            ("title", set_scalar(PAGE, "title", "New: title").unwrap()),
+            ("tags", set_list(PAGE, "tags", &["x"]).unwrap()),
+            ("aliases", set_list(PAGE, "aliases", &["y"]).unwrap()),
+            (
+                "updated",
+                set_scalar(PAGE, "updated", "2026-01-01").unwrap(),
+            ),
+        ];
+        for (key, out) in edits {
+            let f = fm(&out);
+            if key != "title" {
+                assert_eq!(f.title, base.title, "{key}");
+            }
+            if key != "tags" {
+                assert_eq!(f.tags, base.tags, "{key}");
+            }
+            if key != "aliases" {
+                assert_eq!(f.aliases, base.aliases, "{key}");
+            }
+            if key != "updated" {
+                assert_eq!(f.updated, base.updated, "{key}");
+            }
+            assert_eq!(
+                (f.kind, f.maturity, f.sources, f.created),
+                (
+                    base.kind.clone(),
+                    base.maturity.clone(),
+                    base.sources.clone(),
+                    base.created.clone()
+                )
+            );
+            assert!(
+                out.ends_with("---\n\nBody: [[x]]\n"),
+                "the body is untouched"
+            );
+        }
+    }
+
+    #[test]
+    fn reorder_moves_keys_with_their_comments() {
+        let text = "---\n# header\n\nextra: 1\n# the type\ntype: concept\ntags:\n  - a\n\ntitle: A # t\n\n---\nbody\n";
+        let out = reorder(text, &crate::schema::KEY_ORDER).unwrap();
+        assert_eq!(
+            out,
+            "---\n# header\n\ntitle: A # t\n# the type\ntype: concept\ntags:\n  - a\n\nextra: 1\n\n---\nbody\n"
+        );
+        let (a, b) = (fm(&out), fm(text));
+        assert_eq!((a.title, a.kind, a.tags), (b.title, b.kind, b.tags));
+        assert_eq!(reorder(&out, &crate::schema::KEY_ORDER).unwrap(), out);
+    }
+
+    #[test]
+    fn reorder_keeps_a_sorted_block_byte_for_byte() {
+        assert_eq!(reorder(PAGE, &crate::schema::KEY_ORDER).unwrap(), PAGE);
+    }
+
+    #[test]
+    fn crlf_is_kept() {
+        let text = PAGE.replace('\n', "\r\n");
+        let edits = [
+            set_scalar(&text, "updated", "2026-03-10").unwrap(),
+            set_scalar(&text, "new", "x").unwrap(),
+            set_list(&text, "tags", &["caching", "db"]).unwrap(),
+            set_list(&text, "aliases", &["pcache", "pebble", "more"]).unwrap(),
+            reorder(
+                &text.replace("title:", "zzz: 1\r\ntitle:"),
+                &crate::schema::KEY_ORDER,
+            )
+            .unwrap(),
+        ];
+        for out in edits {
+            assert_eq!(
+                out.matches('\n').count(),
+                out.matches("\r\n").count(),
+                "{out:?}"
+            );
+            fm(&out);
+        }
+    }
+
+    #[test]
+    fn a_bom_is_kept() {
+        let text = format!("\u{feff}{PAGE}");
+        let out = set_scalar(&text, "title", "B").unwrap();
+        assert!(out.starts_with("\u{feff}---\n"));
+        assert_eq!(fm(&out).title.as_deref(), Some("B"));
+        assert!(
+            reorder(&text, &["owner"])
+                .unwrap()
+                .starts_with("\u{feff}---\nowner: me\n# A page about caches\ntitle:")
+        );
+    }
+
+    #[test]
+    fn an_edit_applied_twice_equals_once() {
+        let once = set_scalar(PAGE, "created", "2026-03-01").unwrap();
+        assert_eq!(set_scalar(&once, "created", "2026-03-01").unwrap(), once);
+        let once = set_scalar(PAGE, "title", "a: b").unwrap();
+        assert_eq!(set_scalar(&once, "title", "a: b").unwrap(), once);
+        let once = set_list(PAGE, "tags", &["caching", "db"]).unwrap();
+        assert_eq!(set_list(&once, "tags", &["caching", "db"]).unwrap(), once);
+        let once = set_list("---\ntags: ai\n---\n", "tags", &["ai"]).unwrap();
+        assert_eq!(set_list(&once, "tags", &["ai"]).unwrap(), once);
+        let once = set_list(PAGE, "aliases", &["x", "pcache"]).unwrap();
+        assert_eq!(set_list(&once, "aliases", &["x", "pcache"]).unwrap(), once);
+        let text = "---\nupdated: x\nz: 1\ntitle: A\n---\n";
+        let once = reorder(text, &crate::schema::KEY_ORDER).unwrap();
+        assert_eq!(reorder(&once, &crate::schema::KEY_ORDER).unwrap(), once);
+    }
+
+    #[test]
+    fn an_unchanged_value_changes_nothing() {
+        assert_eq!(set_scalar(PAGE, "title", "Pebble Cache").unwrap(), PAGE);
+        assert_eq!(
+            set_scalar("---\ntitle: 42\n---\n", "title", "42").unwrap(),
+            "---\ntitle: 42\n---\n"
+        );
+        assert_eq!(set_list(PAGE, "aliases", &["pcache", "PC"]).unwrap(), PAGE);
+    }
 }

@@ -1,6 +1,7 @@
 //! Markdown as Sparks reads it: the YAML frontmatter block and the outline of the body
 //! (wikilinks, headings, block ids). Pure functions over text; no I/O.
 
+pub mod edit;
 pub mod frontmatter;
 pub mod outline;
 

@@ -382,7 +382,6 @@ fn a_capture_appended_during_finalize_is_not_lost() {
 /// A capture identical to one of the batch, made after prepare, is a new capture: finalize
 /// must leave it in the inbox even when it resumes after the inbox step.
 #[test]
-#[ignore = "bug: a finalize resumed after a crash at finalize.inbox removes a later identical capture"]
 fn a_resumed_finalize_keeps_an_identical_capture_made_after_prepare() {
     let v = TestVault::new();
     v.capture(&["buy milk", "call the plumber"]);

@@ -1,4 +1,5 @@
 //! The integration tests: the built `sparks` binary run on temporary vaults.
+#![allow(clippy::unwrap_used)]
 
 mod harness;
 
@@ -12,6 +13,7 @@ mod ingest;
 mod init;
 mod lint;
 mod lint_fix;
+mod mcp;
 mod query;
 mod scan;
 mod search;

@@ -1,0 +1,99 @@
+//! `sparks fmt`: check, and with `--fix` repair, the frontmatter of files on disk.
+
+use crate::cli::{Ctx, exit::Exit, output};
+use crate::fmt::{FmtReport, FmtRequest, fmt};
+use clap::Args;
+
+/// Check the frontmatter of wiki pages against the schema
+///
+/// Reads the files from disk (not the manifest) and applies the same schema as `sparks lint`;
+/// exits 1 when any issue remains, with or without --check or --json. --fix repairs only what
+/// is mechanical (key order, tag form, a single value where a list belongs, a year-first date
+/// written another way), changes nothing else in the file, and lists every change.
+///
+/// Examples: sparks fmt; sparks fmt 'wiki/concepts/*.md' --fix; sparks fmt wiki/entities --json
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    /// A file, directory or glob, relative to the vault root [default: every Markdown file under wiki/]
+    #[arg(value_name = "PATH|GLOB")]
+    target: Option<String>,
+
+    /// Write nothing, only report (what fmt does without --fix)
+    #[arg(long, conflicts_with = "fix")]
+    check: bool,
+
+    /// Repair what is mechanical, then report what remains
+    #[arg(long)]
+    fix: bool,
+
+    /// Print the result as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+/// Run `fmt`.
+pub fn run(ctx: &Ctx, args: FmtArgs) -> anyhow::Result<Exit> {
+    let vault = ctx.vault()?;
+    let req = FmtRequest {
+        target: args.target,
+        fix: args.fix && !args.check,
+    };
+    let report = fmt(&vault.root, &req)?;
+    let exit = if report.issues.is_empty() {
+        Exit::Success
+    } else {
+        Exit::Problems
+    };
+    if let (0, Some(t)) = (report.files_checked, &req.target) {
+        output::warn(&format!(
+            "no Markdown file matches {t:?} (paths and globs are relative to the vault root)"
+        ));
+    }
+    if args.json {
+        output::json(&report)?;
+    } else {
+        output::lines(text(&report))?;
+    }
+    Ok(exit)
+}
+
+fn text(r: &FmtReport) -> Vec<String> {
+    let mut lines = Vec::new();
+    for f in &r.fixes {
+        let key = f.key.as_deref().unwrap_or("key order");
+        lines.push(format!(
+            "fixed {}: {key}: {} → {}",
+            f.path, f.before, f.after
+        ));
+    }
+    if !r.fixes.is_empty() {
+        lines.push(format!(
+            "{} in {}",
+            output::count(r.fixes.len(), "fix", "fixes"),
+            output::count(r.files_fixed, "file", "files")
+        ));
+        lines.push(String::new());
+    }
+    for i in &r.issues {
+        let line = i.line.map(|l| format!(":{l}")).unwrap_or_default();
+        let key = i
+            .key
+            .as_deref()
+            .map(|k| format!("{k}: "))
+            .unwrap_or_default();
+        lines.push(format!("{}{line}: {key}{}", i.path, i.message));
+    }
+    lines.push(if r.issues.is_empty() {
+        format!(
+            "Frontmatter OK ({})",
+            output::count(r.files_checked, "file", "files")
+        )
+    } else {
+        format!(
+            "{} in {}",
+            output::count(r.issues.len(), "frontmatter issue", "frontmatter issues"),
+            output::count(r.files_with_issues, "file", "files")
+        )
+    });
+    lines
+}
