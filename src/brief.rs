@@ -90,7 +90,12 @@ pub enum BriefError {
 }
 
 /// Make the brief for the `days` calendar days ending `today`.
-pub fn brief(vault: &Vault, manifest: &Manifest, today: NaiveDate, days: u32) -> Result<Brief, BriefError> {
+pub fn brief(
+    vault: &Vault,
+    manifest: &Manifest,
+    today: NaiveDate,
+    days: u32,
+) -> Result<Brief, BriefError> {
     let days = days.max(1);
     let from = today
         .checked_sub_days(Days::new(u64::from(days) - 1))

@@ -154,7 +154,7 @@ pub fn scan(
     let mut deleted = 0;
     for (path, row) in &known {
         if !row.deleted && !seen.contains(path.as_str()) && !under_any(path, &unreadable) {
-            tx.delete(path, &mut dirty)?;
+            tx.delete(path, now_ns, &mut dirty)?;
             deleted += 1;
         }
     }

@@ -155,15 +155,16 @@ impl ScanTx<'_> {
         Ok(())
     }
 
-    /// The file is gone: mark it deleted and drop everything derived from it.
-    pub fn delete(&self, path: &str, dirty: &mut Dirty) -> Result<()> {
+    /// The file is gone: mark it deleted (its `changed_ns` becomes the time it was found gone)
+    /// and drop everything derived from it.
+    pub fn delete(&self, path: &str, now_ns: i64, dirty: &mut Dirty) -> Result<()> {
         let path_key = key::link_key(path);
         dirty.insert(key::last_component(&path_key).to_string());
         dirty.insert(path_key);
         self.clear_derived(path, dirty)?;
         self.tx
-            .prepare_cached("UPDATE files SET deleted = 1 WHERE path = ?1")
-            .and_then(|mut s| s.execute([path]))
+            .prepare_cached("UPDATE files SET deleted = 1, changed_ns = ?2 WHERE path = ?1")
+            .and_then(|mut s| s.execute(rusqlite::params![path, now_ns]))
             .at(&self.path)?;
         Ok(())
     }

@@ -278,13 +278,16 @@ pub struct AliasedLink {
 
 impl Manifest {
     /// Links that resolve, by alias, file name or path, to a page whose title is unique: they
-    /// can be rewritten to the title without changing where they lead.
+    /// can be rewritten to the title without changing where they lead. Links of the pages
+    /// Sparks generates (index, log, collections) are left to their generators.
     pub fn aliased_links(&self) -> Result<Vec<AliasedLink>> {
         let mut stmt = self
             .conn
             .prepare(
                 "SELECT l.source, l.line, l.target, p.title FROM links l JOIN pages p ON p.path = l.resolved
                  WHERE l.status = 'resolved' AND l.target <> '' AND l.embed = 0
+                   AND l.source <> 'wiki/index.md' AND substr(l.source, 1, 11) <> 'wiki/index/'
+                   AND l.source <> 'wiki/log.md' AND substr(l.source, 1, 17) <> 'wiki/collections/'
                    AND p.title_key IS NOT NULL AND l.target_key <> p.title_key
                    AND (SELECT count(*) FROM pages q WHERE q.title_key = p.title_key) = 1
                    AND instr(p.title, '|') = 0 AND instr(p.title, '#') = 0 AND instr(p.title, ']]') = 0

@@ -31,23 +31,41 @@ pub fn run(ctx: &Ctx, args: BriefArgs) -> anyhow::Result<Exit> {
         output::json(&b)?;
         return Ok(Exit::Success);
     }
-    let mut lines = vec![format!("Brief for {} to {} ({} days)", b.window.from, b.window.to, b.window.days)];
+    let mut lines = vec![format!(
+        "Brief for {} to {} ({} days)",
+        b.window.from, b.window.to, b.window.days
+    )];
     let mut section = |title: &str, items: Vec<String>| {
         lines.push(format!("{title}: {}", items.len()));
         lines.extend(items.into_iter().take(10).map(|i| format!("  {i}")));
     };
-    section("log entries", b.log_entries.iter().map(|e| e.heading.clone()).collect());
-    section("new raw files", b.new_raw.iter().map(|r| format!("{} ({})", r.path, r.modified)).collect());
+    section(
+        "log entries",
+        b.log_entries.iter().map(|e| e.heading.clone()).collect(),
+    );
+    section(
+        "new raw files",
+        b.new_raw
+            .iter()
+            .map(|r| format!("{} ({})", r.path, r.modified))
+            .collect(),
+    );
     section(
         "pages updated",
-        b.updated_wiki.iter().map(|p| format!("{} ({})", p.path, p.updated)).collect(),
+        b.updated_wiki
+            .iter()
+            .map(|p| format!("{} ({})", p.path, p.updated))
+            .collect(),
     );
     section("stale pages", b.revisit.stale.clone());
     section("unlinked seed pages", b.revisit.seed_orphans.clone());
     section("thin pages", b.revisit.thin.clone());
     section("open tasks", b.tasks.first.clone());
     if b.tasks.open > b.tasks.first.len() {
-        lines.push(format!("  … and {} more", b.tasks.open - b.tasks.first.len()));
+        lines.push(format!(
+            "  … and {} more",
+            b.tasks.open - b.tasks.first.len()
+        ));
     }
     output::lines(lines)?;
     Ok(Exit::Success)

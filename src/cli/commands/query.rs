@@ -75,7 +75,11 @@ pub fn run(ctx: &Ctx, args: QueryArgs) -> anyhow::Result<Exit> {
             (None, false) => format!("[[{name}]] resolves to nothing yet"),
         }];
         lines.extend(r.collisions.iter().map(|c| {
-            let title = c.title.as_deref().map(|t| format!(" ({t})")).unwrap_or_default();
+            let title = c
+                .title
+                .as_deref()
+                .map(|t| format!(" ({t})"))
+                .unwrap_or_default();
             format!("  {}{title}: {} {:?}", c.path, c.via, c.name)
         }));
         output::lines(lines)?;

@@ -1,0 +1,112 @@
+//! `sparks index`: rebuild wiki/index.md.
+
+use crate::cli::{Ctx, exit::Exit, output};
+use crate::index::{GROUPS, IndexReport, index};
+use clap::Args;
+
+/// Rebuild wiki/index.md, the catalogue of pages grouped by type
+///
+/// Lists every page of the manifest once, under Entities, Concepts, Summaries, Syntheses,
+/// Collections or Other, sorted by title, as `- [[Title]] — description`. Descriptions written
+/// in the old index stay with their page (even when it was renamed or moved), every other
+/// hand-written line is kept before the sections, and the frontmatter is kept (`updated` moves
+/// only when the content changes). Nothing changed means nothing written. Above `[index]
+/// shard_above` pages (sparks.toml, default 500) each type gets its own page under
+/// wiki/index/ and wiki/index.md becomes a map of them.
+///
+/// Reads the manifest as the last scan left it: run `sparks scan` first. It refuses to write
+/// when wiki pages were added, changed or removed since that scan.
+///
+/// Example: sparks index --dry-run
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    /// Write nothing; show what would change, line by line
+    #[arg(long)]
+    dry_run: bool,
+
+    /// Print the result as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+/// Run `index`.
+pub fn run(ctx: &Ctx, args: IndexArgs) -> anyhow::Result<Exit> {
+    let vault = ctx.vault()?;
+    let manifest = ctx.manifest(&vault)?;
+    let report = match index(&vault, &manifest, ctx.now().today, args.dry_run) {
+        Ok(r) => r,
+        Err(e) => match e.hint() {
+            Some(hint) => {
+                eprintln!("error: {e}\nhint: {hint}");
+                return Ok(Exit::Problems);
+            }
+            None => return Err(e.into()),
+        },
+    };
+    if args.json {
+        output::json(&report)?;
+        return Ok(Exit::Success);
+    }
+    output::lines(text(&report))?;
+    Ok(Exit::Success)
+}
+
+fn text(r: &IndexReport) -> Vec<String> {
+    let counts: Vec<String> = GROUPS
+        .into_iter()
+        .filter(|g| r.by_type.get(*g) > 0)
+        .map(|g| g.count(r.by_type.get(g)))
+        .collect();
+    let pages = output::count(r.pages, "page", "pages");
+    let pages = if counts.is_empty() {
+        pages
+    } else {
+        format!("{pages} ({})", counts.join(", "))
+    };
+    let mut lines = Vec::new();
+    if r.dry_run {
+        lines.push("Dry run — nothing written.".to_string());
+    }
+    lines.push(match (r.unchanged, r.dry_run) {
+        (true, _) => format!("{} is up to date: {pages}", r.path),
+        (false, true) => format!("{} would change: {pages}", r.path),
+        (false, false) => format!("Wrote {}: {pages}", r.path),
+    });
+    lines.push(format!(
+        "Entries: {} added, {} removed, {} kept; {} kept",
+        r.added,
+        r.removed,
+        r.kept,
+        output::count(r.descriptions_kept, "description", "descriptions")
+    ));
+    for s in &r.shards {
+        let state = match (s.unchanged, r.dry_run) {
+            (true, _) => "up to date",
+            (false, true) => "would change",
+            (false, false) => "written",
+        };
+        lines.push(format!(
+            "  {}: {} ({state})",
+            s.path,
+            output::count(s.pages, "page", "pages")
+        ));
+    }
+    for p in &r.removed_shards {
+        lines.push(format!(
+            "  {p}: {}",
+            if r.dry_run {
+                "would be removed"
+            } else {
+                "removed"
+            }
+        ));
+    }
+    if r.dry_run {
+        for d in &r.diff {
+            lines.push(format!("--- {}", d.path));
+            lines.push(format!("+++ {}", d.path));
+            lines.extend(d.lines.iter().cloned());
+        }
+    }
+    lines
+}

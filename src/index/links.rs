@@ -1,0 +1,142 @@
+//! Links in the index: reading old entries (what their links resolve to, and the descriptions
+//! they carry) and writing new ones that resolve to their page. Resolution is the manifest's,
+//! the same rules the scan applies to every link.
+
+use super::page::{self, BodyLine, OldPage};
+use super::{GROUPS, Group, IndexError, is_generated, stem_path};
+use crate::key;
+use crate::manifest::{Manifest, Resolution};
+use std::collections::{HashMap, HashSet};
+
+/// What the old index pages hold, read one page after the other.
+#[derive(Default)]
+pub(super) struct Harvest {
+    /// Descriptions by page path (empty when an entry had none).
+    pub(super) descriptions: HashMap<String, String>,
+    /// Old entries dropped.
+    pub(super) removed: usize,
+}
+
+/// What an old entry's link leads to.
+enum Target {
+    /// A page the index lists.
+    Page(String),
+    /// The index or one of its shards: a line the index writes itself.
+    Generated,
+    /// Some other file: the line is someone's, not an entry.
+    File,
+    /// Nothing, or several things.
+    Nothing,
+}
+
+impl Harvest {
+    /// Take the descriptions out of `page` and return its other lines, in order.
+    pub(super) fn take(
+        &mut self,
+        manifest: &Manifest,
+        page: &OldPage,
+        listed: &HashSet<&str>,
+    ) -> Result<Vec<String>, IndexError> {
+        let mut hand = Vec::new();
+        for line in &page.lines {
+            match line {
+                BodyLine::Text(t) => hand.push(t.clone()),
+                BodyLine::Section => {}
+                BodyLine::Entry(raw, e) => {
+                    match target(manifest, &e.target, e.label.as_deref(), listed)? {
+                        Target::Page(path) => match self.descriptions.get_mut(&path) {
+                            None => {
+                                self.descriptions.insert(path, e.description.clone());
+                            }
+                            Some(d) => {
+                                if d.is_empty() {
+                                    d.clone_from(&e.description);
+                                }
+                                self.removed += 1;
+                            }
+                        },
+                        Target::Generated => {}
+                        Target::File => hand.push(raw.clone()),
+                        Target::Nothing => self.removed += 1,
+                    }
+                }
+            }
+        }
+        Ok(hand)
+    }
+}
+
+/// Resolve an old entry's link as the manifest resolves links; a link that resolves to nothing
+/// is tried by its label.
+fn target(
+    manifest: &Manifest,
+    link: &str,
+    label: Option<&str>,
+    listed: &HashSet<&str>,
+) -> Result<Target, IndexError> {
+    let lk = key::link_key(link);
+    if GROUPS.iter().any(|g| {
+        let short = format!("index/{}", g.heading());
+        lk == key::link_key(&short)
+            || lk == key::link_key(&format!("wiki/{short}"))
+            || lk == key::key(&g.shard_title())
+    }) {
+        return Ok(Target::Generated);
+    }
+    let mut r = manifest.resolve_name(link)?;
+    if let (Resolution::Broken | Resolution::Ambiguous(_), Some(label)) = (&r, label)
+        && let Resolution::Resolved(p) = manifest.resolve_name(label)?
+        && listed.contains(p.as_str())
+    {
+        r = Resolution::Resolved(p);
+    }
+    Ok(match r {
+        Resolution::Resolved(p) if listed.contains(p.as_str()) => Target::Page(p),
+        Resolution::Resolved(p) if is_generated(&p) => Target::Generated,
+        Resolution::Resolved(_) => Target::File,
+        Resolution::Broken | Resolution::Ambiguous(_) => Target::Nothing,
+    })
+}
+
+/// The link to a page: `[[Title]]` when the title resolves to it; otherwise its path (inside
+/// `wiki/` if that is unambiguous, else from the vault root) labelled with the title.
+pub(super) fn link_for(manifest: &Manifest, path: &str, title: &str) -> Result<String, IndexError> {
+    let plain = !title.is_empty() && !title.contains(['|', '#', '[', ']', '\n', '\r']);
+    if plain && manifest.resolve_name(title)? == Resolution::Resolved(path.to_string()) {
+        return Ok(format!("[[{title}]]"));
+    }
+    let full = stem_path(path);
+    let target = match full.strip_prefix("wiki/").filter(|s| s.contains('/')) {
+        Some(short) if manifest.resolve_name(short)? == Resolution::Resolved(path.to_string()) => {
+            short
+        }
+        _ => full,
+    };
+    let label = if title.contains("]]") || title.contains("[[") || title.contains(['\n', '\r']) {
+        full.rsplit('/').next().unwrap_or(full)
+    } else {
+        title
+    };
+    Ok(format!("[[{target}|{label}]]"))
+}
+
+/// The map line of a shard in a sharded `wiki/index.md`. The shard may be new (not scanned
+/// yet): its short path is used when nothing else answers to it.
+pub(super) fn shard_line(
+    manifest: &Manifest,
+    g: Group,
+    pages: usize,
+) -> Result<String, IndexError> {
+    let short = format!("index/{}", g.heading());
+    let target = match manifest.resolve_name(&short)? {
+        Resolution::Broken => short,
+        Resolution::Resolved(p) if p == g.shard() => short,
+        _ => format!("wiki/{short}"),
+    };
+    let n = if pages == 1 {
+        "1 page".to_string()
+    } else {
+        format!("{pages} pages")
+    };
+    Ok(format!("- [[{target}|{}]] {} {n}", g.heading(), page::DASH))
+}

@@ -1,0 +1,96 @@
+//! Read-only views for `index` and `affected`: the catalogue of pages, and which files changed
+//! since a point in time.
+
+use super::{At, Manifest, Result};
+use rusqlite::Row;
+
+/// A live wiki page as the index lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogPage {
+    /// Vault-relative path.
+    pub path: String,
+    /// The frontmatter title, when there is a non-blank one.
+    pub title: Option<String>,
+    /// The frontmatter type as written, if any.
+    pub kind: Option<String>,
+}
+
+impl Manifest {
+    /// Every live wiki page (with or without frontmatter), by path.
+    pub fn catalog_pages(&self) -> Result<Vec<CatalogPage>> {
+        self.catalog_rows(
+            "SELECT p.path, p.title, p.type FROM pages p JOIN files f ON f.path = p.path
+             WHERE f.deleted = 0 ORDER BY p.path",
+            &[],
+            |r| {
+                Ok(CatalogPage {
+                    path: r.get(0)?,
+                    title: r
+                        .get::<_, Option<String>>(1)?
+                        .filter(|t| !t.trim().is_empty()),
+                    kind: r
+                        .get::<_, Option<String>>(2)?
+                        .filter(|t| !t.trim().is_empty()),
+                })
+            },
+        )
+    }
+
+    /// Live files whose content changed after `since_ns` (every live file for `None`), by path.
+    pub fn changed_since(&self, since_ns: Option<i64>) -> Result<Vec<String>> {
+        self.catalog_rows(
+            "SELECT path FROM files WHERE deleted = 0 AND changed_ns > ?1 ORDER BY path",
+            &[&since_ns.unwrap_or(i64::MIN)],
+            |r| r.get(0),
+        )
+    }
+
+    /// Files found deleted after `since_ns` (every deleted file for `None`), by path.
+    pub fn deleted_since(&self, since_ns: Option<i64>) -> Result<Vec<String>> {
+        self.catalog_rows(
+            "SELECT path FROM files WHERE deleted = 1 AND changed_ns > ?1 ORDER BY path",
+            &[&since_ns.unwrap_or(i64::MIN)],
+            |r| r.get(0),
+        )
+    }
+
+    /// The capture dates of the entries ingest `id` archived, ascending, each once.
+    pub fn archived_capture_dates(&self, id: i64) -> Result<Vec<String>> {
+        self.catalog_rows(
+            "SELECT DISTINCT capture_date FROM ingest_entries
+             WHERE ingest_id = ?1 AND outcome = 'archive' ORDER BY capture_date",
+            &[&id],
+            |r| r.get(0),
+        )
+    }
+
+    fn catalog_rows<T>(
+        &self,
+        sql: &str,
+        args: &[&dyn rusqlite::ToSql],
+        map: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>> {
+        let mut stmt = self.conn.prepare(sql).at(&self.path)?;
+        let rows = stmt.query_map(args, map).at(&self.path)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_manifest_views_are_empty() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let m = Manifest::open(&dir.path().join("sparks.db")).expect("a new manifest");
+        assert!(m.catalog_pages().expect("the query runs").is_empty());
+        assert!(m.changed_since(None).expect("the query runs").is_empty());
+        assert!(m.deleted_since(None).expect("the query runs").is_empty());
+        assert!(
+            m.archived_capture_dates(1)
+                .expect("the query runs")
+                .is_empty()
+        );
+    }
+}
