@@ -104,6 +104,7 @@ pub fn affected(vault: &Vault, manifest: &Manifest) -> Result<Affected, Affected
 struct ArchiveFacts {
     book: bool,
     to_read: bool,
+    idea: bool,
     entry: bool,
 }
 
@@ -112,6 +113,7 @@ impl ArchiveFacts {
     const UNKNOWN: ArchiveFacts = ArchiveFacts {
         book: true,
         to_read: true,
+        idea: true,
         entry: true,
     };
 
@@ -125,6 +127,7 @@ impl ArchiveFacts {
             f.entry = true;
             f.book |= labelled(t, "book:");
             f.to_read |= labelled(t, "to-read:");
+            f.idea |= labelled(t, "idea:");
         }
         f
     }
@@ -134,6 +137,7 @@ impl ArchiveFacts {
             None => self.entry,
             Some("book:") => self.book,
             Some("to-read:") => self.to_read,
+            Some("idea:") => self.idea,
             Some(_) => self.entry,
         }
     }

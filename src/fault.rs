@@ -16,6 +16,8 @@ pub const STEPS: &[&str] = &[
     "done.write",
     "scan.commit",
     "lint.write",
+    "regen.write",
+    "finalize.regen",
     "fmt.write",
     "index.shards",
     "index.write",

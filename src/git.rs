@@ -55,6 +55,19 @@ pub const NOT_A_REPOSITORY: &str =
 
 /// Commit the vault's changes with `message`.
 pub fn commit_vault(vault_root: &Path, message: &str) -> Result<Commit, GitError> {
+    commit(vault_root, message, None)
+}
+
+/// Commit only the given vault-relative paths' changes (e.g. the pages a regen wrote).
+pub fn commit_vault_paths(
+    vault_root: &Path,
+    message: &str,
+    only: &[String],
+) -> Result<Commit, GitError> {
+    commit(vault_root, message, Some(only))
+}
+
+fn commit(vault_root: &Path, message: &str, only: Option<&[String]>) -> Result<Commit, GitError> {
     let git = |source| GitError::Git {
         repo: vault_root.to_path_buf(),
         source,
@@ -66,7 +79,13 @@ pub fn commit_vault(vault_root: &Path, message: &str) -> Result<Commit, GitError
         return Ok(Commit::Skipped("the repository is bare".into()));
     };
     let prefix = vault_prefix(&workdir, vault_root);
-    let paths = changed_paths(&repo, &prefix).map_err(git)?;
+    let mut paths = changed_paths(&repo, &prefix).map_err(git)?;
+    if let Some(only) = only {
+        paths.retain(|p| {
+            only.iter()
+                .any(|o| p.strip_prefix(prefix.as_str()) == Some(o.as_str()))
+        });
+    }
     if paths.is_empty() {
         return Ok(Commit::Skipped(
             "nothing to commit: the vault has no changes".into(),
@@ -146,7 +165,9 @@ pub fn head_with_line(vault_root: &Path, line: &str) -> Result<Option<String>, G
     let mut commit = Some(head);
     for _ in 0..TRAILER_DEPTH {
         let Some(c) = commit else { break };
-        if c.message().is_ok_and(|m| m.lines().any(|l| l.trim() == line)) {
+        if c.message()
+            .is_ok_and(|m| m.lines().any(|l| l.trim() == line))
+        {
             return Ok(Some(c.id().to_string()));
         }
         commit = c.parents().next();

@@ -2,7 +2,7 @@
 //! agent; `finalize` archives exactly the entries of that batch that are still in the inbox
 //! unchanged, removes exactly those from the inbox, scans, commits and closes the ingest.
 //!
-//! Finalize is a recorded sequence of steps (plan, archive, inbox, scan, commit), each safe to
+//! Finalize is a recorded sequence of steps (plan, archive, inbox, scan, regen, commit), each safe to
 //! run again: archive blocks carry markers so none is appended twice, the inbox rewrite removes
 //! only entries still present, and a commit is recognised by its trailer. Running finalize
 //! again after a crash at any point completes the ingest with nothing lost or duplicated.
@@ -22,7 +22,7 @@ use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 
 /// The steps of finalize after planning, in order.
-const STEPS: [&str; 4] = ["archive", "inbox", "scan", "commit"];
+const STEPS: [&str; 5] = ["archive", "inbox", "scan", "regen", "commit"];
 
 /// How many times the inbox rewrite starts over when a human keeps appending.
 const REWRITE_ATTEMPTS: usize = 20;
@@ -101,6 +101,8 @@ pub struct Finalized {
     pub commit_skipped: Option<String>,
     /// Files the post-ingest scan could not read.
     pub scan_errors: Vec<ScanIssue>,
+    /// Collection pages regenerated because this ingest changed their sources.
+    pub regenerated: Vec<&'static str>,
     /// True when this finalize resumed an interrupted one.
     pub resumed: bool,
     /// Things worth knowing that did not stop the command.
@@ -170,6 +172,9 @@ pub enum IngestError {
     /// The scan failed.
     #[error(transparent)]
     Scan(#[from] ScanError),
+    /// Regenerating the collections failed.
+    #[error(transparent)]
+    Regen(#[from] crate::collections::regen::RegenError),
     /// The commit failed.
     #[error(transparent)]
     Git(#[from] GitError),
@@ -472,6 +477,7 @@ pub fn finalize(
     let mut archive_files = Vec::new();
     let mut remaining = None;
     let mut scan_errors = Vec::new();
+    let mut regenerated = Vec::new();
     let mut commit = None;
     for (i, step) in STEPS.iter().enumerate() {
         let redo = i < first;
@@ -484,6 +490,8 @@ pub fn finalize(
                 .map(|n| remaining = Some(n)),
             "scan" if redo => Ok(()),
             "scan" => run.scan(manifest).map(|errors| scan_errors = errors),
+            "regen" if redo => Ok(()),
+            "regen" => run.regen(manifest).map(|names| regenerated = names),
             _ => run
                 .commit(archived.len(), opts.message.as_deref())
                 .map(|c| commit = Some(c)),
@@ -494,6 +502,7 @@ pub fn finalize(
                 "archive" => "finalize.archive",
                 "inbox" => "finalize.inbox",
                 "scan" => "finalize.scan",
+                "regen" => "finalize.regen",
                 _ => "finalize.commit",
             });
             if *step != "commit" {
@@ -536,6 +545,7 @@ pub fn finalize(
         commit: sha,
         commit_skipped: skipped,
         scan_errors,
+        regenerated,
         resumed,
         warnings: run.warnings,
     })
@@ -692,6 +702,34 @@ impl Run<'_> {
         Ok(report.errors)
     }
 
+    /// Regenerate the collections whose sources changed (this ingest's archives and pages
+    /// among them), so that the commit includes them; rescan if any page was written.
+    fn regen(&self, manifest: &mut Manifest) -> Result<Vec<&'static str>, IngestError> {
+        use crate::collections::{ALL, regen};
+        let affected =
+            crate::affected::affected(self.vault, manifest).map_err(regen::RegenError::from)?;
+        let chosen: Vec<_> = ALL
+            .into_iter()
+            .filter(|c| affected.affected.contains(&c.name()))
+            .collect();
+        let outcomes = regen::write_pages(self.vault, manifest, self.now, &chosen, false)?;
+        let written: Vec<&'static str> = outcomes
+            .iter()
+            .filter(|o| o.status == "written")
+            .map(|o| o.name)
+            .collect();
+        if !written.is_empty() {
+            scan::scan(
+                self.vault,
+                manifest,
+                ScanOptions::default(),
+                &self.now.timestamp,
+                self.now.ns,
+            )?;
+        }
+        Ok(written)
+    }
+
     fn commit(&self, archived: usize, message: Option<&str>) -> Result<Commit, IngestError> {
         if !self.vault.config.git.auto_commit {
             return Ok(Commit::Skipped(
@@ -726,8 +764,12 @@ fn fingerprint(bytes: &[u8]) -> String {
 
 /// Whether `bytes` starts with the content a [`fingerprint`] describes.
 fn starts_with(bytes: &[u8], print: &str) -> bool {
-    let Some((len, _)) = print.split_once(':') else { return false };
-    let Ok(len) = len.parse::<usize>() else { return false };
+    let Some((len, _)) = print.split_once(':') else {
+        return false;
+    };
+    let Ok(len) = len.parse::<usize>() else {
+        return false;
+    };
     bytes.len() >= len && fingerprint(&bytes[..len]) == print
 }
 

@@ -49,8 +49,10 @@ enum Command {
     Affected(commands::affected::AffectedArgs),
     Tasks(commands::tasks::TasksArgs),
     Brief(commands::brief::BriefArgs),
+    Collections(commands::collections::CollectionsArgs),
     Done(commands::done::DoneArgs),
     Serve(commands::serve::ServeArgs),
+    View(commands::view::ViewArgs),
 }
 
 /// What every command gets besides its own arguments.
@@ -141,8 +143,10 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Affected(args) => affected::run(&ctx, args),
         Command::Tasks(args) => tasks::run(&ctx, args),
         Command::Brief(args) => brief::run(&ctx, args),
+        Command::Collections(args) => collections::run(&ctx, args),
         Command::Done(args) => done::run(&ctx, args),
         Command::Serve(args) => serve::run(&ctx, args),
+        Command::View(args) => view::run(&ctx, args),
     }
 }
 

@@ -114,7 +114,9 @@ fn is_quote(line: &str) -> bool {
     rest.starts_with([' ', '\t']) && !rest.trim().is_empty()
 }
 
-fn urls(line: &str) -> impl Iterator<Item = &str> {
+/// The URLs of a line, left to right, without trailing punctuation. A closing parenthesis
+/// stays when the URL opened one (`…/Rust_(language)`), and so does a closing bracket.
+pub fn urls(line: &str) -> impl Iterator<Item = &str> {
     let mut pos = 0;
     std::iter::from_fn(move || {
         loop {
@@ -129,8 +131,7 @@ fn urls(line: &str) -> impl Iterator<Item = &str> {
                 .find(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '"' | '\'' | '`'))
                 .unwrap_or(line.len() - begin);
             pos = begin + len;
-            let url = line[begin..pos]
-                .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']', '}', '\'', '"']);
+            let url = trim_url(&line[begin..pos]);
             let scheme_only =
                 url == "http://" || url == "https://" || url.len() <= "https://".len();
             if !scheme_only {
@@ -138,6 +139,27 @@ fn urls(line: &str) -> impl Iterator<Item = &str> {
             }
         }
     })
+}
+
+/// Strip trailing punctuation, keeping a closing `)` or `]` that the URL itself opened.
+fn trim_url(mut url: &str) -> &str {
+    loop {
+        let Some(last) = url.chars().last() else {
+            return url;
+        };
+        let balanced =
+            |open: char, close: char| url.matches(open).count() >= url.matches(close).count();
+        let strip = match last {
+            '.' | ',' | ';' | ':' | '!' | '?' | '}' | '\'' | '"' => true,
+            ')' => !balanced('(', ')'),
+            ']' => !balanced('[', ']'),
+            _ => false,
+        };
+        if !strip {
+            return url;
+        }
+        url = &url[..url.len() - last.len_utf8()];
+    }
 }
 
 #[cfg(test)]
@@ -175,6 +197,22 @@ mod tests {
     fn urls_are_deduplicated_in_order() {
         let h = Hints::of("https://a.io https://b.io, https://a.io and http:// alone");
         assert_eq!(h.bookmarks, ["https://a.io", "https://b.io"]);
+    }
+
+    #[test]
+    fn balanced_parentheses_stay_in_urls() {
+        let got: Vec<_> =
+            urls("see https://en.wikipedia.org/wiki/Rust_(language)). and (https://x.io/a)")
+                .collect();
+        assert_eq!(
+            got,
+            [
+                "https://en.wikipedia.org/wiki/Rust_(language)",
+                "https://x.io/a"
+            ]
+        );
+        let md: Vec<_> = urls("[Tokio](https://tokio.rs/tokio/tutorial)").collect();
+        assert_eq!(md, ["https://tokio.rs/tokio/tutorial"]);
     }
 
     #[test]

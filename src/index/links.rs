@@ -3,7 +3,7 @@
 //! the same rules the scan applies to every link.
 
 use super::page::{self, BodyLine, OldPage};
-use super::{GROUPS, Group, IndexError, is_generated, stem_path};
+use super::{GROUPS, Group, IndexError, is_generated};
 use crate::key;
 use crate::manifest::{Manifest, Resolution};
 use std::collections::{HashMap, HashSet};
@@ -98,26 +98,9 @@ fn target(
     })
 }
 
-/// The link to a page: `[[Title]]` when the title resolves to it; otherwise its path (inside
-/// `wiki/` if that is unambiguous, else from the vault root) labelled with the title.
+/// The link to a page (see [`Manifest::link_to`]).
 pub(super) fn link_for(manifest: &Manifest, path: &str, title: &str) -> Result<String, IndexError> {
-    let plain = !title.is_empty() && !title.contains(['|', '#', '[', ']', '\n', '\r']);
-    if plain && manifest.resolve_name(title)? == Resolution::Resolved(path.to_string()) {
-        return Ok(format!("[[{title}]]"));
-    }
-    let full = stem_path(path);
-    let target = match full.strip_prefix("wiki/").filter(|s| s.contains('/')) {
-        Some(short) if manifest.resolve_name(short)? == Resolution::Resolved(path.to_string()) => {
-            short
-        }
-        _ => full,
-    };
-    let label = if title.contains("]]") || title.contains("[[") || title.contains(['\n', '\r']) {
-        full.rsplit('/').next().unwrap_or(full)
-    } else {
-        title
-    };
-    Ok(format!("[[{target}|{label}]]"))
+    Ok(manifest.link_to(path, title)?)
 }
 
 /// The map line of a shard in a sharded `wiki/index.md`. The shard may be new (not scanned

@@ -19,6 +19,35 @@ pub enum Resolution {
 }
 
 impl Manifest {
+    /// A wikilink that leads to the file at `path`, shown as `title`: `[[Title]]` when the
+    /// title resolves to it; otherwise its path (inside `wiki/` when that is unambiguous, else
+    /// from the vault root) labelled with the title.
+    pub fn link_to(&self, path: &str, title: &str) -> Result<String> {
+        let here = Resolution::Resolved(path.to_string());
+        let plain = !title.is_empty() && !title.contains(['|', '#', '[', ']', '\n', '\r']);
+        if plain && self.resolve_name(title)? == here {
+            return Ok(format!("[[{title}]]"));
+        }
+        let full = match path.len().checked_sub(3) {
+            Some(n) if path[n..].eq_ignore_ascii_case(".md") => &path[..n],
+            _ => path,
+        };
+        let target = match full.strip_prefix("wiki/").filter(|s| s.contains('/')) {
+            Some(short) if self.resolve_name(short)? == here => short,
+            _ => full,
+        };
+        let label = if title.is_empty()
+            || title.contains("]]")
+            || title.contains("[[")
+            || title.contains(['\n', '\r'])
+        {
+            full.rsplit('/').next().unwrap_or(full)
+        } else {
+            title
+        };
+        Ok(format!("[[{target}|{label}]]"))
+    }
+
     /// What `name` (a vault-relative path, or link text as in `[[name]]`) refers to.
     pub fn resolve_name(&self, name: &str) -> Result<Resolution> {
         let exact: Option<String> = self
@@ -147,7 +176,8 @@ fn resolve_key(conn: &Connection, k: &str) -> rusqlite::Result<Resolution> {
         "SELECT path FROM files WHERE deleted = 0 AND name_key = ?1 ORDER BY length(path), path",
         k,
     )?;
-    let (wiki, other): (Vec<String>, Vec<String>) = by_name.into_iter().partition(|p| p.starts_with("wiki/"));
+    let (wiki, other): (Vec<String>, Vec<String>) =
+        by_name.into_iter().partition(|p| p.starts_with("wiki/"));
     Ok(shortest(if wiki.is_empty() { &other } else { &wiki }))
 }
 

@@ -52,7 +52,7 @@ fn without_an_ingest_every_source_counts_and_only_real_matches() {
     assert_eq!(a["since"], Value::Null);
     assert_eq!(
         a["affected"],
-        json!(["Quotes", "Bookmarks", "Media", "Ideas", "Projects"])
+        json!(["Quotes", "Bookmarks", "Books", "Media", "Ideas", "Projects"])
     );
     assert_eq!(
         reasons(&a, "Quotes"),
@@ -62,8 +62,8 @@ fn without_an_ingest_every_source_counts_and_only_real_matches() {
     assert_eq!(reasons(&a, "Projects"), ["wiki/entities/Sparks.md"]);
     assert_eq!(
         reasons(&a, "Books"),
-        Vec::<String>::new(),
-        "no archive, no books"
+        ["raw/quotes/craft.md"],
+        "books are named in quote attributions"
     );
     let keys: Vec<&String> = a["reasons"].as_object().unwrap().keys().collect();
     assert_eq!(
@@ -106,13 +106,22 @@ fn only_changes_after_the_last_ingest_count() {
     let a = affected(&v);
     assert_eq!(reasons(&a, "Quotes"), ["raw/quotes/new.md"]);
     assert_eq!(reasons(&a, "Projects"), ["wiki/entities/New.md"]);
-    assert_eq!(a["affected"], json!(["Quotes", "Ideas", "Projects"]), "{a}");
+    // Books read quote attributions too; the archived thought is no idea (no `idea:`).
+    assert_eq!(a["affected"], json!(["Quotes", "Books", "Projects"]), "{a}");
 }
 
 #[test]
 fn what_the_last_ingest_archived_counts_by_what_it_holds() {
     let v = TestVault::new();
-    ingest(&v, &["book: Dune", "to-read: SICP", "> a quote, captured"]);
+    ingest(
+        &v,
+        &[
+            "book: Dune",
+            "to-read: SICP",
+            "> a quote, captured",
+            "idea: a garden bot",
+        ],
+    );
     let a = affected(&v);
     let archive = "raw/inbox/2026-05-01.md";
     assert_eq!(
@@ -124,8 +133,8 @@ fn what_the_last_ingest_archived_counts_by_what_it_holds() {
         assert_eq!(reasons(&a, name), [archive], "{name}: {a}");
     }
 
-    // The next ingest archives to another date, with no book and nothing to read.
-    ingest(&v, &["2026-04-10\nplain thought"]);
+    // The next ingest archives to another date: an idea, no book and nothing to read.
+    ingest(&v, &["2026-04-10\nidea: plain thought"]);
     let a = affected(&v);
     assert_eq!(a["affected"], json!(["Ideas"]), "{a}");
     assert_eq!(reasons(&a, "Ideas"), ["raw/inbox/2026-04-10.md"]);

@@ -220,8 +220,13 @@ fn crash_after_scan_then_finalize_again() {
 }
 
 #[test]
+fn crash_after_regen_then_finalize_again() {
+    crash_after("regen", Some("scan"));
+}
+
+#[test]
 fn crash_after_commit_then_finalize_again() {
-    crash_after("commit", Some("scan"));
+    crash_after("commit", Some("regen"));
 }
 
 #[test]

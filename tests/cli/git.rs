@@ -250,7 +250,7 @@ fn without_an_identity_finalize_fails_keeps_the_ingest_open_and_resumes() {
     assert!(r.stderr.contains("git config"), "{}", r.stderr);
     let status = v.run(&["ingest", "--status"]).ok().json();
     assert_eq!(status["ingest_id"], 1, "the ingest stays open");
-    assert_eq!(status["step"], "scan");
+    assert_eq!(status["step"], "regen");
     assert_eq!(git(&v, &v.root, &["rev-list", "--all"]), "", "no commit");
 
     identity(&v, &v.root);

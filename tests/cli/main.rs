@@ -5,6 +5,7 @@ mod harness;
 
 mod affected;
 mod brief;
+mod collections;
 mod faults;
 mod fmt;
 mod git;
@@ -19,3 +20,4 @@ mod scan;
 mod search;
 mod status;
 mod tasks;
+mod view;

@@ -150,6 +150,9 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
             parts.join(", "),
             output::count(f.remaining, "entry", "entries")
         )];
+        if !f.regenerated.is_empty() {
+            lines.push(format!("Regenerated {}.", f.regenerated.join(", ")));
+        }
         lines.push(match (&f.commit, &f.commit_skipped) {
             (Some(sha), _) => format!("Committed {}.", &sha[..sha.len().min(7)]),
             (None, Some(reason)) => format!("Commit skipped: {reason}."),

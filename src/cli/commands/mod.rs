@@ -2,6 +2,7 @@
 
 pub mod affected;
 pub mod brief;
+pub mod collections;
 pub mod describe;
 pub mod done;
 pub mod fmt;
@@ -15,3 +16,4 @@ pub mod search;
 pub mod serve;
 pub mod status;
 pub mod tasks;
+pub mod view;

@@ -1,10 +1,21 @@
-//! The registry of the seven generated collections: their names, output pages and sources.
-//! It says where each collection's entries come from; it does not extract or render them.
+//! The seven generated collections: the registry (names, output pages, sources), one module
+//! per extractor, the page format, and `regen`, which regenerates them.
 //!
 //! Sources are matched against vault-relative paths with real globs (`*` stays inside one path
 //! segment, `**` crosses segments), the file-name part included: `raw/quotes/cover.png` is not
 //! a source of Quotes, and an override without `**` such as `raw/media/*.md` matches what it
 //! says.
+
+pub mod bookmarks;
+pub mod books;
+pub mod ideas;
+pub mod media;
+pub mod page;
+pub mod projects;
+pub mod quotes;
+pub mod reading;
+pub mod regen;
+mod text;
 
 use crate::config::{CollectionGlob, Config};
 use crate::vault::ARCHIVE_DIR;
@@ -182,9 +193,19 @@ impl Collection {
     pub fn sources(self, config: &Config) -> Result<Vec<Source>, GlobError> {
         let files = self.glob(config)?.map(Source::Files);
         Ok(match self {
-            Collection::Books => vec![Source::Archive(Some("book:"))],
+            // Books are also named in quote attributions.
+            Collection::Books => {
+                let quotes = Collection::Quotes.glob(config)?.map(Source::Files);
+                quotes
+                    .into_iter()
+                    .chain([Source::Archive(Some("book:"))])
+                    .collect()
+            }
             Collection::ReadingList => vec![Source::Archive(Some("to-read:"))],
-            Collection::Ideas => files.into_iter().chain([Source::Archive(None)]).collect(),
+            Collection::Ideas => files
+                .into_iter()
+                .chain([Source::Archive(Some("idea:"))])
+                .collect(),
             Collection::Projects => vec![Source::Entities],
             _ => files.into_iter().collect(),
         })
@@ -298,11 +319,11 @@ mod tests {
         let c = Config::default();
         assert!(matches!(
             Collection::Books.sources(&c).expect("sources")[..],
-            [Source::Archive(Some("book:"))]
+            [Source::Files(_), Source::Archive(Some("book:"))]
         ));
         assert!(matches!(
             Collection::Ideas.sources(&c).expect("sources")[..],
-            [Source::Files(_), Source::Archive(None)]
+            [Source::Files(_), Source::Archive(Some("idea:"))]
         ));
         assert!(matches!(
             Collection::Projects.sources(&c).expect("sources")[..],

@@ -1,0 +1,141 @@
+//! Bookmarks: every URL in the bookmark files (frontmatter skipped), grouped by file. A
+//! Markdown link `[text](url)` is described by its text; a bare URL by the rest of its line.
+
+use super::text::{Inputs, body_lines, inline, stem};
+use super::{Collection, page::Body};
+use crate::inbox::hints::urls;
+
+/// A bookmark.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bookmark {
+    /// The URL.
+    pub url: String,
+    /// What the line says about it.
+    pub description: String,
+}
+
+/// The bookmarks of one file's text.
+pub fn parse(text: &str) -> Vec<Bookmark> {
+    let mut out = Vec::new();
+    for line in body_lines(text) {
+        for url in urls(line) {
+            out.push(Bookmark {
+                url: url.to_string(),
+                description: describe(line, url),
+            });
+        }
+    }
+    out
+}
+
+fn describe(line: &str, url: &str) -> String {
+    // `[text](url)`: the text.
+    if let Some(end) = line.find(&format!("]({url}")) {
+        if let Some(start) = line[..end].rfind('[') {
+            return line[start + 1..end].trim().to_string();
+        }
+    }
+    let rest = line.replacen(url, "", 1);
+    let mut rest = rest
+        .trim()
+        .trim_start_matches(['-', '*', '>', ' '])
+        .trim()
+        .to_string();
+    // Other URLs of the line are not description.
+    for other in urls(line).filter(|u| *u != url) {
+        rest = rest.replace(other, "");
+    }
+    // Punctuation left standing alone where a URL was is not description either.
+    rest.split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The Bookmarks page body.
+pub fn body(inputs: &Inputs<'_>) -> Result<Body, super::regen::RegenError> {
+    let glob = Collection::Bookmarks
+        .glob(&inputs.vault.config)?
+        .expect("Bookmarks has a glob");
+    let files = inputs.files(|p| glob.is_match(p));
+    let (mut text, mut n, mut groups) = (String::new(), 0, 0);
+    for f in &files {
+        let marks = inputs.text(f).map(|t| parse(&t)).unwrap_or_default();
+        if marks.is_empty() {
+            continue;
+        }
+        groups += 1;
+        text.push_str(&format!("## {}\n\n", inline(stem(f))));
+        for b in &marks {
+            n += 1;
+            if b.description.is_empty() {
+                text.push_str(&format!("- <{}>\n", b.url));
+            } else {
+                text.push_str(&format!(
+                    "- [{}]({})\n",
+                    inline(&b.description).replace(['[', ']'], ""),
+                    b.url
+                ));
+            }
+        }
+        text.push('\n');
+    }
+    let verb = if groups == 1 {
+        "in 1 file".to_string()
+    } else {
+        format!("in {groups} files")
+    };
+    Ok(Body::new(
+        n,
+        ("bookmark", "bookmarks", &verb),
+        "_No bookmarks captured yet._",
+        text,
+        files,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(text: &str) -> Vec<(String, String)> {
+        parse(text)
+            .into_iter()
+            .map(|b| (b.url, b.description))
+            .collect()
+    }
+
+    #[test]
+    fn descriptions() {
+        let got = d(
+            "# May links\n- https://example.org/rust-book Great intro\n- [Tokio tutorial](https://tokio.rs/tokio/tutorial)\nSee https://a.example/x, and https://b.example/y.\n",
+        );
+        assert_eq!(
+            got[0],
+            ("https://example.org/rust-book".into(), "Great intro".into())
+        );
+        assert_eq!(
+            got[1],
+            (
+                "https://tokio.rs/tokio/tutorial".into(),
+                "Tokio tutorial".into()
+            )
+        );
+        assert_eq!(got[2], ("https://a.example/x".into(), "See and".into()));
+        assert_eq!(got[3].0, "https://b.example/y");
+    }
+
+    #[test]
+    fn frontmatter_urls_are_not_bookmarks_and_parentheses_balance() {
+        let got = d(
+            "---\nsource: https://clipper.example/\n---\nhttps://en.wikipedia.org/wiki/Rust_(language) the language\n",
+        );
+        assert_eq!(
+            got,
+            [(
+                "https://en.wikipedia.org/wiki/Rust_(language)".into(),
+                "the language".into()
+            )]
+        );
+    }
+}

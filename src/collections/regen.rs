@@ -1,0 +1,248 @@
+//! `collections regen`: regenerate collection pages. With no names only the collections whose
+//! sources changed since the last completed ingest ([`crate::affected`]); `--all` all seven.
+//! Pages are written atomically and only when their content changed (an unchanged page keeps
+//! every byte); then the manifest is brought up to date and, with `auto_commit`, exactly the
+//! written pages are committed.
+
+use super::page::{self, Body};
+use super::text::Inputs;
+use super::{
+    ALL, Collection, GlobError, bookmarks, books, ideas, media, projects, quotes, reading,
+};
+use crate::clock::Now;
+use crate::fsio;
+use crate::git::{self, Commit, GitError};
+use crate::lock::VaultLock;
+use crate::manifest::{Manifest, ManifestError};
+use crate::scan::{self, ScanOptions};
+use crate::vault::Vault;
+use serde::Serialize;
+
+/// Which collections to regenerate.
+#[derive(Debug, Clone, Default)]
+pub struct RegenRequest {
+    /// Collection names (as `Quotes`, `ReadingList` or `Reading List`, any case).
+    pub names: Vec<String>,
+    /// All seven.
+    pub all: bool,
+    /// Write nothing; say what would change.
+    pub dry_run: bool,
+    /// Commit the written pages when `auto_commit` is on (finalize commits them itself).
+    pub commit: bool,
+}
+
+/// What happened to one collection.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    /// The collection.
+    pub name: &'static str,
+    /// Its page, vault-relative.
+    pub path: String,
+    /// Entries on the page.
+    pub items: usize,
+    /// `written`, `unchanged` or, with `--dry-run`, `would_write`.
+    pub status: &'static str,
+}
+
+/// What regen did.
+#[derive(Debug, Clone, Serialize)]
+pub struct RegenReport {
+    /// Per collection, in registry order.
+    pub collections: Vec<Outcome>,
+    /// Pages written.
+    pub written: usize,
+    /// True when nothing was written on purpose.
+    pub dry_run: bool,
+    /// The commit made, if any.
+    pub commit: Option<String>,
+    /// Why no commit was made, when one was wanted.
+    pub commit_skipped: Option<String>,
+}
+
+/// Regen could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum RegenError {
+    /// A name that is no collection.
+    #[error(
+        "there is no collection called {0:?} (collections: Quotes, Bookmarks, Books, ReadingList, Media, Ideas, Projects)"
+    )]
+    Unknown(String),
+    /// Tasks is edited, not generated.
+    #[error(
+        "Tasks is never regenerated: it is the live task list, edited with `sparks tasks add` and `sparks done`"
+    )]
+    Tasks,
+    /// A source glob is invalid.
+    #[error(transparent)]
+    Glob(#[from] GlobError),
+    /// A page could not be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The page.
+        path: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The vault lock could not be taken.
+    #[error("cannot lock the vault: {0}")]
+    Lock(std::io::Error),
+    /// Working out what changed failed.
+    #[error(transparent)]
+    Affected(#[from] crate::affected::AffectedError),
+    /// The scan after writing failed.
+    #[error("the scan after regenerating failed: {0}")]
+    Scan(String),
+    /// The commit failed.
+    #[error(transparent)]
+    Git(#[from] GitError),
+    /// The manifest failed.
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+}
+
+/// The collection a user's name means.
+pub fn by_name(name: &str) -> Result<Collection, RegenError> {
+    let k = crate::key::loose_key(name).replace(' ', "");
+    if k == "tasks" {
+        return Err(RegenError::Tasks);
+    }
+    ALL.into_iter()
+        .find(|c| crate::key::key(c.name()) == k)
+        .ok_or_else(|| RegenError::Unknown(name.to_string()))
+}
+
+/// Regenerate the requested collections.
+pub fn regen(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    now: &Now,
+    req: &RegenRequest,
+) -> Result<RegenReport, RegenError> {
+    let mut chosen: Vec<Collection> = if req.all {
+        ALL.to_vec()
+    } else if req.names.is_empty() {
+        let a = crate::affected::affected(vault, manifest)?;
+        ALL.into_iter()
+            .filter(|c| a.affected.contains(&c.name()))
+            .collect()
+    } else {
+        req.names
+            .iter()
+            .map(|n| by_name(n))
+            .collect::<Result<_, _>>()?
+    };
+    chosen.sort();
+    chosen.dedup();
+    let _lock = if req.dry_run {
+        None
+    } else {
+        Some(VaultLock::acquire(&vault.root).map_err(RegenError::Lock)?)
+    };
+    let outcomes = write_pages(vault, manifest, now, &chosen, req.dry_run)?;
+    let written: Vec<String> = outcomes
+        .iter()
+        .filter(|o| o.status == "written")
+        .map(|o| o.path.clone())
+        .collect();
+    let (mut commit, mut commit_skipped) = (None, None);
+    if !written.is_empty() {
+        scan::scan(
+            vault,
+            manifest,
+            ScanOptions::default(),
+            &now.timestamp,
+            now.ns,
+        )
+        .map_err(|e| RegenError::Scan(e.to_string()))?;
+        if req.commit && vault.config.git.auto_commit {
+            let names: Vec<&str> = outcomes
+                .iter()
+                .filter(|o| o.status == "written")
+                .map(|o| o.name)
+                .collect();
+            let message = format!("collections: regenerate {}", names.join(", "));
+            match git::commit_vault_paths(&vault.root, &message, &written)? {
+                Commit::Made { sha, .. } => commit = Some(sha),
+                Commit::Skipped(reason) => commit_skipped = Some(reason),
+            }
+        } else if req.commit {
+            commit_skipped = Some("auto_commit is false in sparks.toml".into());
+        }
+    }
+    Ok(RegenReport {
+        written: written.len(),
+        collections: outcomes,
+        dry_run: req.dry_run,
+        commit,
+        commit_skipped,
+    })
+}
+
+/// Render and (unless `dry_run`) write the pages of `chosen`.
+pub fn write_pages(
+    vault: &Vault,
+    manifest: &Manifest,
+    now: &Now,
+    chosen: &[Collection],
+    dry_run: bool,
+) -> Result<Vec<Outcome>, RegenError> {
+    let inputs = Inputs::new(vault, manifest)?;
+    let today = now.today.to_string();
+    let mut out = Vec::new();
+    for &c in chosen {
+        let body = body(c, &inputs)?;
+        let path = c.output();
+        let abs = vault.path(&path);
+        let old = std::fs::read_to_string(&abs).ok();
+        let new = page::render(c, &body, old.as_deref(), &today);
+        let status = if old.as_deref() == Some(new.as_str()) {
+            "unchanged"
+        } else if dry_run {
+            "would_write"
+        } else {
+            let err = |source| RegenError::Write {
+                path: path.clone(),
+                source,
+            };
+            if let Some(dir) = abs.parent() {
+                fs_err::create_dir_all(dir).map_err(err)?;
+            }
+            fsio::write_atomic(&abs, new.as_bytes()).map_err(err)?;
+            crate::fault::reached("regen.write");
+            "written"
+        };
+        out.push(Outcome {
+            name: c.name(),
+            path,
+            items: body.items,
+            status,
+        });
+    }
+    Ok(out)
+}
+
+fn body(c: Collection, inputs: &Inputs<'_>) -> Result<Body, RegenError> {
+    match c {
+        Collection::Quotes => quotes::body(inputs),
+        Collection::Bookmarks => bookmarks::body(inputs),
+        Collection::Books => books::body(inputs),
+        Collection::ReadingList => reading::body(inputs),
+        Collection::Media => media::body(inputs),
+        Collection::Ideas => ideas::body(inputs),
+        Collection::Projects => projects::body(inputs),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_forgiving_and_tasks_is_refused() {
+        for n in ["ReadingList", "Reading List", "readinglist", "reading-list"] {
+            assert_eq!(by_name(n).unwrap(), Collection::ReadingList, "{n}");
+        }
+        assert!(matches!(by_name("Tasks"), Err(RegenError::Tasks)));
+        assert!(matches!(by_name("Quotez"), Err(RegenError::Unknown(_))));
+    }
+}
