@@ -13,6 +13,7 @@ build:
 test:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
+	bash scripts/test-deps.sh
 	$(CARGO) test
 
 ## Build the release binary and walk a sample vault through the whole ingest cycle.

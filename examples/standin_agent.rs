@@ -13,7 +13,9 @@ use std::path::Path;
 use std::process::Command;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let vault = std::env::args().nth(1).ok_or("usage: standin_agent VAULT < batch.json")?;
+    let vault = std::env::args()
+        .nth(1)
+        .ok_or("usage: standin_agent VAULT < batch.json")?;
     let vault = Path::new(&vault);
     let sparks = std::env::var("SPARKS").unwrap_or_else(|_| "sparks".into());
     let mut input = String::new();
@@ -21,7 +23,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let batch: Value = serde_json::from_str(&input)?;
     let entries = batch["entries"].as_array().cloned().unwrap_or_default();
     let today = chrono::Local::now().date_naive().to_string();
-    let mut log = format!("\n## [{today}] ingest | {} captures (stand-in agent)\n\n", entries.len());
+    let mut log = format!(
+        "\n## [{today}] ingest | {} captures (stand-in agent)\n\n",
+        entries.len()
+    );
     for e in &entries {
         let id = e["id"].as_u64().unwrap_or(0);
         let date = e["capture_date"].as_str().unwrap_or(&today);
@@ -34,7 +39,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .collect::<String>()
             .trim()
             .to_string();
-        let title = if title.is_empty() { format!("Capture {id}") } else { title };
+        let title = if title.is_empty() {
+            format!("Capture {id}")
+        } else {
+            title
+        };
         let page = format!(
             "---\ntitle: {title}\ntype: summary\nmaturity: seed\ntags: [demo]\n\
              sources: [raw/inbox/{date}.md]\ncreated: {date}\nupdated: {today}\n---\n\n\

@@ -85,8 +85,11 @@ pub fn archive(
             Err(e) => return Err(err(e)),
         };
         let text = String::from_utf8_lossy(&old);
-        let present: std::collections::HashSet<&str> =
-            text.lines().map(str::trim).filter(|l| is_marker(l)).collect();
+        let present: std::collections::HashSet<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| is_marker(l))
+            .collect();
         let mut out = old.clone();
         for item in items {
             let mark = marker(ingest, token, item.entry, item.hash);

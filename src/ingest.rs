@@ -209,7 +209,7 @@ pub struct FinalizeFailed {
     /// Steps done before the failure.
     pub done: Vec<&'static str>,
     /// The cause.
-    pub error: IngestError,
+    pub error: Box<IngestError>,
 }
 
 impl std::fmt::Display for FinalizeFailed {
@@ -229,7 +229,7 @@ impl std::fmt::Display for FinalizeFailed {
 impl std::error::Error for FinalizeFailed {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         // With no ingest there is nothing to add: the message is the cause.
-        (self.ingest != 0).then_some(&self.error as _)
+        (self.ingest != 0).then_some(&*self.error as _)
     }
 }
 
@@ -429,7 +429,7 @@ pub fn finalize(
     let _lock = VaultLock::acquire(&vault.root).map_err(|e| FinalizeFailed {
         ingest: 0,
         done: Vec::new(),
-        error: IngestError::Lock(e),
+        error: Box::new(IngestError::Lock(e)),
     })?;
     let row = match manifest.open_ingest_row() {
         Ok(Some(row)) => row,
@@ -555,7 +555,7 @@ fn failed(ingest: i64, done: &[&'static str], error: IngestError) -> FinalizeFai
     FinalizeFailed {
         ingest,
         done: done.to_vec(),
-        error,
+        error: Box::new(error),
     }
 }
 
@@ -655,11 +655,10 @@ impl Run<'_> {
                 return Ok(0);
             };
             let inbox = Inbox::parse(&bytes, self.now.today)?;
-            if let Some((before, after)) = recorded {
-                if !starts_with(&bytes, before) && starts_with(&bytes, after) {
+            if let Some((before, after)) = recorded
+                && !starts_with(&bytes, before) && starts_with(&bytes, after) {
                     return Ok(inbox.entries.len());
                 }
-            }
             let hashes: Vec<&str> = inbox.entries.iter().map(|e| e.hash.as_str()).collect();
             let remove: Vec<usize> = match_entries(&owned, &hashes, |_| true)
                 .into_iter()

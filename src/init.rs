@@ -96,11 +96,10 @@ fn system_page(title: &str, today: &str, body: &str) -> String {
 /// Create or repair the vault.
 pub fn init(req: &InitRequest) -> Result<InitReport, InitError> {
     let root = vault::absolute(&req.root)?;
-    if let Some(parent) = root.parent() {
-        if let Some(outer) = vault::enclosing_root(parent) {
+    if let Some(parent) = root.parent()
+        && let Some(outer) = vault::enclosing_root(parent) {
             return Err(InitError::Nested { inner: root, outer });
         }
-    }
     let existed = vault::is_vault_root(&root);
     let mut created = Vec::new();
     mkdir(&root)?;

@@ -7,7 +7,7 @@
 //! transaction. A file or directory that cannot be read is reported, and what the manifest knew
 //! about it is left as it was: an unreadable directory never marks its files deleted.
 
-use crate::manifest::{Dirty, FileRow, Manifest, ManifestError, Stat, meta::LAST_SCAN};
+use crate::manifest::{Content, Dirty, FileRow, Manifest, ManifestError, Stat, meta::LAST_SCAN};
 use crate::markdown::{Block, Document};
 use crate::vault::{MANIFEST, Vault, relative};
 use serde::Serialize;
@@ -79,6 +79,8 @@ struct Found {
 }
 
 /// What reading a file produced.
+// Most reads of a rescan are `Same`; the vector of results lives for one scan only.
+#[allow(clippy::large_enum_variant)]
 enum Read {
     /// Same content as stored.
     Same,
@@ -133,16 +135,12 @@ pub fn scan(
             Read::Changed { hash, doc, text } => {
                 hashed += 1;
                 changed += 1;
-                tx.store(
-                    &f.rel,
-                    f.stat,
-                    &hash,
-                    clock_ns,
-                    now_ns,
-                    doc.as_ref(),
-                    text.as_deref(),
-                    &mut dirty,
-                )?;
+                let content = Content {
+                    hash: &hash,
+                    doc: doc.as_ref(),
+                    text: text.as_deref(),
+                };
+                tx.store(&f.rel, f.stat, content, (clock_ns, now_ns), &mut dirty)?;
             }
             Read::Failed(error) => errors.push(ScanIssue {
                 path: f.rel.clone(),

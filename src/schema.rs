@@ -127,15 +127,14 @@ pub fn validate(path: &str, fm: &Frontmatter) -> Vec<FieldIssue> {
             Some(_) => {}
         }
     }
-    if let (Some(c), Some(u)) = (fm.created.as_deref(), fm.updated.as_deref()) {
-        if is_date(c) && is_date(u) && c > u {
+    if let (Some(c), Some(u)) = (fm.created.as_deref(), fm.updated.as_deref())
+        && is_date(c) && is_date(u) && c > u {
             push(
                 "updated",
                 Severity::Invalid,
                 format!("updated {u} is before created {c}"),
             );
         }
-    }
     for p in &fm.problems {
         push(&p.key, Severity::Invalid, p.message.clone());
     }

@@ -48,11 +48,10 @@ pub fn parse(text: &str, source: &str) -> Vec<Quote> {
                 continue;
             }
             let rest = rest.strip_prefix(' ').unwrap_or(rest);
-            if blank_after {
-                if let Some(lines) = current.take() {
+            if blank_after
+                && let Some(lines) = current.take() {
                     close(&mut out, lines, None);
                 }
-            }
             current
                 .get_or_insert_with(Vec::new)
                 .push(rest.trim_end().to_string());

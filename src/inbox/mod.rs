@@ -173,11 +173,10 @@ impl Inbox {
                 continue;
             }
             // The first chunk kept follows the header's separator; the others keep their own.
-            if kept_any {
-                if let Some(sep) = &chunk.sep {
+            if kept_any
+                && let Some(sep) = &chunk.sep {
                     out.extend_from_slice(&bytes[sep.clone()]);
                 }
-            }
             out.extend_from_slice(&bytes[chunk.body.clone()]);
             kept_any = true;
         }

@@ -115,8 +115,14 @@ pub fn lint_and_fix(
         }
     }
     if !fixes.is_empty() {
-        scan::scan(vault, manifest, ScanOptions::default(), &now.timestamp, now.ns)
-            .map_err(|e| LintError::Rescan(e.to_string()))?;
+        scan::scan(
+            vault,
+            manifest,
+            ScanOptions::default(),
+            &now.timestamp,
+            now.ns,
+        )
+        .map_err(|e| LintError::Rescan(e.to_string()))?;
     }
     let mut report = lint(manifest, checks)?;
     report.fixes = fixes;
@@ -132,7 +138,10 @@ fn rewrite_links(text: &str, links: &[AliasedLink]) -> String {
     let mut out = text.to_string();
     // From the end, so that earlier offsets stay valid.
     for l in found.iter().rev() {
-        let Some(fix) = links.iter().find(|f| f.line == l.line && f.target == l.target) else {
+        let Some(fix) = links
+            .iter()
+            .find(|f| f.line == l.line && f.target == l.target)
+        else {
             continue;
         };
         let span = offset + l.span.start..offset + l.span.end;
@@ -174,7 +183,11 @@ fn changed_lines(path: &str, old: &str, new: &str, reason: &str) -> Vec<Fix> {
         .zip(b[start..].iter().rev())
         .take_while(|(x, y)| x == y)
         .count();
-    vec![fix(start + 1, &a[start..a.len() - tail], &b[start..b.len() - tail])]
+    vec![fix(
+        start + 1,
+        &a[start..a.len() - tail],
+        &b[start..b.len() - tail],
+    )]
 }
 
 #[cfg(test)]
@@ -193,7 +206,11 @@ mod tests {
     #[test]
     fn rewrites_keep_what_the_link_shows() {
         let text = "---\ntitle: P\n---\nSee [[cc4bq]], [[CC4BQ#Design|the design]] and [[Other]].\n| [[cc4bq\\|x]] |\n";
-        let links = [aliased(4, "cc4bq", "Cascade"), aliased(4, "CC4BQ", "Cascade"), aliased(5, "cc4bq", "Cascade")];
+        let links = [
+            aliased(4, "cc4bq", "Cascade"),
+            aliased(4, "CC4BQ", "Cascade"),
+            aliased(5, "cc4bq", "Cascade"),
+        ];
         assert_eq!(
             rewrite_links(text, &links),
             "---\ntitle: P\n---\nSee [[Cascade|cc4bq]], [[Cascade#Design|the design]] and [[Other]].\n| [[Cascade\\|x]] |\n"
@@ -204,8 +221,14 @@ mod tests {
     fn changed_lines_are_reported_one_by_one() {
         let f = changed_lines("p.md", "a\nb\nc\n", "a\nB\nc\n", "r");
         assert_eq!(f.len(), 1);
-        assert_eq!((f[0].line, f[0].before.as_str(), f[0].after.as_str()), (2, "b", "B"));
+        assert_eq!(
+            (f[0].line, f[0].before.as_str(), f[0].after.as_str()),
+            (2, "b", "B")
+        );
         let f = changed_lines("p.md", "a\n- x\n- y\nc\n", "a\n- x\nc\n", "r");
-        assert_eq!((f[0].line, f[0].before.as_str(), f[0].after.as_str()), (3, "- y", ""));
+        assert_eq!(
+            (f[0].line, f[0].before.as_str(), f[0].after.as_str()),
+            (3, "- y", "")
+        );
     }
 }

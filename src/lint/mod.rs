@@ -75,7 +75,11 @@ fn as_written(l: &crate::manifest::LinkFinding) -> String {
         (None, Some(b)) => format!("#^{b}"),
         (None, None) => String::new(),
     };
-    format!("{}[[{}{fragment}]]", if l.embed { "!" } else { "" }, l.target)
+    format!(
+        "{}[[{}{fragment}]]",
+        if l.embed { "!" } else { "" },
+        l.target
+    )
 }
 
 /// Which checks to run: all, or those named.
@@ -163,7 +167,11 @@ pub fn lint(manifest: &Manifest, checks: &[&'static str]) -> Result<LintReport, 
                 None,
                 format!(
                     "{} of prose (thin below {})",
-                    if words == 1 { "1 word".to_string() } else { format!("{words} words") },
+                    if words == 1 {
+                        "1 word".to_string()
+                    } else {
+                        format!("{words} words")
+                    },
                     schema::THIN_WORDS
                 ),
             );

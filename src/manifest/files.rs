@@ -21,6 +21,17 @@ pub struct Stat {
     pub inode: u64,
 }
 
+/// What was read from a new or changed file.
+#[derive(Debug, Clone, Copy)]
+pub struct Content<'a> {
+    /// blake3 of the bytes.
+    pub hash: &'a str,
+    /// The parsed page, for wiki Markdown.
+    pub doc: Option<&'a Document>,
+    /// The text to index for search.
+    pub text: Option<&'a str>,
+}
+
 /// A stored file row.
 #[derive(Debug, Clone)]
 pub struct FileRow {
@@ -101,19 +112,17 @@ impl ScanTx<'_> {
     }
 
     /// The file is new, changed or back from deletion: store it and everything derived from
-    /// it (`doc` for a wiki page, `text` to index for search), and note the link keys whose
-    /// resolution may have changed.
+    /// it, read at filesystem clock `clock_ns` and found changed at wall clock `changed_ns`,
+    /// and note the link keys whose resolution may have changed.
     pub fn store(
         &self,
         path: &str,
         stat: Stat,
-        hash: &str,
-        clock_ns: i64,
-        changed_ns: i64,
-        doc: Option<&Document>,
-        text: Option<&str>,
+        content: Content<'_>,
+        (clock_ns, changed_ns): (i64, i64),
         dirty: &mut Dirty,
     ) -> Result<()> {
+        let Content { hash, doc, text } = content;
         let path_key = key::link_key(path);
         let name_key = key::last_component(&path_key).to_string();
         let name_loose = key::loose_key(&name_key);

@@ -101,8 +101,7 @@ pub enum Opened {
     Nothing,
 }
 
-const INGEST_COLUMNS: &str =
-    "id, token, status, started_at, finished_at, finished_ns, step, remaining, commit_sha, inbox_before, inbox_after";
+const INGEST_COLUMNS: &str = "id, token, status, started_at, finished_at, finished_ns, step, remaining, commit_sha, inbox_before, inbox_after";
 
 fn ingest_row(r: &Row<'_>) -> rusqlite::Result<IngestRow> {
     Ok(IngestRow {
@@ -115,7 +114,10 @@ fn ingest_row(r: &Row<'_>) -> rusqlite::Result<IngestRow> {
         step: r.get(6)?,
         remaining: r.get(7)?,
         commit_sha: r.get(8)?,
-        inbox_rewrite: match (r.get::<_, Option<String>>(9)?, r.get::<_, Option<String>>(10)?) {
+        inbox_rewrite: match (
+            r.get::<_, Option<String>>(9)?,
+            r.get::<_, Option<String>>(10)?,
+        ) {
             (Some(b), Some(a)) => Some((b, a)),
             _ => None,
         },

@@ -16,7 +16,7 @@ mod sql;
 mod stats;
 mod view;
 
-pub use files::{FileRow, Stat};
+pub use files::{Content, FileRow, Stat};
 pub use health::{AliasedLink, Claim, LinkFinding, PageRecord};
 pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened, Outcome};
 pub use links::Resolution;

@@ -42,7 +42,12 @@ impl Manifest {
             )
             .at(&self.path)?;
         let rows = stmt
-            .query_map([from, to], |r| Ok(RawFile { path: r.get(0)?, modified: r.get(1)? }))
+            .query_map([from, to], |r| {
+                Ok(RawFile {
+                    path: r.get(0)?,
+                    modified: r.get(1)?,
+                })
+            })
             .at(&self.path)?;
         rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
     }

@@ -10,23 +10,53 @@ fn the_window_is_calendar_days_ending_today() {
     log.push_str("\n## [2026-04-24] ingest | too old\n- a\n\n## [2026-04-25] ingest | first day\n- b\n\n## [2026-05-01] ingest | today\n- c\n");
     v.write("wiki/log.md", log)
         .page("wiki/concepts/New.md", "New", "[[Other]]")
-        .write("wiki/concepts/Old.md", "---\ntitle: Old\ntype: concept\nmaturity: stable\nupdated: 2026-04-01\n---\n")
+        .write(
+            "wiki/concepts/Old.md",
+            "---\ntitle: Old\ntype: concept\nmaturity: stable\nupdated: 2026-04-01\n---\n",
+        )
         .write("raw/ideas/fresh.md", "x")
         .write("raw/inbox/2026-05-01.md", "archives are not new raw files")
         .set_mtime("raw/ideas/fresh.md", "2026-04-30")
         .set_mtime("raw/inbox/2026-05-01.md", "2026-05-01");
-    v.run(&["tasks", "add", "--section", "A", "--text", "one"]).ok();
-    v.run(&["tasks", "add", "--section", "A", "--text", "two"]).ok();
+    v.run(&["tasks", "add", "--section", "A", "--text", "one"])
+        .ok();
+    v.run(&["tasks", "add", "--section", "A", "--text", "two"])
+        .ok();
     v.run(&["scan"]).ok();
     let j = v.run(&["brief", "--days", "7", "--json"]).ok().json();
     assert_eq!(j["window"]["from"], "2026-04-25");
-    let dates: Vec<&str> = j["log_entries"].as_array().unwrap().iter().map(|e| e["date"].as_str().unwrap()).collect();
+    let dates: Vec<&str> = j["log_entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["date"].as_str().unwrap())
+        .collect();
     assert_eq!(dates, ["2026-05-01", "2026-04-25"]);
-    let raw: Vec<&str> = j["new_raw"].as_array().unwrap().iter().map(|e| e["path"].as_str().unwrap()).collect();
+    let raw: Vec<&str> = j["new_raw"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
     assert_eq!(raw, ["raw/ideas/fresh.md"]);
-    assert!(j["updated_wiki"].as_array().unwrap().iter().any(|p| p["path"] == "wiki/concepts/New.md"));
-    assert!(!j["updated_wiki"].as_array().unwrap().iter().any(|p| p["path"] == "wiki/concepts/Old.md"));
-    assert_eq!(j["revisit"]["seed_orphans"], serde_json::json!(["wiki/concepts/New.md"]));
+    assert!(
+        j["updated_wiki"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["path"] == "wiki/concepts/New.md")
+    );
+    assert!(
+        !j["updated_wiki"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["path"] == "wiki/concepts/Old.md")
+    );
+    assert_eq!(
+        j["revisit"]["seed_orphans"],
+        serde_json::json!(["wiki/concepts/New.md"])
+    );
     assert_eq!(j["tasks"]["open"], 2);
     assert_eq!(j["tasks"]["first"], serde_json::json!(["one", "two"]));
     let one = v.run(&["brief", "--days", "1", "--json"]).ok().json();

@@ -175,7 +175,12 @@ impl TestVault {
         let d = chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").unwrap();
         let secs = d.and_hms_opt(12, 0, 0).unwrap().and_utc().timestamp() as u64;
         let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs);
-        std::fs::File::options().write(true).open(self.path(rel)).unwrap().set_modified(t).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(self.path(rel))
+            .unwrap()
+            .set_modified(t)
+            .unwrap();
         self
     }
 

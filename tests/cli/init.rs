@@ -14,7 +14,10 @@ fn tree(root: &Path) -> BTreeMap<String, (Vec<u8>, std::time::SystemTime)> {
         .map(|e| {
             let rel = e.path().strip_prefix(root).unwrap().display().to_string();
             let meta = e.metadata().unwrap();
-            (rel, (std::fs::read(e.path()).unwrap(), meta.modified().unwrap()))
+            (
+                rel,
+                (std::fs::read(e.path()).unwrap(), meta.modified().unwrap()),
+            )
         })
         .collect()
 }
@@ -22,9 +25,19 @@ fn tree(root: &Path) -> BTreeMap<String, (Vec<u8>, std::time::SystemTime)> {
 #[test]
 fn creates_the_layout() {
     let v = TestVault::empty();
-    let run = v.run_in(v.dir.path(), &["init", "vault", "--agent", "claude"]).ok();
+    let run = v
+        .run_in(v.dir.path(), &["init", "vault", "--agent", "claude"])
+        .ok();
     snapshot!(v, run.stdout);
-    for dir in ["raw/inbox", "raw/archive", "wiki/entities", "wiki/concepts", "wiki/summaries", "wiki/synthesis", "wiki/collections"] {
+    for dir in [
+        "raw/inbox",
+        "raw/archive",
+        "wiki/entities",
+        "wiki/concepts",
+        "wiki/summaries",
+        "wiki/synthesis",
+        "wiki/collections",
+    ] {
         assert!(v.path(dir).is_dir(), "{dir}");
     }
     assert!(v.read(".gitignore").lines().any(|l| l == "sparks.db*"));
@@ -39,11 +52,17 @@ fn a_second_init_changes_nothing() {
     let before = tree(&v.root);
     let run = v.run(&["init", "--agent", "codex"]).ok();
     assert!(run.stdout.contains("nothing to do"), "{}", run.stdout);
-    assert!(run.stdout.contains("already holds the current contract"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("already holds the current contract"),
+        "{}",
+        run.stdout
+    );
     let after = tree(&v.root);
     // The manifest is opened (SQLite may touch its sidecar files); nothing else changes.
     let strip = |t: BTreeMap<_, _>| -> BTreeMap<String, _> {
-        t.into_iter().filter(|(k, _): &(String, _)| !k.starts_with("sparks.db")).collect()
+        t.into_iter()
+            .filter(|(k, _): &(String, _)| !k.starts_with("sparks.db"))
+            .collect()
     };
     assert_eq!(strip(before), strip(after));
 }
@@ -51,7 +70,9 @@ fn a_second_init_changes_nothing() {
 #[test]
 fn an_unknown_agent_creates_nothing() {
     let v = TestVault::empty();
-    let run = v.run_in(v.dir.path(), &["init", "x", "--agent", "nope"]).code(2);
+    let run = v
+        .run_in(v.dir.path(), &["init", "x", "--agent", "nope"])
+        .code(2);
     assert!(run.stderr.contains("nope"), "{}", run.stderr);
     assert!(!v.dir.path().join("x").exists());
 }
@@ -63,8 +84,14 @@ fn init_repairs_what_is_missing_and_keeps_the_rest() {
     std::fs::remove_dir_all(v.path("wiki/concepts")).unwrap();
     std::fs::remove_file(v.path("wiki/log.md")).unwrap();
     let run = v.run(&["init"]).ok();
-    assert!(run.stdout.starts_with("Repaired the vault"), "{}", run.stdout);
-    assert!(run.stdout.contains("created wiki/concepts/") && run.stdout.contains("created wiki/log.md"));
+    assert!(
+        run.stdout.starts_with("Repaired the vault"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("created wiki/concepts/") && run.stdout.contains("created wiki/log.md")
+    );
     assert_eq!(v.read("inbox.md"), "# My inbox\n---\nkeep me\n");
 }
 
@@ -72,7 +99,11 @@ fn init_repairs_what_is_missing_and_keeps_the_rest() {
 fn refuses_a_vault_inside_a_vault() {
     let v = TestVault::new();
     let run = v.run(&["init", "wiki/nested"]).code(1);
-    assert!(run.stderr.contains(&v.root.display().to_string()), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&v.root.display().to_string()),
+        "{}",
+        run.stderr
+    );
     assert!(!v.path("wiki/nested").exists());
 }
 
@@ -118,7 +149,12 @@ fn commands_outside_a_vault_say_how_to_make_one() {
 fn vault_flag_and_env_select_the_vault() {
     let v = TestVault::new();
     let elsewhere = v.dir.path();
-    let run = v.run_in(elsewhere, &["--vault", v.root.to_str().unwrap(), "status", "--json"]).ok();
+    let run = v
+        .run_in(
+            elsewhere,
+            &["--vault", v.root.to_str().unwrap(), "status", "--json"],
+        )
+        .ok();
     assert_eq!(run.json()["vault_root"], v.root.display().to_string());
     let run: crate::harness::Run = command(elsewhere, &v.home())
         .args(["status", "--json"])
@@ -127,14 +163,22 @@ fn vault_flag_and_env_select_the_vault() {
         .unwrap()
         .into();
     assert_eq!(run.ok().json()["vault_name"], "vault");
-    let run = v.run_in(elsewhere, &["--vault", elsewhere.to_str().unwrap(), "status"]).code(1);
+    let run = v
+        .run_in(
+            elsewhere,
+            &["--vault", elsewhere.to_str().unwrap(), "status"],
+        )
+        .code(1);
     assert!(run.stderr.contains("is not a vault"), "{}", run.stderr);
 }
 
 #[test]
 fn strict_config_errors_name_key_and_line() {
     let v = TestVault::new();
-    v.write("sparks.toml", "[git]\nauto_commit = true\n\n[collections.qoutes]\nglob = \"raw/q/*.md\"\n");
+    v.write(
+        "sparks.toml",
+        "[git]\nauto_commit = true\n\n[collections.qoutes]\nglob = \"raw/q/*.md\"\n",
+    );
     let run = v.run(&["status"]).code(1);
     assert!(run.stderr.contains("line 4"), "{}", run.stderr);
     assert!(run.stderr.contains("qoutes"), "{}", run.stderr);
@@ -144,7 +188,12 @@ fn strict_config_errors_name_key_and_line() {
 #[test]
 fn an_unknown_fault_step_is_a_usage_error() {
     let v = TestVault::new();
-    let run: crate::harness::Run = v.cmd(&["status"]).env("SPARKS_FAULT_AT", "finalise.archive").output().unwrap().into();
+    let run: crate::harness::Run = v
+        .cmd(&["status"])
+        .env("SPARKS_FAULT_AT", "finalise.archive")
+        .output()
+        .unwrap()
+        .into();
     let run = run.code(2);
     assert!(run.stderr.contains("finalise.archive"), "{}", run.stderr);
 }

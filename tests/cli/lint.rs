@@ -53,29 +53,57 @@ fn json_has_the_same_facts_and_exit_code() {
     let n = j["issues"].as_array().unwrap().len();
     assert_eq!(j["total"], n);
     assert!(text.stdout.contains(&format!("{n} issues found.")));
-    assert_eq!(j["counts"].as_object().unwrap().len(), 13, "every check is counted");
+    assert_eq!(
+        j["counts"].as_object().unwrap().len(),
+        13,
+        "every check is counted"
+    );
 }
 
 #[test]
 fn check_selects_and_unknown_names_are_usage_errors() {
     let v = messy();
-    let j = v.run(&["lint", "--check", "broken-links", "--json"]).code(1).json();
-    assert!(j["issues"].as_array().unwrap().iter().all(|i| i["check"] == "broken-links"));
+    let j = v
+        .run(&["lint", "--check", "broken-links", "--json"])
+        .code(1)
+        .json();
+    assert!(
+        j["issues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|i| i["check"] == "broken-links")
+    );
     assert_eq!(j["issues"].as_array().unwrap().len(), 1);
     let run = v.run(&["lint", "--check", "brokn-links"]).code(2);
-    assert!(run.stderr.contains("brokn-links") && run.stderr.contains("broken-links"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("brokn-links") && run.stderr.contains("broken-links"),
+        "{}",
+        run.stderr
+    );
     v.run(&["lint", "--check", "dead-sources"]).code(1);
-    v.run(&["lint", "--check", "broken-blocks", "--check", "orphans"]).code(1);
+    v.run(&["lint", "--check", "broken-blocks", "--check", "orphans"])
+        .code(1);
 }
 
 #[test]
 fn a_fixed_vault_lints_clean_again() {
     let v = messy();
-    for f in ["wiki/entities/Other.md", "wiki/concepts/Twin.md", "wiki/concepts/Broken.md", "wiki/concepts/Bare.md", "wiki/concepts/Dup1.md", "wiki/concepts/Dup2.md"] {
+    for f in [
+        "wiki/entities/Other.md",
+        "wiki/concepts/Twin.md",
+        "wiki/concepts/Broken.md",
+        "wiki/concepts/Bare.md",
+        "wiki/concepts/Dup1.md",
+        "wiki/concepts/Dup2.md",
+    ] {
         std::fs::remove_file(v.path(f)).unwrap();
     }
     v.run(&["scan"]).ok();
     let run = v.run(&["lint"]).code(1);
     // Cascade is left alone: an orphan now.
-    assert_eq!(run.stdout, "orphans (1):\n  wiki/entities/Cascade.md  no other page links here\n\n1 issue found.\n");
+    assert_eq!(
+        run.stdout,
+        "orphans (1):\n  wiki/entities/Cascade.md  no other page links here\n\n1 issue found.\n"
+    );
 }

@@ -10,7 +10,12 @@ fn files(v: &TestVault) -> BTreeMap<String, String> {
         .flatten()
         .filter(|e| e.file_type().is_file())
         .map(|e| {
-            let rel = e.path().strip_prefix(&v.root).unwrap().display().to_string();
+            let rel = e
+                .path()
+                .strip_prefix(&v.root)
+                .unwrap()
+                .display()
+                .to_string();
             (rel, std::fs::read_to_string(e.path()).unwrap())
         })
         .collect()
@@ -18,7 +23,8 @@ fn files(v: &TestVault) -> BTreeMap<String, String> {
 
 fn fixable() -> TestVault {
     let v = TestVault::new();
-    let long = "Enough prose here to keep this page from being reported as a thin page at all. ".repeat(4);
+    let long =
+        "Enough prose here to keep this page from being reported as a thin page at all. ".repeat(4);
     v.write(
         "wiki/entities/Cascade.md",
         format!(
@@ -82,17 +88,40 @@ fn fix_changes_exactly_the_reported_lines_and_only_once() {
     assert_eq!(again["fixes"], serde_json::json!([]));
     assert_eq!(files(&v), after, "a second --fix changes nothing");
     // What was fixed is no longer reported, and the links still lead to the same page.
-    let remaining: Vec<&str> = again["issues"].as_array().unwrap().iter().map(|i| i["check"].as_str().unwrap()).collect();
-    assert!(!remaining.contains(&"stale-pages") && !remaining.contains(&"invalid-frontmatter"), "{remaining:?}");
+    let remaining: Vec<&str> = again["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["check"].as_str().unwrap())
+        .collect();
+    assert!(
+        !remaining.contains(&"stale-pages") && !remaining.contains(&"invalid-frontmatter"),
+        "{remaining:?}"
+    );
     let pebble = &after["wiki/concepts/Pebble.md"];
     assert!(pebble.contains("[[Cascade Engine|cc4bq]]"), "{pebble}");
-    assert!(pebble.contains("[[Cascade Engine#Design|the design]]"), "{pebble}");
-    assert!(pebble.contains("`[[cc4bq]]`"), "code is not touched: {pebble}");
-    assert!(pebble.contains("[[Cascade Engine\\|b]]"), "table pipes stay escaped: {pebble}");
+    assert!(
+        pebble.contains("[[Cascade Engine#Design|the design]]"),
+        "{pebble}"
+    );
+    assert!(
+        pebble.contains("`[[cc4bq]]`"),
+        "code is not touched: {pebble}"
+    );
+    assert!(
+        pebble.contains("[[Cascade Engine\\|b]]"),
+        "table pipes stay escaped: {pebble}"
+    );
     let cascade = &after["wiki/entities/Cascade.md"];
-    assert!(cascade.contains("title: \"Cascade Engine\"   # quoted on purpose"), "{cascade}");
+    assert!(
+        cascade.contains("title: \"Cascade Engine\"   # quoted on purpose"),
+        "{cascade}"
+    );
     assert!(cascade.contains("# the engine page"), "{cascade}");
-    assert!(cascade.contains("updated: '2026-05-01'"), "quoting kept, date bumped: {cascade}");
+    assert!(
+        cascade.contains("updated: '2026-05-01'"),
+        "quoting kept, date bumped: {cascade}"
+    );
 }
 
 #[test]
@@ -104,7 +133,14 @@ fn fix_reports_each_change_in_text() {
 #[test]
 fn check_limits_the_fixes() {
     let v = fixable();
-    let j = v.run(&["lint", "--fix", "--check", "stale-pages", "--json"]).json();
-    let reasons: Vec<&str> = j["fixes"].as_array().unwrap().iter().map(|f| f["reason"].as_str().unwrap()).collect();
+    let j = v
+        .run(&["lint", "--fix", "--check", "stale-pages", "--json"])
+        .json();
+    let reasons: Vec<&str> = j["fixes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["reason"].as_str().unwrap())
+        .collect();
     assert_eq!(reasons, ["stale page: updated set to today"]);
 }

@@ -24,7 +24,8 @@ fn wiki() -> TestVault {
     .write("raw/notes/pebble.md", "raw");
     v.settle();
     // The cascade source changed after Landscape's and Cascade's `updated:` dates.
-    v.set_mtime("raw/notes/cascade.md", "2026-04-08").set_mtime("raw/notes/pebble.md", "2026-04-03");
+    v.set_mtime("raw/notes/cascade.md", "2026-04-08")
+        .set_mtime("raw/notes/pebble.md", "2026-04-03");
     v.run(&["scan"]).ok();
     v
 }
@@ -32,27 +33,59 @@ fn wiki() -> TestVault {
 fn paths(v: &TestVault, args: &[&str]) -> Vec<String> {
     let mut all = vec!["query"];
     all.extend_from_slice(args);
-    v.run(&all).ok().stdout.lines().map(str::to_string).collect()
+    v.run(&all)
+        .ok()
+        .stdout
+        .lines()
+        .map(str::to_string)
+        .collect()
 }
 
 #[test]
 fn frontmatter_filters() {
     let v = wiki();
-    assert_eq!(paths(&v, &["--tag", "caching"]), ["wiki/concepts/Pebble.md", "wiki/entities/Cascade.md"]);
-    assert_eq!(paths(&v, &["--tag", "#CACHING", "--type", "entity"]), ["wiki/entities/Cascade.md"]);
-    assert_eq!(paths(&v, &["--title", "pebble cache"]), ["wiki/concepts/Pebble.md"]);
-    assert_eq!(paths(&v, &["--alias", "cc4bq"]), ["wiki/entities/Cascade.md"]);
-    assert_eq!(paths(&v, &["--maturity", "working", "--type", "synthesis"]), ["wiki/synthesis/Landscape.md"]);
-    assert!(paths(&v, &["--type", "Entity"]).is_empty(), "types compare exactly");
+    assert_eq!(
+        paths(&v, &["--tag", "caching"]),
+        ["wiki/concepts/Pebble.md", "wiki/entities/Cascade.md"]
+    );
+    assert_eq!(
+        paths(&v, &["--tag", "#CACHING", "--type", "entity"]),
+        ["wiki/entities/Cascade.md"]
+    );
+    assert_eq!(
+        paths(&v, &["--title", "pebble cache"]),
+        ["wiki/concepts/Pebble.md"]
+    );
+    assert_eq!(
+        paths(&v, &["--alias", "cc4bq"]),
+        ["wiki/entities/Cascade.md"]
+    );
+    assert_eq!(
+        paths(&v, &["--maturity", "working", "--type", "synthesis"]),
+        ["wiki/synthesis/Landscape.md"]
+    );
+    assert!(
+        paths(&v, &["--type", "Entity"]).is_empty(),
+        "types compare exactly"
+    );
 }
 
 #[test]
 fn graph_filters_resolve_names_like_links() {
     let v = wiki();
     // Pebble links to Cascade by alias, Landscape by title: both count.
-    assert_eq!(paths(&v, &["--links-to", "Cascade Engine"]), ["wiki/concepts/Pebble.md", "wiki/synthesis/Landscape.md"]);
-    assert_eq!(paths(&v, &["--links-to", "cc4bq"]), paths(&v, &["--links-to", "wiki/entities/Cascade.md"]));
-    assert_eq!(paths(&v, &["--linked-from", "Landscape"]), ["wiki/concepts/Pebble.md", "wiki/entities/Cascade.md"]);
+    assert_eq!(
+        paths(&v, &["--links-to", "Cascade Engine"]),
+        ["wiki/concepts/Pebble.md", "wiki/synthesis/Landscape.md"]
+    );
+    assert_eq!(
+        paths(&v, &["--links-to", "cc4bq"]),
+        paths(&v, &["--links-to", "wiki/entities/Cascade.md"])
+    );
+    assert_eq!(
+        paths(&v, &["--linked-from", "Landscape"]),
+        ["wiki/concepts/Pebble.md", "wiki/entities/Cascade.md"]
+    );
     let run = v.run(&["query", "--links-to", "Ghost"]).code(1);
     assert!(run.stderr.contains("Ghost"), "{}", run.stderr);
 }
@@ -60,10 +93,19 @@ fn graph_filters_resolve_names_like_links() {
 #[test]
 fn stale_orphan_thin() {
     let v = wiki();
-    assert_eq!(paths(&v, &["--stale"]), ["wiki/entities/Cascade.md", "wiki/synthesis/Landscape.md"]);
+    assert_eq!(
+        paths(&v, &["--stale"]),
+        ["wiki/entities/Cascade.md", "wiki/synthesis/Landscape.md"]
+    );
     // Landscape: nothing links to it; Loose has no frontmatter, and nothing links to it either.
-    assert_eq!(paths(&v, &["--orphan"]), ["wiki/concepts/Loose.md", "wiki/synthesis/Landscape.md"]);
-    assert_eq!(paths(&v, &["--thin"]), ["wiki/concepts/Loose.md", "wiki/synthesis/Landscape.md"]);
+    assert_eq!(
+        paths(&v, &["--orphan"]),
+        ["wiki/concepts/Loose.md", "wiki/synthesis/Landscape.md"]
+    );
+    assert_eq!(
+        paths(&v, &["--thin"]),
+        ["wiki/concepts/Loose.md", "wiki/synthesis/Landscape.md"]
+    );
 }
 
 #[test]
@@ -82,19 +124,40 @@ fn json_with_limit_says_it_was_cut() {
 #[test]
 fn resolve_lists_every_collision() {
     let v = wiki();
-    v.write("wiki/concepts/Big-Query.md", "---\ntitle: Big-Query\n---\n").write("wiki/concepts/Caf\u{e9}.md", "x");
+    v.write("wiki/concepts/Big-Query.md", "---\ntitle: Big-Query\n---\n")
+        .write("wiki/concepts/Caf\u{e9}.md", "x");
     v.run(&["scan"]).ok();
-    let j = v.run(&["query", "--resolve", "cascade", "--json"]).ok().json();
+    let j = v
+        .run(&["query", "--resolve", "cascade", "--json"])
+        .ok()
+        .json();
     assert_eq!(j["resolves_to"], "wiki/entities/Cascade.md");
-    let vias: Vec<&str> = j["collisions"].as_array().unwrap().iter().map(|c| c["via"].as_str().unwrap()).collect();
+    let vias: Vec<&str> = j["collisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["via"].as_str().unwrap())
+        .collect();
     // The raw note named cascade is a link target too.
     assert_eq!(vias, ["alias", "file name", "file name"]);
-    let j = v.run(&["query", "--resolve", "big_query", "--json"]).ok().json();
+    let j = v
+        .run(&["query", "--resolve", "big_query", "--json"])
+        .ok()
+        .json();
     assert_eq!(j["exists"], false);
     assert_eq!(j["collisions"][0]["via"], "similar title");
-    let j = v.run(&["query", "--resolve", "Cafe\u{301}", "--json"]).ok().json();
-    assert_eq!(j["resolves_to"], "wiki/concepts/Caf\u{e9}.md", "NFD finds NFC");
-    let j = v.run(&["query", "--resolve", "Brand New", "--json"]).ok().json();
+    let j = v
+        .run(&["query", "--resolve", "Cafe\u{301}", "--json"])
+        .ok()
+        .json();
+    assert_eq!(
+        j["resolves_to"], "wiki/concepts/Caf\u{e9}.md",
+        "NFD finds NFC"
+    );
+    let j = v
+        .run(&["query", "--resolve", "Brand New", "--json"])
+        .ok()
+        .json();
     assert_eq!(j["collisions"], serde_json::json!([]));
     snapshot!(v, v.run(&["query", "--resolve", "Cascade"]).ok().stdout);
 }

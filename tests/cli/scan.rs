@@ -47,7 +47,9 @@ fn links(v: &TestVault, source: &str) -> Vec<String> {
 #[test]
 fn second_scan_hashes_nothing() {
     let v = TestVault::new();
-    v.page("wiki/concepts/A.md", "A", "text").write("raw/x.bin", [0u8, 159, 146, 150]).settle();
+    v.page("wiki/concepts/A.md", "A", "text")
+        .write("raw/x.bin", [0u8, 159, 146, 150])
+        .settle();
     let first = scan(&v);
     assert!(first["hashed"].as_u64().unwrap() >= 2);
     let second = scan(&v);
@@ -58,18 +60,36 @@ fn second_scan_hashes_nothing() {
 #[test]
 fn a_same_size_edit_with_its_mtime_put_back_is_seen() {
     let v = TestVault::new();
-    v.page("wiki/concepts/A.md", "Alpha", "Some text here.").settle();
+    v.page("wiki/concepts/A.md", "Alpha", "Some text here.")
+        .settle();
     scan(&v);
     let path = v.path("wiki/concepts/A.md");
-    let stamp = Command::new("stat").args(["-c", "%Y"]).arg(&path).output().unwrap();
+    let stamp = Command::new("stat")
+        .args(["-c", "%Y"])
+        .arg(&path)
+        .output()
+        .unwrap();
     let stamp = String::from_utf8(stamp.stdout).unwrap().trim().to_string();
-    let text = v.read("wiki/concepts/A.md").replace("title: Alpha", "title: Omega");
+    let text = v
+        .read("wiki/concepts/A.md")
+        .replace("title: Alpha", "title: Omega");
     std::fs::write(&path, text).unwrap();
-    let ok = Command::new("touch").arg("-d").arg(format!("@{stamp}")).arg(&path).status().unwrap();
+    let ok = Command::new("touch")
+        .arg("-d")
+        .arg(format!("@{stamp}"))
+        .arg(&path)
+        .status()
+        .unwrap();
     assert!(ok.success());
     let again = scan(&v);
     assert_eq!(again["changed"], 1, "{again}");
-    assert_eq!(rows(&v, "SELECT title FROM pages WHERE path = 'wiki/concepts/A.md'"), ["Omega"]);
+    assert_eq!(
+        rows(
+            &v,
+            "SELECT title FROM pages WHERE path = 'wiki/concepts/A.md'"
+        ),
+        ["Omega"]
+    );
 }
 
 #[test]
@@ -81,7 +101,10 @@ fn a_file_edited_in_the_same_tick_as_the_scan_is_read_again() {
     let again = scan(&v);
     let third = scan(&v);
     assert!(again["hashed"].as_u64().unwrap() <= third["walked"].as_u64().unwrap());
-    assert_eq!(third["hashed"], 0, "once read at a later clock, a file is trusted");
+    assert_eq!(
+        third["hashed"], 0,
+        "once read at a later clock, a file is trusted"
+    );
 }
 
 #[test]
@@ -97,7 +120,9 @@ fn full_rereads_everything() {
 #[test]
 fn deleted_files_are_marked_and_come_back() {
     let v = TestVault::new();
-    v.page("wiki/entities/A.md", "A", "x").page("wiki/concepts/B.md", "B", "[[A]]").settle();
+    v.page("wiki/entities/A.md", "A", "x")
+        .page("wiki/concepts/B.md", "B", "[[A]]")
+        .settle();
     scan(&v);
     let moved = v.dir.path().join("A.md");
     std::fs::rename(v.path("wiki/entities/A.md"), &moved).unwrap();
@@ -106,9 +131,18 @@ fn deleted_files_are_marked_and_come_back() {
     assert_eq!(links(&v, "wiki/concepts/B.md"), ["A | broken | -"]);
     std::fs::rename(&moved, v.path("wiki/entities/A.md")).unwrap();
     let back = scan(&v);
-    assert_eq!(back["changed"], 1, "a file moved back is read again: {back}");
-    assert_eq!(links(&v, "wiki/concepts/B.md"), ["A | resolved | wiki/entities/A.md"]);
-    assert_eq!(rows(&v, "SELECT count(*) FROM files WHERE deleted = 1"), ["0"]);
+    assert_eq!(
+        back["changed"], 1,
+        "a file moved back is read again: {back}"
+    );
+    assert_eq!(
+        links(&v, "wiki/concepts/B.md"),
+        ["A | resolved | wiki/entities/A.md"]
+    );
+    assert_eq!(
+        rows(&v, "SELECT count(*) FROM files WHERE deleted = 1"),
+        ["0"]
+    );
 }
 
 #[test]
@@ -126,24 +160,45 @@ fn walk_rules() {
     let paths = rows(&v, "SELECT path FROM files ORDER BY path");
     assert!(paths.contains(&"raw/notes.md".to_string()));
     for p in &paths {
-        assert!(!p.contains(".obsidian") && !p.contains(".hidden") && !p.contains("node_modules"), "{p}");
-        assert!(!p.starts_with("sparks.db") && !p.contains("loop") && !p.contains("outside"), "{p}");
+        assert!(
+            !p.contains(".obsidian") && !p.contains(".hidden") && !p.contains("node_modules"),
+            "{p}"
+        );
+        assert!(
+            !p.starts_with("sparks.db") && !p.contains("loop") && !p.contains("outside"),
+            "{p}"
+        );
     }
 }
 
 #[test]
 fn bad_input_is_recorded_never_fatal() {
     let v = TestVault::new();
-    v.write("wiki/concepts/broken-yaml.md", "---\ntitle: A\ntags: [a, b\n---\nbody\n")
-        .write("wiki/concepts/no-frontmatter.md", "# Just text\n")
-        .write("wiki/concepts/not-a-mapping.md", "---\n- a\n- b\n---\n")
-        .write("wiki/concepts/latin1.md", b"---\ntitle: Caf\xe9\n---\n".as_slice())
-        .write("wiki/concepts/binary.md", [0u8, 1, 2, 255, 254])
-        .write("wiki/concepts/empty.md", "")
-        .write("wiki/concepts/crlf.md", "---\r\ntitle: Crlf\r\ntype: concept\r\n---\r\n[[Bom]]\r\n")
-        .write("wiki/concepts/bom.md", "\u{feff}---\ntitle: Bom\ntype: concept\n---\n[[Crlf]]\n")
-        .write("wiki/concepts/scalar-tags.md", "---\ntitle: Scalar\ntags: ai\n---\n")
-        .write("raw/picture.png", [137u8, 80, 78, 71, 0, 0]);
+    v.write(
+        "wiki/concepts/broken-yaml.md",
+        "---\ntitle: A\ntags: [a, b\n---\nbody\n",
+    )
+    .write("wiki/concepts/no-frontmatter.md", "# Just text\n")
+    .write("wiki/concepts/not-a-mapping.md", "---\n- a\n- b\n---\n")
+    .write(
+        "wiki/concepts/latin1.md",
+        b"---\ntitle: Caf\xe9\n---\n".as_slice(),
+    )
+    .write("wiki/concepts/binary.md", [0u8, 1, 2, 255, 254])
+    .write("wiki/concepts/empty.md", "")
+    .write(
+        "wiki/concepts/crlf.md",
+        "---\r\ntitle: Crlf\r\ntype: concept\r\n---\r\n[[Bom]]\r\n",
+    )
+    .write(
+        "wiki/concepts/bom.md",
+        "\u{feff}---\ntitle: Bom\ntype: concept\n---\n[[Crlf]]\n",
+    )
+    .write(
+        "wiki/concepts/scalar-tags.md",
+        "---\ntitle: Scalar\ntags: ai\n---\n",
+    )
+    .write("raw/picture.png", [137u8, 80, 78, 71, 0, 0]);
     let r = v.run(&["scan", "--json"]).ok().json();
     assert_eq!(r["errors"], serde_json::json!([]));
     let pages = rows(
@@ -152,8 +207,14 @@ fn bad_input_is_recorded_never_fatal() {
          FROM pages WHERE path LIKE 'wiki/concepts/%' ORDER BY path",
     );
     snapshot!(v, pages.join("\n"));
-    assert_eq!(links(&v, "wiki/concepts/crlf.md"), ["Bom | resolved | wiki/concepts/bom.md"]);
-    assert_eq!(links(&v, "wiki/concepts/bom.md"), ["Crlf | resolved | wiki/concepts/crlf.md"]);
+    assert_eq!(
+        links(&v, "wiki/concepts/crlf.md"),
+        ["Bom | resolved | wiki/concepts/bom.md"]
+    );
+    assert_eq!(
+        links(&v, "wiki/concepts/bom.md"),
+        ["Crlf | resolved | wiki/concepts/crlf.md"]
+    );
 }
 
 #[test]
@@ -193,31 +254,63 @@ fn links_resolve_like_obsidian() {
 fn a_title_change_re_resolves_the_links_that_depend_on_it() {
     let v = TestVault::new();
     v.write("wiki/entities/E.md", "---\ntitle: Old Name\n---\n")
-        .write("wiki/concepts/L.md", "---\ntitle: L\n---\n[[Old Name]] [[New Name]]\n")
+        .write(
+            "wiki/concepts/L.md",
+            "---\ntitle: L\n---\n[[Old Name]] [[New Name]]\n",
+        )
         .settle();
     scan(&v);
-    assert_eq!(links(&v, "wiki/concepts/L.md"), ["Old Name | resolved | wiki/entities/E.md", "New Name | broken | -"]);
-    v.write("wiki/entities/E.md", "---\ntitle: New Name\n---\n").settle();
+    assert_eq!(
+        links(&v, "wiki/concepts/L.md"),
+        [
+            "Old Name | resolved | wiki/entities/E.md",
+            "New Name | broken | -"
+        ]
+    );
+    v.write("wiki/entities/E.md", "---\ntitle: New Name\n---\n")
+        .settle();
     scan(&v);
-    assert_eq!(links(&v, "wiki/concepts/L.md"), ["Old Name | broken | -", "New Name | resolved | wiki/entities/E.md"]);
-    v.write("wiki/entities/F.md", "---\ntitle: G\naliases: [new name]\n---\n").settle();
+    assert_eq!(
+        links(&v, "wiki/concepts/L.md"),
+        [
+            "Old Name | broken | -",
+            "New Name | resolved | wiki/entities/E.md"
+        ]
+    );
+    v.write(
+        "wiki/entities/F.md",
+        "---\ntitle: G\naliases: [new name]\n---\n",
+    )
+    .settle();
     scan(&v);
-    assert_eq!(links(&v, "wiki/concepts/L.md")[1], "New Name | resolved | wiki/entities/E.md", "title beats alias");
+    assert_eq!(
+        links(&v, "wiki/concepts/L.md")[1],
+        "New Name | resolved | wiki/entities/E.md",
+        "title beats alias"
+    );
     std::fs::remove_file(v.path("wiki/entities/E.md")).unwrap();
     scan(&v);
-    assert_eq!(links(&v, "wiki/concepts/L.md")[1], "New Name | resolved | wiki/entities/F.md", "then the alias");
+    assert_eq!(
+        links(&v, "wiki/concepts/L.md")[1],
+        "New Name | resolved | wiki/entities/F.md",
+        "then the alias"
+    );
 }
 
 #[test]
 fn deleting_the_manifest_and_scanning_rebuilds_it() {
     let v = TestVault::new();
-    v.page("wiki/entities/A.md", "A", "[[B]] [[C]]").page("wiki/entities/B.md", "B", "[[A]]");
+    v.page("wiki/entities/A.md", "A", "[[B]] [[C]]")
+        .page("wiki/entities/B.md", "B", "[[A]]");
     scan(&v);
     let dump = |v: &TestVault| {
         [
             rows(v, "SELECT path, hash, deleted FROM files ORDER BY path"),
             rows(v, "SELECT * FROM pages ORDER BY path"),
-            rows(v, "SELECT source, seq, target, status, resolved FROM links ORDER BY source, seq"),
+            rows(
+                v,
+                "SELECT source, seq, target, status, resolved FROM links ORDER BY source, seq",
+            ),
             rows(v, "SELECT * FROM headings ORDER BY path, seq"),
         ]
     };
@@ -246,7 +339,15 @@ mod unreadable {
     }
 
     fn chmod_r(path: &std::path::Path) {
-        assert!(Command::new("chmod").arg("-R").arg("a+rwX").arg(path).status().unwrap().success());
+        assert!(
+            Command::new("chmod")
+                .arg("-R")
+                .arg("a+rwX")
+                .arg(path)
+                .status()
+                .unwrap()
+                .success()
+        );
     }
 
     /// Run `sparks` so that permission bits apply: as `nobody` when the tests run as root.
@@ -263,19 +364,32 @@ mod unreadable {
             .args(args)
             .current_dir(&v.root)
             .env_clear()
-            .envs(c.get_envs().filter_map(|(k, v)| v.map(|v| (k.to_owned(), v.to_owned()))));
+            .envs(
+                c.get_envs()
+                    .filter_map(|(k, v)| v.map(|v| (k.to_owned(), v.to_owned()))),
+            );
         let _ = &mut c;
         wrapped.output().unwrap().into()
     }
 
     fn chmod(path: &std::path::Path, mode: &str) {
-        assert!(Command::new("chmod").arg(mode).arg(path).status().unwrap().success());
+        assert!(
+            Command::new("chmod")
+                .arg(mode)
+                .arg(path)
+                .status()
+                .unwrap()
+                .success()
+        );
     }
 
     #[test]
     fn an_unreadable_directory_is_reported_and_nothing_under_it_is_lost() {
         let v = TestVault::new();
-        v.page("wiki/entities/A.md", "A", "[[B]]").page("wiki/entities/B.md", "B", "[[A]]").page("wiki/concepts/C.md", "C", "[[A]]").settle();
+        v.page("wiki/entities/A.md", "A", "[[B]]")
+            .page("wiki/entities/B.md", "B", "[[A]]")
+            .page("wiki/concepts/C.md", "C", "[[A]]")
+            .settle();
         open_to_nobody(&v);
         run_unprivileged(&v, &["scan"]).ok();
         let before = rows(&v, "SELECT path, hash, deleted FROM files ORDER BY path");
@@ -284,11 +398,20 @@ mod unreadable {
         chmod(&v.path("wiki/entities"), "755");
         assert!(run.stderr.contains("wiki/entities"), "{}", run.stderr);
         assert!(run.stdout.contains("deleted: 0"), "{}", run.stdout);
-        assert_eq!(rows(&v, "SELECT path, hash, deleted FROM files ORDER BY path"), before);
-        assert_eq!(links(&v, "wiki/concepts/C.md"), ["A | resolved | wiki/entities/A.md"]);
+        assert_eq!(
+            rows(&v, "SELECT path, hash, deleted FROM files ORDER BY path"),
+            before
+        );
+        assert_eq!(
+            links(&v, "wiki/concepts/C.md"),
+            ["A | resolved | wiki/entities/A.md"]
+        );
         let again = run_unprivileged(&v, &["scan", "--json"]).ok().json();
         assert_eq!(again["deleted"], 0);
-        assert_eq!(rows(&v, "SELECT path, hash, deleted FROM files ORDER BY path"), before);
+        assert_eq!(
+            rows(&v, "SELECT path, hash, deleted FROM files ORDER BY path"),
+            before
+        );
     }
 
     #[test]
@@ -303,8 +426,20 @@ mod unreadable {
         chmod(&v.path("wiki/entities/A.md"), "644");
         let j = run.json();
         assert_eq!(j["errors"][0]["path"], "wiki/entities/A.md", "{j}");
-        assert_eq!(rows(&v, "SELECT title FROM pages WHERE path = 'wiki/entities/A.md'"), ["A"]);
+        assert_eq!(
+            rows(
+                &v,
+                "SELECT title FROM pages WHERE path = 'wiki/entities/A.md'"
+            ),
+            ["A"]
+        );
         run_unprivileged(&v, &["scan"]).ok();
-        assert_eq!(rows(&v, "SELECT title FROM pages WHERE path = 'wiki/entities/A.md'"), ["A2"]);
+        assert_eq!(
+            rows(
+                &v,
+                "SELECT title FROM pages WHERE path = 'wiki/entities/A.md'"
+            ),
+            ["A2"]
+        );
     }
 }

@@ -23,10 +23,28 @@ fn counts_pages_with_real_plurals_and_pending_entries() {
     v.run(&["scan"]).ok();
     let run = v.run(&["status", "--json"]).ok();
     let j = run.json();
-    let labels: Vec<&str> = j["pages_by_type"].as_array().unwrap().iter().map(|p| p["label"].as_str().unwrap()).collect();
+    let labels: Vec<&str> = j["pages_by_type"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["label"].as_str().unwrap())
+        .collect();
     // A: concept; B: entity; index and Tasks: collection; X has a non-canonical type.
-    assert_eq!(labels, ["1 entity", "1 concept", "1 summary", "0 syntheses", "2 collections", "1 Entity"]);
-    assert_eq!(j["inbox"]["pending"], 2, "a date-only chunk is not pending, as for prepare");
+    assert_eq!(
+        labels,
+        [
+            "1 entity",
+            "1 concept",
+            "1 summary",
+            "0 syntheses",
+            "2 collections",
+            "1 Entity"
+        ]
+    );
+    assert_eq!(
+        j["inbox"]["pending"], 2,
+        "a date-only chunk is not pending, as for prepare"
+    );
     let prepare = v.run(&["ingest", "--prepare"]).ok().json();
     assert_eq!(prepare["total"], 2);
     let status = v.run(&["status"]).ok().stdout;
@@ -36,7 +54,8 @@ fn counts_pages_with_real_plurals_and_pending_entries() {
 #[test]
 fn deleted_and_changed_since_the_last_ingest() {
     let v = TestVault::new();
-    v.page("wiki/concepts/A.md", "A", "a").page("wiki/concepts/B.md", "B", "b");
+    v.page("wiki/concepts/A.md", "A", "a")
+        .page("wiki/concepts/B.md", "B", "b");
     v.run(&["scan"]).ok();
     v.capture(&["x"]);
     v.run(&["ingest", "--prepare"]).ok();
@@ -58,7 +77,12 @@ fn shows_the_open_ingest() {
     let j = v.run(&["status", "--json"]).ok().json();
     assert_eq!(j["open_ingest"]["id"], 1);
     assert_eq!(j["open_ingest"]["entries"], 2);
-    assert!(v.run(&["status"]).ok().stdout.contains("ingest: 1 open since"));
+    assert!(
+        v.run(&["status"])
+            .ok()
+            .stdout
+            .contains("ingest: 1 open since")
+    );
 }
 
 #[test]

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Install what the tests need beyond cargo. Each part does nothing when it is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The viewer's browser test (tests/view/browser.mjs, run by tests/cli/view.rs): Debian's
+# Chromium at /usr/bin/chromium, driven by playwright-core from the npm registry (which never
+# downloads a browser of its own) in ${CARGO_TARGET_DIR:-target}/test-node. A missing piece
+# that cannot be installed fails the script: the browser test must fail, not skip.
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "error: /usr/bin/chromium is missing; install Debian's chromium package as root" >&2
+    exit 1
+  fi
+  echo "installing chromium" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq chromium >/dev/null
+fi
+node_dir="${CARGO_TARGET_DIR:-target}/test-node"
+if [ ! -f "$node_dir/node_modules/playwright-core/package.json" ]; then
+  mkdir -p "$node_dir"
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix "$node_dir" --no-save --no-audit \
+    --no-fund --loglevel=error playwright-core@1 >&2
+  echo "installed playwright-core into $node_dir" >&2
+fi
+
+# The MCP test (tests/cli/mcp.rs): a Python virtual environment at
+# ${CARGO_TARGET_DIR:-target}/test-venv with the official MCP SDK pinned in
+# tests/mcp/requirements.txt, reinstalled when that file changes. A failure fails the script.
+venv="${CARGO_TARGET_DIR:-target}/test-venv"
+requirements=tests/mcp/requirements.txt
+if [ ! -x "$venv/bin/python" ] || ! cmp -s "$requirements" "$venv/.requirements"; then
+  python=${PYTHON:-$(command -v python3 || command -v python || true)}
+  if [ -z "$python" ]; then
+    echo "error: python3 is needed to create $venv" >&2
+    exit 1
+  fi
+  rm -rf "$venv"
+  "$python" -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+  cp "$requirements" "$venv/.requirements"
+  echo "installed $(grep -v '^#' "$requirements" | tr '\n' ' ')into $venv" >&2
+fi

@@ -1,0 +1,361 @@
+//! Read-only queries for `sparks view`: the viewer's own way of opening the manifest (it never
+//! writes), pages by type, recently updated, tags, backlinks, the stored resolution of a
+//! page's links, and the title/alias search that full-text search will later replace.
+
+use super::{At, Manifest, ManifestError, Result, SCHEMA_VERSION, links::Resolution};
+use crate::key;
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, ToSql};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// A live page as the viewer lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ViewPage {
+    /// Vault-relative path.
+    pub path: String,
+    /// `title:`, when not blank.
+    pub title: Option<String>,
+    /// `type:`, when not blank.
+    pub kind: Option<String>,
+    /// `maturity:`
+    pub maturity: Option<String>,
+    /// `updated:`
+    pub updated: Option<String>,
+}
+
+/// A tag and how many pages carry it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TagCount {
+    /// The tag's key: lower-case, without `#`.
+    pub tag: String,
+    /// Pages carrying it.
+    pub count: usize,
+}
+
+/// A page that links to another, or cites it as a source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Backlink {
+    /// The linking page.
+    pub source: String,
+    /// Its title, when it has one.
+    pub title: Option<String>,
+    /// How many of its links lead here.
+    pub links: usize,
+}
+
+/// A page whose title, alias or file name contains every search term.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameHit {
+    /// Vault-relative path.
+    pub path: String,
+    /// Its title, when it has one.
+    pub title: Option<String>,
+    /// `type:`
+    pub kind: Option<String>,
+    /// `title`, `alias` or `file name`.
+    pub via: &'static str,
+    /// The name that matched, as written.
+    pub name: String,
+    /// Its key, for ranking.
+    pub name_key: String,
+}
+
+const PAGE_COLUMNS: &str =
+    "p.path, nullif(trim(p.title), ''), nullif(trim(p.type), ''), p.maturity, p.updated";
+
+fn view_page(r: &Row<'_>) -> rusqlite::Result<ViewPage> {
+    Ok(ViewPage {
+        path: r.get(0)?,
+        title: r.get(1)?,
+        kind: r.get(2)?,
+        maturity: r.get(3)?,
+        updated: r.get(4)?,
+    })
+}
+
+impl Manifest {
+    /// Open an existing manifest without writing to it: no creation, no migration. A manifest
+    /// of another schema version is an error (run `sparks scan` to bring it up to date).
+    pub fn open_read_only(path: &Path) -> Result<Manifest> {
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .at(path)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .at(path)?;
+        let m = Manifest {
+            conn,
+            path: path.to_path_buf(),
+        };
+        let found = m.schema_version()?;
+        if found > SCHEMA_VERSION {
+            return Err(ManifestError::TooNew {
+                path: path.to_path_buf(),
+                found,
+            });
+        }
+        if found < SCHEMA_VERSION {
+            return Err(ManifestError::Corrupt {
+                path: path.to_path_buf(),
+                what: format!(
+                    "schema version {found} is older than {SCHEMA_VERSION}; run `sparks scan` to upgrade it"
+                ),
+            });
+        }
+        Ok(m)
+    }
+
+    /// Every live page, with or without frontmatter, by path.
+    pub fn view_pages(&self) -> Result<Vec<ViewPage>> {
+        self.view_rows(
+            &format!(
+                "SELECT {PAGE_COLUMNS} FROM pages p JOIN files f ON f.path = p.path
+                 WHERE f.deleted = 0 ORDER BY p.path"
+            ),
+            &[],
+            view_page,
+        )
+    }
+
+    /// Up to `limit` pages with an `updated:` date, newest first.
+    pub fn recent_pages(&self, limit: usize) -> Result<Vec<ViewPage>> {
+        self.view_rows(
+            &format!(
+                "SELECT {PAGE_COLUMNS} FROM pages p JOIN files f ON f.path = p.path
+                 WHERE f.deleted = 0 AND date(p.updated) = p.updated
+                 ORDER BY p.updated DESC, p.title_key, p.path LIMIT ?1"
+            ),
+            &[&(limit as i64)],
+            view_page,
+        )
+    }
+
+    /// Every tag with its page count, most used first.
+    pub fn tag_counts(&self) -> Result<Vec<TagCount>> {
+        self.view_rows(
+            "SELECT t.tag_key, count(*) FROM tags t JOIN files f ON f.path = t.path
+             WHERE f.deleted = 0 AND t.tag_key <> ''
+             GROUP BY t.tag_key ORDER BY count(*) DESC, t.tag_key",
+            &[],
+            |r| {
+                Ok(TagCount {
+                    tag: r.get(0)?,
+                    count: r.get::<_, i64>(1)? as usize,
+                })
+            },
+        )
+    }
+
+    /// The pages carrying `tag` (compared as a key, a leading `#` ignored), by path.
+    pub fn pages_tagged(&self, tag: &str) -> Result<Vec<ViewPage>> {
+        let k = key::key(tag.trim().trim_start_matches('#'));
+        self.view_rows(
+            &format!(
+                "SELECT {PAGE_COLUMNS} FROM pages p JOIN files f ON f.path = p.path
+                 JOIN tags t ON t.path = p.path
+                 WHERE f.deleted = 0 AND t.tag_key = ?1 ORDER BY p.path"
+            ),
+            &[&k],
+            view_page,
+        )
+    }
+
+    /// The pages whose links resolve to `path`, by path. The index and its shards link to
+    /// every page, so they do not count (as for orphans).
+    pub fn backlinks(&self, path: &str) -> Result<Vec<Backlink>> {
+        self.view_rows(
+            "SELECT l.source, nullif(trim(p.title), ''), count(*) FROM links l
+             LEFT JOIN pages p ON p.path = l.source
+             WHERE l.resolved = ?1 AND l.source <> ?1
+               AND l.source <> 'wiki/index.md' AND substr(l.source, 1, 11) <> 'wiki/index/'
+             GROUP BY l.source ORDER BY l.source",
+            &[&path],
+            backlink,
+        )
+    }
+
+    /// The pages that list `path` among their `sources:`, by path.
+    pub fn citing_pages(&self, path: &str) -> Result<Vec<Backlink>> {
+        self.view_rows(
+            "SELECT p.path, nullif(trim(p.title), ''), count(*) FROM pages p, json_each(p.sources) s
+             WHERE CASE WHEN substr(s.value, 1, 2) = './' THEN substr(s.value, 3) ELSE s.value END = ?1
+             GROUP BY p.path ORDER BY p.path",
+            &[&path],
+            backlink,
+        )
+    }
+
+    /// How the last scan resolved the links of `source`, by link key of the target. Links
+    /// to the page's own headings and links not yet resolved are left out.
+    pub fn link_resolutions(&self, source: &str) -> Result<HashMap<String, Resolution>> {
+        let rows = self.view_rows(
+            "SELECT target_key, status, resolved, candidates FROM links
+             WHERE source = ?1 AND target <> '' AND status <> 'pending'",
+            &[&source],
+            |r| {
+                let status: String = r.get(1)?;
+                let resolution = match (status.as_str(), r.get::<_, Option<String>>(2)?) {
+                    ("resolved", Some(p)) => Resolution::Resolved(p),
+                    ("ambiguous", _) => Resolution::Ambiguous(r.get::<_, i64>(3)? as usize),
+                    _ => Resolution::Broken,
+                };
+                Ok((r.get::<_, String>(0)?, resolution))
+            },
+        )?;
+        Ok(rows.into_iter().collect())
+    }
+
+    /// Whether the page at `path` has a heading whose key is `heading_key`.
+    pub fn has_heading(&self, path: &str, heading_key: &str) -> Result<bool> {
+        self.exists(
+            "SELECT 1 FROM headings WHERE path = ?1 AND key = ?2",
+            path,
+            heading_key,
+        )
+    }
+
+    /// Whether the page at `path` has the block id `block`.
+    pub fn has_block(&self, path: &str, block: &str) -> Result<bool> {
+        self.exists(
+            "SELECT 1 FROM blocks WHERE path = ?1 AND block_id = ?2",
+            path,
+            block,
+        )
+    }
+
+    /// The content hash the last scan recorded for a live file.
+    pub fn file_hash(&self, path: &str) -> Result<Option<String>> {
+        self.conn
+            .query_row(
+                "SELECT hash FROM files WHERE path = ?1 AND deleted = 0",
+                [path],
+                |r| r.get(0),
+            )
+            .optional()
+            .at(&self.path)
+    }
+
+    /// Live pages whose title, an alias, or (for a page without a title) file name contains
+    /// every one of `terms` (compared as keys), at most `limit` rows.
+    pub fn search_names(&self, terms: &[String], limit: usize) -> Result<Vec<NameHit>> {
+        let keys: Vec<String> = terms
+            .iter()
+            .map(|t| key::key(t))
+            .filter(|k| !k.is_empty())
+            .collect();
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let all = |col: &str| {
+            (1..=keys.len())
+                .map(|i| format!("instr({col}, ?{i}) > 0"))
+                .collect::<Vec<_>>()
+                .join(" AND ")
+        };
+        // The file name of a page is the last path component without `.md`.
+        let sql = format!(
+            "SELECT p.path, nullif(trim(p.title), ''), nullif(trim(p.type), ''), 'title', p.title, p.title_key
+               FROM pages p JOIN files f ON f.path = p.path
+              WHERE f.deleted = 0 AND p.title_key IS NOT NULL AND {title}
+             UNION ALL
+             SELECT p.path, nullif(trim(p.title), ''), nullif(trim(p.type), ''), 'alias', a.alias, a.alias_key
+               FROM aliases a JOIN pages p ON p.path = a.path JOIN files f ON f.path = p.path
+              WHERE f.deleted = 0 AND {alias}
+             UNION ALL
+             SELECT p.path, NULL, nullif(trim(p.type), ''), 'file name', f.name_key, f.name_key
+               FROM pages p JOIN files f ON f.path = p.path
+              WHERE f.deleted = 0 AND p.title_key IS NULL AND {name}
+             LIMIT {limit}",
+            title = all("p.title_key"),
+            alias = all("a.alias_key"),
+            name = all("f.name_key"),
+        );
+        let args: Vec<&dyn ToSql> = keys.iter().map(|k| k as &dyn ToSql).collect();
+        self.view_rows(&sql, &args, |r| {
+            let via = match r.get::<_, String>(3)?.as_str() {
+                "title" => "title",
+                "alias" => "alias",
+                _ => "file name",
+            };
+            Ok(NameHit {
+                path: r.get(0)?,
+                title: r.get(1)?,
+                kind: r.get(2)?,
+                via,
+                name: r.get(4)?,
+                name_key: r.get(5)?,
+            })
+        })
+    }
+
+    fn exists(&self, sql: &str, a: &str, b: &str) -> Result<bool> {
+        self.conn
+            .query_row(sql, [a, b], |_| Ok(()))
+            .optional()
+            .map(|found| found.is_some())
+            .at(&self.path)
+    }
+
+    fn view_rows<T>(
+        &self,
+        sql: &str,
+        args: &[&dyn ToSql],
+        map: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>> {
+        let mut stmt = self.conn.prepare_cached(sql).at(&self.path)?;
+        let rows = stmt.query_map(args, map).at(&self.path)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
+    }
+}
+
+fn backlink(r: &Row<'_>) -> rusqlite::Result<Backlink> {
+    Ok(Backlink {
+        source: r.get(0)?,
+        title: r.get(1)?,
+        links: r.get::<_, i64>(2)? as usize,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn read_only_open_refuses_a_missing_file_and_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("sparks.db");
+        assert!(Manifest::open_read_only(&p).is_err());
+        assert!(
+            !p.exists(),
+            "opening read-only must not create the manifest"
+        );
+        drop(Manifest::open(&p).unwrap());
+        let m = Manifest::open_read_only(&p).unwrap();
+        assert!(m.view_pages().unwrap().is_empty());
+        assert!(m.tag_counts().unwrap().is_empty());
+        assert!(m.recent_pages(10).unwrap().is_empty());
+        assert!(m.backlinks("wiki/a.md").unwrap().is_empty());
+        assert!(m.citing_pages("raw/a.md").unwrap().is_empty());
+        assert!(m.link_resolutions("wiki/a.md").unwrap().is_empty());
+        assert!(!m.has_heading("wiki/a.md", "x").unwrap());
+        assert!(
+            m.search_names(&["a".into(), "b".into()], 10)
+                .unwrap()
+                .is_empty()
+        );
+        assert!(m.search_names(&[" ".into()], 10).unwrap().is_empty());
+    }
+
+    #[test]
+    fn an_older_schema_is_not_migrated_by_a_reader() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("sparks.db");
+        Connection::open(&p)
+            .unwrap()
+            .execute_batch("CREATE TABLE x (y)")
+            .unwrap();
+        let err = Manifest::open_read_only(&p).unwrap_err();
+        assert!(err.to_string().contains("sparks scan"), "{err}");
+    }
+}

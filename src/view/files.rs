@@ -1,0 +1,424 @@
+//! The routes that show vault files: `/page/<path>` (any file; Markdown rendered), `/raw/<path>`
+//! (the same under `raw/`, and listings of its directories), and `/file/<path>` (the bytes, for
+//! images). Every path goes through [`super::paths`]; whatever is refused is a 404.
+
+use super::html::{
+    chip, count, crumbs, display_title, esc, file_href, href_for, notice, page_link,
+};
+use super::page::{self, Content, FileView, Freshness, MarkdownView, image_type};
+use super::paths::{self, VaultFile};
+use super::site::{Reply, Site};
+use crate::manifest::Backlink;
+use crate::vault::MANIFEST;
+use std::fmt::Write as _;
+
+/// Find the file a request names: `<path>` when it ends in `.md`, else `<path>.md` and then
+/// `<path>` itself. The manifest and its companions are never served.
+fn lookup(site: &Site, decoded_rel: &str) -> Option<VaultFile> {
+    let rel = paths::clean_relative(decoded_rel).ok()?;
+    if rel.is_empty() || is_manifest(&rel) {
+        return None;
+    }
+    let candidates = if page::is_markdown(&rel) {
+        vec![rel]
+    } else {
+        vec![format!("{rel}.md"), rel]
+    };
+    candidates
+        .iter()
+        .find_map(|c| paths::resolve_clean(&site.root, c).ok())
+}
+
+/// `sparks.db` and its companions (`-wal`, `-shm`) at the root: never served.
+fn is_manifest(rel: &str) -> bool {
+    !rel.contains('/') && rel.starts_with(MANIFEST)
+}
+
+/// `GET /page/<path>`; `source` shows a Markdown file's text instead of rendering it.
+pub fn page(site: &Site, encoded: &str, source: bool) -> Reply {
+    match paths::percent_decode(encoded) {
+        Ok(rel) => show(site, &rel, source),
+        Err(_) => site.not_found(),
+    }
+}
+
+/// `GET /raw/` and `GET /raw/<path>`: a raw file, or the listing of a directory of `raw/`.
+pub fn raw(site: &Site, encoded: &str, source: bool) -> Reply {
+    let Ok(rest) = paths::percent_decode(encoded) else {
+        return site.not_found();
+    };
+    let Ok(rest) = paths::clean_relative(&rest) else {
+        return site.not_found();
+    };
+    let rel = if rest.is_empty() {
+        "raw".to_string()
+    } else {
+        format!("raw/{rest}")
+    };
+    if let Ok(dir) = paths::resolve_dir(&site.root, &rel) {
+        return listing(site, &rel, &dir);
+    }
+    show(site, &rel, source)
+}
+
+/// `GET /file/<path>`: the bytes of a file. Images are shown inline; anything else is a
+/// download. Either way the response is sandboxed: an SVG or HTML file cannot run script here.
+pub fn bytes(site: &Site, encoded: &str) -> Reply {
+    let Some(f) = paths::percent_decode(encoded)
+        .ok()
+        .and_then(|rel| paths::clean_relative(&rel).ok())
+        .filter(|rel| !is_manifest(rel))
+        .and_then(|rel| paths::resolve_clean(&site.root, &rel).ok())
+    else {
+        return site.not_found();
+    };
+    let Ok(body) = fs_err::read(&f.abs) else {
+        return site.not_found();
+    };
+    let sandbox = (
+        "content-security-policy",
+        "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox".to_string(),
+    );
+    match image_type(&f.rel) {
+        Some(ct) => Reply {
+            status: 200,
+            content_type: ct,
+            body,
+            headers: vec![sandbox],
+        },
+        None => {
+            let name = f.rel.rsplit('/').next().unwrap_or("file");
+            Reply {
+                status: 200,
+                content_type: "application/octet-stream",
+                body,
+                headers: vec![
+                    sandbox,
+                    (
+                        "content-disposition",
+                        format!(
+                            "attachment; filename*=UTF-8''{}",
+                            paths::encode_segment(name)
+                        ),
+                    ),
+                ],
+            }
+        }
+    }
+}
+
+fn show(site: &Site, decoded_rel: &str, source: bool) -> Reply {
+    let Some(f) = lookup(site, decoded_rel) else {
+        return site.not_found();
+    };
+    let Ok(bytes) = fs_err::read(&f.abs) else {
+        return site.not_found();
+    };
+    let db = site.db();
+    let view = match page::view_file(&f.rel, &bytes, db.get()) {
+        Ok(v) => v,
+        Err(e) => return site.failed(&e.to_string()),
+    };
+    let FileView { rel, content } = view;
+    let (title, main, aside) = match content {
+        Content::Markdown(md) if source => {
+            let title = md.title.clone();
+            let main = format!(
+                "<h1>{}</h1>\n<pre class=\"source\">{}</pre>\n",
+                esc(&title),
+                esc(&md.source)
+            );
+            let aside = format!(
+                "<section><h2>Source</h2><p><a href=\"{}\">Show rendered</a></p></section>",
+                esc(&href_for(&rel))
+            );
+            (title, main, Some(aside))
+        }
+        Content::Markdown(md) => {
+            let title = md.title.clone();
+            let (main, aside) = markdown(&rel, &md, &db.notice());
+            (title, main, Some(aside))
+        }
+        Content::Text { text, truncated } => {
+            let title = display_title(&rel, None);
+            let cut = if truncated {
+                notice(
+                    "info",
+                    "This file is long: only its first mebibyte is shown.",
+                )
+            } else {
+                String::new()
+            };
+            let main = format!(
+                "<h1>{}</h1>\n{cut}<pre class=\"source\">{}</pre>\n",
+                esc(&title),
+                esc(&text)
+            );
+            (title, main, None)
+        }
+        Content::Image => {
+            let title = display_title(&rel, None);
+            let main = format!(
+                "<h1>{}</h1>\n<figure class=\"image\"><img src=\"{}\" alt=\"{}\"></figure>\n",
+                esc(&title),
+                esc(&file_href(&rel)),
+                esc(&title)
+            );
+            (title, main, None)
+        }
+        Content::Binary { size } => {
+            let title = display_title(&rel, None);
+            let main = format!(
+                "<h1>{}</h1>\n<p class=\"lede\">A binary file of {}. <a href=\"{}\">Download it</a>.</p>\n",
+                esc(&title),
+                size_text(size),
+                esc(&file_href(&rel))
+            );
+            (title, main, None)
+        }
+    };
+    let mut layout = site.layout(Some(&title), main, aside);
+    layout.crumbs = crumbs(&rel);
+    Reply::html(200, layout.render())
+}
+
+/// The main column and sidebar of a Markdown file.
+fn markdown(rel: &str, md: &MarkdownView, db_notice: &str) -> (String, String) {
+    let fm = md.frontmatter.as_ref();
+    let mut main = String::new();
+    let id = md
+        .rendered
+        .dropped_h1
+        .as_deref()
+        .map_or(String::new(), |h| {
+            format!(" id=\"{}\"", esc(&super::render::slug(h)))
+        });
+    let _ = writeln!(main, "<h1{id}>{}</h1>", esc(&md.title));
+    let byline: Vec<String> = [
+        fm.and_then(|f| f.kind.as_deref())
+            .map(|k| format!("<span class=\"badge\">{}</span>", esc(k))),
+        fm.and_then(|f| f.maturity.as_deref()).map(esc),
+        fm.and_then(|f| f.updated.as_deref())
+            .map(|u| format!("updated <time>{}</time>", esc(u))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !byline.is_empty() {
+        let _ = writeln!(main, "<p class=\"byline\">{}</p>", byline.join(" · "));
+    }
+    main.push_str(db_notice);
+    match md.freshness {
+        Freshness::Changed => main.push_str(&notice(
+            "info",
+            "This file changed since the last scan: links, tags and backlinks may lag until <code>sparks scan</code>.",
+        )),
+        Freshness::Unscanned => main.push_str(&notice(
+            "info",
+            "The last scan has not seen this file: run <code>sparks scan</code> to add it to the index.",
+        )),
+        Freshness::Current | Freshness::NoManifest => {}
+    }
+    if let Some(e) = &md.frontmatter_error {
+        main.push_str(&notice(
+            "warn",
+            &format!("The frontmatter cannot be read ({}).", esc(e)),
+        ));
+    }
+    let _ = writeln!(
+        main,
+        "<article class=\"prose\">\n{}\n</article>",
+        md.rendered.html
+    );
+
+    let mut aside = String::new();
+    if let Some(fm) = fm {
+        let mut dl = String::new();
+        for (label, value) in [
+            ("Type", &fm.kind),
+            ("Maturity", &fm.maturity),
+            ("Created", &fm.created),
+            ("Updated", &fm.updated),
+        ] {
+            if let Some(v) = value.as_deref().filter(|v| !v.trim().is_empty()) {
+                let _ = write!(dl, "<dt>{label}</dt><dd>{}</dd>", esc(v));
+            }
+        }
+        if !fm.aliases.is_empty() {
+            let aliases: Vec<String> = fm.aliases.iter().map(|a| esc(a)).collect();
+            let _ = write!(dl, "<dt>Aliases</dt><dd>{}</dd>", aliases.join(", "));
+        }
+        if !dl.is_empty() {
+            let _ = writeln!(
+                aside,
+                "<section>\n<h2>About</h2>\n<dl class=\"facts\">{dl}</dl>\n</section>"
+            );
+        }
+        let tags: Vec<String> = fm
+            .tags
+            .iter()
+            .map(|t| crate::key::key(t.trim().trim_start_matches('#')))
+            .filter(|t| !t.is_empty())
+            .collect();
+        if !tags.is_empty() {
+            aside.push_str("<section>\n<h2>Tags</h2>\n<p class=\"tags\">");
+            for t in &tags {
+                aside.push_str(&chip(t, None, false));
+            }
+            aside.push_str("</p>\n</section>\n");
+        }
+        if !fm.sources.is_empty() {
+            aside.push_str("<section>\n<h2>Sources</h2>\n<ul class=\"sources\">\n");
+            for s in &fm.sources {
+                let _ = writeln!(aside, "<li>{}</li>", source_link(s));
+            }
+            aside.push_str("</ul>\n</section>\n");
+        }
+    }
+    let toc: Vec<_> = md.rendered.toc.iter().filter(|t| t.level <= 3).collect();
+    if toc.len() >= 2 {
+        aside.push_str("<section>\n<h2>On this page</h2>\n<ul class=\"toc\">\n");
+        for t in toc {
+            let _ = writeln!(
+                aside,
+                "<li class=\"l{}\"><a href=\"{}\">{}</a></li>",
+                t.level,
+                esc(&super::render::fragment(&t.id)),
+                esc(&t.text)
+            );
+        }
+        aside.push_str("</ul>\n</section>\n");
+    }
+    aside.push_str(&backlinks("Linked from", &md.backlinks));
+    aside.push_str(&backlinks("Cited as a source by", &md.cited_by));
+    let _ = writeln!(
+        aside,
+        "<section>\n<h2>File</h2>\n<p class=\"path\"><code>{}</code></p>\n<p><a href=\"{}?source\">Show source</a></p>\n</section>",
+        esc(rel),
+        esc(&href_for(rel))
+    );
+    (main, aside)
+}
+
+fn backlinks(heading: &str, links: &[Backlink]) -> String {
+    if links.is_empty() {
+        return String::new();
+    }
+    let mut sorted: Vec<&Backlink> = links.iter().collect();
+    sorted.sort_by_cached_key(|b| crate::key::key(&display_title(&b.source, b.title.as_deref())));
+    let mut out = format!(
+        "<section class=\"backlinks\">\n<h2>{heading} <span class=\"n\">{}</span></h2>\n<ul>\n",
+        links.len()
+    );
+    for b in sorted {
+        let _ = writeln!(out, "<li>{}</li>", page_link(&b.source, b.title.as_deref()));
+    }
+    out.push_str("</ul>\n</section>\n");
+    out
+}
+
+/// A `sources:` entry: a link for a vault path or a web address, text otherwise.
+fn source_link(s: &str) -> String {
+    let path = s.strip_prefix("./").unwrap_or(s);
+    if path.starts_with("raw/") && paths::clean_relative(path).is_ok() {
+        format!(
+            "<a href=\"{}\"><code>{}</code></a>",
+            esc(&href_for(path)),
+            esc(path)
+        )
+    } else if s.starts_with("https://") || s.starts_with("http://") {
+        format!(
+            "<a href=\"{}\" rel=\"noopener noreferrer\">{}</a>",
+            esc(s),
+            esc(s)
+        )
+    } else {
+        format!("<code>{}</code>", esc(s))
+    }
+}
+
+/// The listing of a directory under `raw/`: directories first, then files, by name.
+fn listing(site: &Site, rel: &str, dir: &std::path::Path) -> Reply {
+    let Ok(entries) = fs_err::read_dir(dir) else {
+        return site.not_found();
+    };
+    let mut dirs = Vec::new();
+    let mut files = Vec::new();
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        // Symbolic links are not listed: the scan does not follow them either.
+        match e.file_type() {
+            Ok(t) if t.is_dir() => dirs.push(name),
+            Ok(t) if t.is_file() => {
+                let size = e.metadata().map_or(0, |m| m.len());
+                files.push((name, size));
+            }
+            _ => {}
+        }
+    }
+    dirs.sort_by_cached_key(|n| crate::key::key(n));
+    files.sort_by_cached_key(|(n, _)| crate::key::key(n));
+    let title = format!("{rel}/");
+    let mut main = format!("<h1>{}</h1>\n", esc(&title));
+    let _ = writeln!(
+        main,
+        "<p class=\"lede\">{}, {}.</p>\n<ul class=\"listing\">",
+        count(dirs.len(), "folder", "folders"),
+        count(files.len(), "file", "files")
+    );
+    for d in &dirs {
+        let _ = writeln!(
+            main,
+            "<li class=\"dir\"><a href=\"/{}/\">{}/</a></li>",
+            esc(&paths::encode_path(&format!("{rel}/{d}"))),
+            esc(d)
+        );
+    }
+    for (f, size) in &files {
+        let _ = writeln!(
+            main,
+            "<li class=\"file\"><a href=\"{}\">{}</a> <span class=\"meta\">{}</span></li>",
+            esc(&href_for(&format!("{rel}/{f}"))),
+            esc(f),
+            size_text(*size)
+        );
+    }
+    main.push_str("</ul>\n");
+    let mut layout = site.layout(Some(&title), main, None);
+    layout.crumbs = crumbs(&format!("{rel}/"));
+    Reply::html(200, layout.render())
+}
+
+/// A byte count for people.
+fn size_text(n: u64) -> String {
+    match n {
+        0..1024 => count(n as usize, "byte", "bytes"),
+        1024..1_048_576 => format!("{:.1} KiB", n as f64 / 1024.0),
+        _ => format!("{:.1} MiB", n as f64 / 1_048_576.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_link_only_where_they_can() {
+        assert_eq!(
+            source_link("./raw/inbox/2026-05-01.md"),
+            "<a href=\"/raw/inbox/2026-05-01\"><code>raw/inbox/2026-05-01.md</code></a>"
+        );
+        assert!(source_link("javascript:alert(1)").starts_with("<code>"));
+        assert!(source_link("raw/../x").starts_with("<code>"));
+        assert!(source_link("https://example.com/a?b=\"c\"").contains("&quot;c&quot;"));
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(size_text(1), "1 byte");
+        assert_eq!(size_text(2048), "2.0 KiB");
+    }
+}

@@ -1,0 +1,358 @@
+//! The model of one vault file as the viewer shows it, read fresh from disk on every request:
+//! Markdown split into frontmatter and body, its wikilinks resolved as the manifest resolved
+//! them (the stored resolution of the page's links; for links the last scan has not seen, the
+//! manifest's resolver), rendered, with its backlinks. Other files are text, images or bytes.
+
+use super::html::{file_href, href_for};
+use super::render::{self, Rendered, Target, WikiLink, block_anchor, fragment, slug};
+use crate::key;
+use crate::manifest::{Backlink, Manifest, Resolution};
+use crate::markdown::{Block, Frontmatter, Link, frontmatter, outline};
+use std::collections::HashMap;
+
+/// Text files longer than this are cut when shown.
+pub const TEXT_LIMIT: usize = 1 << 20;
+
+/// A file of the vault, ready to show.
+#[derive(Debug)]
+pub struct FileView {
+    /// Vault-relative path.
+    pub rel: String,
+    /// What it is.
+    pub content: Content,
+}
+
+/// What a file holds.
+#[derive(Debug)]
+pub enum Content {
+    /// Markdown, rendered.
+    Markdown(Box<MarkdownView>),
+    /// Text, shown escaped (cut at [`TEXT_LIMIT`] bytes, `truncated` then set).
+    Text {
+        /// The text.
+        text: String,
+        /// Whether it was cut.
+        truncated: bool,
+    },
+    /// An image, shown from `/file/…`.
+    Image,
+    /// Anything else: offered for download.
+    Binary {
+        /// Its size in bytes.
+        size: u64,
+    },
+}
+
+/// A Markdown file, rendered.
+#[derive(Debug)]
+pub struct MarkdownView {
+    /// The title shown: frontmatter title, else a leading H1, else the file name.
+    pub title: String,
+    /// The frontmatter, when the file has a readable block.
+    pub frontmatter: Option<Frontmatter>,
+    /// Why the block is unreadable, when it is.
+    pub frontmatter_error: Option<String>,
+    /// The body.
+    pub rendered: Rendered,
+    /// Pages linking here (as of the last scan).
+    pub backlinks: Vec<Backlink>,
+    /// Pages citing this file in `sources:` (as of the last scan).
+    pub cited_by: Vec<Backlink>,
+    /// How the file relates to the last scan.
+    pub freshness: Freshness,
+    /// The source text, for `?source`.
+    pub source: String,
+}
+
+/// Whether the manifest knows the file as it is on disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Freshness {
+    /// Same content as the last scan read.
+    Current,
+    /// Edited since the last scan.
+    Changed,
+    /// Not in the manifest.
+    Unscanned,
+    /// No manifest to compare with.
+    NoManifest,
+}
+
+/// Whether a vault path names an image the browser can show.
+pub fn is_image(path: &str) -> bool {
+    image_type(path).is_some()
+}
+
+/// The media type of an image path.
+pub fn image_type(path: &str) -> Option<&'static str> {
+    let ext = path.rsplit_once('.')?.1.to_ascii_lowercase();
+    Some(match ext.as_str() {
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "avif" => "image/avif",
+        "bmp" => "image/bmp",
+        "ico" => "image/x-icon",
+        "svg" => "image/svg+xml",
+        _ => return None,
+    })
+}
+
+/// Whether a vault path is Markdown.
+pub fn is_markdown(path: &str) -> bool {
+    path.len() > 3 && path[path.len() - 3..].eq_ignore_ascii_case(".md")
+}
+
+/// Build the view of a file from its bytes.
+pub fn view_file(
+    rel: &str,
+    bytes: &[u8],
+    manifest: Option<&Manifest>,
+) -> crate::manifest::Result<FileView> {
+    let content = if is_markdown(rel) {
+        let text = String::from_utf8_lossy(bytes);
+        Content::Markdown(Box::new(markdown(rel, &text, bytes, manifest)?))
+    } else if is_image(rel) {
+        Content::Image
+    } else if let Some(text) = as_text(bytes) {
+        let truncated = text.len() > TEXT_LIMIT;
+        let mut cut = TEXT_LIMIT.min(text.len());
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        Content::Text {
+            text: text[..cut].to_string(),
+            truncated,
+        }
+    } else {
+        Content::Binary {
+            size: bytes.len() as u64,
+        }
+    };
+    Ok(FileView {
+        rel: rel.to_string(),
+        content,
+    })
+}
+
+/// UTF-8 without NUL bytes is text.
+fn as_text(bytes: &[u8]) -> Option<&str> {
+    let s = std::str::from_utf8(bytes).ok()?;
+    (!s.contains('\0')).then_some(s)
+}
+
+fn markdown(
+    rel: &str,
+    text: &str,
+    bytes: &[u8],
+    manifest: Option<&Manifest>,
+) -> crate::manifest::Result<MarkdownView> {
+    let split = frontmatter::split(text);
+    let (fm, fm_error) = match split.block {
+        Block::Valid(fm) => (Some(fm), None),
+        Block::Invalid { line, message } => (None, Some(format!("line {line}: {message}"))),
+        Block::None => (None, None),
+    };
+    let outline = outline::outline(split.body, split.body_line);
+    let targets = match manifest {
+        Some(m) => resolve_links(m, rel, &outline)?,
+        None => outline
+            .links
+            .iter()
+            .map(|l| {
+                if l.target.is_empty() {
+                    self_target(rel, l, &outline)
+                } else {
+                    Target::Unknown
+                }
+            })
+            .collect(),
+    };
+    let links: Vec<WikiLink<'_>> = outline
+        .links
+        .iter()
+        .zip(targets)
+        .map(|(link, target)| WikiLink { link, target })
+        .collect();
+    let title = fm
+        .as_ref()
+        .and_then(|f| f.title.as_deref())
+        .filter(|t| !t.trim().is_empty());
+    let rendered = render::render(split.body, &links, title);
+    let title = title
+        .map(|t| t.trim().to_string())
+        .or_else(|| rendered.dropped_h1.clone())
+        .unwrap_or_else(|| super::html::display_title(rel, None));
+    let (backlinks, cited_by, freshness) = match manifest {
+        Some(m) => {
+            let freshness = match m.file_hash(rel)? {
+                None => Freshness::Unscanned,
+                Some(h) if h == blake3::hash(bytes).to_hex().as_str() => Freshness::Current,
+                Some(_) => Freshness::Changed,
+            };
+            (m.backlinks(rel)?, m.citing_pages(rel)?, freshness)
+        }
+        None => (Vec::new(), Vec::new(), Freshness::NoManifest),
+    };
+    Ok(MarkdownView {
+        title,
+        frontmatter: fm,
+        frontmatter_error: fm_error,
+        rendered,
+        backlinks,
+        cited_by,
+        freshness,
+        source: text.to_string(),
+    })
+}
+
+/// The target of every link of the outline, in order.
+fn resolve_links(
+    m: &Manifest,
+    rel: &str,
+    outline: &outline::Outline,
+) -> crate::manifest::Result<Vec<Target>> {
+    let stored = m.link_resolutions(rel)?;
+    let mut fresh: HashMap<String, Resolution> = HashMap::new();
+    let mut out = Vec::with_capacity(outline.links.len());
+    for l in &outline.links {
+        if l.target.is_empty() {
+            out.push(self_target(rel, l, outline));
+            continue;
+        }
+        let k = key::link_key(&l.target);
+        let resolution = match stored.get(&k) {
+            Some(r) => r.clone(),
+            // A link the last scan has not seen (the file changed, or is not a wiki page).
+            None => match fresh.get(&k) {
+                Some(r) => r.clone(),
+                None => {
+                    let r = m.resolve_name(&l.target)?;
+                    fresh.insert(k, r.clone());
+                    r
+                }
+            },
+        };
+        out.push(match resolution {
+            Resolution::Resolved(path) => found(m, l, path)?,
+            Resolution::Broken => Target::Broken,
+            Resolution::Ambiguous(n) => Target::Ambiguous(n),
+        });
+    }
+    Ok(out)
+}
+
+/// A resolved link: its URL, with the anchor of its heading or block when the target has it.
+fn found(m: &Manifest, l: &Link, path: String) -> crate::manifest::Result<Target> {
+    let mut href = href_for(&path);
+    let mut missing = None;
+    if let Some(h) = &l.heading {
+        let last = h.rsplit('#').next().unwrap_or(h);
+        if m.has_heading(&path, &key::key(last))? {
+            href.push_str(&fragment(&slug(last)));
+        } else {
+            missing = Some(format!("heading “{last}”"));
+        }
+    } else if let Some(b) = &l.block {
+        if m.has_block(&path, b)? {
+            href.push_str(&fragment(&block_anchor(b)));
+        } else {
+            missing = Some(format!("block ^{b}"));
+        }
+    }
+    let image = (l.embed && is_image(&path)).then(|| file_href(&path));
+    Ok(Target::Found {
+        href,
+        path,
+        image,
+        missing_anchor: missing,
+    })
+}
+
+/// `[[#Heading]]` and `[[#^block]]`: checked against the file as it is now.
+fn self_target(rel: &str, l: &Link, outline: &outline::Outline) -> Target {
+    let mut href = String::new();
+    let mut missing = None;
+    if let Some(h) = &l.heading {
+        let last = h.rsplit('#').next().unwrap_or(h);
+        if outline
+            .headings
+            .iter()
+            .any(|x| key::key(&x.text) == key::key(last))
+        {
+            href = fragment(&slug(last));
+        } else {
+            missing = Some(format!("heading “{last}”"));
+        }
+    } else if let Some(b) = &l.block {
+        if outline.blocks.iter().any(|(id, _)| id == b) {
+            href = fragment(&block_anchor(b));
+        } else {
+            missing = Some(format!("block ^{b}"));
+        }
+    }
+    Target::Found {
+        href: if href.is_empty() { href_for(rel) } else { href },
+        path: rel.to_string(),
+        image: None,
+        missing_anchor: missing,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_of_files() {
+        assert!(is_markdown("wiki/a.md") && is_markdown("raw/A.MD") && !is_markdown(".md"));
+        assert_eq!(image_type("wiki/x/Diagram.PNG"), Some("image/png"));
+        assert_eq!(image_type("raw/a.txt"), None);
+        let v = view_file("raw/a.txt", b"<b>hi</b>", None).unwrap();
+        assert!(
+            matches!(v.content, Content::Text { ref text, truncated: false } if text == "<b>hi</b>")
+        );
+        let v = view_file("raw/a.bin", b"\0\x01", None).unwrap();
+        assert!(matches!(v.content, Content::Binary { size: 2 }));
+    }
+
+    #[test]
+    fn a_page_without_frontmatter_or_manifest_still_renders() {
+        let v = view_file(
+            "wiki/log.md",
+            b"# Log\n\nSee [[Cascade]] and [[#Log]].\n",
+            None,
+        )
+        .unwrap();
+        let Content::Markdown(md) = v.content else {
+            panic!("markdown")
+        };
+        assert_eq!(md.title, "Log");
+        assert_eq!(md.freshness, Freshness::NoManifest);
+        assert!(
+            md.rendered.html.contains("class=\"wikilink unresolved\""),
+            "{}",
+            md.rendered.html
+        );
+        assert!(
+            md.rendered.html.contains("href=\"#log\""),
+            "{}",
+            md.rendered.html
+        );
+    }
+
+    #[test]
+    fn an_unreadable_block_is_reported_and_the_body_shown() {
+        let v = view_file(
+            "wiki/x.md",
+            b"---\ntitle: [unclosed\n---\nBody text\n",
+            None,
+        )
+        .unwrap();
+        let Content::Markdown(md) = v.content else {
+            panic!("markdown")
+        };
+        assert!(md.frontmatter_error.is_some());
+        assert!(md.rendered.html.contains("Body text"));
+    }
+}

@@ -1,0 +1,239 @@
+//! Safe paths for the viewer: a request path, still percent-encoded, turned into a file that is
+//! certainly inside the vault; and vault paths turned back into URL paths. Anything doubtful is
+//! refused, and the caller answers every refusal with the same 404, so that a probe learns
+//! nothing about what exists outside the vault.
+
+use std::path::{Component, Path, PathBuf};
+
+/// A file inside the vault that a request may read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VaultFile {
+    /// Vault-relative, forward slashes, as the request named it (the manifest's form).
+    pub rel: String,
+    /// The file, with symbolic links resolved (inside the vault).
+    pub abs: PathBuf,
+}
+
+/// Why a request path was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// Bad percent-encoding, bad UTF-8, a NUL byte or a backslash.
+    Malformed,
+    /// A `.` or `..` segment, a hidden name, or an absolute path.
+    Unsafe,
+    /// Resolved (through symbolic links) to somewhere outside the vault.
+    Outside,
+    /// No such file (or not a regular file).
+    Missing,
+}
+
+/// Decode `%XX` escapes. Invalid escapes, invalid UTF-8 and NUL bytes are refused.
+pub fn percent_decode(s: &str) -> Result<String, Refused> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = |b: u8| (b as char).to_digit(16);
+            match (
+                bytes.get(i + 1).and_then(|&b| hex(b)),
+                bytes.get(i + 2).and_then(|&b| hex(b)),
+            ) {
+                (Some(h), Some(l)) => out.push((h * 16 + l) as u8),
+                _ => return Err(Refused::Malformed),
+            }
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    if out.contains(&0) {
+        return Err(Refused::Malformed);
+    }
+    String::from_utf8(out).map_err(|_| Refused::Malformed)
+}
+
+/// Check a decoded vault-relative path: plain names only, no hidden ones, no `.` or `..`, not
+/// absolute, no backslash (a separator on Windows). Empty segments (`a//b`) are dropped.
+pub fn clean_relative(decoded: &str) -> Result<String, Refused> {
+    if decoded.contains('\\') || decoded.contains('\0') {
+        return Err(Refused::Malformed);
+    }
+    if decoded.starts_with('/') {
+        return Err(Refused::Unsafe);
+    }
+    let mut parts = Vec::new();
+    for seg in decoded.split('/') {
+        if seg.is_empty() {
+            continue;
+        }
+        // Hidden names (`.git`, `.obsidian`) are never shown; this also covers `.` and `..`.
+        if seg.starts_with('.') {
+            return Err(Refused::Unsafe);
+        }
+        parts.push(seg);
+    }
+    let rel = parts.join("/");
+    // On platforms with drive letters or prefixes, `Path` may still see something absolute.
+    let p = Path::new(&rel);
+    if p.components().any(|c| !matches!(c, Component::Normal(_))) {
+        return Err(Refused::Unsafe);
+    }
+    Ok(rel)
+}
+
+/// Resolve a request path (percent-encoded, relative to the vault root) to an existing
+/// regular file inside the vault. The vault root itself may be reached through a symbolic link;
+/// files may be symbolic links as long as they resolve inside the (resolved) root.
+pub fn resolve(root: &Path, encoded: &str) -> Result<VaultFile, Refused> {
+    let rel = clean_relative(&percent_decode(encoded)?)?;
+    resolve_clean(root, &rel)
+}
+
+/// [`resolve`] for a path already decoded and cleaned by [`clean_relative`].
+pub fn resolve_clean(root: &Path, rel: &str) -> Result<VaultFile, Refused> {
+    let abs = inside(root, rel)?;
+    if !abs.is_file() {
+        return Err(Refused::Missing);
+    }
+    Ok(VaultFile {
+        rel: rel.to_string(),
+        abs,
+    })
+}
+
+/// Resolve a directory the same way (the empty path is the root).
+pub fn resolve_dir(root: &Path, rel: &str) -> Result<PathBuf, Refused> {
+    let abs = inside(root, rel)?;
+    if !abs.is_dir() {
+        return Err(Refused::Missing);
+    }
+    Ok(abs)
+}
+
+fn inside(root: &Path, rel: &str) -> Result<PathBuf, Refused> {
+    let root = root.canonicalize().map_err(|_| Refused::Missing)?;
+    let abs = root
+        .join(rel)
+        .canonicalize()
+        .map_err(|_| Refused::Missing)?;
+    // Component-wise: `/vault-private` does not start with `/vault`.
+    let rest = abs.strip_prefix(&root).map_err(|_| Refused::Outside)?;
+    // A link inside the vault may lead into a hidden directory of the vault (`.git`).
+    if rest
+        .components()
+        .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+    {
+        return Err(Refused::Unsafe);
+    }
+    Ok(abs)
+}
+
+/// The URL path of a vault-relative path: each segment percent-encoded.
+pub fn encode_path(rel: &str) -> String {
+    rel.split('/')
+        .map(encode_segment)
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// One URL path segment (or query value): everything but unreserved characters escaped.
+pub fn encode_segment(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decoding_is_strict() {
+        assert_eq!(percent_decode("Garden%20Plan").unwrap(), "Garden Plan");
+        assert_eq!(percent_decode("%2e%2E").unwrap(), "..");
+        assert_eq!(percent_decode("caf%C3%A9").unwrap(), "café");
+        assert_eq!(percent_decode("a%2"), Err(Refused::Malformed));
+        assert_eq!(percent_decode("a%zz"), Err(Refused::Malformed));
+        assert_eq!(percent_decode("a%00b"), Err(Refused::Malformed));
+        assert_eq!(percent_decode("%FF"), Err(Refused::Malformed));
+    }
+
+    #[test]
+    fn only_plain_relative_names_pass() {
+        assert_eq!(clean_relative("wiki//a.md").unwrap(), "wiki/a.md");
+        for bad in [
+            "../x",
+            "wiki/../../x",
+            "wiki/./a.md",
+            "/etc/passwd",
+            ".git/config",
+            "wiki/.hidden",
+        ] {
+            assert_eq!(clean_relative(bad), Err(Refused::Unsafe), "{bad}");
+        }
+        assert_eq!(clean_relative("wiki\\..\\x"), Err(Refused::Malformed));
+        assert_eq!(clean_relative("a\0b"), Err(Refused::Malformed));
+    }
+
+    #[test]
+    fn encoded_dot_segments_and_nul_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("notes");
+        std::fs::create_dir_all(root.join("wiki")).unwrap();
+        std::fs::create_dir_all(dir.path().join("notes-private")).unwrap();
+        std::fs::write(dir.path().join("notes-private/diary.md"), "secret").unwrap();
+        std::fs::write(root.join("wiki/a.md"), "a").unwrap();
+        assert_eq!(resolve(&root, "wiki/a.md").unwrap().rel, "wiki/a.md");
+        assert!(resolve(&root, "wiki/%2e%2e/%2e%2e/notes-private/diary.md").is_err());
+        assert!(resolve(&root, "%2Fetc%2Fpasswd").is_err());
+        assert!(resolve(&root, "wiki/a.md%00.png").is_err());
+        assert_eq!(resolve(&root, "wiki/nope.md"), Err(Refused::Missing));
+        assert_eq!(resolve(&root, "wiki"), Err(Refused::Missing), "a directory");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_must_stay_inside() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("v");
+        std::fs::create_dir_all(root.join("wiki")).unwrap();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::write(dir.path().join("secret.md"), "secret").unwrap();
+        std::fs::write(root.join("wiki/real.md"), "real").unwrap();
+        std::fs::write(root.join(".git/config"), "cfg").unwrap();
+        let link = |target: &Path, name: &str| {
+            std::os::unix::fs::symlink(target, root.join("wiki").join(name)).unwrap()
+        };
+        link(&dir.path().join("secret.md"), "out.md");
+        link(dir.path(), "up");
+        link(&root.join("wiki/real.md"), "alias.md");
+        link(&root.join(".git/config"), "cfg.md");
+        assert_eq!(resolve(&root, "wiki/out.md"), Err(Refused::Outside));
+        assert_eq!(resolve(&root, "wiki/up/secret.md"), Err(Refused::Outside));
+        assert_eq!(resolve(&root, "wiki/cfg.md"), Err(Refused::Unsafe));
+        let inside = resolve(&root, "wiki/alias.md").unwrap();
+        assert_eq!(inside.rel, "wiki/alias.md");
+        assert!(inside.abs.ends_with("wiki/real.md"));
+        // A vault reached through a symbolic link still works.
+        let via = dir.path().join("via");
+        std::os::unix::fs::symlink(&root, &via).unwrap();
+        assert!(resolve(&via, "wiki/real.md").is_ok());
+    }
+
+    #[test]
+    fn encoding_round_trips() {
+        let rel = "wiki/entities/Garden Plan#1?.md";
+        let enc = encode_path(rel);
+        assert_eq!(enc, "wiki/entities/Garden%20Plan%231%3F.md");
+        assert_eq!(percent_decode(&enc).unwrap(), rel);
+        assert_eq!(encode_segment("ai/agents"), "ai%2Fagents");
+    }
+}

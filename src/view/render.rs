@@ -1,0 +1,473 @@
+//! Markdown to safe HTML. The body is parsed once with CommonMark plus tables, footnotes,
+//! strikethrough, task lists and alert blockquotes; wikilinks are taken from the outline
+//! ([`crate::markdown::outline`]), so exactly the links the manifest records are rewritten and
+//! nothing inside code is; headings get anchor ids and `^block` markers become anchors. The
+//! whole result, author HTML included, then goes through [`super::sanitize`]. Resolving link
+//! targets is the caller's business ([`Target`]); this module does no I/O.
+
+use crate::key;
+use crate::markdown::Link;
+use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::html::esc;
+use super::paths::encode_segment;
+
+/// Where a wikilink leads, as the caller resolved it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A page or file.
+    Found {
+        /// The URL of the page (fragment included).
+        href: String,
+        /// The vault-relative path it resolved to.
+        path: String,
+        /// For an embedded image, the URL of the image.
+        image: Option<String>,
+        /// A `#heading` or `#^block` the target does not have.
+        missing_anchor: Option<String>,
+    },
+    /// Nothing matches.
+    Broken,
+    /// This many pages match equally well.
+    Ambiguous(usize),
+    /// There is no manifest to resolve against.
+    Unknown,
+}
+
+/// A wikilink of the body and its target.
+#[derive(Debug, Clone)]
+pub struct WikiLink<'a> {
+    /// The link, as the outline found it.
+    pub link: &'a Link,
+    /// Where it leads.
+    pub target: Target,
+}
+
+/// A heading, for the table of contents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TocEntry {
+    /// 1 to 6.
+    pub level: u8,
+    /// Its text, links shown by their labels.
+    pub text: String,
+    /// Its anchor id.
+    pub id: String,
+}
+
+/// A rendered body.
+#[derive(Debug, Clone, Default)]
+pub struct Rendered {
+    /// Sanitised HTML.
+    pub html: String,
+    /// The headings, in order (a leading H1 that was dropped excluded).
+    pub toc: Vec<TocEntry>,
+    /// The text of a leading H1 dropped because the page shows it as its title.
+    pub dropped_h1: Option<String>,
+}
+
+/// The anchor id of a heading: its key with runs of spaces, dashes and underscores made one
+/// dash and other punctuation dropped. Links compute it from the heading key they carry, the
+/// page from the heading's text, so both agree.
+pub fn slug(text: &str) -> String {
+    let mut out = String::new();
+    let mut dash = false;
+    for c in key::key(text).chars() {
+        if c.is_alphanumeric() {
+            if dash && !out.is_empty() {
+                out.push('-');
+            }
+            dash = false;
+            out.push(c);
+        } else if c.is_whitespace() || c == '-' || c == '_' {
+            dash = true;
+        }
+    }
+    if out.is_empty() {
+        "section".into()
+    } else {
+        out
+    }
+}
+
+/// The anchor id of a `^block` marker.
+pub fn block_anchor(block: &str) -> String {
+    format!("block-{block}")
+}
+
+/// A URL fragment for an anchor id.
+pub fn fragment(id: &str) -> String {
+    format!("#{}", encode_segment(id))
+}
+
+/// Render `body` to safe HTML. `links` are the body's outline links with their targets; a
+/// leading H1 is dropped when it repeats `title` (or when there is no title, in which case it
+/// becomes the title).
+pub fn render(body: &str, links: &[WikiLink<'_>], title: Option<&str>) -> Rendered {
+    let mut r = Renderer::new(body, links);
+    for (event, range) in Parser::new_ext(body, options()).into_offset_iter() {
+        r.event(event, range);
+    }
+    let mut dropped_h1 = None;
+    if let Some(first) = r.toc.first()
+        && first.level == 1
+        && r.first_block_is_h1
+        && title.is_none_or(|t| key::key(t) == key::key(&first.text))
+    {
+        let end = r.h1_end.unwrap_or(0);
+        r.out.drain(..end);
+        dropped_h1 = Some(r.toc.remove(0).text);
+    }
+    let mut html = String::with_capacity(body.len() * 2);
+    pulldown_cmark::html::push_html(&mut html, r.out.into_iter());
+    // Alignment as the `align` attribute: inline styles are neither kept nor allowed by the CSP.
+    for a in ["left", "center", "right"] {
+        html = html.replace(
+            &format!(" style=\"text-align: {a}\""),
+            &format!(" align=\"{a}\""),
+        );
+    }
+    Rendered {
+        html: super::sanitize::sanitize(&html),
+        toc: r.toc,
+        dropped_h1,
+    }
+}
+
+fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_GFM
+}
+
+/// The state of one rendering.
+struct Renderer<'a, 'l> {
+    body: &'a str,
+    links: &'l [WikiLink<'l>],
+    /// The bytes each link replaces (the `!` of an embed included), in order.
+    spans: Vec<Range<usize>>,
+    emitted: Vec<bool>,
+    out: Vec<Event<'a>>,
+    toc: Vec<TocEntry>,
+    ids: HashMap<String, usize>,
+    /// The open heading: its index in `out`, its level, its text for the id (as the outline
+    /// sees it) and for display.
+    heading: Option<(usize, HeadingLevel, String, String)>,
+    first_block_is_h1: bool,
+    h1_end: Option<usize>,
+    in_code_block: bool,
+    footnotes: HashMap<String, usize>,
+    open_footnote: Option<String>,
+}
+
+impl<'a, 'l> Renderer<'a, 'l> {
+    fn new(body: &'a str, links: &'l [WikiLink<'l>]) -> Self {
+        let spans = links
+            .iter()
+            .map(|w| {
+                let s = &w.link.span;
+                let start = if w.link.embed && s.start > 0 && body.as_bytes()[s.start - 1] == b'!' {
+                    s.start - 1
+                } else {
+                    s.start
+                };
+                start..s.end.min(body.len())
+            })
+            .collect();
+        Renderer {
+            body,
+            links,
+            spans,
+            emitted: vec![false; links.len()],
+            out: Vec::new(),
+            toc: Vec::new(),
+            ids: HashMap::new(),
+            heading: None,
+            first_block_is_h1: false,
+            h1_end: None,
+            in_code_block: false,
+            footnotes: HashMap::new(),
+            open_footnote: None,
+        }
+    }
+
+    fn event(&mut self, event: Event<'a>, range: Range<usize>) {
+        match event {
+            Event::Text(text) => self.text(text, range),
+            Event::Code(code) => {
+                if let Some((_, _, id_text, shown)) = self.heading.as_mut() {
+                    id_text.push_str(&code);
+                    shown.push_str(&code);
+                }
+                self.push_unless_inside(Event::Code(code), &range);
+            }
+            Event::Start(Tag::Heading { level, .. }) => {
+                if self.out.is_empty() && level == HeadingLevel::H1 {
+                    self.first_block_is_h1 = true;
+                }
+                self.heading = Some((self.out.len(), level, String::new(), String::new()));
+                self.out.push(Event::Start(Tag::Heading {
+                    level,
+                    id: None,
+                    classes: Vec::new(),
+                    attrs: Vec::new(),
+                }));
+            }
+            Event::End(TagEnd::Heading(level)) => {
+                self.out.push(Event::End(TagEnd::Heading(level)));
+                if let Some((at, level, id_text, shown)) = self.heading.take() {
+                    let id = self.unique_id(slug(&id_text));
+                    self.out[at] = Event::Start(Tag::Heading {
+                        level,
+                        id: Some(id.clone().into()),
+                        classes: Vec::new(),
+                        attrs: Vec::new(),
+                    });
+                    if self.toc.is_empty() {
+                        self.h1_end = Some(self.out.len());
+                    }
+                    self.toc.push(TocEntry {
+                        level: level as u8,
+                        text: shown.trim().to_string(),
+                        id,
+                    });
+                }
+            }
+            Event::Start(Tag::CodeBlock(kind)) => {
+                self.in_code_block = true;
+                self.out.push(Event::Start(Tag::CodeBlock(kind)));
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                self.in_code_block = false;
+                self.out.push(Event::End(TagEnd::CodeBlock));
+            }
+            Event::FootnoteReference(label) => {
+                let (n, id) = self.footnote(&label);
+                self.out.push(Event::InlineHtml(
+                    format!(
+                        "<sup class=\"footnote-ref\" id=\"fnref-{id}\"><a href=\"#fn-{id}\">{n}</a></sup>"
+                    )
+                    .into(),
+                ));
+            }
+            Event::Start(Tag::FootnoteDefinition(label)) => {
+                let (n, id) = self.footnote(&label);
+                self.out.push(Event::Html(
+                    format!(
+                        "<div class=\"footnote\" id=\"fn-{id}\"><span class=\"footnote-label\">{n}</span>\n"
+                    )
+                    .into(),
+                ));
+                self.open_footnote = Some(id);
+            }
+            Event::End(TagEnd::FootnoteDefinition) => {
+                let back = self.open_footnote.take().map_or(String::new(), |id| {
+                    format!(
+                        "<a class=\"footnote-back\" href=\"#fnref-{id}\" title=\"back to the text\">↩</a>"
+                    )
+                });
+                self.out.push(Event::Html(format!("{back}</div>\n").into()));
+            }
+            other => self.push_unless_inside(other, &range),
+        }
+    }
+
+    /// The number and anchor of a footnote label, numbered in order of first appearance.
+    fn footnote(&mut self, label: &str) -> (usize, String) {
+        let id = slug(label);
+        let next = self.footnotes.len() + 1;
+        let n = *self.footnotes.entry(id.clone()).or_insert(next);
+        (n, id)
+    }
+
+    fn unique_id(&mut self, base: String) -> String {
+        let n = self.ids.entry(base.clone()).or_insert(0);
+        *n += 1;
+        if *n == 1 {
+            base
+        } else {
+            format!("{base}-{}", *n - 1)
+        }
+    }
+
+    /// Events entirely inside a wikilink (emphasis in its label, say) are replaced by the link.
+    fn push_unless_inside(&mut self, event: Event<'a>, range: &Range<usize>) {
+        if self.in_code_block || !self.inside_a_span(range) {
+            self.out.push(event);
+        }
+    }
+
+    fn inside_a_span(&self, r: &Range<usize>) -> bool {
+        let i = self.spans.partition_point(|s| s.end <= r.start);
+        self.spans
+            .get(i)
+            .is_some_and(|s| s.start <= r.start && r.end <= s.end && r.start < r.end)
+    }
+
+    fn text(&mut self, text: CowStr<'a>, r: Range<usize>) {
+        if self.in_code_block {
+            self.out.push(Event::Text(text));
+            return;
+        }
+        if let Some((_, _, id_text, _)) = self.heading.as_mut() {
+            id_text.push_str(&text);
+        }
+        let body = self.body;
+        let first = self.spans.partition_point(|s| s.end <= r.start);
+        let overlapping: Vec<usize> = (first..self.spans.len())
+            .take_while(|&i| self.spans[i].start < r.end)
+            .collect();
+        let verbatim = body.get(r.clone()) == Some(&*text);
+        if overlapping.is_empty() || !verbatim {
+            // An escape or entity decodes to other bytes than the source: keep it whole,
+            // unless it lies inside a link, whose label the link shows.
+            if overlapping.is_empty() || !self.inside_a_span(&r) {
+                self.plain(text, &r);
+            } else if let Some(&i) = overlapping.first() {
+                self.emit_link(i);
+            }
+            return;
+        }
+        let mut cursor = r.start;
+        for i in overlapping {
+            let s = self.spans[i].clone();
+            if s.start > cursor {
+                self.plain(CowStr::Borrowed(&body[cursor..s.start]), &(cursor..s.start));
+            }
+            self.emit_link(i);
+            cursor = cursor.max(s.end);
+        }
+        if cursor < r.end {
+            self.plain(CowStr::Borrowed(&body[cursor..r.end]), &(cursor..r.end));
+        }
+    }
+
+    /// Text outside links: a trailing `^block` marker at the end of a line becomes an anchor.
+    fn plain(&mut self, text: CowStr<'a>, r: &Range<usize>) {
+        if let Some((_, _, _, shown)) = self.heading.as_mut() {
+            shown.push_str(&text);
+        }
+        let at_line_end = self.body[r.end..]
+            .trim_start_matches([' ', '\t'])
+            .chars()
+            .next()
+            .is_none_or(|c| c == '\n' || c == '\r');
+        if at_line_end && let Some((before, id)) = block_marker(&text) {
+            let anchor = format!(
+                "<span class=\"block-anchor\" id=\"{}\"></span>",
+                block_anchor(id)
+            );
+            let before = before.to_string();
+            if !before.is_empty() {
+                self.out.push(Event::Text(before.into()));
+            }
+            self.out.push(Event::InlineHtml(anchor.into()));
+            return;
+        }
+        self.out.push(Event::Text(text));
+    }
+
+    fn emit_link(&mut self, i: usize) {
+        if self.emitted[i] {
+            return;
+        }
+        self.emitted[i] = true;
+        let w = &self.links[i];
+        let shown = display(w.link);
+        if let Some((_, _, _, text)) = self.heading.as_mut() {
+            text.push_str(&shown);
+        }
+        self.out
+            .push(Event::InlineHtml(link_html(w, &shown).into()));
+    }
+}
+
+/// What a link shows: its label, or its target (with the heading, Obsidian-style).
+fn display(l: &Link) -> String {
+    if let Some(label) = &l.label {
+        return label.clone();
+    }
+    let fragment = match (&l.heading, &l.block) {
+        (Some(h), _) => h.clone(),
+        (None, Some(b)) => format!("^{b}"),
+        (None, None) => return l.target.clone(),
+    };
+    if l.target.is_empty() {
+        fragment
+    } else {
+        format!("{} › {fragment}", l.target)
+    }
+}
+
+fn link_html(w: &WikiLink<'_>, shown: &str) -> String {
+    let l = w.link;
+    let text = esc(shown);
+    let written = esc(&l.target);
+    match &w.target {
+        Target::Found {
+            image: Some(src), ..
+        } if l.embed => {
+            // `![[diagram.png|300]]` sets the width, as in Obsidian.
+            let (alt, width) = match l.label.as_deref() {
+                Some(w) if w.chars().all(|c| c.is_ascii_digit()) && !w.is_empty() => {
+                    (l.target.clone(), Some(w.to_string()))
+                }
+                Some(label) => (label.to_string(), None),
+                None => (l.target.clone(), None),
+            };
+            let width = width.map_or(String::new(), |w| format!(" width=\"{w}\""));
+            format!(
+                "<img class=\"embed\" src=\"{}\" alt=\"{}\"{width}>",
+                esc(src),
+                esc(&alt)
+            )
+        }
+        Target::Found {
+            href,
+            path,
+            missing_anchor,
+            ..
+        } => {
+            let embed = if l.embed { " embed" } else { "" };
+            let (class, title) = match missing_anchor {
+                Some(a) => (
+                    format!("wikilink missing-anchor{embed}"),
+                    format!("{path} has no {a}"),
+                ),
+                None => (format!("wikilink{embed}"), path.clone()),
+            };
+            format!(
+                "<a class=\"{class}\" href=\"{}\" title=\"{}\">{text}</a>",
+                esc(href),
+                esc(&title)
+            )
+        }
+        Target::Broken => format!(
+            "<span class=\"wikilink broken\" title=\"no page or file matches “{written}”\">{text}</span>"
+        ),
+        Target::Ambiguous(n) => format!(
+            "<a class=\"wikilink ambiguous\" href=\"/search?q={}\" title=\"ambiguous: {n} pages match “{written}”\">{text}</a>",
+            encode_segment(&l.target)
+        ),
+        Target::Unknown => format!(
+            "<span class=\"wikilink unresolved\" title=\"not resolved: there is no manifest yet (run sparks scan)\">{text}</span>"
+        ),
+    }
+}
+
+/// A trailing ` ^id` block marker (letters, digits, dashes): the text before it and the id.
+fn block_marker(text: &str) -> Option<(&str, &str)> {
+    let t = text.trim_end();
+    let caret = t.rfind('^')?;
+    let id = &t[caret + 1..];
+    let before = &t[..caret];
+    let ok_before = before.is_empty() || before.ends_with([' ', '\t']);
+    let ok_id = !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    (ok_before && ok_id).then(|| (before.trim_end(), id))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,932 @@
+//! `sparks view`: the real binary serving a fixture vault on a loopback port, spoken to over
+//! plain TCP (so that the Host header, the method and the request target are exactly what
+//! each test says), and driven by headless Chromium (tests/view/browser.mjs) for the things
+//! only a browser can tell: a click follows a wikilink, and a hostile page runs no script.
+
+use crate::harness::{self, TestVault};
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Duration;
+
+/// A small PNG (a gradient, as a stand-in for a diagram): stored deflate blocks, no
+/// compression library needed.
+fn png(width: u32, height: u32) -> Vec<u8> {
+    fn crc(bytes: &[u8]) -> u32 {
+        let mut c = 0xffff_ffffu32;
+        for &b in bytes {
+            c ^= u32::from(b);
+            for _ in 0..8 {
+                c = if c & 1 == 1 {
+                    0xedb8_8320 ^ (c >> 1)
+                } else {
+                    c >> 1
+                };
+            }
+        }
+        !c
+    }
+    fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+        out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        let mut body = kind.to_vec();
+        body.extend_from_slice(data);
+        out.extend_from_slice(&body);
+        out.extend_from_slice(&crc(&body).to_be_bytes());
+    }
+    let mut raw = Vec::new();
+    for y in 0..height {
+        raw.push(0); // no filter
+        for x in 0..width {
+            raw.extend_from_slice(&[
+                (40 + x * 160 / width) as u8,
+                (110 + y * 100 / height) as u8,
+                190,
+            ]);
+        }
+    }
+    let mut z = vec![0x78, 0x01];
+    let blocks: Vec<&[u8]> = raw.chunks(65_535).collect();
+    for (i, b) in blocks.iter().enumerate() {
+        z.push(u8::from(i + 1 == blocks.len()));
+        z.extend_from_slice(&(b.len() as u16).to_le_bytes());
+        z.extend_from_slice(&(!(b.len() as u16)).to_le_bytes());
+        z.extend_from_slice(b);
+    }
+    let (mut a, mut b) = (1u32, 0u32);
+    for &byte in &raw {
+        a = (a + u32::from(byte)) % 65_521;
+        b = (b + a) % 65_521;
+    }
+    z.extend_from_slice(&((b << 16) | a).to_be_bytes());
+    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut ihdr = width.to_be_bytes().to_vec();
+    ihdr.extend_from_slice(&height.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 2, 0, 0, 0]);
+    chunk(&mut out, b"IHDR", &ihdr);
+    chunk(&mut out, b"IDAT", &z);
+    chunk(&mut out, b"IEND", &[]);
+    out
+}
+
+/// Script payloads: each would set `window.pwned`, change the title or open a dialog.
+const PAYLOADS: &str = r##"Harmless text before the payloads.
+
+<script>window.pwned = 1; document.title = "PWNED"; alert("script")</script>
+
+<img src=x onerror="window.pwned=1;document.title='PWNED';alert('img')">
+
+<svg onload="window.pwned=1;alert('svg')"><circle r="4"/></svg>
+
+<details open ontoggle="window.pwned=1;alert('toggle')"><summary>Details</summary>inside</details>
+
+<iframe srcdoc="<script>parent.pwned=1;parent.alert('srcdoc')</script>"></iframe>
+
+<iframe src="javascript:parent.pwned=1"></iframe>
+
+[click me](javascript:window.pwned=1;alert('js-url'))
+
+<a href="data:text/html,<script>alert('data')</script>">data link</a>
+
+<a href="#" onclick="window.pwned=1;alert('click')">handler link</a>
+
+<form action="javascript:alert('form')"><button>Go</button></form>
+
+<style>body { display: none }</style>
+
+Harmless text after the payloads.
+"##;
+
+/// The fixture: pages of every kind, links of every status, payloads, and things outside the
+/// vault that must stay unreachable.
+fn fixture() -> TestVault {
+    let v = TestVault::new();
+    v.write(
+        "wiki/entities/Garden Plan.md",
+        "---\ntitle: Garden Plan\ntype: entity\nmaturity: working\ntags: [gardening, ai/agents]\n\
+         aliases: [GP, Allotment]\nsources: [raw/inbox/2026-05-01.md, \"https://example.com/seeds\"]\n\
+         created: 2026-04-01\nupdated: 2026-04-30\n---\n\n# Garden Plan\n\n\
+         The plot follows [[Cascade]] and the [[Cascade#Design|design notes]]; see also \
+         [[Mercury]], [[Nope]] and [[#Soil Types]].\n\n\
+         ## Soil Types\n\nLoam, mostly. ^soil\n\n\
+         ![[diagram.png]]\n\n\
+         | crop | bed |\n|:--|--:|\n| beans | 2 |\n\n- [x] dig\n- [ ] sow\n\n\
+         `[[Inline]]` stays code.\n\n\
+         > [!NOTE]\n> Water the beans[^w] before the [[Cascade|terraces]].\n\n\
+         ```toml\n[beds]\ncount = 2\n```\n\n\
+         [^w]: In the morning, before it gets hot.\n",
+    )
+    .write(
+        "wiki/concepts/Cascade.md",
+        "---\ntitle: Cascade\ntype: concept\nmaturity: seed\ntags: [gardening]\nsources: [raw/inbox/2026-05-01.md]\n\
+         created: 2026-04-02\nupdated: 2026-05-01\n---\n\nCascading beds, planned in [[Garden Plan]] \
+         (block [[Garden Plan#^soil]]).\n\n## Design\n\nTerraces.\n",
+    )
+    .write(
+        "wiki/concepts/Mercury planet.md",
+        "---\ntitle: Mercury planet\ntype: concept\naliases: [Mercury]\n---\n\nThe planet.\n",
+    )
+    .write(
+        "wiki/entities/Mercury element.md",
+        "---\ntitle: Mercury element\ntype: entity\naliases: [Mercury]\n---\n\nThe element.\n",
+    )
+    .write(
+        "wiki/concepts/Payload.md",
+        format!("---\ntitle: Payload\ntype: concept\n---\n\n{PAYLOADS}"),
+    )
+    .write("wiki/notes/Plain.md", "Just a note, no frontmatter.\n")
+    .write("wiki/diagram.png", png(320, 120))
+    .write("wiki/.hidden.md", "hidden secret\n")
+    .write(
+        "raw/inbox/2026-05-01.md",
+        "# 2026-05-01\n\nA capture about [[Garden Plan]].\n\n<script>window.pwned=1</script>\n",
+    )
+    .write("raw/weblinks/clip.md", "Clipped <img src=x onerror=\"window.pwned=1\">\n")
+    .write("raw/notes.txt", "plain <b>text</b> & more\n");
+    // Outside the vault: a sibling sharing its name as a prefix, and a file a link points at.
+    let outside = v.dir.path();
+    std::fs::create_dir_all(outside.join("vault-private")).unwrap();
+    std::fs::write(outside.join("vault-private/diary.md"), "secret diary\n").unwrap();
+    std::fs::write(outside.join("secret.md"), "secret outside\n").unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(outside.join("secret.md"), v.path("wiki/out.md")).unwrap();
+        std::os::unix::fs::symlink(outside, v.path("raw/up")).unwrap();
+    }
+    v.settle();
+    v.run(&["scan"]).ok();
+    v
+}
+
+/// A running `sparks view`, killed when dropped.
+struct Server {
+    child: Child,
+    port: u16,
+    url: String,
+    stderr: Arc<Mutex<String>>,
+}
+
+/// An HTTP response.
+#[derive(Debug)]
+struct Resp {
+    status: u16,
+    headers: HashMap<String, String>,
+    body: Vec<u8>,
+}
+
+impl Resp {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    fn header(&self, name: &str) -> &str {
+        self.headers.get(name).map_or("", String::as_str)
+    }
+
+    #[track_caller]
+    fn status(self, expected: u16) -> Resp {
+        assert_eq!(self.status, expected, "status; body:\n{}", self.text());
+        self
+    }
+}
+
+impl Server {
+    /// Start `sparks view` on a port the system picks.
+    fn start(v: &TestVault, extra: &[&str]) -> Server {
+        let mut args = vec!["view", "--addr", "127.0.0.1:0"];
+        args.extend_from_slice(extra);
+        Server::spawn(v.cmd(&args))
+    }
+
+    fn spawn(mut cmd: Command) -> Server {
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn sparks view");
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let sink = stderr.clone();
+        let mut err = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = err.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        let out = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines() {
+                let Ok(line) = line else { break };
+                let _ = tx.send(line);
+            }
+        });
+        let line = match rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(l) => l,
+            Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!(
+                    "sparks view printed no address; stderr:\n{}",
+                    stderr.lock().unwrap()
+                );
+            }
+        };
+        let url = line
+            .strip_prefix("sparks view listening on ")
+            .and_then(|r| r.strip_suffix(" (Ctrl-C to stop)"))
+            .unwrap_or_else(|| panic!("unexpected first line: {line}"))
+            .to_string();
+        let port = url.rsplit(':').next().unwrap().parse().unwrap();
+        Server {
+            child,
+            port,
+            url,
+            stderr,
+        }
+    }
+
+    /// Send `request` as is and read the whole response.
+    fn raw(&self, request: &[u8]) -> Resp {
+        let mut s = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        s.write_all(request).unwrap();
+        let mut buf = Vec::new();
+        s.read_to_end(&mut buf).expect("read the response");
+        parse(&buf)
+    }
+
+    /// `method target` with this Host header (none when `None`).
+    fn request(&self, method: &str, target: &str, host: Option<&str>) -> Resp {
+        let host = host.map_or(String::new(), |h| format!("Host: {h}\r\n"));
+        self.raw(
+            format!("{method} {target} HTTP/1.1\r\n{host}Connection: close\r\n\r\n").as_bytes(),
+        )
+    }
+
+    /// A GET with the Host header a browser would send.
+    fn get(&self, target: &str) -> Resp {
+        self.request("GET", target, Some(&format!("127.0.0.1:{}", self.port)))
+    }
+
+    fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn parse(buf: &[u8]) -> Resp {
+    let split = buf
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("no header end in {:?}", String::from_utf8_lossy(buf)));
+    let head = String::from_utf8_lossy(&buf[..split]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .expect("a status line");
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    Resp {
+        status,
+        headers,
+        body: buf[split + 4..].to_vec(),
+    }
+}
+
+#[test]
+fn index_lists_pages_by_type_with_counts_recent_and_tags() {
+    let v = fixture();
+    let s = Server::start(&v, &[]);
+    let r = s.get("/").status(200);
+    assert_eq!(r.header("content-type"), "text/html; charset=utf-8");
+    let html = r.text();
+    for want in [
+        "<h2>Entities <span class=\"n\">2</span></h2>",
+        "<h2>Concepts <span class=\"n\">3</span></h2>",
+        "9 pages: 2 entities · 3 concepts · 3 collections · 1 other page</p>",
+        "<h2>Other pages",
+        "<a href=\"/page/wiki/entities/Garden%20Plan\">Garden Plan</a>",
+        "<a href=\"/page/wiki/notes/Plain\">Plain</a>",
+        "Recently updated",
+        "<time>2026-05-01</time>",
+        "href=\"/tag/gardening\">#gardening<span class=\"n\">2</span>",
+        "href=\"/tag/ai%2Fagents\"",
+        "<link rel=\"stylesheet\" href=\"/static/style.css\">",
+    ] {
+        assert!(
+            html.contains(want),
+            "{want:?} missing from the index:\n{html}"
+        );
+    }
+    // Recently updated, newest first.
+    let cascade = html.find("<time>2026-05-01</time>").unwrap();
+    let garden = html.find("<time>2026-04-30</time>").unwrap();
+    assert!(cascade < garden);
+    assert!(!html.contains("<script"), "no script anywhere");
+}
+
+#[test]
+fn a_page_resolves_links_like_the_manifest_and_shows_its_metadata_and_backlinks() {
+    let v = fixture();
+    let s = Server::start(&v, &[]);
+    let html = s
+        .get("/page/wiki/entities/Garden%20Plan")
+        .status(200)
+        .text();
+    for want in [
+        "<title>Garden Plan — vault</title>",
+        "<h1 id=\"garden-plan\">Garden Plan</h1>",
+        // resolved, with a heading anchor, with a label
+        "<a class=\"wikilink\" href=\"/page/wiki/concepts/Cascade\" title=\"wiki/concepts/Cascade.md\"",
+        "href=\"/page/wiki/concepts/Cascade#design\"",
+        ">design notes</a>",
+        // ambiguous (two aliases) and broken
+        "class=\"wikilink ambiguous\" href=\"/search?q=Mercury\"",
+        "<span class=\"wikilink broken\" title=\"no page or file matches “Nope”\">Nope</span>",
+        // a link to a heading of the page itself, and the heading's anchor
+        "href=\"#soil-types\"",
+        "<h2 id=\"soil-types\">Soil Types</h2>",
+        "id=\"block-soil\"",
+        // an image embed, inline
+        "<img class=\"embed\" src=\"/file/wiki/diagram.png\" alt=\"diagram.png\">",
+        // GFM
+        "<table>",
+        "type=\"checkbox\"",
+        "<code>[[Inline]]</code>",
+        // the sidebar
+        "<dt>Type</dt><dd>entity</dd>",
+        "<dt>Maturity</dt><dd>working</dd>",
+        "<dt>Created</dt><dd>2026-04-01</dd>",
+        "<dt>Aliases</dt><dd>GP, Allotment</dd>",
+        "href=\"/tag/ai%2Fagents\"",
+        "<a href=\"/raw/inbox/2026-05-01\"><code>raw/inbox/2026-05-01.md</code></a>",
+        "href=\"https://example.com/seeds\"",
+        "Linked from <span class=\"n\">1</span>",
+        "<a href=\"/page/wiki/concepts/Cascade\">Cascade</a>",
+    ] {
+        assert!(
+            html.contains(want),
+            "{want:?} missing from the page:\n{html}"
+        );
+    }
+    // The title H1 is shown once, not repeated from the body.
+    assert_eq!(html.matches("<h1").count(), 1);
+    // The same page with its extension; a link to a block lands on its anchor.
+    s.get("/page/wiki/entities/Garden%20Plan.md").status(200);
+    let cascade = s.get("/page/wiki/concepts/Cascade").status(200).text();
+    assert!(
+        cascade.contains("href=\"/page/wiki/entities/Garden%20Plan#block-soil\""),
+        "{cascade}"
+    );
+    // Pages without frontmatter still show, titled by their file name.
+    let plain = s.get("/page/wiki/notes/Plain").status(200).text();
+    assert!(
+        plain.contains("<h1>Plain</h1>") && plain.contains("Just a note"),
+        "{plain}"
+    );
+    // The source view escapes.
+    let src = s
+        .get("/page/wiki/concepts/Payload?source")
+        .status(200)
+        .text();
+    assert!(
+        src.contains("&lt;script&gt;") && !src.contains("<script"),
+        "{src}"
+    );
+}
+
+#[test]
+fn tags_raw_search_static_and_files() {
+    let v = fixture();
+    let s = Server::start(&v, &[]);
+    let tag = s.get("/tag/gardening").status(200).text();
+    assert!(tag.contains("2 pages tagged."), "{tag}");
+    assert!(
+        tag.contains(">Cascade</a>") && tag.contains(">Garden Plan</a>"),
+        "{tag}"
+    );
+    assert!(
+        tag.contains("aria-current=\"page\""),
+        "the tag is marked in the list: {tag}"
+    );
+    s.get("/tag/ai%2Fagents").status(200);
+    s.get("/tag/AI/Agents").status(200);
+    s.get("/tag/%23gardening").status(200);
+    s.get("/tag/unknown").status(404);
+    let tags = s.get("/tags").status(200).text();
+    assert!(tags.contains("#ai/agents"), "{tags}");
+
+    let raw = s.get("/raw/inbox/2026-05-01").status(200).text();
+    assert!(
+        raw.contains(
+            "A capture about <a class=\"wikilink\" href=\"/page/wiki/entities/Garden%20Plan\""
+        ),
+        "{raw}"
+    );
+    assert!(!raw.contains("<script"), "{raw}");
+    let txt = s.get("/raw/notes.txt").status(200).text();
+    assert!(
+        txt.contains("plain &lt;b&gt;text&lt;/b&gt; &amp; more"),
+        "{txt}"
+    );
+    let listing = s.get("/raw/").status(200).text();
+    for want in [
+        "href=\"/raw/inbox/\"",
+        "href=\"/raw/weblinks/\"",
+        "href=\"/raw/notes.txt\"",
+    ] {
+        assert!(
+            listing.contains(want),
+            "{want} missing from the listing:\n{listing}"
+        );
+    }
+    assert!(
+        !listing.contains("up/"),
+        "symbolic links are not listed: {listing}"
+    );
+    s.get("/raw/inbox/").status(200);
+    assert_eq!(s.get("/raw").status(308).header("location"), "/raw/");
+
+    let hits = s.get("/search?q=garden").status(200).text();
+    assert!(hits.contains(">Garden Plan</a>"), "{hits}");
+    let alias = s.get("/search?q=allot").status(200).text();
+    assert!(
+        alias.contains(">Garden Plan</a> <span class=\"via\">alias “Allotment”</span>"),
+        "{alias}"
+    );
+    let two = s.get("/search?q=mercury").status(200).text();
+    assert!(two.contains("2 pages for “mercury”"), "{two}");
+    let untitled = s.get("/search?q=plain").status(200).text();
+    assert!(
+        untitled.contains(">Plain</a> <span class=\"via\">file name</span>"),
+        "{untitled}"
+    );
+    let words = s.get("/search?q=plan+garden").status(200).text();
+    assert!(
+        words.contains(">Garden Plan</a>"),
+        "every word, in any order: {words}"
+    );
+    let none = s.get("/search?q=%3Cscript%3E").status(200).text();
+    assert!(
+        none.contains("0 pages for “&lt;script&gt;”") && !none.contains("<script"),
+        "{none}"
+    );
+    s.get("/search").status(200);
+
+    let css = s.get("/static/style.css").status(200);
+    assert_eq!(css.header("content-type"), "text/css; charset=utf-8");
+    assert!(css.text().contains("prefers-color-scheme: dark"));
+
+    let png = s.get("/file/wiki/diagram.png").status(200);
+    assert_eq!(png.header("content-type"), "image/png");
+    assert_eq!(png.body, self::png(320, 120));
+    assert!(png.header("content-security-policy").contains("sandbox"));
+    let md = s.get("/file/wiki/concepts/Payload.md").status(200);
+    assert_eq!(md.header("content-type"), "application/octet-stream");
+    assert!(md.header("content-disposition").starts_with("attachment"));
+    let image_page = s.get("/page/wiki/diagram.png").status(200).text();
+    assert!(
+        image_page.contains("<img src=\"/file/wiki/diagram.png\""),
+        "{image_page}"
+    );
+
+    // The original viewer's routes still lead somewhere.
+    assert_eq!(
+        s.get("/wiki/entities/Garden%20Plan")
+            .status(308)
+            .header("location"),
+        "/page/wiki/entities/Garden%20Plan"
+    );
+    assert_eq!(
+        s.get("/tags/gardening").status(308).header("location"),
+        "/tag/gardening"
+    );
+    let missing = s.get("/nothing/here").status(404).text();
+    assert!(missing.contains("<h1>Not found</h1>"), "themed: {missing}");
+}
+
+#[test]
+fn every_response_carries_the_security_headers() {
+    let v = fixture();
+    let s = Server::start(&v, &[]);
+    for target in [
+        "/",
+        "/page/wiki/concepts/Payload",
+        "/nothing",
+        "/static/style.css",
+        "/search?q=x",
+    ] {
+        let r = s.get(target);
+        assert_eq!(
+            r.header("content-security-policy"),
+            "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+            "{target}"
+        );
+        assert_eq!(r.header("x-content-type-options"), "nosniff", "{target}");
+        assert_eq!(r.header("referrer-policy"), "no-referrer", "{target}");
+    }
+    let forbidden = s.request("GET", "/", Some("evil.example"));
+    assert_eq!(forbidden.header("x-content-type-options"), "nosniff");
+}
+
+#[test]
+fn script_payloads_are_sanitised() {
+    let v = fixture();
+    let s = Server::start(&v, &[]);
+    for target in [
+        "/page/wiki/concepts/Payload",
+        "/raw/weblinks/clip",
+        "/raw/inbox/2026-05-01",
+    ] {
+        let page = s.get(target).status(200).text().to_lowercase();
+        // The layout has a search form of its own: check what the file became.
+        let start = page.find("<article class=\"prose\">").expect("an article");
+        let end = page.find("</article>").expect("its end");
+        let html = &page[start..end];
+        for bad in [
+            "<script",
+            "onerror",
+            "onload",
+            "ontoggle",
+            "onclick",
+            "javascript:",
+            "data:text",
+            "<iframe",
+            "<svg",
+            "<form",
+            "<style",
+            "srcdoc",
+        ] {
+            assert!(!html.contains(bad), "{bad:?} survived in {target}:\n{html}");
+        }
+    }
+    let page = s.get("/page/wiki/concepts/Payload").text();
+    assert!(!page.contains("<script"), "nor anywhere else on the page");
+    assert!(page.contains("Harmless text before") && page.contains("Harmless text after"));
+    assert!(
+        page.contains(">click me</a>"),
+        "the link text stays, its URL goes: {page}"
+    );
+}
+
+#[test]
+fn only_loopback_host_headers_are_answered() {
+    let v = fixture();
+    let s = Server::start(&v, &[]);
+    let port = s.port;
+    for host in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("LocalHost:{port}"),
+        format!("[::1]:{port}"),
+        "localhost".to_string(),
+    ] {
+        s.request("GET", "/", Some(&host)).status(200);
+    }
+    for host in [
+        format!("evil.example:{port}"),
+        "evil.example".to_string(),
+        format!("127.0.0.1.nip.io:{port}"),
+        format!("localhost.evil.example:{port}"),
+        "10.0.0.5".to_string(),
+        String::new(),
+    ] {
+        let r = s.request("GET", "/", Some(&host)).status(403);
+        assert!(!r.text().contains("Garden"), "nothing of the vault leaks");
+    }
+    s.request("GET", "/", None).status(403);
+    // Two Host headers, one of them foreign.
+    s.raw(format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nHost: evil.example\r\nConnection: close\r\n\r\n").as_bytes())
+        .status(403);
+    // An absolute-form target naming another host.
+    s.raw(format!("GET http://evil.example/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n").as_bytes())
+        .status(403);
+}
+
+#[test]
+fn paths_cannot_leave_the_vault() {
+    let v = fixture();
+    let s = Server::start(&v, &[]);
+    for target in [
+        "/page/../sparks.toml",
+        "/page/../../secret",
+        "/page/wiki/../../vault-private/diary",
+        "/page/%2e%2e/vault-private/diary",
+        "/page/wiki/%2e%2e/%2E%2E/vault-private/diary.md",
+        "/page/wiki/%2e%2e%2f%2e%2e%2fvault-private%2fdiary",
+        "/raw/%2e%2e/%2e%2e/vault-private/diary",
+        "/raw/..%2f..%2fsecret",
+        "/raw/up/secret",
+        "/raw/up/vault-private/diary",
+        "/page/wiki/out",
+        "/page//etc/passwd",
+        "/page/%2Fetc%2Fpasswd",
+        "/file//etc/passwd",
+        "/file/%2e%2e/secret.md",
+        "/page/wiki/entities/Garden%20Plan.md%00",
+        "/page/wiki/entities/Garden%00Plan",
+        "/page/wiki%5C..%5C..%5Csecret",
+        "/page/wiki/.hidden",
+        "/file/wiki/.hidden.md",
+        "/file/sparks.db",
+        "/page/sparks.db",
+        "/page/%zz",
+        "/page/",
+    ] {
+        let r = s.get(target);
+        assert_eq!(r.status, 404, "{target}: {}", r.text());
+        let body = r.text();
+        assert!(!body.contains("secret"), "{target} leaked: {body}");
+    }
+    // A raw NUL byte in the request line never reaches a file.
+    let r = s.raw(b"GET /page/wiki/entities/Garden\0Plan HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    assert!(r.status == 400 || r.status == 404, "{}", r.status);
+}
+
+#[test]
+fn only_get_and_head() {
+    let v = fixture();
+    let s = Server::start(&v, &[]);
+    let host = format!("127.0.0.1:{}", s.port);
+    for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"] {
+        for target in ["/", "/page/wiki/entities/Garden%20Plan", "/nothing"] {
+            let r = s.request(method, target, Some(&host)).status(405);
+            assert_eq!(r.header("allow"), "GET, HEAD");
+        }
+    }
+    let head = s.request("HEAD", "/", Some(&host)).status(200);
+    assert!(head.body.is_empty());
+    let get = s.get("/");
+    assert_eq!(head.header("content-length"), get.body.len().to_string());
+}
+
+#[test]
+fn edits_show_on_refresh_and_scans_update_the_index() {
+    let v = fixture();
+    let s = Server::start(&v, &[]);
+    assert!(!s.get("/page/wiki/notes/Plain").text().contains("Edited"));
+    v.write(
+        "wiki/notes/Plain.md",
+        "Edited while the viewer runs: [[Cascade]].\n",
+    );
+    let page = s.get("/page/wiki/notes/Plain").status(200).text();
+    assert!(page.contains("Edited while the viewer runs"), "{page}");
+    assert!(
+        page.contains("href=\"/page/wiki/concepts/Cascade\""),
+        "a new link resolves: {page}"
+    );
+    assert!(page.contains("changed since the last scan"), "{page}");
+    v.page("wiki/concepts/Fresh.md", "Fresh", "New page.");
+    let fresh = s.get("/page/wiki/concepts/Fresh").status(200).text();
+    assert!(fresh.contains("has not seen this file"), "{fresh}");
+    assert!(!s.get("/").text().contains(">Fresh</a>"));
+    v.run(&["scan"]).ok();
+    assert!(
+        s.get("/").text().contains(">Fresh</a>"),
+        "the manifest is read per request"
+    );
+    let plain = s.get("/page/wiki/notes/Plain").text();
+    assert!(!plain.contains("changed since the last scan"), "{plain}");
+}
+
+#[test]
+fn without_a_manifest_pages_still_show_and_none_is_created() {
+    let v = fixture();
+    for f in ["sparks.db", "sparks.db-wal", "sparks.db-shm"] {
+        let _ = std::fs::remove_file(v.path(f));
+    }
+    let s = Server::start(&v, &[]);
+    let index = s.get("/").status(200).text();
+    assert!(index.contains("no manifest yet"), "{index}");
+    let page = s
+        .get("/page/wiki/entities/Garden%20Plan")
+        .status(200)
+        .text();
+    assert!(page.contains("class=\"wikilink unresolved\""), "{page}");
+    s.get("/search?q=garden").status(200);
+    drop(s);
+    assert!(
+        !v.path("sparks.db").exists(),
+        "the viewer never writes the manifest"
+    );
+}
+
+#[test]
+fn a_non_loopback_address_needs_allow_remote() {
+    let v = fixture();
+    for addr in ["0.0.0.0:0", ":0", "[::]:0"] {
+        let r = v.run(&["view", "--addr", addr]).code(2);
+        assert!(r.stderr.contains("not a loopback address"), "{}", r.stderr);
+        assert!(r.stderr.contains("--allow-remote"), "{}", r.stderr);
+        assert!(r.stdout.is_empty());
+    }
+    let r = v.run(&["view", "--addr", "nonsense"]).code(2);
+    assert!(r.stderr.contains("HOST:PORT"), "{}", r.stderr);
+    // With --allow-remote any Host header is answered, with a warning.
+    let s = Server::start(&v, &["--allow-remote"]);
+    s.request("GET", "/", Some("evil.example")).status(200);
+    assert!(
+        s.stderr().contains("warning: --allow-remote"),
+        "{}",
+        s.stderr()
+    );
+}
+
+#[test]
+fn a_given_port_is_used() {
+    let v = fixture();
+    // A free port: bind, read it, let it go; retry if another process takes it meanwhile.
+    let mut last = String::new();
+    for _ in 0..5 {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let addr = format!("127.0.0.1:{port}");
+        let mut cmd = v.cmd(&["view", "--addr", &addr]);
+        cmd.stdin(Stdio::null());
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        if line.is_empty() {
+            // It could not bind: someone took the port.
+            let mut err = String::new();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
+            let _ = child.wait();
+            last = err;
+            continue;
+        }
+        assert_eq!(
+            line,
+            format!("sparks view listening on http://{addr} (Ctrl-C to stop)\n")
+        );
+        let s = Server {
+            child,
+            port,
+            url: format!("http://{addr}"),
+            stderr: Arc::new(Mutex::new(String::new())),
+        };
+        s.get("/page/wiki/notes/Plain").status(200);
+        drop(s);
+        return;
+    }
+    panic!("no free port after 5 tries: {last}");
+}
+
+#[test]
+fn requests_are_logged_on_stderr() {
+    let v = fixture();
+    let s = Server::start(&v, &[]);
+    s.get("/tag/gardening").status(200);
+    s.get("/nothing").status(404);
+    std::thread::sleep(Duration::from_millis(200));
+    let log = s.stderr();
+    assert!(log.contains("GET /tag/gardening 200 "), "{log}");
+    assert!(log.contains("GET /nothing 404 "), "{log}");
+}
+
+#[cfg(unix)]
+#[test]
+fn open_launches_the_browser_and_a_missing_opener_is_only_a_warning() {
+    use std::os::unix::fs::PermissionsExt;
+    let v = fixture();
+    let bin = v.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let record = v.dir.path().join("opened.txt");
+    let opener = bin.join("xdg-open");
+    std::fs::write(
+        &opener,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$1\" > '{}'\n",
+            record.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut cmd = v.cmd(&["view", "--addr", "127.0.0.1:0", "--open"]);
+    cmd.env("PATH", format!("{}:/usr/bin:/bin", bin.display()));
+    let s = Server::spawn(cmd);
+    let mut opened = String::new();
+    for _ in 0..100 {
+        opened = std::fs::read_to_string(&record).unwrap_or_default();
+        if !opened.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(opened.trim(), s.url);
+    drop(s);
+
+    // No opener on PATH: the viewer serves anyway.
+    let empty = v.dir.path().join("empty-bin");
+    std::fs::create_dir_all(&empty).unwrap();
+    let mut cmd = v.cmd(&["view", "--addr", "127.0.0.1:0", "--open"]);
+    cmd.env("PATH", &empty);
+    let s = Server::spawn(cmd);
+    s.get("/").status(200);
+    assert!(
+        s.stderr().contains("could not open a browser"),
+        "{}",
+        s.stderr()
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_it_cleanly() {
+    let v = fixture();
+    let mut s = Server::start(&v, &[]);
+    s.get("/").status(200);
+    let pid = s.child.id().to_string();
+    let killed = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    assert!(killed.success());
+    let status = s.child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "stderr: {}", s.stderr());
+}
+
+/// The target directory: the binary is `<target>/<profile>/sparks`.
+fn target_dir() -> PathBuf {
+    Path::new(harness::bin())
+        .parent()
+        .and_then(Path::parent)
+        .expect("the binary is in <target>/<profile>/")
+        .to_path_buf()
+}
+
+/// Headless Chromium against the running viewer: navigation by clicks, the broken-link
+/// class, and hostile pages that must run no script. Fails (never skips) when Chromium or
+/// playwright-core is missing: scripts/test-deps.sh installs them (`make test` runs it).
+#[test]
+fn in_a_real_browser_links_navigate_and_payloads_run_no_script() {
+    let chromium = Path::new("/usr/bin/chromium");
+    let node_dir = target_dir().join("test-node");
+    assert!(
+        chromium.exists() && node_dir.join("node_modules/playwright-core").exists(),
+        "the browser test needs /usr/bin/chromium and playwright-core in {}: run \
+         scripts/test-deps.sh (make test does)",
+        node_dir.display()
+    );
+    let v = fixture();
+    let s = Server::start(&v, &[]);
+    let shots = target_dir().join("view-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/view/browser.mjs");
+    let out = Command::new("node")
+        .arg(&script)
+        .env("SPARKS_VIEW_URL", &s.url)
+        .env("SPARKS_TEST_NODE", &node_dir)
+        .env("SPARKS_SCREENSHOTS", &shots)
+        .env("HOME", v.home())
+        .output()
+        .expect("run node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "browser test failed\n--- stdout\n{stdout}\n--- stderr\n{stderr}\n--- viewer\n{}",
+        s.stderr()
+    );
+    assert!(stdout.contains("browser: all checks passed"), "{stdout}");
+    for shot in [
+        "index",
+        "page",
+        "page-dark",
+        "page-narrow",
+        "tag",
+        "search",
+        "payload",
+    ] {
+        assert!(shots.join(format!("{shot}.png")).exists(), "{shot}.png");
+    }
+}

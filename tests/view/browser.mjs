@@ -1,0 +1,189 @@
+// The viewer in a real browser: Debian's Chromium, headless, driven by playwright-core.
+// Run by tests/cli/view.rs against a running `sparks view` on the fixture vault:
+//   SPARKS_VIEW_URL     the viewer's URL (http://127.0.0.1:PORT)
+//   SPARKS_TEST_NODE    the directory holding node_modules/playwright-core
+//   SPARKS_SCREENSHOTS  where to save screenshots
+// Exits non-zero on the first failed check.
+
+import { createRequire } from "node:module";
+import path from "node:path";
+
+const base = process.env.SPARKS_VIEW_URL;
+const nodeDir = process.env.SPARKS_TEST_NODE;
+const shots = process.env.SPARKS_SCREENSHOTS;
+if (!base || !nodeDir || !shots) {
+  console.error("SPARKS_VIEW_URL, SPARKS_TEST_NODE and SPARKS_SCREENSHOTS must be set");
+  process.exit(2);
+}
+const require = createRequire(path.join(nodeDir, "package.json"));
+const { chromium } = require("playwright-core");
+
+function check(ok, what) {
+  if (!ok) {
+    throw new Error(`check failed: ${what}`);
+  }
+  console.log(`ok: ${what}`);
+}
+
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  headless: true,
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+});
+
+// Visit every hostile page, click what were script links, and check that nothing ran.
+async function hostile(page, dialogs, note = "") {
+  for (const target of ["/page/wiki/concepts/Payload", "/raw/weblinks/clip", "/raw/inbox/2026-05-01"]) {
+    await page.goto(`${base}${target}`);
+    await page.waitForTimeout(400);
+    check(await page.locator("main").isVisible(), `${target}: the page shows${note}`);
+    check((await page.evaluate(() => window.pwned)) === undefined, `${target}: no payload set window.pwned${note}`);
+    check(!(await page.evaluate(() => document.title)).includes("PWNED"), `${target}: the title is untouched${note}`);
+  }
+  await page.goto(`${base}/page/wiki/concepts/Payload`);
+  check(
+    (await page.locator("main").textContent()).includes("Harmless text after the payloads."),
+    `the payload page renders its text${note}`,
+  );
+  // Clicking what were script links and toggling what had an event handler does nothing.
+  await page.locator("a", { hasText: "click me" }).click();
+  await page.locator("a", { hasText: "handler link" }).click();
+  await page.locator("summary").click();
+  await page.waitForTimeout(300);
+  check((await page.evaluate(() => window.pwned)) === undefined, `clicking former script links runs nothing${note}`);
+  check(dialogs.length === 0, `no dialog opened${note} (${JSON.stringify(dialogs)})`);
+}
+
+// Add an inline script and an inline error handler to the page; whether either ran.
+async function injectInline(page) {
+  await page.evaluate(() => {
+    const s = document.createElement("script");
+    s.textContent = "window.injected = 1";
+    document.body.appendChild(s);
+    const img = document.createElement("img");
+    img.setAttribute("onerror", "window.injected = 1");
+    img.src = "/no-such-image";
+    document.body.appendChild(img);
+  });
+  await page.waitForTimeout(300);
+  return (await page.evaluate(() => window.injected)) === 1;
+}
+
+let failed = false;
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const dialogs = [];
+  const pageErrors = [];
+  page.on("dialog", async (d) => {
+    dialogs.push(d.message());
+    await d.dismiss();
+  });
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  const shot = (name, opts = {}) =>
+    page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true, ...opts });
+
+  // The index, and a click through to a page.
+  await page.goto(`${base}/`);
+  check((await page.locator("main h1").textContent()) === "vault", "the index has the vault's name");
+  check((await page.locator(".group h2").count()) >= 3, "the index groups pages by type");
+  await shot("index");
+  await Promise.all([
+    page.waitForURL(`${base}/page/wiki/entities/Garden%20Plan`),
+    page.locator(".group a", { hasText: "Garden Plan" }).click(),
+  ]);
+  check((await page.locator("main h1").textContent()) === "Garden Plan", "clicking an index entry opens its page");
+  await shot("page");
+
+  // Broken and ambiguous links are marked, with a title saying why.
+  const broken = page.locator(".prose .wikilink.broken");
+  check((await broken.count()) === 1, "the broken link has the broken class");
+  check((await broken.getAttribute("title")).includes("Nope"), "the broken link's title names its target");
+  const brokenColor = await broken.evaluate((e) => getComputedStyle(e).color);
+  const linkColor = await page
+    .locator(".prose a.wikilink:not(.ambiguous):not(.broken)")
+    .first()
+    .evaluate((e) => getComputedStyle(e).color);
+  check(brokenColor !== linkColor, "broken links look different from resolved ones");
+  check((await page.locator(".prose .wikilink.ambiguous").count()) === 1, "the ambiguous link has its class");
+  check(await page.locator("img.embed").evaluate((img) => img.complete && img.naturalWidth === 320), "the embedded image loads");
+
+  // A link to a heading of the same page scrolls to an element that exists.
+  const selfLink = page.locator('.prose a.wikilink[href="#soil-types"]');
+  check((await selfLink.count()) === 1, "a [[#heading]] link points at the heading's id");
+  check((await page.locator("#soil-types").count()) === 1, "the heading carries that id");
+
+  // Dark mode and a narrow screen, for the eye.
+  await page.emulateMedia({ colorScheme: "dark" });
+  await shot("page-dark");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot("page-narrow");
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // Clicking a wikilink navigates to the page it resolved to.
+  await Promise.all([
+    page.waitForURL(`${base}/page/wiki/concepts/Cascade`),
+    page.locator(".prose a.wikilink", { hasText: /^Cascade$/ }).click(),
+  ]);
+  check((await page.locator("main h1").textContent()) === "Cascade", "clicking a wikilink opens its target");
+  await Promise.all([
+    page.waitForURL(`${base}/page/wiki/entities/Garden%20Plan#block-soil`),
+    page.locator(".prose a.wikilink", { hasText: "Garden Plan › ^soil" }).first().click(),
+  ]);
+  check(
+    await page.locator("#block-soil").evaluate((e) => e.matches(":target")),
+    "a block link lands on the block's anchor",
+  );
+
+  // A tag page.
+  await page.goto(`${base}/tag/gardening`);
+  check((await page.locator("ul.pages li").count()) === 2, "the tag page lists its two pages");
+  await shot("tag");
+
+  // Search from the box in the top bar.
+  await page.goto(`${base}/`);
+  await page.locator(".bar input[name=q]").fill("allot");
+  await Promise.all([page.waitForURL(/\/search\?q=allot$/), page.keyboard.press("Enter")]);
+  check((await page.locator("ol.hits li").count()) === 1, "searching an alias finds its page");
+  check((await page.locator("ol.hits li a").first().textContent()) === "Garden Plan", "the hit is Garden Plan");
+  await shot("search");
+
+  // Hostile pages: nothing runs, and the CSP would stop an inline script that got through.
+  await hostile(page, dialogs);
+  await shot("payload");
+  check(
+    !(await injectInline(page)),
+    "the Content-Security-Policy blocks an inline script and handler added to the page",
+  );
+  check(pageErrors.length === 0, `no script error (${JSON.stringify(pageErrors)})`);
+
+  // The same pages with the CSP switched off in the browser: the sanitiser alone must hold.
+  const bare = await browser.newContext({ bypassCSP: true });
+  const barePage = await bare.newPage();
+  const bareDialogs = [];
+  barePage.on("dialog", async (d) => {
+    bareDialogs.push(d.message());
+    await d.dismiss();
+  });
+  await hostile(barePage, bareDialogs, " (CSP bypassed)");
+  check(await injectInline(barePage), "without the CSP an injected inline script does run (the check can fail)");
+  await bare.close();
+  await context.close();
+  console.log("browser: all checks passed");
+} catch (e) {
+  failed = true;
+  console.error(e.stack || String(e));
+} finally {
+  await browser.close();
+}
+process.exit(failed ? 1 : 0);
