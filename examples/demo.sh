@@ -46,9 +46,16 @@ printf -- '---\nCaptured during the ingest: stays in the inbox.\n' >> inbox.md
 run "$SPARKS" ingest --finalize
 run git log --stat --format='%h %s'
 run "$SPARKS" status
+run "$SPARKS" query --type summary
+run "$SPARKS" query --resolve "the pragmatic programmer"
+run "$SPARKS" search write-ahead logging
+# The stand-in's pages are thin and unlinked, and lint says so (exit 1 is expected here).
+run "$SPARKS" lint || true
+run "$SPARKS" brief --days 7
 run "$SPARKS" done try wal
 run tail -n 4 wiki/collections/Tasks.md
 run "$SPARKS" ingest --prepare --json=false
 run "$SPARKS" ingest --abort
 echo
 echo "Demo vault: $V"
+echo "Read it in a browser: $(echo "$SPARKS" | sed "s#.*/##") view --vault $V --open"
