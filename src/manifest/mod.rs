@@ -85,7 +85,7 @@ impl ManifestError {
         match self {
             ManifestError::TooNew { .. } => Some("upgrade sparks"),
             ManifestError::Sql { .. } | ManifestError::Corrupt { .. } => Some(
-                "the manifest is derived state: delete sparks.db and run `sparks scan` to rebuild it",
+                "the manifest is derived state: `sparks scan --rebuild` sets it aside and builds a new one",
             ),
         }
     }
@@ -106,6 +106,22 @@ impl<T> At<T> for rusqlite::Result<T> {
             source,
         })
     }
+}
+
+/// Move the manifest at `path` and its `-wal`/`-shm` files aside (to `<name>.broken-<stamp>`),
+/// so that the next open starts afresh. Returns the new names of the files moved.
+pub fn set_aside(path: &Path, stamp: &str) -> std::io::Result<Vec<PathBuf>> {
+    let stamp: String = stamp.chars().filter(char::is_ascii_alphanumeric).collect();
+    let mut moved = Vec::new();
+    for suffix in ["", "-wal", "-shm"] {
+        let from = PathBuf::from(format!("{}{suffix}", path.display()));
+        if from.exists() {
+            let to = PathBuf::from(format!("{}.broken-{stamp}{suffix}", path.display()));
+            fs_err::rename(&from, &to)?;
+            moved.push(to);
+        }
+    }
+    Ok(moved)
 }
 
 impl Manifest {

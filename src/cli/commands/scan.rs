@@ -17,6 +17,11 @@ pub struct ScanArgs {
     #[arg(long)]
     full: bool,
 
+    /// Set the manifest aside (as sparks.db.broken-*) and build a new one from the files: for
+    /// a corrupt or truncated sparks.db. The history of past ingests stays in the old file.
+    #[arg(long, conflicts_with = "full")]
+    rebuild: bool,
+
     /// Print the result as JSON
     #[arg(long)]
     json: bool,
@@ -25,8 +30,14 @@ pub struct ScanArgs {
 /// Run `scan`.
 pub fn run(ctx: &Ctx, args: ScanArgs) -> anyhow::Result<Exit> {
     let vault = ctx.vault()?;
-    let mut manifest = ctx.manifest(&vault)?;
     let now = ctx.now();
+    if args.rebuild {
+        let kept = crate::manifest::set_aside(&vault.path(crate::vault::MANIFEST), &now.timestamp)?;
+        for k in &kept {
+            eprintln!("moved the old manifest to {}", k.display());
+        }
+    }
+    let mut manifest = ctx.manifest(&vault)?;
     let report = scan(
         &vault,
         &mut manifest,
