@@ -189,17 +189,17 @@ pub(super) fn collect(conn: &Connection, sql: &str, arg: &str) -> rusqlite::Resu
 }
 
 /// Candidates sorted by path length: the shortest wins when it is the only one that short.
+/// Length is counted in characters of the normalised path, so that a file and its twin in
+/// another Unicode normalisation form are equally long: ambiguous, not decided by bytes.
 fn shortest(paths: &[String]) -> Resolution {
-    match paths {
+    let len = |p: &String| crate::key::key(p).chars().count();
+    let mut sorted: Vec<(usize, &String)> = paths.iter().map(|p| (len(p), p)).collect();
+    sorted.sort();
+    match sorted.as_slice() {
         [] => Resolution::Broken,
-        [one] => Resolution::Resolved(one.clone()),
-        [a, b, ..] if a.len() < b.len() => Resolution::Resolved(a.clone()),
-        _ => Resolution::Ambiguous(
-            paths
-                .iter()
-                .take_while(|p| p.len() == paths[0].len())
-                .count(),
-        ),
+        [(_, one)] => Resolution::Resolved((*one).clone()),
+        [(a, p), (b, _), ..] if a < b => Resolution::Resolved((*p).clone()),
+        [(first, _), ..] => Resolution::Ambiguous(sorted.iter().take_while(|(n, _)| n == first).count()),
     }
 }
 
@@ -219,5 +219,6 @@ mod tests {
             s(&["wiki/x/a.md", "wiki/y/a.md", "wiki/zz/a.md"]),
             Resolution::Ambiguous(2)
         );
+        assert_eq!(s(&["wiki/Caf\u{e9}.md", "wiki/Cafe\u{301}.md"]), Resolution::Ambiguous(2));
     }
 }
