@@ -35,3 +35,4 @@ pub mod search;
 pub mod status;
 pub mod tasks;
 pub mod vault;
+pub mod view;

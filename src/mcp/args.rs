@@ -1,0 +1,399 @@
+//! The tools' arguments: one struct per tool, whose doc comments become the input schema's
+//! descriptions. Names the CLI takes from a fixed set (lint checks, page types, maturities)
+//! are enums in the schema, taken from the same lists the core uses. Unknown arguments are
+//! rejected, and every value goes through [`super::lenient`], so an error names its argument.
+
+use crate::{collections, lint, schema};
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+/// A JSON object, as schemas are.
+type JsonObject = Map<String, Value>;
+
+/// No arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoArgs {}
+
+/// `sparks_scan`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScanArgs {
+    /// Read every file, whatever its metadata says
+    #[serde(default, deserialize_with = "de::full")]
+    pub full: bool,
+}
+
+/// `sparks_lint`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LintArgs {
+    /// Run only these checks (default: all)
+    #[serde(default, deserialize_with = "de::checks")]
+    #[schemars(schema_with = "checks_schema")]
+    pub checks: Vec<String>,
+    /// Apply the safe fixes first (tags, stale `updated:`, links to titles)
+    #[serde(default, deserialize_with = "de::fix")]
+    pub fix: bool,
+}
+
+/// `sparks_index`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IndexArgs {
+    /// Write nothing; return what would change as diff hunks
+    #[serde(default, deserialize_with = "de::dry_run")]
+    pub dry_run: bool,
+}
+
+/// `sparks_prepare_ingest`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PrepareArgs {
+    /// At most this many entries (0: all; default: [ingest] batch_size)
+    #[serde(default, deserialize_with = "de::limit")]
+    pub limit: Option<usize>,
+}
+
+/// `sparks_finalize_ingest`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FinalizeArgs {
+    /// The commit message (default: "ingest: N entries")
+    #[serde(default, deserialize_with = "de::message")]
+    pub message: Option<String>,
+    /// Ids of batch entries to leave in the inbox
+    #[serde(default, deserialize_with = "de::keep")]
+    #[schemars(inner(range(min = 1)))]
+    pub keep: Vec<u32>,
+}
+
+/// `sparks_done`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DoneArgs {
+    /// Words of the open task to complete
+    #[serde(deserialize_with = "de::query")]
+    pub query: String,
+}
+
+/// `sparks_tasks_add`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TasksAddArgs {
+    /// The section heading, without `##` (any case)
+    #[serde(deserialize_with = "de::section")]
+    pub section: String,
+    /// The task, one line
+    #[serde(deserialize_with = "de::text")]
+    pub text: String,
+}
+
+/// `sparks_brief`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BriefArgs {
+    /// How many calendar days, today included (default: 7)
+    #[serde(default, deserialize_with = "de::days")]
+    #[schemars(range(min = 1, max = 3660))]
+    pub days: Option<u32>,
+}
+
+/// `sparks_query`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct QueryArgs {
+    /// Pages with this title (case-insensitive)
+    #[serde(default, deserialize_with = "de::title")]
+    pub title: Option<String>,
+    /// Pages with this alias (case-insensitive)
+    #[serde(default, deserialize_with = "de::alias")]
+    pub alias: Option<String>,
+    /// Pages with this tag (case-insensitive, `#` optional)
+    #[serde(default, deserialize_with = "de::tag")]
+    pub tag: Option<String>,
+    /// Pages of this type
+    #[serde(rename = "type", default, deserialize_with = "de::kind")]
+    #[schemars(schema_with = "type_schema")]
+    pub kind: Option<String>,
+    /// Pages of this maturity
+    #[serde(default, deserialize_with = "de::maturity")]
+    #[schemars(schema_with = "maturity_schema")]
+    pub maturity: Option<String>,
+    /// Pages this page (title, alias, file name or path) links to
+    #[serde(default, deserialize_with = "de::linked_from")]
+    pub linked_from: Option<String>,
+    /// Pages linking to this page (title, alias, file name or path)
+    #[serde(default, deserialize_with = "de::links_to")]
+    pub links_to: Option<String>,
+    /// Pages older than one of their sources
+    #[serde(default, deserialize_with = "de::stale")]
+    pub stale: bool,
+    /// Pages no other page links to (the index does not count)
+    #[serde(default, deserialize_with = "de::orphan")]
+    pub orphan: bool,
+    /// Pages with fewer than 40 words of prose
+    #[serde(default, deserialize_with = "de::thin")]
+    pub thin: bool,
+    /// At most this many pages (`total` counts all)
+    #[serde(default, deserialize_with = "de::limit")]
+    pub limit: Option<usize>,
+    /// Alone: the pages a new page of this name would collide with
+    #[serde(default, deserialize_with = "de::resolve")]
+    pub resolve: Option<String>,
+}
+
+impl QueryArgs {
+    /// Whether any filter is set.
+    pub fn filters(&self) -> bool {
+        self.title.is_some()
+            || self.alias.is_some()
+            || self.tag.is_some()
+            || self.kind.is_some()
+            || self.maturity.is_some()
+            || self.linked_from.is_some()
+            || self.links_to.is_some()
+            || self.stale
+            || self.orphan
+            || self.thin
+            || self.limit.is_some()
+    }
+}
+
+/// `sparks_search`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchArgs {
+    /// Words that must all match; "quoted phrase", OR, -word and prefix* work too
+    #[serde(deserialize_with = "de::query")]
+    pub query: String,
+    /// Where to search (default: wiki)
+    #[serde(rename = "in", default, deserialize_with = "de::scope")]
+    #[schemars(schema_with = "scope_schema")]
+    pub scope: Option<String>,
+    /// Only pages of this type
+    #[serde(rename = "type", default, deserialize_with = "de::kind")]
+    #[schemars(schema_with = "type_schema")]
+    pub kind: Option<String>,
+    /// Only pages with this tag
+    #[serde(default, deserialize_with = "de::tag")]
+    pub tag: Option<String>,
+    /// At most this many hits (default: 20)
+    #[serde(default, deserialize_with = "de::limit")]
+    pub limit: Option<usize>,
+}
+
+/// Where `sparks_search` looks.
+pub const SCOPES: [&str; 3] = ["wiki", "raw", "all"];
+
+/// `sparks_collections_regen`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RegenArgs {
+    /// Collections to regenerate (default: those whose sources changed)
+    #[serde(default, deserialize_with = "de::names")]
+    #[schemars(schema_with = "collections_schema")]
+    pub names: Vec<String>,
+    /// Regenerate all seven (not with names)
+    #[serde(default, deserialize_with = "de::all")]
+    pub all: bool,
+    /// Write nothing; say what would change
+    #[serde(default, deserialize_with = "de::dry_run")]
+    pub dry_run: bool,
+}
+
+/// `sparks_fmt`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FmtArgs {
+    /// A file, directory or glob in the vault (default: wiki/)
+    #[serde(default, deserialize_with = "de::path")]
+    pub path: Option<String>,
+    /// Repair what is mechanical first (key order; tag, list and date form)
+    #[serde(default, deserialize_with = "de::fix")]
+    pub fix: bool,
+    /// Only report (the default; not with fix)
+    #[serde(default, deserialize_with = "de::check")]
+    pub check: bool,
+}
+
+/// `schema` without what costs a model tokens and tells it nothing: `$schema` (2020-12 is
+/// MCP's default dialect), integer `format`s, defaults of `null`, `false` and `[]`, and `null`
+/// among the `type`s of an optional argument (leaving it out says the same).
+pub fn tidy(schema: &mut JsonObject) {
+    schema.remove("$schema");
+    match schema.get_mut("properties") {
+        Some(Value::Object(properties)) => {
+            for p in properties.values_mut().filter_map(Value::as_object_mut) {
+                tidy_argument(p);
+            }
+        }
+        // Some clients want `properties` even when there are none.
+        _ => {
+            schema.insert("properties".into(), Value::Object(JsonObject::new()));
+        }
+    }
+}
+
+fn tidy_argument(p: &mut JsonObject) {
+    p.remove("format");
+    // Absent means no, none or null: a default that says so tells nothing.
+    if matches!(p.get("default"), Some(Value::Null | Value::Bool(false)))
+        || p.get("default")
+            .and_then(Value::as_array)
+            .is_some_and(Vec::is_empty)
+    {
+        p.remove("default");
+    }
+    if let Some(Value::Array(types)) = p.get("type") {
+        let types: Vec<&Value> = types
+            .iter()
+            .filter(|t| t.as_str() != Some("null"))
+            .collect();
+        if let [only] = types[..] {
+            let only = only.clone();
+            p.insert("type".into(), only);
+        }
+    }
+    if let Some(Value::Object(items)) = p.get_mut("items") {
+        items.remove("format");
+    }
+}
+
+fn collections_schema(_: &mut SchemaGenerator) -> Schema {
+    let names: Vec<&str> = collections::ALL.iter().map(|c| c.name()).collect();
+    json_schema!({"type": "array", "items": {"type": "string", "enum": names}})
+}
+
+fn checks_schema(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({"type": "array", "items": {"type": "string", "enum": lint::CHECKS}})
+}
+
+fn scope_schema(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({"type": "string", "enum": SCOPES})
+}
+
+fn type_schema(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({"type": "string", "enum": schema::TYPES})
+}
+
+fn maturity_schema(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({"type": "string", "enum": schema::MATURITIES})
+}
+
+/// One `deserialize_with` function per argument name, so that every error names its argument.
+mod de {
+    use super::super::lenient;
+    use crate::{lint, schema};
+    use serde::{Deserialize, Deserializer, de::Error};
+    use serde_json::Value;
+
+    macro_rules! arguments {
+        ($($name:ident: $ty:ty => $decode:expr),* $(,)?) => {$(
+            pub fn $name<'de, D: Deserializer<'de>>(d: D) -> Result<$ty, D::Error> {
+                let decode: fn(&str, Value) -> Result<$ty, String> = $decode;
+                decode(stringify!($name), Value::deserialize(d)?).map_err(D::Error::custom)
+            }
+        )*};
+    }
+
+    arguments! {
+        full: bool => lenient::value,
+        all: bool => lenient::value,
+        fix: bool => lenient::value,
+        check: bool => lenient::value,
+        dry_run: bool => lenient::value,
+        stale: bool => lenient::value,
+        orphan: bool => lenient::value,
+        thin: bool => lenient::value,
+        limit: Option<usize> => lenient::value,
+        days: Option<u32> => lenient::value,
+        keep: Vec<u32> => lenient::list,
+        // The core knows the names (in any case, with or without spaces) and says so.
+        names: Vec<String> => lenient::strings,
+        scope: Option<String> => |_, v| lenient::name("in", v, &super::SCOPES),
+        checks: Vec<String> => |f, v| lenient::names(f, v, lint::CHECKS),
+        kind: Option<String> => |_, v| lenient::name("type", v, &schema::TYPES),
+        maturity: Option<String> => |f, v| lenient::name(f, v, &schema::MATURITIES),
+        message: Option<String> => lenient::text,
+        query: String => lenient::text,
+        section: String => lenient::text,
+        text: String => lenient::text,
+        title: Option<String> => lenient::text,
+        alias: Option<String> => lenient::text,
+        tag: Option<String> => lenient::text,
+        linked_from: Option<String> => lenient::text,
+        links_to: Option<String> => lenient::text,
+        resolve: Option<String> => lenient::text,
+        path: Option<String> => lenient::text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse<T: serde::de::DeserializeOwned>(v: serde_json::Value) -> Result<T, String> {
+        serde_json::from_value(v).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn encoded_arguments_are_accepted() {
+        let a: FinalizeArgs = parse(json!({"keep": "[2, 3]", "message": "m"})).unwrap();
+        assert_eq!(a.keep, vec![2, 3]);
+        let a: LintArgs = parse(json!({"checks": "[\"orphans\"]", "fix": "false"})).unwrap();
+        assert_eq!(a.checks, vec!["orphans"]);
+        assert!(!a.fix);
+        let a: PrepareArgs = parse(json!({})).unwrap();
+        assert_eq!(a.limit, None);
+    }
+
+    #[test]
+    fn wrong_types_unknown_names_and_unknown_arguments_are_errors() {
+        let e = parse::<PrepareArgs>(json!({"limit": "ten"})).unwrap_err();
+        assert!(e.starts_with("limit: invalid type: string \"ten\""), "{e}");
+        let e = parse::<QueryArgs>(json!({"type": "entities"})).unwrap_err();
+        assert!(
+            e.starts_with("type: \"entities\" is not one of entity,"),
+            "{e}"
+        );
+        let e = parse::<LintArgs>(json!({"check": ["orphans"]})).unwrap_err();
+        assert!(e.starts_with("unknown field `check`"), "{e}");
+        let e = parse::<DoneArgs>(json!({})).unwrap_err();
+        assert!(e.starts_with("missing field `query`"), "{e}");
+    }
+
+    #[test]
+    fn tidy_keeps_what_a_model_needs() {
+        let mut s = json!({
+            "$schema": "x", "type": "object",
+            "properties": {"limit": {"description": "d", "type": ["integer", "null"],
+                "format": "uint", "minimum": 0, "default": null},
+                "fix": {"type": "boolean", "default": false}}
+        });
+        tidy(s.as_object_mut().unwrap());
+        assert_eq!(
+            s,
+            json!({"type": "object", "properties": {"limit": {"description": "d",
+                "type": "integer", "minimum": 0}, "fix": {"type": "boolean"}}})
+        );
+        let mut s = json!({"type": "object"});
+        tidy(s.as_object_mut().unwrap());
+        assert_eq!(s, json!({"type": "object", "properties": {}}));
+    }
+
+    #[test]
+    fn the_schema_lists_the_fixed_names() {
+        let s = serde_json::to_value(schemars::schema_for!(LintArgs)).unwrap();
+        let names = &s["properties"]["checks"]["items"]["enum"];
+        assert_eq!(names.as_array().map(Vec::len), Some(lint::CHECKS.len()));
+        let s = serde_json::to_value(schemars::schema_for!(QueryArgs)).unwrap();
+        assert_eq!(s["properties"]["type"]["enum"], json!(schema::TYPES));
+        assert_eq!(
+            s["properties"]["maturity"]["enum"],
+            json!(schema::MATURITIES)
+        );
+    }
+}
