@@ -3,7 +3,7 @@
 
 use super::{IndexError, is_generated};
 use crate::manifest::catalog::CatalogPage;
-use crate::manifest::{Manifest, Stat};
+use crate::manifest::Manifest;
 use crate::scan;
 use crate::vault::{Vault, relative};
 use std::collections::HashSet;
@@ -98,7 +98,7 @@ pub(super) fn check(
             })?;
             match rows.get(&rel) {
                 Some(row) if !row.deleted && known.contains(rel.as_str()) => {
-                    if row.stat != stat_of(&meta) {
+                    if row.stat != crate::scan::stat_of(&meta) {
                         stale.changed.push(rel.clone());
                     }
                 }
@@ -118,32 +118,5 @@ pub(super) fn check(
         Ok(())
     } else {
         Err(IndexError::Stale(stale))
-    }
-}
-
-/// What the scan compares (see [`crate::scan`]).
-#[cfg(unix)]
-fn stat_of(meta: &std::fs::Metadata) -> Stat {
-    use std::os::unix::fs::MetadataExt;
-    Stat {
-        size: meta.size(),
-        mtime_ns: meta.mtime() * 1_000_000_000 + meta.mtime_nsec(),
-        ctime_ns: meta.ctime() * 1_000_000_000 + meta.ctime_nsec(),
-        inode: meta.ino(),
-    }
-}
-
-#[cfg(not(unix))]
-fn stat_of(meta: &std::fs::Metadata) -> Stat {
-    let ns = |t: std::io::Result<std::time::SystemTime>| {
-        t.ok()
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map_or(0, |d| d.as_nanos() as i64)
-    };
-    Stat {
-        size: meta.len(),
-        mtime_ns: ns(meta.modified()),
-        ctime_ns: ns(meta.created()),
-        inode: 0,
     }
 }
