@@ -52,6 +52,18 @@ pub enum AffectedError {
     Glob(#[from] GlobError),
 }
 
+impl AffectedError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            AffectedError::Manifest(m) => m.hint(),
+            AffectedError::Glob(_) => Some(
+                "fix the glob in sparks.toml, relative to the vault root (e.g. raw/quotes/**/*.md)",
+            ),
+        }
+    }
+}
+
 /// Work out which collections are affected.
 pub fn affected(vault: &Vault, manifest: &Manifest) -> Result<Affected, AffectedError> {
     let last = manifest.last_completed_ingest()?;

@@ -89,6 +89,16 @@ pub enum BriefError {
     Manifest(#[from] ManifestError),
 }
 
+impl BriefError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            BriefError::Manifest(m) => m.hint(),
+            BriefError::Read { .. } => None,
+        }
+    }
+}
+
 /// Make the brief for the `days` calendar days ending `today`.
 pub fn brief(
     vault: &Vault,

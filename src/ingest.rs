@@ -196,6 +196,8 @@ impl IngestError {
             }
             IngestError::Git(g) => g.hint(),
             IngestError::Manifest(m) => m.hint(),
+            IngestError::Scan(s) => s.hint(),
+            IngestError::Regen(r) => r.hint(),
             _ => None,
         }
     }
@@ -656,9 +658,11 @@ impl Run<'_> {
             };
             let inbox = Inbox::parse(&bytes, self.now.today)?;
             if let Some((before, after)) = recorded
-                && !starts_with(&bytes, before) && starts_with(&bytes, after) {
-                    return Ok(inbox.entries.len());
-                }
+                && !starts_with(&bytes, before)
+                && starts_with(&bytes, after)
+            {
+                return Ok(inbox.entries.len());
+            }
             let hashes: Vec<&str> = inbox.entries.iter().map(|e| e.hash.as_str()).collect();
             let remove: Vec<usize> = match_entries(&owned, &hashes, |_| true)
                 .into_iter()

@@ -78,6 +78,20 @@ pub enum InitError {
     Manifest(#[from] ManifestError),
 }
 
+impl InitError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            InitError::Nested { .. } => Some(
+                "use the enclosing vault (its wiki has folders for everything), or init somewhere outside it",
+            ),
+            InitError::Vault(v) => v.hint(),
+            InitError::Manifest(m) => m.hint(),
+            InitError::Io { .. } => None,
+        }
+    }
+}
+
 /// The seed `inbox.md`.
 pub const INBOX_SEED: &str = "# Inbox\n\n\
 Capture anything below the line: thoughts, links, quotes, tasks. Separate captures with a\n\
@@ -97,9 +111,10 @@ fn system_page(title: &str, today: &str, body: &str) -> String {
 pub fn init(req: &InitRequest) -> Result<InitReport, InitError> {
     let root = vault::absolute(&req.root)?;
     if let Some(parent) = root.parent()
-        && let Some(outer) = vault::enclosing_root(parent) {
-            return Err(InitError::Nested { inner: root, outer });
-        }
+        && let Some(outer) = vault::enclosing_root(parent)
+    {
+        return Err(InitError::Nested { inner: root, outer });
+    }
     let existed = vault::is_vault_root(&root);
     let mut created = Vec::new();
     mkdir(&root)?;

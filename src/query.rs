@@ -59,6 +59,21 @@ pub enum QueryError {
     Manifest(#[from] ManifestError),
 }
 
+impl QueryError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            QueryError::UnknownPage(_) => Some(
+                "`sparks search WORDS` finds pages by their title or text; run `sparks scan` if the page is new",
+            ),
+            QueryError::Ambiguous { .. } => Some(
+                "`sparks query --resolve NAME` lists the pages it could mean, with their paths",
+            ),
+            QueryError::Manifest(m) => m.hint(),
+        }
+    }
+}
+
 fn page_path(manifest: &Manifest, name: &str) -> Result<String, QueryError> {
     match manifest.resolve_name(name)? {
         Resolution::Resolved(p) => Ok(p),

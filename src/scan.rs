@@ -71,6 +71,16 @@ pub enum ScanError {
     Manifest(#[from] ManifestError),
 }
 
+impl ScanError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            ScanError::Manifest(m) => m.hint(),
+            ScanError::Root { .. } => None,
+        }
+    }
+}
+
 /// A file found by the walk.
 struct Found {
     rel: String,
@@ -270,8 +280,9 @@ fn walk(root: &Path) -> (Vec<Found>, Vec<ScanIssue>, Vec<String>) {
     (found, errors, unreadable)
 }
 
+/// What the scan compares of a file's metadata.
 #[cfg(unix)]
-fn stat_of(meta: &std::fs::Metadata) -> Stat {
+pub fn stat_of(meta: &std::fs::Metadata) -> Stat {
     use std::os::unix::fs::MetadataExt;
     Stat {
         size: meta.size(),
@@ -281,8 +292,9 @@ fn stat_of(meta: &std::fs::Metadata) -> Stat {
     }
 }
 
+/// What the scan compares of a file's metadata.
 #[cfg(not(unix))]
-fn stat_of(meta: &std::fs::Metadata) -> Stat {
+pub fn stat_of(meta: &std::fs::Metadata) -> Stat {
     let ns = |t: std::io::Result<std::time::SystemTime>| {
         t.ok()
             .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())

@@ -128,13 +128,16 @@ pub fn validate(path: &str, fm: &Frontmatter) -> Vec<FieldIssue> {
         }
     }
     if let (Some(c), Some(u)) = (fm.created.as_deref(), fm.updated.as_deref())
-        && is_date(c) && is_date(u) && c > u {
-            push(
-                "updated",
-                Severity::Invalid,
-                format!("updated {u} is before created {c}"),
-            );
-        }
+        && is_date(c)
+        && is_date(u)
+        && c > u
+    {
+        push(
+            "updated",
+            Severity::Invalid,
+            format!("updated {u} is before created {c}"),
+        );
+    }
     for p in &fm.problems {
         push(&p.key, Severity::Invalid, p.message.clone());
     }

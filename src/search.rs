@@ -139,6 +139,15 @@ pub enum SearchError {
     Manifest(#[from] ManifestError),
 }
 
+impl SearchError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            SearchError::Manifest(m) => m.hint(),
+        }
+    }
+}
+
 /// Run a search.
 pub fn search(manifest: &Manifest, req: &Request) -> Result<SearchReport, SearchError> {
     let q = parse(&req.query);

@@ -1,5 +1,7 @@
-//! `status`: what the vault holds and what is pending, from the manifest and the inbox.
+//! `status`: what the vault holds and what is pending, from the manifest and the inbox, and
+//! whether the installed agent instruction files still hold the current contract.
 
+use crate::contract::{self, Installed};
 use crate::inbox::Inbox;
 use crate::manifest::{Manifest, ManifestError, meta::LAST_SCAN};
 use crate::vault::{INBOX, Vault};
@@ -36,6 +38,15 @@ pub struct Status {
     pub files: FileCounts,
     /// The open ingest, if there is one.
     pub open_ingest: Option<OpenIngest>,
+    /// The agent instruction files at the vault root.
+    pub contract: ContractStatus,
+}
+
+/// The agent instruction files, compared with the contract in this binary.
+#[derive(Debug, Clone, Serialize)]
+pub struct ContractStatus {
+    /// Each of CLAUDE.md, AGENTS.md and GEMINI.md that exists, with its state.
+    pub files: Vec<Installed>,
 }
 
 /// Pages of one type.
@@ -158,5 +169,8 @@ pub fn status(
             deleted: counts.deleted,
         },
         open_ingest,
+        contract: ContractStatus {
+            files: contract::installed(&vault.root),
+        },
     })
 }

@@ -90,6 +90,16 @@ pub enum TaskError {
     },
 }
 
+impl TaskError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            TaskError::Encoding { .. } => Some("save the file as UTF-8 and run the command again"),
+            TaskError::Invalid(_) | TaskError::Io { .. } => None,
+        }
+    }
+}
+
 fn seed(today: &str) -> String {
     format!(
         "---\ntitle: Tasks\ntype: collection\nmaturity: working\ntags: [tasks]\nsources: []\n\

@@ -35,7 +35,8 @@ fn capture() -> impl Strategy<Value = String> {
             out
         })
         .prop_filter("a capture has text", |c| {
-            c.lines().any(|l| !l.trim().is_empty() && l.trim() != "2026-04-10" && l.trim() != "---")
+            c.lines()
+                .any(|l| !l.trim().is_empty() && l.trim() != "2026-04-10" && l.trim() != "---")
         })
 }
 

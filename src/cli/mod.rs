@@ -10,9 +10,15 @@ use crate::clock::Now;
 use crate::manifest::Manifest;
 use crate::vault::{MANIFEST, Vault};
 use anyhow::Context as _;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use exit::Exit;
+use output::ColorChoice;
+use std::io::IsTerminal;
 use std::path::PathBuf;
+
+/// `0.1.0 (abc1234)`: the version and the commit it was built from (`unknown` outside a git
+/// checkout; see build.rs).
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SPARKS_COMMIT"), ")");
 
 /// A knowledge-base runtime for AI agents.
 ///
@@ -20,7 +26,15 @@ use std::path::PathBuf;
 /// two-phase ingest, the manifest of pages and links, tasks and git commits. Run
 /// `sparks describe` for the contract agents follow.
 #[derive(Debug, Parser)]
-#[command(name = "sparks", version, max_term_width = 100)]
+#[command(
+    name = "sparks",
+    version = VERSION,
+    max_term_width = 100,
+    after_long_help = "Examples:\n  sparks init notes --agent claude\n  sparks ingest --prepare\n  \
+    sparks lint --json\n  sparks completions bash > ~/.local/share/bash-completion/completions/sparks\n\n\
+    Data goes to stdout, everything else to stderr. Exit codes: 0 success, 1 problems found or \
+    a failure, 2 usage error, 3 another ingest is already open."
+)]
 pub struct Cli {
     /// Use the vault at PATH instead of finding one from the working directory
     #[arg(long, global = true, env = "SPARKS_VAULT", value_name = "PATH")]
@@ -29,6 +43,23 @@ pub struct Cli {
     /// Say more: list every file a scan could not read
     #[arg(short, long, global = true)]
     verbose: bool,
+
+    /// Print only data and errors: no warnings or status lines on stderr
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+
+    /// Colour the error, warning and hint prefixes on stderr: auto, always or never
+    ///
+    /// auto: only when stderr is a terminal and NO_COLOR is not set. Data is never coloured.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "WHEN",
+        default_value_t = ColorChoice::Auto,
+        hide_possible_values = true
+    )]
+    color: ColorChoice,
 
     #[command(subcommand)]
     command: Command,
@@ -53,6 +84,7 @@ enum Command {
     Done(commands::done::DoneArgs),
     Serve(commands::serve::ServeArgs),
     View(commands::view::ViewArgs),
+    Completions(commands::completions::CompletionsArgs),
 }
 
 /// What every command gets besides its own arguments.
@@ -89,7 +121,13 @@ impl Ctx {
 
 /// Run the command line and return the process's exit code.
 pub fn main() -> std::process::ExitCode {
-    let cli = match Cli::try_parse() {
+    // Parsed ahead of clap so that clap's own help and errors follow --color too.
+    let color = ColorChoice::from_args(std::env::args_os());
+    let mut command = Cli::command().color(color.for_clap());
+    let parsed = command
+        .try_get_matches_from_mut(std::env::args_os())
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() {
@@ -112,8 +150,14 @@ pub fn main() -> std::process::ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<Exit> {
+    output::configure(output::Settings {
+        color: cli.color.enabled(std::io::stderr().is_terminal(), |name| {
+            std::env::var_os(name)
+        }),
+        quiet: cli.quiet,
+    });
     if let Err(e) = crate::fault::validate() {
-        eprintln!("error: {e}");
+        output::error(&e.to_string(), None);
         return Ok(Exit::Usage);
     }
     let today = match std::env::var("SPARKS_TODAY") {
@@ -147,6 +191,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Done(args) => done::run(&ctx, args),
         Command::Serve(args) => serve::run(&ctx, args),
         Command::View(args) => view::run(&ctx, args),
+        Command::Completions(args) => completions::run(&ctx, args),
     }
 }
 
@@ -159,39 +204,64 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 
 /// Print an error once: the message, its causes, and a hint where one helps.
 fn report(err: &anyhow::Error) {
-    let mut text = format!("error: {err}\n");
+    let mut causes = Vec::new();
     let mut last = err.to_string();
     for cause in err.chain().skip(1) {
         let c = cause.to_string();
         // Many messages already include their cause's text; say each thing once.
         if !last.contains(&c) {
-            text.push_str(&format!("  caused by: {c}\n"));
+            causes.push(format!("  caused by: {c}"));
         }
         last = c;
     }
-    if let Some(h) = hint(err) {
-        text.push_str(&format!("hint: {h}\n"));
-    }
-    eprint!("{text}");
+    output::error_with(&err.to_string(), &causes, hint(err).as_deref());
 }
 
-fn hint(err: &anyhow::Error) -> Option<&'static str> {
-    use crate::{git::GitError, ingest, manifest::ManifestError, vault::VaultError};
+/// The hint of the outermost error in the chain that has one. Errors that wrap another
+/// transparently pass on its hint themselves, since the wrapped one is not in the chain.
+fn hint(err: &anyhow::Error) -> Option<String> {
+    use crate::{
+        affected::AffectedError, brief::BriefError, collections::regen::RegenError, git::GitError,
+        index::IndexError, ingest, init::InitError, lint::LintError, manifest::ManifestError,
+        query::QueryError, scan::ScanError, search::SearchError, tasks::TaskError,
+        vault::VaultError,
+    };
     err.chain().find_map(|e| {
-        if let Some(v) = e.downcast_ref::<VaultError>() {
-            v.hint()
-        } else if let Some(f) = e.downcast_ref::<ingest::FinalizeFailed>() {
-            f.error.hint().or(Some(
-                "fix the cause and run `sparks ingest --finalize` again: it resumes where it stopped",
-            ))
-        } else if let Some(i) = e.downcast_ref::<ingest::IngestError>() {
-            i.hint()
-        } else if let Some(m) = e.downcast_ref::<ManifestError>() {
-            m.hint()
-        } else if let Some(g) = e.downcast_ref::<GitError>() {
-            g.hint()
-        } else {
-            None
+        if let Some(f) = e.downcast_ref::<ingest::FinalizeFailed>() {
+            return Some(f.error.hint().map_or_else(
+                || {
+                    "fix the cause and run `sparks ingest --finalize` again: it resumes where \
+                     it stopped"
+                        .to_string()
+                },
+                str::to_owned,
+            ));
         }
+        if let Some(l) = e.downcast_ref::<LintError>() {
+            return l.hint();
+        }
+        macro_rules! static_hints {
+            ($($t:ty),*) => {$(
+                if let Some(x) = e.downcast_ref::<$t>() {
+                    return x.hint().map(str::to_owned);
+                }
+            )*};
+        }
+        static_hints!(
+            VaultError,
+            ingest::IngestError,
+            IndexError,
+            AffectedError,
+            RegenError,
+            QueryError,
+            ScanError,
+            BriefError,
+            SearchError,
+            TaskError,
+            InitError,
+            ManifestError,
+            GitError
+        );
+        None
     })
 }

@@ -1,8 +1,96 @@
-//! Writing to stdout: data only, as JSON (snake_case keys, `[]` for empty lists, a trailing
-//! newline) or as human text. Status lines and warnings go to stderr.
+//! Writing: stdout carries data only, as JSON (snake_case keys, `[]` for empty lists, a
+//! trailing newline) or as human text, and is never coloured. Everything else goes to stderr:
+//! errors, hints, warnings and status lines. Colour there only decorates a prefix
+//! (`error:`, `warning:`, `hint:`) whose word says the same thing; `--quiet` silences warnings
+//! and status lines but never an error.
+//!
+//! How stderr is written is decided once per process ([`configure`]), from `--color`,
+//! `--quiet` and the environment.
 
+use crate::contract::{FileState, Installed};
 use serde::Serialize;
+use std::ffi::OsString;
 use std::io::Write;
+use std::sync::OnceLock;
+
+/// When to colour the decorations on stderr.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// When stderr is a terminal, unless NO_COLOR is set (CLICOLOR_FORCE forces it)
+    #[default]
+    Auto,
+    /// Always, even when stderr is a file or a pipe
+    Always,
+    /// Never
+    Never,
+}
+
+impl ColorChoice {
+    /// The same choice for clap's own help and error messages.
+    pub fn for_clap(self) -> clap::ColorChoice {
+        match self {
+            ColorChoice::Auto => clap::ColorChoice::Auto,
+            ColorChoice::Always => clap::ColorChoice::Always,
+            ColorChoice::Never => clap::ColorChoice::Never,
+        }
+    }
+
+    /// The `--color` value in raw arguments, before clap has parsed them (so that clap's own
+    /// help and errors follow it too). The last one wins; `--` ends the options.
+    pub fn from_args<I: IntoIterator<Item = OsString>>(args: I) -> ColorChoice {
+        let mut choice = ColorChoice::Auto;
+        let mut args = args.into_iter().map(|a| a.to_string_lossy().into_owned());
+        while let Some(a) = args.next() {
+            let value = match a.as_str() {
+                "--" => break,
+                "--color" => args.next(),
+                _ => a.strip_prefix("--color=").map(str::to_owned),
+            };
+            match value.as_deref() {
+                Some("always") => choice = ColorChoice::Always,
+                Some("never") => choice = ColorChoice::Never,
+                Some("auto") => choice = ColorChoice::Auto,
+                _ => {}
+            }
+        }
+        choice
+    }
+
+    /// Whether a stream gets colour: `terminal` says whether it is one, `env` reads the
+    /// environment. NO_COLOR (non-empty) wins over CLICOLOR_FORCE in auto; `--color always`
+    /// and `never` win over both.
+    pub fn enabled(self, terminal: bool, env: impl Fn(&str) -> Option<OsString>) -> bool {
+        let no_color = env("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let force = env("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0");
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto if no_color => false,
+            ColorChoice::Auto if force => true,
+            ColorChoice::Auto => terminal && env("TERM").is_none_or(|t| t != "dumb"),
+        }
+    }
+}
+
+/// How this process writes to stderr.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Settings {
+    /// Colour the prefixes of errors, warnings and hints.
+    pub color: bool,
+    /// Leave out warnings and status lines.
+    pub quiet: bool,
+}
+
+static SETTINGS: OnceLock<Settings> = OnceLock::new();
+
+/// Fix how stderr is written for the rest of the process; later calls change nothing.
+pub fn configure(settings: Settings) {
+    let _ = SETTINGS.set(settings);
+}
+
+fn settings() -> Settings {
+    SETTINGS.get().copied().unwrap_or_default()
+}
 
 /// Write `value` as pretty JSON and a newline.
 pub fn json<T: Serialize>(value: &T) -> anyhow::Result<()> {
@@ -29,12 +117,183 @@ pub fn lines<I: IntoIterator<Item = S>, S: AsRef<str>>(lines: I) -> anyhow::Resu
     write(&text)
 }
 
-/// A warning on stderr.
+/// The prefixes that decorate stderr lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tag {
+    Error,
+    Warning,
+    Hint,
+}
+
+impl Tag {
+    /// `error:`, coloured when `color`: the word carries the meaning, the colour only
+    /// decorates it.
+    fn prefix(self, color: bool) -> String {
+        let (word, style) = match self {
+            Tag::Error => ("error", "1;31"),
+            Tag::Warning => ("warning", "1;33"),
+            Tag::Hint => ("hint", "1;36"),
+        };
+        if color {
+            format!("\x1b[{style}m{word}\x1b[0m:")
+        } else {
+            format!("{word}:")
+        }
+    }
+}
+
+/// An error, its further lines (causes) and its hint, as one block of text.
+fn error_text(message: &str, details: &[String], hint: Option<&str>, color: bool) -> String {
+    let mut text = format!("{} {message}\n", Tag::Error.prefix(color));
+    for d in details {
+        text.push_str(d);
+        text.push('\n');
+    }
+    if let Some(h) = hint {
+        text.push_str(&format!("{} {h}\n", Tag::Hint.prefix(color)));
+    }
+    text
+}
+
+/// Write to stderr in one piece; a stderr that is gone is not worth a panic.
+fn stderr(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(text.as_bytes());
+    let _ = err.flush();
+}
+
+/// An error on stderr, with its hint; printed even with `--quiet`.
+pub fn error(message: &str, hint: Option<&str>) {
+    error_with(message, &[], hint);
+}
+
+/// An error with further lines (its causes) between the message and the hint.
+pub fn error_with(message: &str, details: &[String], hint: Option<&str>) {
+    stderr(&error_text(message, details, hint, settings().color));
+}
+
+/// A warning on stderr (not with `--quiet`).
 pub fn warn(message: &str) {
-    eprintln!("warning: {message}");
+    let s = settings();
+    if !s.quiet {
+        stderr(&format!("{} {message}\n", Tag::Warning.prefix(s.color)));
+    }
+}
+
+/// A warning and what to do about it (neither with `--quiet`).
+pub fn warn_hint(message: &str, hint: &str) {
+    let s = settings();
+    if !s.quiet {
+        stderr(&format!(
+            "{} {message}\n{} {hint}\n",
+            Tag::Warning.prefix(s.color),
+            Tag::Hint.prefix(s.color)
+        ));
+    }
+}
+
+/// A status line on stderr: what is happening, not data (not with `--quiet`).
+pub fn status(message: &str) {
+    if !settings().quiet {
+        stderr(&format!("{message}\n"));
+    }
+}
+
+/// Warn about each installed instruction file that differs from the contract in this binary.
+pub fn contract_drift(files: &[Installed]) {
+    for f in files.iter().filter(|f| f.state == FileState::Differs) {
+        warn_hint(
+            &format!(
+                "{} differs from the agent contract built into this sparks",
+                f.file
+            ),
+            &format!(
+                "run `sparks init --agent {} --force` to refresh it",
+                f.agent.name()
+            ),
+        );
+    }
 }
 
 /// `n word` with the right plural (`1 entry`, `2 entries`).
 pub fn count(n: usize, singular: &str, plural: &str) -> String {
     format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<OsString> + 'a {
+        move |name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| OsString::from(v))
+        }
+    }
+
+    #[test]
+    fn auto_colours_only_a_terminal_and_respects_no_color() {
+        let auto = ColorChoice::Auto;
+        assert!(auto.enabled(true, env(&[])));
+        assert!(!auto.enabled(false, env(&[])));
+        assert!(!auto.enabled(true, env(&[("NO_COLOR", "1")])));
+        assert!(
+            auto.enabled(true, env(&[("NO_COLOR", "")])),
+            "an empty NO_COLOR is unset"
+        );
+        assert!(!auto.enabled(true, env(&[("TERM", "dumb")])));
+        assert!(auto.enabled(false, env(&[("CLICOLOR_FORCE", "1")])));
+        assert!(!auto.enabled(false, env(&[("CLICOLOR_FORCE", "0")])));
+        assert!(!auto.enabled(false, env(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")])));
+    }
+
+    #[test]
+    fn always_and_never_win_over_the_environment() {
+        let no_color = env(&[("NO_COLOR", "1")]);
+        assert!(ColorChoice::Always.enabled(false, &no_color));
+        assert!(!ColorChoice::Never.enabled(true, env(&[("CLICOLOR_FORCE", "1")])));
+    }
+
+    #[test]
+    fn the_color_flag_is_found_before_parsing() {
+        let args = |a: &[&str]| a.iter().map(OsString::from).collect::<Vec<_>>();
+        assert_eq!(
+            ColorChoice::from_args(args(&["sparks", "--color", "never", "status"])),
+            ColorChoice::Never
+        );
+        assert_eq!(
+            ColorChoice::from_args(args(&["sparks", "lint", "--color=always"])),
+            ColorChoice::Always
+        );
+        assert_eq!(
+            ColorChoice::from_args(args(&["sparks", "--color=never", "--color", "always"])),
+            ColorChoice::Always
+        );
+        assert_eq!(
+            ColorChoice::from_args(args(&["sparks", "done", "--", "--color=never"])),
+            ColorChoice::Auto
+        );
+    }
+
+    #[test]
+    fn colour_decorates_a_word_that_says_the_same() {
+        let plain = error_text(
+            "no vault",
+            &["  caused by: x".into()],
+            Some("run init"),
+            false,
+        );
+        assert_eq!(plain, "error: no vault\n  caused by: x\nhint: run init\n");
+        let coloured = error_text("no vault", &[], Some("run init"), true);
+        assert_eq!(
+            coloured,
+            "\x1b[1;31merror\x1b[0m: no vault\n\x1b[1;36mhint\x1b[0m: run init\n"
+        );
+        let stripped = coloured.replace("\x1b[1;31m", "").replace("\x1b[1;36m", "");
+        assert_eq!(
+            stripped.replace("\x1b[0m", ""),
+            "error: no vault\nhint: run init\n"
+        );
+    }
 }

@@ -31,9 +31,10 @@ pub fn parse(text: &str) -> Vec<Bookmark> {
 fn describe(line: &str, url: &str) -> String {
     // `[text](url)`: the text.
     if let Some(end) = line.find(&format!("]({url}"))
-        && let Some(start) = line[..end].rfind('[') {
-            return line[start + 1..end].trim().to_string();
-        }
+        && let Some(start) = line[..end].rfind('[')
+    {
+        return line[start + 1..end].trim().to_string();
+    }
     let rest = line.replacen(url, "", 1);
     let mut rest = rest
         .trim()

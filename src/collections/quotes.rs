@@ -48,10 +48,9 @@ pub fn parse(text: &str, source: &str) -> Vec<Quote> {
                 continue;
             }
             let rest = rest.strip_prefix(' ').unwrap_or(rest);
-            if blank_after
-                && let Some(lines) = current.take() {
-                    close(&mut out, lines, None);
-                }
+            if blank_after && let Some(lines) = current.take() {
+                close(&mut out, lines, None);
+            }
             current
                 .get_or_insert_with(Vec::new)
                 .push(rest.trim_end().to_string());

@@ -100,6 +100,25 @@ pub enum RegenError {
     Manifest(#[from] ManifestError),
 }
 
+impl RegenError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            RegenError::Glob(_) => Some(
+                "fix the glob in sparks.toml, relative to the vault root (e.g. raw/quotes/**/*.md)",
+            ),
+            RegenError::Scan(_) => Some("run `sparks scan` to see which files cannot be read"),
+            RegenError::Affected(a) => a.hint(),
+            RegenError::Git(g) => g.hint(),
+            RegenError::Manifest(m) => m.hint(),
+            RegenError::Unknown(_)
+            | RegenError::Tasks
+            | RegenError::Write { .. }
+            | RegenError::Lock(_) => None,
+        }
+    }
+}
+
 /// The collection a user's name means.
 pub fn by_name(name: &str) -> Result<Collection, RegenError> {
     let k = crate::key::loose_key(name).replace(' ', "");

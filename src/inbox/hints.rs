@@ -89,9 +89,11 @@ fn labelled(line: &str, label: &str) -> bool {
 fn is_quote(line: &str) -> bool {
     let t = line.trim_start();
     if let Some(rest) = t.strip_prefix('>')
-        && rest.starts_with([' ', '\t']) && !rest.trim().is_empty() {
-            return true;
-        }
+        && rest.starts_with([' ', '\t'])
+        && !rest.trim().is_empty()
+    {
+        return true;
+    }
     // "…" — Someone  /  'Quote' - Author
     let quotes = ['"', '\'', '`', '“', '”', '‘', '’'];
     let Some(close) = t.rfind(quotes) else {

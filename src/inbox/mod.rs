@@ -173,10 +173,9 @@ impl Inbox {
                 continue;
             }
             // The first chunk kept follows the header's separator; the others keep their own.
-            if kept_any
-                && let Some(sep) = &chunk.sep {
-                    out.extend_from_slice(&bytes[sep.clone()]);
-                }
+            if kept_any && let Some(sep) = &chunk.sep {
+                out.extend_from_slice(&bytes[sep.clone()]);
+            }
             out.extend_from_slice(&bytes[chunk.body.clone()]);
             kept_any = true;
         }

@@ -2,8 +2,8 @@
 //! that is out of date, since a page it does not know would be missing from the index.
 
 use super::{IndexError, is_generated};
-use crate::manifest::catalog::CatalogPage;
 use crate::manifest::Manifest;
+use crate::manifest::catalog::CatalogPage;
 use crate::scan;
 use crate::vault::{Vault, relative};
 use std::collections::HashSet;

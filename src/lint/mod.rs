@@ -3,10 +3,12 @@
 
 pub mod fix;
 
+use crate::contract::{self, FileState};
 use crate::manifest::{Manifest, ManifestError};
 use crate::schema::{self, Severity};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// Every check, by name, in report order.
 pub const CHECKS: &[&str] = &[
@@ -49,6 +51,39 @@ pub struct LintReport {
     pub total: usize,
     /// Changes `--fix` made (empty without it).
     pub fixes: Vec<fix::Fix>,
+    /// Things worth knowing that are not issues: not counted, no effect on the exit code.
+    pub notes: Vec<Note>,
+}
+
+/// Something lint reports besides issues.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Note {
+    /// What kind of note: `contract-drift`.
+    pub kind: &'static str,
+    /// The file concerned.
+    pub path: String,
+    /// What is the matter.
+    pub message: String,
+    /// What to do about it.
+    pub hint: String,
+}
+
+/// The notes about the vault at `root`: each agent instruction file that differs from the
+/// contract built into this binary.
+pub fn notes(root: &Path) -> Vec<Note> {
+    contract::installed(root)
+        .into_iter()
+        .filter(|f| f.state == FileState::Differs)
+        .map(|f| Note {
+            kind: "contract-drift",
+            path: f.file.to_string(),
+            message: format!(
+                "{} differs from the agent contract built into this sparks",
+                f.file
+            ),
+            hint: format!("sparks init --agent {} --force", f.agent.name()),
+        })
+        .collect()
 }
 
 /// Lint could not run.
@@ -66,6 +101,30 @@ pub enum LintError {
     /// The scan after the fixes failed.
     #[error("the scan after the fixes failed: {0}")]
     Rescan(String),
+}
+
+impl LintError {
+    /// What the user can do about it: for an unknown check, the nearest name.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            LintError::UnknownCheck(name) => Some(match nearest_check(name) {
+                Some(c) => format!("did you mean `{c}`?"),
+                None => "`sparks lint --help` lists the checks".to_string(),
+            }),
+            LintError::Manifest(m) => m.hint().map(str::to_owned),
+            LintError::Fix(_) | LintError::Rescan(_) => None,
+        }
+    }
+}
+
+/// The check whose name is closest to `name`, if one is close.
+fn nearest_check(name: &str) -> Option<&'static str> {
+    CHECKS
+        .iter()
+        .map(|c| (strsim::jaro_winkler(name, c), *c))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
 }
 
 /// A link as its page writes it (without the label).
@@ -273,5 +332,34 @@ pub fn lint(manifest: &Manifest, checks: &[&'static str]) -> Result<LintReport, 
         issues,
         counts,
         fixes: Vec::new(),
+        notes: Vec::new(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_check_suggests_the_nearest_name() {
+        let hint = |n: &str| LintError::UnknownCheck(n.into()).hint().unwrap();
+        assert_eq!(hint("broken-link"), "did you mean `broken-links`?");
+        assert_eq!(hint("orphan"), "did you mean `orphans`?");
+        assert_eq!(hint("zzz"), "`sparks lint --help` lists the checks");
+    }
+
+    #[test]
+    fn only_a_differing_instruction_file_is_noted() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("AGENTS.md"), contract::CONTRACT).unwrap();
+        assert_eq!(notes(dir.path()), []);
+        std::fs::write(dir.path().join("CLAUDE.md"), "old rules\n").unwrap();
+        let n = notes(dir.path());
+        assert_eq!(n.len(), 1);
+        assert_eq!(
+            (n[0].kind, n[0].path.as_str()),
+            ("contract-drift", "CLAUDE.md")
+        );
+        assert_eq!(n[0].hint, "sparks init --agent claude --force");
+    }
 }

@@ -199,7 +199,9 @@ fn shortest(paths: &[String]) -> Resolution {
         [] => Resolution::Broken,
         [(_, one)] => Resolution::Resolved((*one).clone()),
         [(a, p), (b, _), ..] if a < b => Resolution::Resolved((*p).clone()),
-        [(first, _), ..] => Resolution::Ambiguous(sorted.iter().take_while(|(n, _)| n == first).count()),
+        [(first, _), ..] => {
+            Resolution::Ambiguous(sorted.iter().take_while(|(n, _)| n == first).count())
+        }
     }
 }
 
@@ -219,6 +221,9 @@ mod tests {
             s(&["wiki/x/a.md", "wiki/y/a.md", "wiki/zz/a.md"]),
             Resolution::Ambiguous(2)
         );
-        assert_eq!(s(&["wiki/Caf\u{e9}.md", "wiki/Cafe\u{301}.md"]), Resolution::Ambiguous(2));
+        assert_eq!(
+            s(&["wiki/Caf\u{e9}.md", "wiki/Cafe\u{301}.md"]),
+            Resolution::Ambiguous(2)
+        );
     }
 }

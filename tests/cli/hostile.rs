@@ -20,7 +20,8 @@ fn a_100_mb_file_and_a_million_line_file_are_scanned() {
     v.page("wiki/concepts/A.md", "A", "[[lines.txt]] and ![[big.bin]]");
     let j = v.run(&["scan", "--json"]).ok().json();
     assert_eq!(j["errors"], serde_json::json!([]));
-    v.run(&["lint", "--check", "broken-links", "missing-embeds"]).ok();
+    v.run(&["lint", "--check", "broken-links", "missing-embeds"])
+        .ok();
     let again = v.run(&["scan", "--json"]).ok().json();
     assert!(again["hashed"].as_u64().unwrap() <= 3, "{again}");
 }
@@ -32,7 +33,10 @@ fn names_in_every_normalisation_form_are_twins_reported_not_guessed() {
         .write("wiki/concepts/Cafe\u{301}.md", "nfd\n")
         .write("wiki/concepts/Links.md", "[[Café]]\n");
     v.run(&["scan"]).ok();
-    let j = v.run(&["lint", "--check", "ambiguous-links", "--json"]).code(1).json();
+    let j = v
+        .run(&["lint", "--check", "ambiguous-links", "--json"])
+        .code(1)
+        .json();
     assert_eq!(j["issues"][0]["path"], "wiki/concepts/Links.md", "{j}");
     let r = v.run(&["query", "--resolve", "CAFÉ", "--json"]).ok().json();
     assert_eq!(r["ambiguous"], true);
@@ -47,7 +51,10 @@ fn a_file_name_that_is_not_utf8_is_tracked_and_does_not_break_the_scan() {
     let j = v.run(&["scan", "--json"]).ok().json();
     assert_eq!(j["errors"], serde_json::json!([]));
     let again = v.run(&["scan", "--json"]).ok().json();
-    assert_eq!(again["deleted"], 0, "the file is not taken for deleted: {again}");
+    assert_eq!(
+        again["deleted"], 0,
+        "the file is not taken for deleted: {again}"
+    );
 }
 
 #[test]

@@ -10,6 +10,7 @@ mod fault_matrix;
 mod faults;
 mod fmt;
 mod git;
+mod help;
 mod hostile;
 mod index;
 mod ingest;

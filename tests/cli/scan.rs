@@ -447,7 +447,8 @@ mod unreadable {
 #[test]
 fn a_corrupt_manifest_is_a_clear_error_and_rebuild_recovers_the_derived_state() {
     let v = TestVault::new();
-    v.page("wiki/entities/A.md", "A", "[[B]]").page("wiki/entities/B.md", "B", "[[A]]");
+    v.page("wiki/entities/A.md", "A", "[[B]]")
+        .page("wiki/entities/B.md", "B", "[[A]]");
     scan(&v);
     let links_before = links(&v, "wiki/entities/A.md");
     for f in ["sparks.db-wal", "sparks.db-shm"] {
@@ -457,7 +458,11 @@ fn a_corrupt_manifest_is_a_clear_error_and_rebuild_recovers_the_derived_state() 
     let bytes = std::fs::read(v.path("sparks.db")).unwrap();
     std::fs::write(v.path("sparks.db"), &bytes[..100]).unwrap();
     let run = v.run(&["status"]).code(1);
-    assert!(run.stderr.contains("sparks.db") && run.stderr.contains("scan --rebuild"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("sparks.db") && run.stderr.contains("scan --rebuild"),
+        "{}",
+        run.stderr
+    );
     let run = v.run(&["scan", "--rebuild"]).ok();
     assert!(run.stderr.contains("sparks.db.broken-"), "{}", run.stderr);
     assert_eq!(links(&v, "wiki/entities/A.md"), links_before);

@@ -31,8 +31,8 @@ pub fn run(ctx: &Ctx, args: AffectedArgs) -> anyhow::Result<Exit> {
         return Ok(Exit::Success);
     }
     match &a.since {
-        Some(t) => eprintln!("changes since the last completed ingest ({t}):"),
-        None => eprintln!("no completed ingest yet: every file counts"),
+        Some(t) => output::status(&format!("changes since the last completed ingest ({t}):")),
+        None => output::status("no completed ingest yet: every file counts"),
     }
     output::lines(a.reasons.0.iter().map(|(c, paths)| {
         let why = if paths.is_empty() {

@@ -5,6 +5,11 @@ use crate::collections::regen::{RegenRequest, regen};
 use clap::{Args, Subcommand};
 
 /// Manage the generated collection pages in wiki/collections/
+///
+/// `sparks collections regen` rewrites the pages whose sources changed; `sparks affected` says
+/// which those are.
+///
+/// Example: sparks collections regen --dry-run
 #[derive(Debug, Args)]
 pub struct CollectionsArgs {
     #[command(subcommand)]

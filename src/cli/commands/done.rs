@@ -47,14 +47,17 @@ pub fn run(ctx: &Ctx, args: DoneArgs) -> anyhow::Result<Exit> {
                     .map(|t| format!("  line {}: {}", t.line, t.text)),
             );
             output::lines(lines)?;
-            eprintln!(
-                "error: the query matches {} tasks; add words to pick one",
-                candidates.len()
+            output::error(
+                &format!(
+                    "the query matches {} tasks; add words to pick one",
+                    candidates.len()
+                ),
+                None,
             );
         }
         Done::NotFound { query } => {
             output::write(&format!("No open task matches \"{query}\".\n"))?;
-            eprintln!("error: no open task matches");
+            output::error("no open task matches", None);
         }
     }
     Ok(exit)

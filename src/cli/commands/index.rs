@@ -37,7 +37,7 @@ pub fn run(ctx: &Ctx, args: IndexArgs) -> anyhow::Result<Exit> {
         Ok(r) => r,
         Err(e) => match e.hint() {
             Some(hint) => {
-                eprintln!("error: {e}\nhint: {hint}");
+                output::error(&e.to_string(), Some(hint));
                 return Ok(Exit::Problems);
             }
             None => return Err(e.into()),

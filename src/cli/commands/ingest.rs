@@ -79,10 +79,15 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
             output::warn(w);
         }
         if exit == Exit::IngestOpen {
-            eprintln!(
-                "error: ingest {} is already open; here is its batch again. Finish it with \
-                 `sparks ingest --finalize` or release it with `sparks ingest --abort`",
-                batch.ingest_id.unwrap_or_default()
+            output::error(
+                &format!(
+                    "ingest {} is already open; its batch is printed again",
+                    batch.ingest_id.unwrap_or_default()
+                ),
+                Some(
+                    "finish it with `sparks ingest --finalize`, or release it with \
+                     `sparks ingest --abort`",
+                ),
             );
         }
         if json {
@@ -121,7 +126,10 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
         output::warn(w);
     }
     for e in &f.scan_errors {
-        eprintln!("error: the scan could not read {}: {}", e.path, e.error);
+        output::error(
+            &format!("the scan could not read {}: {}", e.path, e.error),
+            None,
+        );
     }
     if json {
         output::json(&f)?;

@@ -9,6 +9,8 @@ use clap::Args;
 /// Reads the manifest as the last scan left it (run `sparks scan` first). Exits 1 when any
 /// issue is found, in text and JSON alike. --fix applies only safe fixes (tag form, a stale
 /// `updated:` bumped to today, links rewritten to their page's title) and lists each change.
+/// An installed CLAUDE.md, AGENTS.md or GEMINI.md that differs from the contract built into
+/// this sparks is a warning and a `contract-drift` note in the JSON, not an issue.
 #[derive(Debug, Args)]
 #[command(
     after_help = "Checks: ambiguous-links, broken-blocks, broken-headings, broken-links, dead-sources,\n  \
@@ -34,17 +36,22 @@ pub fn run(ctx: &Ctx, args: LintArgs) -> anyhow::Result<Exit> {
     let checks = match lint::select(&args.check) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e}");
+            output::error(&e.to_string(), e.hint().as_deref());
             return Ok(Exit::Usage);
         }
     };
     let vault = ctx.vault()?;
     let mut manifest = ctx.manifest(&vault)?;
-    let report = if args.fix {
+    let mut report = if args.fix {
         lint::fix::lint_and_fix(&vault, &mut manifest, &checks, ctx.now())?
     } else {
         lint::lint(&manifest, &checks)?
     };
+    report.notes = lint::notes(&vault.root);
+    for n in &report.notes {
+        output::warn_hint(&n.message, &format!("run `{}` to refresh it", n.hint));
+    }
+    // Notes are not issues: they leave the exit code alone.
     let exit = if report.total == 0 {
         Exit::Success
     } else {

@@ -3,6 +3,7 @@
 pub mod affected;
 pub mod brief;
 pub mod collections;
+pub mod completions;
 pub mod describe;
 pub mod done;
 pub mod fmt;

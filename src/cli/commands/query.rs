@@ -106,7 +106,11 @@ pub fn run(ctx: &Ctx, args: QueryArgs) -> anyhow::Result<Exit> {
     } else {
         output::lines(report.pages.iter().map(|p| p.path.as_str()))?;
         if report.truncated {
-            eprintln!("({} of {} pages shown)", report.pages.len(), report.total);
+            output::status(&format!(
+                "({} of {} pages shown)",
+                report.pages.len(),
+                report.total
+            ));
         }
     }
     Ok(Exit::Success)

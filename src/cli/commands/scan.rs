@@ -34,7 +34,7 @@ pub fn run(ctx: &Ctx, args: ScanArgs) -> anyhow::Result<Exit> {
     if args.rebuild {
         let kept = crate::manifest::set_aside(&vault.path(crate::vault::MANIFEST), &now.timestamp)?;
         for k in &kept {
-            eprintln!("moved the old manifest to {}", k.display());
+            output::status(&format!("moved the old manifest to {}", k.display()));
         }
     }
     let mut manifest = ctx.manifest(&vault)?;
@@ -66,7 +66,7 @@ pub fn run(ctx: &Ctx, args: ScanArgs) -> anyhow::Result<Exit> {
         ),
     ])?;
     for e in &report.errors {
-        eprintln!("error: cannot read {}: {}", e.path, e.error);
+        output::error(&format!("cannot read {}: {}", e.path, e.error), None);
     }
     if !report.errors.is_empty() {
         eprintln!(

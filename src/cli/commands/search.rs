@@ -92,7 +92,7 @@ pub fn run(ctx: &Ctx, args: SearchArgs) -> anyhow::Result<Exit> {
         ));
     }
     if report.total == 0 {
-        eprintln!("no matches for {:?}", report.query);
+        output::status(&format!("no matches for {:?}", report.query));
     }
     output::lines(lines)?;
     Ok(Exit::Success)

@@ -1,12 +1,15 @@
 //! `sparks status`: the vault at a glance.
 
 use crate::cli::{Ctx, exit::Exit, output};
+use crate::contract::FileState;
 use crate::status::status;
 use clap::Args;
 
 /// Show the vault, its pages, the inbox and any open ingest
 ///
 /// Reads the manifest as the last scan left it; run `sparks scan` first for fresh counts.
+/// Warns when an installed CLAUDE.md, AGENTS.md or GEMINI.md differs from the contract built
+/// into this sparks (`sparks init --agent NAME --force` refreshes it).
 ///
 /// Example: sparks status --json
 #[derive(Debug, Args)]
@@ -21,6 +24,7 @@ pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
     let vault = ctx.vault()?;
     let manifest = ctx.manifest(&vault)?;
     let s = status(&vault, &manifest, ctx.now().today)?;
+    output::contract_drift(&s.contract.files);
     if args.json {
         output::json(&s)?;
         return Ok(Exit::Success);
@@ -49,6 +53,18 @@ pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
                 .unwrap_or("never (run `sparks scan`)")
         ),
     ];
+    if !s.contract.files.is_empty() {
+        let files: Vec<String> = s
+            .contract
+            .files
+            .iter()
+            .map(|f| match f.state {
+                FileState::Current => format!("{} current", f.file),
+                FileState::Differs => format!("{} differs", f.file),
+            })
+            .collect();
+        lines.push(format!("contract: {}", files.join(", ")));
+    }
     if let Some(i) = &s.open_ingest {
         let step = match &i.step {
             Some(step) => format!("; finalize stopped after {step}, run it again to finish"),

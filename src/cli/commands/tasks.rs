@@ -4,6 +4,10 @@ use crate::cli::{Ctx, exit::Exit, output};
 use clap::{Args, Subcommand};
 
 /// Manage the task list in wiki/collections/Tasks.md
+///
+/// `sparks tasks add` adds an open task; `sparks done` completes one.
+///
+/// Example: sparks tasks add --section "[[Sparks]]" --text "Write the fuzz targets"
 #[derive(Debug, Args)]
 pub struct TasksArgs {
     #[command(subcommand)]

@@ -1,0 +1,446 @@
+//! Help, shell integration and the output rules: `--help` of every command, completions,
+//! `--version`, colour (`--color`, NO_COLOR), `--quiet`, errors with hints, contract drift and
+//! a broken pipe.
+
+use crate::harness::{TestVault, command};
+use crate::snapshot;
+use clap::CommandFactory;
+use std::process::Stdio;
+
+/// Every command path below `sparks`, parents before children (`["collections", "regen"]`).
+fn command_paths() -> Vec<Vec<String>> {
+    fn walk(cmd: &clap::Command, prefix: &[String], out: &mut Vec<Vec<String>>) {
+        for sub in cmd.get_subcommands() {
+            let mut path = prefix.to_vec();
+            path.push(sub.get_name().to_string());
+            out.push(path.clone());
+            walk(sub, &path, out);
+        }
+    }
+    let mut out = vec![Vec::new()];
+    walk(&sparks::cli::Cli::command(), &[], &mut out);
+    out
+}
+
+/// The ANSI escape sequences in `s` removed.
+fn strip_ansi(s: &str) -> String {
+    let mut out = String::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[test]
+fn every_command_and_flag_has_help_and_every_command_an_example() {
+    fn check(cmd: &mut clap::Command, path: &str, problems: &mut Vec<String>) {
+        if cmd.get_about().is_none() {
+            problems.push(format!("{path}: no help text"));
+        }
+        for arg in cmd.get_arguments() {
+            let id = arg.get_id().as_str();
+            if !matches!(id, "help" | "version") && arg.get_help().is_none() {
+                problems.push(format!("{path}: argument {id} has no help text"));
+            }
+        }
+        let long = cmd.render_long_help().to_string();
+        if !long.contains("Example") {
+            problems.push(format!("{path}: the long help shows no example"));
+        }
+        let subs: Vec<String> = cmd
+            .get_subcommands()
+            .map(|s| s.get_name().to_string())
+            .filter(|n| n != "help")
+            .collect();
+        for name in subs {
+            let sub = cmd.find_subcommand_mut(&name).unwrap();
+            check(sub, &format!("{path} {name}"), problems);
+        }
+    }
+    let mut cmd = sparks::cli::Cli::command();
+    cmd.build();
+    let mut problems = Vec::new();
+    check(&mut cmd, "sparks", &mut problems);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn help_of_every_command() {
+    let v = TestVault::empty();
+    let paths = command_paths();
+    assert!(paths.len() > 18, "{paths:?}");
+    for path in paths {
+        if path.last().is_some_and(|n| n == "help") {
+            continue;
+        }
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let run = v.run_in(v.dir.path(), &args).ok();
+        assert_eq!(run.stderr, "", "{args:?}");
+        assert!(!run.stdout.contains('\x1b'), "help to a pipe has no colour");
+        let name = if path.is_empty() {
+            "help_sparks".to_string()
+        } else {
+            format!("help_{}", path.join("_"))
+        };
+        insta::assert_snapshot!(name, run.stdout);
+    }
+}
+
+#[test]
+fn sparks_help_lists_every_command() {
+    let v = TestVault::empty();
+    let run = v.run_in(v.dir.path(), &["help"]).ok();
+    for path in command_paths().iter().filter(|p| p.len() == 1) {
+        assert!(run.stdout.contains(&format!("  {} ", path[0])), "{path:?}");
+    }
+}
+
+#[test]
+fn completions_are_a_script_for_each_shell() {
+    let v = TestVault::empty();
+    for (shell, signature) in [
+        ("bash", "complete -F _sparks"),
+        ("zsh", "#compdef sparks"),
+        ("fish", "complete -c sparks"),
+    ] {
+        let run = v.run_in(v.dir.path(), &["completions", shell]).ok();
+        assert!(run.stdout.contains(signature), "{shell}:\n{}", run.stdout);
+        for word in ["ingest", "finalize", "collections", "regen"] {
+            assert!(run.stdout.contains(word), "{shell} lacks {word}");
+        }
+    }
+    // The bash script parses.
+    let script = v.run_in(v.dir.path(), &["completions", "bash"]).stdout;
+    let file = v.dir.path().join("sparks.bash");
+    std::fs::write(&file, script).unwrap();
+    let status = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&file)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let unknown = v.run_in(v.dir.path(), &["completions", "tcsh"]).code(2);
+    assert!(
+        unknown.stderr.contains("possible values"),
+        "{}",
+        unknown.stderr
+    );
+}
+
+#[test]
+fn version_names_the_commit_it_was_built_from() {
+    let v = TestVault::empty();
+    let out = v.run_in(v.dir.path(), &["--version"]).ok().stdout;
+    let rest = out
+        .strip_prefix(&format!("sparks {} (", env!("CARGO_PKG_VERSION")))
+        .and_then(|r| r.strip_suffix(")\n"))
+        .unwrap_or_else(|| panic!("{out:?}"));
+    let checkout = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".git/HEAD");
+    if rest == "unknown" {
+        assert!(
+            !checkout.exists(),
+            "built in a checkout but no commit: {out}"
+        );
+        return;
+    }
+    assert!(
+        rest.len() >= 7 && rest.chars().all(|c| c.is_ascii_hexdigit()),
+        "{out:?}"
+    );
+    // The commit is one of this repository's.
+    let known = std::process::Command::new("git")
+        .args(["cat-file", "-e", &format!("{rest}^{{commit}}")])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .unwrap();
+    assert!(known.success(), "{rest} is not a commit here");
+}
+
+#[test]
+fn errors_end_with_a_hint() {
+    let v = TestVault::empty();
+    let none = v.run_in(v.dir.path(), &["status"]).code(1);
+    assert_eq!(none.stdout, "");
+    snapshot!(v, none.stderr);
+
+    let v = TestVault::new();
+    v.capture(&["one"]);
+    v.run(&["ingest", "--prepare"]).ok();
+    let again = v.run(&["ingest", "--prepare"]).code(3);
+    again.json();
+    snapshot!(v, again.stderr);
+
+    let check = v.run(&["lint", "--check", "broken-link"]).code(2);
+    assert_eq!(check.stdout, "");
+    snapshot!(v, check.stderr);
+}
+
+#[test]
+fn colour_decorates_stderr_only_when_allowed() {
+    let v = TestVault::empty();
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut c = command(v.dir.path(), &v.home());
+        c.args(args).envs(env.iter().copied());
+        crate::harness::Run::from(c.output().unwrap())
+    };
+    let plain = run(&["status"], &[]).code(1);
+    assert!(!plain.stderr.contains('\x1b'), "not a terminal: no colour");
+    assert!(plain.stderr.starts_with("error: no vault found"));
+
+    let always = run(&["--color", "always", "status"], &[]).code(1);
+    assert!(
+        always
+            .stderr
+            .contains("\x1b[1;31merror\x1b[0m: no vault found")
+    );
+    assert!(
+        always
+            .stderr
+            .contains("\x1b[1;36mhint\x1b[0m: run `sparks init`")
+    );
+    assert_eq!(
+        strip_ansi(&always.stderr),
+        plain.stderr,
+        "the words say what the colour says"
+    );
+    let always = run(&["status", "--color=always"], &[("NO_COLOR", "1")]).code(1);
+    assert!(
+        always.stderr.contains('\x1b'),
+        "--color always wins over NO_COLOR"
+    );
+
+    let forced = run(&["status"], &[("CLICOLOR_FORCE", "1")]).code(1);
+    assert!(forced.stderr.contains('\x1b'));
+    let no_color = run(&["status"], &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]).code(1);
+    assert!(!no_color.stderr.contains('\x1b'), "NO_COLOR wins in auto");
+    let never = run(&["--color", "never", "status"], &[("CLICOLOR_FORCE", "1")]).code(1);
+    assert!(!never.stderr.contains('\x1b'));
+
+    let bad = run(&["--color", "sometimes", "status"], &[]).code(2);
+    assert!(bad.stderr.contains("sometimes"), "{}", bad.stderr);
+}
+
+#[test]
+fn auto_colours_a_terminal_unless_no_color() {
+    let v = TestVault::empty();
+    // `script` runs sparks on a pseudo-terminal; its output is the terminal's.
+    let on_terminal = |env: &[(&str, &str)]| {
+        let mut c = command(v.dir.path(), &v.home());
+        c.envs(env.iter().copied()).env("TERM", "xterm");
+        let cmd = format!("{} status", crate::harness::bin());
+        let o = std::process::Command::new("script")
+            .args(["-qec", &cmd, "/dev/null"])
+            .current_dir(v.dir.path())
+            .env_clear()
+            .envs(c.get_envs().filter_map(|(k, v)| Some((k, v?))))
+            .stdin(Stdio::null())
+            .output()
+            .expect("script (util-linux) runs a command on a pseudo-terminal");
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let coloured = on_terminal(&[]);
+    assert!(coloured.contains("\x1b[1;31merror"), "{coloured:?}");
+    let plain = on_terminal(&[("NO_COLOR", "1")]);
+    assert!(plain.contains("error: no vault"), "{plain:?}");
+    assert!(!plain.contains('\x1b'), "{plain:?}");
+}
+
+#[test]
+fn json_is_never_coloured() {
+    let v = TestVault::empty();
+    v.run_in(v.dir.path(), &["init", "vault", "--agent", "claude"])
+        .ok();
+    std::fs::write(v.path("CLAUDE.md"), "my own rules\n").unwrap();
+    v.run(&["scan"]).ok();
+    for args in [
+        &["--color", "always", "status", "--json"][..],
+        &["--color", "always", "lint", "--json"],
+        &["--color", "always", "ingest", "--prepare"],
+    ] {
+        let mut c = v.cmd(args);
+        c.env("CLICOLOR_FORCE", "1");
+        let run = crate::harness::Run::from(c.output().unwrap());
+        assert!(!run.stdout.contains('\x1b'), "{args:?}: {}", run.stdout);
+        run.json();
+        if args[2] != "ingest" {
+            assert!(
+                run.stderr
+                    .contains("\x1b[1;33mwarning\x1b[0m: CLAUDE.md differs"),
+                "{args:?}: {}",
+                run.stderr
+            );
+        }
+    }
+}
+
+#[test]
+fn quiet_silences_warnings_and_status_lines_but_not_errors() {
+    let v = TestVault::empty();
+    v.run_in(v.dir.path(), &["init", "vault", "--agent", "claude"])
+        .ok();
+    std::fs::write(v.path("CLAUDE.md"), "my own rules\n").unwrap();
+    let loud = v.run(&["status"]).ok();
+    assert!(loud.stderr.contains("warning:"), "{}", loud.stderr);
+    let quiet = v.run(&["-q", "status"]).ok();
+    assert_eq!(quiet.stderr, "");
+    assert_eq!(quiet.stdout, loud.stdout, "quiet changes no data");
+
+    let affected = v.run(&["affected"]).ok();
+    assert!(affected.stderr.contains("no completed ingest"));
+    assert_eq!(v.run(&["affected", "--quiet"]).ok().stderr, "");
+
+    let err = v.run_in(v.dir.path(), &["--quiet", "status"]).code(1);
+    assert!(
+        err.stderr.contains("error: no vault found"),
+        "{}",
+        err.stderr
+    );
+    assert!(err.stderr.contains("hint: "), "{}", err.stderr);
+
+    let both = v.run(&["-q", "-v", "status"]).code(2);
+    assert!(
+        both.stderr.contains("cannot be used with"),
+        "{}",
+        both.stderr
+    );
+}
+
+#[test]
+fn contract_drift_is_a_warning_until_init_force_refreshes_it() {
+    let v = TestVault::empty();
+    v.run_in(v.dir.path(), &["init", "vault", "--agent", "claude"])
+        .ok();
+    v.run(&["scan"]).ok();
+    let fresh = v.run(&["status", "--json"]).ok();
+    assert_eq!(
+        fresh.json()["contract"],
+        serde_json::json!({"files": [{"file": "CLAUDE.md", "state": "current"}]})
+    );
+    assert_eq!(fresh.stderr, "");
+    let lint_before = v.run(&["lint", "--json"]);
+    assert_eq!(lint_before.json()["notes"], serde_json::json!([]));
+
+    let mut edited = v.read("CLAUDE.md");
+    edited.push_str("\nAlways answer in French.\n");
+    std::fs::write(v.path("CLAUDE.md"), edited).unwrap();
+
+    let status = v.run(&["status", "--json"]).ok();
+    assert_eq!(status.json()["contract"]["files"][0]["state"], "differs");
+    snapshot!(v, status.stderr);
+    let text = v.run(&["status"]).ok();
+    assert!(
+        text.stdout.contains("contract: CLAUDE.md differs"),
+        "{}",
+        text.stdout
+    );
+    assert_eq!(text.stderr, status.stderr);
+
+    let lint = v.run(&["lint", "--json"]);
+    assert_eq!(
+        lint.code, lint_before.code,
+        "a note does not change the exit code"
+    );
+    let j = lint.json();
+    assert_eq!(
+        j["total"],
+        lint_before.json()["total"],
+        "a note is not an issue"
+    );
+    assert_eq!(
+        j["notes"],
+        serde_json::json!([{
+            "kind": "contract-drift",
+            "path": "CLAUDE.md",
+            "message": "CLAUDE.md differs from the agent contract built into this sparks",
+            "hint": "sparks init --agent claude --force"
+        }])
+    );
+    assert!(
+        lint.stderr.contains("warning: CLAUDE.md differs"),
+        "{}",
+        lint.stderr
+    );
+    assert!(
+        lint.stderr
+            .contains("hint: run `sparks init --agent claude --force`"),
+        "{}",
+        lint.stderr
+    );
+
+    v.run(&["init", "--agent", "claude", "--force"]).ok();
+    let after = v.run(&["status", "--json"]).ok();
+    assert_eq!(after.json()["contract"]["files"][0]["state"], "current");
+    assert_eq!(after.stderr, "");
+    let lint_after = v.run(&["lint", "--json"]);
+    assert_eq!(lint_after.json()["notes"], serde_json::json!([]));
+    assert_eq!(lint_after.stderr, "");
+}
+
+#[test]
+fn other_agents_files_name_their_own_agent() {
+    let v = TestVault::new();
+    std::fs::write(v.path("AGENTS.md"), "old\n").unwrap();
+    std::fs::write(v.path("GEMINI.md"), "old\n").unwrap();
+    let run = v.run(&["status"]).ok();
+    assert!(
+        run.stderr.contains("`sparks init --agent codex --force`"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("`sparks init --agent gemini --force`"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout
+            .contains("contract: AGENTS.md differs, GEMINI.md differs")
+    );
+}
+
+#[test]
+fn a_broken_pipe_ends_quietly() {
+    let v = TestVault::empty();
+    for args in [&["describe"][..], &["completions", "zsh"]] {
+        let mut c = command(v.dir.path(), &v.home());
+        let mut child = c
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the reading end before sparks writes: its write fails with EPIPE.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+    }
+}
+
+#[test]
+fn the_man_page_covers_every_command() {
+    // What `make man` (examples/man.rs) renders, for the top-level page.
+    let mut page = Vec::new();
+    clap_mangen::Man::new(sparks::cli::Cli::command())
+        .render(&mut page)
+        .unwrap();
+    let page = String::from_utf8(page).unwrap();
+    assert!(page.starts_with(".ie \\n(.g .ds Aq"), "{page}");
+    assert!(page.contains(".TH sparks 1"), "{page}");
+    for path in command_paths().iter().filter(|p| p.len() == 1) {
+        assert!(
+            page.contains(&format!("sparks\\-{}(1)", path[0])),
+            "{path:?}"
+        );
+    }
+}
