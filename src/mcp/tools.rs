@@ -101,10 +101,11 @@ impl Server {
                 let checks = lint::select(&a.checks)?;
                 let vault = c.vault()?;
                 let mut manifest = c.manifest(&vault)?;
-                let report = match a.fix {
+                let mut report = match a.fix {
                     true => lint::fix::lint_and_fix(&vault, &mut manifest, &checks, &c.now)?,
                     false => lint::lint(&manifest, &checks)?,
                 };
+                report.notes = lint::notes(&vault.root);
                 reply::json(&report)
             })
             .await
