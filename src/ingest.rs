@@ -15,7 +15,7 @@ use crate::git::{self, Commit, GitError};
 use crate::inbox::{Hints, Inbox, InboxError};
 use crate::lock::VaultLock;
 use crate::manifest::{BatchEntry, Manifest, ManifestError, NewEntry, Opened, Outcome};
-use crate::scan::{self, ScanError, ScanIssue, ScanOptions};
+use crate::scan::{self, ScanError, ScanIssue};
 use crate::vault::{INBOX, Vault};
 use serde::Serialize;
 use std::collections::{HashMap, VecDeque};
@@ -695,13 +695,7 @@ impl Run<'_> {
     }
 
     fn scan(&self, manifest: &mut Manifest) -> Result<Vec<ScanIssue>, IngestError> {
-        let report = scan::scan(
-            self.vault,
-            manifest,
-            ScanOptions::default(),
-            &self.now.timestamp,
-            self.now.ns,
-        )?;
+        let report = scan::rescan(self.vault, manifest, self.now)?;
         Ok(report.errors)
     }
 
@@ -722,13 +716,7 @@ impl Run<'_> {
             .map(|o| o.name)
             .collect();
         if !written.is_empty() {
-            scan::scan(
-                self.vault,
-                manifest,
-                ScanOptions::default(),
-                &self.now.timestamp,
-                self.now.ns,
-            )?;
+            scan::rescan(self.vault, manifest, self.now)?;
         }
         Ok(written)
     }

@@ -186,6 +186,21 @@ pub fn scan(
     })
 }
 
+/// The incremental scan a command runs after writing files, at its own clock reading.
+pub fn rescan(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    now: &crate::clock::Now,
+) -> Result<ScanReport, ScanError> {
+    scan(
+        vault,
+        manifest,
+        ScanOptions::default(),
+        &now.timestamp,
+        now.ns,
+    )
+}
+
 /// Whether a stored row still describes the file: same metadata, and last read at a clock
 /// strictly later than its mtime (otherwise a same-tick edit could hide behind it).
 fn is_clean(row: &FileRow, stat: Stat) -> bool {

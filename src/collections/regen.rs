@@ -14,7 +14,7 @@ use crate::fsio;
 use crate::git::{self, Commit, GitError};
 use crate::lock::VaultLock;
 use crate::manifest::{Manifest, ManifestError};
-use crate::scan::{self, ScanOptions};
+use crate::scan;
 use crate::vault::Vault;
 use serde::Serialize;
 
@@ -165,14 +165,7 @@ pub fn regen(
         .collect();
     let (mut commit, mut commit_skipped) = (None, None);
     if !written.is_empty() {
-        scan::scan(
-            vault,
-            manifest,
-            ScanOptions::default(),
-            &now.timestamp,
-            now.ns,
-        )
-        .map_err(|e| RegenError::Scan(e.to_string()))?;
+        scan::rescan(vault, manifest, now).map_err(|e| RegenError::Scan(e.to_string()))?;
         if req.commit && vault.config.git.auto_commit {
             let names: Vec<&str> = outcomes
                 .iter()

@@ -10,7 +10,7 @@ use crate::clock::Now;
 use crate::fsio;
 use crate::manifest::{AliasedLink, Manifest};
 use crate::markdown::{edit, frontmatter, outline};
-use crate::scan::{self, ScanOptions};
+use crate::scan;
 use crate::schema;
 use crate::vault::Vault;
 use serde::Serialize;
@@ -115,14 +115,7 @@ pub fn lint_and_fix(
         }
     }
     if !fixes.is_empty() {
-        scan::scan(
-            vault,
-            manifest,
-            ScanOptions::default(),
-            &now.timestamp,
-            now.ns,
-        )
-        .map_err(|e| LintError::Rescan(e.to_string()))?;
+        scan::rescan(vault, manifest, now).map_err(|e| LintError::Rescan(e.to_string()))?;
     }
     let mut report = lint(manifest, checks)?;
     report.fixes = fixes;
