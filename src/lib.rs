@@ -10,6 +10,7 @@ pub mod cli;
 pub mod affected;
 pub mod archive;
 pub mod brief;
+pub mod cjk;
 pub mod clock;
 pub mod collections;
 pub mod config;

@@ -11,7 +11,7 @@ use crate::manifest::{Content, Dirty, FileRow, Manifest, ManifestError, Stat, me
 use crate::markdown::{Block, Document};
 use crate::vault::{MANIFEST, Vault, relative};
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -84,6 +84,7 @@ impl ScanError {
 /// A file found by the walk.
 struct Found {
     rel: String,
+    // The path as found: `rel` is lossy for a name that is not UTF-8.
     abs: PathBuf,
     stat: Stat,
 }
@@ -102,6 +103,8 @@ enum Read {
     },
     /// It could not be read.
     Failed(String),
+    /// It was removed between the walk and the read: as if the walk had not found it.
+    Vanished,
 }
 
 /// Scan the vault into the manifest. `now_ns` is the wall clock (for "changed since").
@@ -130,12 +133,13 @@ pub fn scan(
             _ => to_read.push(i),
         }
     }
-    let reads = read_all(&found, &to_read, &known);
-
     let tx = manifest.scan_tx()?;
     let mut dirty = Dirty::new();
     let (mut hashed, mut changed) = (0, 0);
-    for (&i, read) in to_read.iter().zip(reads) {
+    let mut vanished = std::collections::HashSet::new();
+    // Readers hash and parse in parallel while this thread writes, in walk order, with a
+    // bounded number of files in flight: memory does not grow with the vault.
+    read_streaming(&found, &to_read, &known, |i, read| {
         let f = &found[i];
         match read {
             Read::Same => {
@@ -156,9 +160,18 @@ pub fn scan(
                 path: f.rel.clone(),
                 error,
             }),
+            Read::Vanished => {
+                vanished.insert(i);
+            }
         }
-    }
-    let seen: std::collections::HashSet<&str> = found.iter().map(|f| f.rel.as_str()).collect();
+        Ok(())
+    })?;
+    let seen: std::collections::HashSet<&str> = found
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !vanished.contains(i))
+        .map(|(_, f)| f.rel.as_str())
+        .collect();
     let mut deleted = 0;
     for (path, row) in &known {
         if !row.deleted && !seen.contains(path.as_str()) && !under_any(path, &unreadable) {
@@ -253,6 +266,8 @@ fn walk(root: &Path) -> (Vec<Found>, Vec<ScanIssue>, Vec<String>) {
     for entry in walker {
         let entry = match entry {
             Ok(e) => e,
+            // Removed between being listed and being read: as if never listed.
+            Err(e) if is_gone(&e) => continue,
             Err(e) => {
                 let rel = e.path().and_then(|p| relative(root, p)).unwrap_or_default();
                 let error = e
@@ -283,6 +298,7 @@ fn walk(root: &Path) -> (Vec<Found>, Vec<ScanIssue>, Vec<String>) {
                 abs: entry.path().to_path_buf(),
                 stat: stat_of(&meta),
             }),
+            Err(e) if is_gone(&e) => {}
             Err(e) => {
                 errors.push(ScanIssue {
                     path: rel.clone(),
@@ -293,6 +309,12 @@ fn walk(root: &Path) -> (Vec<Found>, Vec<ScanIssue>, Vec<String>) {
         }
     }
     (found, errors, unreadable)
+}
+
+/// Whether a walk error says the entry no longer exists (a file or folder deleted while the
+/// scan ran); the root itself is checked before the walk.
+fn is_gone(e: &walkdir::Error) -> bool {
+    e.depth() > 0 && e.io_error().map(std::io::Error::kind) == Some(std::io::ErrorKind::NotFound)
 }
 
 /// What the scan compares of a file's metadata.
@@ -323,46 +345,68 @@ pub fn stat_of(meta: &std::fs::Metadata) -> Stat {
     }
 }
 
-/// Read, hash and parse the chosen files, in parallel, results in the order of `which`.
-fn read_all(found: &[Found], which: &[usize], known: &HashMap<String, FileRow>) -> Vec<Read> {
+/// Files read ahead of the writer, at most.
+const IN_FLIGHT: usize = 64;
+
+/// Read, hash and parse the files `found[which[..]]` on reader threads, handing each result to
+/// `store` on this thread in the order of `which`. Stops at the first error `store` returns.
+fn read_streaming(
+    found: &[Found],
+    which: &[usize],
+    known: &HashMap<String, FileRow>,
+    mut store: impl FnMut(usize, Read) -> Result<(), ScanError>,
+) -> Result<(), ScanError> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(8);
     let next = AtomicUsize::new(0);
-    let mut results: Vec<Option<Read>> = Vec::new();
-    results.resize_with(which.len(), || None);
-    let chunks: Vec<Vec<(usize, Read)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let n = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&i) = which.get(n) else { break };
-                        let f = &found[i];
-                        out.push((n, read_one(f, known.get(&f.rel))));
+    std::thread::scope(|s| {
+        let (send, recv) = std::sync::mpsc::sync_channel::<(usize, Read)>(IN_FLIGHT);
+        for _ in 0..workers {
+            let (send, next) = (send.clone(), &next);
+            s.spawn(move || {
+                loop {
+                    let n = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&i) = which.get(n) else { break };
+                    let f = &found[i];
+                    let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        read_one(f, known.get(&f.rel))
+                    }))
+                    .unwrap_or_else(|_| Read::Failed("reading it failed: internal error".into()));
+                    // The writer stopped (on an error): nothing more to do.
+                    if send.send((n, read)).is_err() {
+                        break;
                     }
-                    out
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    for (n, read) in chunks.into_iter().flatten() {
-        results[n] = Some(read);
-    }
-    results
-        .into_iter()
-        .map(|r| r.unwrap_or_else(|| Read::Failed("the reader thread failed".into())))
-        .collect()
+                }
+            });
+        }
+        drop(send);
+        // Workers take positions in order, so out-of-order results are few: hold them until
+        // their turn.
+        let mut waiting: BTreeMap<usize, Read> = BTreeMap::new();
+        let mut turn = 0;
+        for (n, read) in recv {
+            waiting.insert(n, read);
+            while let Some(read) = waiting.remove(&turn) {
+                store(which[turn], read)?;
+                turn += 1;
+            }
+        }
+        // A reader that died leaves a gap; what it held is reported, not silently skipped.
+        for (n, &i) in which.iter().enumerate().skip(turn) {
+            let read = waiting
+                .remove(&n)
+                .unwrap_or_else(|| Read::Failed("the reader thread failed".into()));
+            store(i, read)?;
+        }
+        Ok(())
+    })
 }
 
 fn read_one(f: &Found, row: Option<&FileRow>) -> Read {
     let bytes = match std::fs::read(&f.abs) {
         Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Read::Vanished,
         Err(e) => return Read::Failed(e.to_string()),
     };
     let hash = blake3::hash(&bytes).to_hex().to_string();

@@ -1,9 +1,11 @@
 //! The `files` table, and the scan's write transaction over everything derived from files.
 
-use super::{At, Manifest, Result, pages::Dirty};
+use super::pages::{Dirty, SearchBatch};
+use super::{At, Manifest, Result};
 use crate::key;
 use crate::markdown::Document;
-use rusqlite::{Transaction, params};
+use rusqlite::{OptionalExtension, Transaction, params};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -78,8 +80,21 @@ impl Manifest {
     /// Begin the scan's one write transaction.
     pub fn scan_tx(&mut self) -> Result<ScanTx<'_>> {
         let path = self.path.clone();
-        let tx = self.immediate()?;
-        Ok(ScanTx { tx, path })
+        // The scan writes every derived row itself, and removes them itself (`clear_derived`):
+        // checking each insert against `files` would cost a lookup and a statement journal
+        // per row. Every other transaction turns the checks back on (`Manifest::immediate`).
+        self.conn
+            .pragma_update(None, "foreign_keys", "OFF")
+            .at(&path)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .at(&path)?;
+        Ok(ScanTx {
+            tx,
+            path,
+            search: RefCell::default(),
+        })
     }
 }
 
@@ -87,6 +102,8 @@ impl Manifest {
 pub struct ScanTx<'a> {
     pub(super) tx: Transaction<'a>,
     pub(super) path: std::path::PathBuf,
+    /// Search-index changes not written yet.
+    pub(super) search: RefCell<SearchBatch>,
 }
 
 impl ScanTx<'_> {
@@ -126,40 +143,54 @@ impl ScanTx<'_> {
         let path_key = key::link_key(path);
         let name_key = key::last_component(&path_key).to_string();
         let name_loose = key::loose_key(&name_key);
-        self.tx
+        if let Some((rowid, indexed)) = self.previous(path)? {
+            if indexed {
+                self.unindex(path, rowid)?;
+            }
+            self.clear_derived(path, dirty)?;
+        }
+        // A hash marked `reindex:` by a migration is content read before: its change time stays.
+        let rowid: i64 = self
+            .tx
             .prepare_cached(
                 "INSERT INTO files (path, name_key, path_key, size, mtime_ns, ctime_ns, inode, hash,
-                                    clock_ns, changed_ns, deleted, name_loose)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0, ?11)
+                                    clock_ns, changed_ns, deleted, name_loose, indexed)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0, ?11, ?12)
                  ON CONFLICT (path) DO UPDATE SET
                     size = excluded.size, mtime_ns = excluded.mtime_ns,
                     ctime_ns = excluded.ctime_ns, inode = excluded.inode, hash = excluded.hash,
-                    clock_ns = excluded.clock_ns, changed_ns = excluded.changed_ns, deleted = 0",
+                    clock_ns = excluded.clock_ns, deleted = 0, indexed = excluded.indexed,
+                    changed_ns = CASE WHEN files.hash = 'reindex:' || excluded.hash
+                                      THEN files.changed_ns ELSE excluded.changed_ns END
+                 RETURNING rowid",
             )
             .and_then(|mut s| {
-                s.execute(params![
-                    path,
-                    name_key,
-                    path_key,
-                    stat.size as i64,
-                    stat.mtime_ns,
-                    stat.ctime_ns,
-                    stat.inode as i64,
-                    hash,
-                    clock_ns,
-                    changed_ns,
-                    name_loose
-                ])
+                s.query_row(
+                    params![
+                        path,
+                        name_key,
+                        path_key,
+                        stat.size as i64,
+                        stat.mtime_ns,
+                        stat.ctime_ns,
+                        stat.inode as i64,
+                        hash,
+                        clock_ns,
+                        changed_ns,
+                        name_loose,
+                        text.is_some(),
+                    ],
+                    |r| r.get(0),
+                )
             })
             .at(&self.path)?;
         dirty.insert(name_key);
         dirty.insert(path_key);
-        self.clear_derived(path, dirty)?;
         if let Some(doc) = doc {
             self.insert_document(path, doc, dirty)?;
         }
         if let Some(text) = text {
-            self.index_text(path, doc, text)?;
+            self.index_text(path, rowid, doc, text)?;
         }
         Ok(())
     }
@@ -170,16 +201,33 @@ impl ScanTx<'_> {
         let path_key = key::link_key(path);
         dirty.insert(key::last_component(&path_key).to_string());
         dirty.insert(path_key);
+        if let Some((rowid, true)) = self.previous(path)? {
+            self.unindex(path, rowid)?;
+        }
         self.clear_derived(path, dirty)?;
         self.tx
-            .prepare_cached("UPDATE files SET deleted = 1, changed_ns = ?2 WHERE path = ?1")
+            .prepare_cached(
+                "UPDATE files SET deleted = 1, indexed = 0, changed_ns = ?2 WHERE path = ?1",
+            )
             .and_then(|mut s| s.execute(rusqlite::params![path, now_ns]))
             .at(&self.path)?;
         Ok(())
     }
 
+    /// The rowid of the stored row of `path`, and whether its text is in the search index.
+    fn previous(&self, path: &str) -> Result<Option<(i64, bool)>> {
+        self.tx
+            .prepare_cached("SELECT rowid, indexed FROM files WHERE path = ?1")
+            .and_then(|mut s| {
+                s.query_row([path], |r| Ok((r.get(0)?, r.get(1)?)))
+                    .optional()
+            })
+            .at(&self.path)
+    }
+
     /// Make the transaction's writes visible.
     pub fn commit(self) -> Result<()> {
+        self.flush_search()?;
         self.tx.commit().at(&self.path)
     }
 

@@ -6,6 +6,7 @@
 
 use super::{At, Manifest, Result, files::ScanTx, pages::Dirty};
 use rusqlite::{Connection, OptionalExtension, params};
+use std::collections::HashMap;
 
 /// How a link target resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,12 +53,8 @@ impl Manifest {
     pub fn resolve_name(&self, name: &str) -> Result<Resolution> {
         let exact: Option<String> = self
             .conn
-            .query_row(
-                "SELECT path FROM files WHERE path = ?1 AND deleted = 0",
-                [name.trim()],
-                |r| r.get(0),
-            )
-            .optional()
+            .prepare_cached("SELECT path FROM files WHERE path = ?1 AND deleted = 0")
+            .and_then(|mut s| s.query_row([name.trim()], |r| r.get(0)).optional())
             .at(&self.path)?;
         if let Some(p) = exact {
             return Ok(Resolution::Resolved(p));
@@ -96,6 +93,14 @@ impl ScanTx<'_> {
                 &[],
             )?
         };
+        // Resolving every key asks the same few tables thousands of times: read them once.
+        let everything;
+        let source: &dyn Candidates = if all {
+            everything = InMemory::load(&self.tx).at(&self.path)?;
+            &everything
+        } else {
+            &*self.tx
+        };
         let mut update = self
             .tx
             .prepare_cached(
@@ -104,7 +109,7 @@ impl ScanTx<'_> {
             )
             .at(&self.path)?;
         for k in &keys {
-            let (status, resolved, candidates) = match resolve_key(&self.tx, k).at(&self.path)? {
+            let (status, resolved, candidates) = match resolve_key(source, k).at(&self.path)? {
                 Resolution::Resolved(p) => ("resolved", Some(p), 1),
                 Resolution::Broken => ("broken", None, 0),
                 Resolution::Ambiguous(n) => ("ambiguous", None, n),
@@ -145,24 +150,112 @@ impl ScanTx<'_> {
     }
 }
 
-/// Resolve a link key: path form by path suffix; otherwise title, alias, then file name.
-fn resolve_key(conn: &Connection, k: &str) -> rusqlite::Result<Resolution> {
-    if k.contains('/') {
-        let by_path = collect(
-            conn,
-            "SELECT path FROM files WHERE deleted = 0 AND (path_key = ?1 OR
-                (length(path_key) > length(?1)
-                 AND substr(path_key, length(path_key) - length(?1)) = '/' || ?1))
-             ORDER BY length(path), path",
-            k,
+/// Where link resolution finds its candidates: the database, or the same tables read into
+/// memory once.
+trait Candidates {
+    /// Live files named `name_key`, with their path keys.
+    fn named(&self, name_key: &str) -> rusqlite::Result<Vec<(String, String)>>;
+    /// Pages titled `k`, by path.
+    fn titled(&self, k: &str) -> rusqlite::Result<Vec<String>>;
+    /// Pages with the alias `k`, by path, each once.
+    fn aliased(&self, k: &str) -> rusqlite::Result<Vec<String>>;
+}
+
+impl Candidates for Connection {
+    fn named(&self, name_key: &str) -> rusqlite::Result<Vec<(String, String)>> {
+        let mut stmt = self.prepare_cached(
+            "SELECT path, path_key FROM files WHERE deleted = 0 AND name_key = ?1",
         )?;
+        let rows = stmt.query_map([name_key], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect()
+    }
+
+    fn titled(&self, k: &str) -> rusqlite::Result<Vec<String>> {
+        collect(
+            self,
+            "SELECT path FROM pages WHERE title_key = ?1 ORDER BY path",
+            k,
+        )
+    }
+
+    fn aliased(&self, k: &str) -> rusqlite::Result<Vec<String>> {
+        collect(
+            self,
+            "SELECT DISTINCT path FROM aliases WHERE alias_key = ?1 ORDER BY path",
+            k,
+        )
+    }
+}
+
+/// Files by name, pages by title and by alias, read in three statements.
+#[derive(Default)]
+struct InMemory {
+    named: HashMap<String, Vec<(String, String)>>,
+    titled: HashMap<String, Vec<String>>,
+    aliased: HashMap<String, Vec<String>>,
+}
+
+impl InMemory {
+    fn load(conn: &Connection) -> rusqlite::Result<InMemory> {
+        let mut m = InMemory::default();
+        let mut stmt =
+            conn.prepare("SELECT name_key, path, path_key FROM files WHERE deleted = 0")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            m.named
+                .entry(r.get(0)?)
+                .or_default()
+                .push((r.get(1)?, r.get(2)?));
+        }
+        for (sql, map) in [
+            (
+                "SELECT title_key, path FROM pages WHERE title_key IS NOT NULL ORDER BY path",
+                &mut m.titled,
+            ),
+            (
+                "SELECT DISTINCT alias_key, path FROM aliases ORDER BY path",
+                &mut m.aliased,
+            ),
+        ] {
+            let mut stmt = conn.prepare(sql)?;
+            let mut rows = stmt.query([])?;
+            while let Some(r) = rows.next()? {
+                map.entry(r.get(0)?).or_default().push(r.get(1)?);
+            }
+        }
+        Ok(m)
+    }
+}
+
+impl Candidates for InMemory {
+    fn named(&self, name_key: &str) -> rusqlite::Result<Vec<(String, String)>> {
+        Ok(self.named.get(name_key).cloned().unwrap_or_default())
+    }
+
+    fn titled(&self, k: &str) -> rusqlite::Result<Vec<String>> {
+        Ok(self.titled.get(k).cloned().unwrap_or_default())
+    }
+
+    fn aliased(&self, k: &str) -> rusqlite::Result<Vec<String>> {
+        Ok(self.aliased.get(k).cloned().unwrap_or_default())
+    }
+}
+
+/// Resolve a link key: path form by path suffix; otherwise title, alias, then file name.
+fn resolve_key(c: &dyn Candidates, k: &str) -> rusqlite::Result<Resolution> {
+    if k.contains('/') {
+        // A path suffix ends in the file's name: the files so named are the candidates, and
+        // the suffix is checked here (no index serves a suffix match).
+        let suffix = format!("/{k}");
+        let by_path: Vec<String> = c
+            .named(crate::key::last_component(k))?
+            .into_iter()
+            .filter(|(_, path_key)| path_key == k || path_key.ends_with(&suffix))
+            .map(|(path, _)| path)
+            .collect();
         return Ok(shortest(&by_path));
     }
-    for sql in [
-        "SELECT path FROM pages WHERE title_key = ?1 ORDER BY path",
-        "SELECT DISTINCT path FROM aliases WHERE alias_key = ?1 ORDER BY path",
-    ] {
-        let found = collect(conn, sql, k)?;
+    for found in [c.titled(k)?, c.aliased(k)?] {
         match found.len() {
             0 => {}
             1 => return Ok(Resolution::Resolved(found[0].clone())),
@@ -171,13 +264,11 @@ fn resolve_key(conn: &Connection, k: &str) -> rusqlite::Result<Resolution> {
     }
     // By file name, wiki pages before other files (a raw note named like a page should not
     // capture its links), then the shortest path.
-    let by_name = collect(
-        conn,
-        "SELECT path FROM files WHERE deleted = 0 AND name_key = ?1 ORDER BY length(path), path",
-        k,
-    )?;
-    let (wiki, other): (Vec<String>, Vec<String>) =
-        by_name.into_iter().partition(|p| p.starts_with("wiki/"));
+    let (wiki, other): (Vec<String>, Vec<String>) = c
+        .named(k)?
+        .into_iter()
+        .map(|(path, _)| path)
+        .partition(|p| p.starts_with("wiki/"));
     Ok(shortest(if wiki.is_empty() { &other } else { &wiki }))
 }
 

@@ -23,7 +23,7 @@ pub use links::Resolution;
 pub use pages::Dirty;
 pub use query::{Collision, PageFilter, PageRow};
 pub use recent::{RawFile, UpdatedPage};
-pub use search::{Hit, Lookup, Scope, Scores};
+pub use search::{Hit, Scope, Scores};
 pub use stats::{Counts, TypeCount};
 pub use view::{Backlink, NameHit, TagCount, ViewPage};
 
@@ -32,13 +32,19 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The migrations, in order; migration N brings the schema to version N.
-const MIGRATIONS: &[&str] = &[include_str!("../../migrations/0001_init.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/0001_init.sql"),
+    include_str!("../../migrations/0002_search_without_copies.sql"),
+];
 
 /// The schema version this binary writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// How long a command waits for another one's write transaction before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The most memory SQLite's page cache may take, in KiB.
+const CACHE_KIB: i64 = 64 * 1024;
 
 /// An open manifest.
 #[derive(Debug)]
@@ -147,6 +153,13 @@ impl Manifest {
         self.conn
             .pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        // A scan writes every index of a large vault in file order, not key order: with
+        // SQLite's default 2 MB cache it would spill the same pages to the WAL again and
+        // again. The cache grows only as far as it is used.
+        self.conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
+        // Statement journals (every insert checked by a foreign key opens one) and the scan's
+        // temporary table stay in memory instead of temporary files.
+        self.conn.pragma_update(None, "temp_store", "MEMORY")?;
         self.conn.pragma_update(None, "foreign_keys", "ON")?;
         Ok(())
     }
@@ -187,6 +200,9 @@ impl Manifest {
     }
 
     fn immediate(&mut self) -> Result<rusqlite::Transaction<'_>> {
+        self.conn
+            .pragma_update(None, "foreign_keys", "ON")
+            .at(&self.path)?;
         self.conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .at(&self.path)

@@ -387,7 +387,7 @@ impl Server {
                     tag: a.tag,
                     limit: a.limit.unwrap_or(20),
                 };
-                reply::json(&search::search(&manifest, &req)?)
+                reply::json(&search::search(&vault, &manifest, &req)?)
             })
             .await
     }

@@ -468,3 +468,58 @@ fn a_corrupt_manifest_is_a_clear_error_and_rebuild_recovers_the_derived_state() 
     assert_eq!(links(&v, "wiki/entities/A.md"), links_before);
     v.run(&["lint", "--check", "broken-links"]).ok();
 }
+
+#[test]
+fn a_schema_1_manifest_is_migrated_and_reindexed_keeping_change_times() {
+    let v = TestVault::new();
+    v.page("wiki/concepts/Kept.md", "Kept", "unchanged lighthouse text")
+        .page("wiki/concepts/Edited.md", "Edited", "old words")
+        .settle();
+    scan(&v);
+    // Put the manifest back into schema 1's shape, as an older sparks left it.
+    db(&v)
+        .execute_batch(
+            "DROP TABLE search_wiki; DROP TABLE search_raw;
+             CREATE VIRTUAL TABLE search_words USING fts5(scope UNINDEXED, title, aliases, tags, body);
+             CREATE VIRTUAL TABLE search_tri USING fts5(scope UNINDEXED, title, aliases, body, tokenize = 'trigram');
+             ALTER TABLE files DROP COLUMN indexed;
+             DROP INDEX links_resolved_source; CREATE INDEX links_resolved ON links(resolved);
+             DROP INDEX links_fragments; CREATE INDEX headings_key ON headings(path, key);
+             UPDATE files SET changed_ns = 12345;
+             PRAGMA user_version = 1;",
+        )
+        .unwrap();
+    v.write(
+        "wiki/concepts/Edited.md",
+        "---\ntitle: Edited\n---\nnew lighthouse words\n",
+    )
+    .settle();
+    let report = scan(&v);
+    assert_eq!(report["errors"], serde_json::json!([]), "{report}");
+    assert_eq!(
+        rows(&v, "PRAGMA user_version"),
+        [manifest_version().to_string()]
+    );
+    let hits = v.run(&["search", "lighthouse", "--json"]).ok().json();
+    let mut paths: Vec<&str> = hits["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["path"].as_str().unwrap())
+        .collect();
+    paths.sort();
+    assert_eq!(paths, ["wiki/concepts/Edited.md", "wiki/concepts/Kept.md"]);
+    assert_eq!(
+        rows(
+            &v,
+            "SELECT path, changed_ns = 12345 FROM files WHERE path LIKE 'wiki/concepts/%' ORDER BY path"
+        ),
+        ["wiki/concepts/Edited.md | 0", "wiki/concepts/Kept.md | 1"],
+        "an unchanged file keeps its change time; an edited one gets a new one"
+    );
+    assert_eq!(scan(&v)["hashed"], 0, "the reindex happens once");
+}
+
+fn manifest_version() -> i64 {
+    sparks::manifest::SCHEMA_VERSION
+}

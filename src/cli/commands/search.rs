@@ -63,7 +63,7 @@ pub fn run(ctx: &Ctx, args: SearchArgs) -> anyhow::Result<Exit> {
         tag: args.tag,
         limit: args.limit,
     };
-    let report = search::search(&manifest, &req)?;
+    let report = search::search(&vault, &manifest, &req)?;
     if args.json {
         output::json(&report)?;
         return Ok(Exit::Success);

@@ -1,11 +1,16 @@
 //! `search`: full-text search of the wiki and raw files. The query language is small and
 //! never an error: words (all must match), `"phrases"`, `OR` between alternatives, `-word`
-//! to exclude, `prefix*`. Any other punctuation is text. Latin-script words use the word
-//! index (accents folded); CJK text uses the trigram index, or a substring scan when it is
-//! shorter than three characters.
+//! to exclude, `prefix*`. Any other punctuation is text. Words are looked up in the word index
+//! (accents folded); CJK text as character pairs (see [`crate::cjk`]). Hits are ranked by
+//! BM25, and only those shown are described and given a snippet.
 
-use crate::manifest::{Collision, Hit, Lookup, Manifest, ManifestError, Scope, Scores};
+mod snippet;
+
+use crate::cjk;
+use crate::manifest::{Collision, Hit, Manifest, ManifestError, Scope, Scores};
+use crate::vault::Vault;
 use serde::Serialize;
+use snippet::Term;
 
 /// A search request.
 #[derive(Debug, Clone)]
@@ -110,24 +115,29 @@ fn parse(q: &str) -> Query {
     out
 }
 
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
-}
-
-/// How to look an atom up. Its text is always quoted, so no character of it is FTS syntax.
-fn lookup(a: &Atom) -> Lookup {
-    let quoted = format!("\"{}\"", a.text.replace('"', "\"\""));
-    if a.text.chars().any(is_cjk) {
-        if a.text.chars().count() < 3 {
-            Lookup::Substring(a.text.clone())
-        } else {
-            Lookup::Trigrams(quoted)
-        }
-    } else if a.prefix {
-        Lookup::Words(format!("{quoted}*"))
-    } else {
-        Lookup::Words(quoted)
+/// The FTS5 expression of an atom. Every piece of text in it is quoted, so no character of
+/// the query is FTS syntax; CJK runs become phrases of character pairs.
+fn expression(a: &Atom) -> Option<String> {
+    let runs = cjk::runs(&a.text);
+    let last = runs.len().saturating_sub(1);
+    let parts: Vec<String> = runs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &(is_cjk, run))| {
+            if is_cjk {
+                return Some(cjk::query(run));
+            }
+            if !run.chars().any(char::is_alphanumeric) {
+                return None;
+            }
+            let star = if a.prefix && i == last { "*" } else { "" };
+            Some(format!("\"{}\"{star}", run.replace('"', "\"\"")))
+        })
+        .collect();
+    match parts.len() {
+        0 => None,
+        1 => parts.into_iter().next(),
+        _ => Some(format!("({})", parts.join(" "))),
     }
 }
 
@@ -148,21 +158,25 @@ impl SearchError {
     }
 }
 
-/// Run a search.
-pub fn search(manifest: &Manifest, req: &Request) -> Result<SearchReport, SearchError> {
+/// Run a search. Snippets are cut from the files of `vault`.
+pub fn search(
+    vault: &Vault,
+    manifest: &Manifest,
+    req: &Request,
+) -> Result<SearchReport, SearchError> {
     let q = parse(&req.query);
     let mut matched: Option<Scores> = None;
-    let mut snippet_from = None;
+    let mut terms = Vec::new();
     for group in &q.groups {
         let mut union = Scores::new();
         for atom in group {
-            let l = lookup(atom);
-            for (id, s) in manifest.search_atom(&l, req.scope)? {
+            terms.extend(Term::new(&atom.text, atom.prefix));
+            let Some(expr) = expression(atom) else {
+                continue;
+            };
+            for (id, s) in manifest.search_match(&expr, req.scope)? {
                 let e = union.entry(id).or_insert(s);
                 *e = e.min(s);
-            }
-            if snippet_from.is_none() && !matches!(l, Lookup::Substring(_)) {
-                snippet_from = Some(l);
             }
         }
         matched = Some(match matched {
@@ -175,15 +189,30 @@ pub fn search(manifest: &Manifest, req: &Request) -> Result<SearchReport, Search
     }
     let mut scores = matched.unwrap_or_default();
     for atom in &q.excluded {
-        for id in manifest.search_atom(&lookup(atom), req.scope)?.keys() {
-            scores.remove(id);
+        if let Some(expr) = expression(atom) {
+            for id in manifest.search_match(&expr, req.scope)?.keys() {
+                scores.remove(id);
+            }
         }
     }
-    let ids: Vec<i64> = scores.keys().copied().collect();
-    let ids = manifest.search_filter(&ids, req.kind.as_deref(), req.tag.as_deref())?;
+    if req.kind.is_some() || req.tag.is_some() {
+        let allowed = manifest.search_allowed(req.kind.as_deref(), req.tag.as_deref())?;
+        scores.retain(|id, _| allowed.contains(id));
+    }
+    let total = scores.len();
+    // Describe only what is shown: the best `limit`, and any tied with the last of them, so
+    // that ties are broken by path as before the cut.
+    let mut ranked: Vec<(i64, f64)> = scores.into_iter().collect();
+    ranked.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    let keep = match ranked.get(req.limit.saturating_sub(1)) {
+        Some(&(_, cut)) if req.limit > 0 => ranked.iter().take_while(|r| r.1 <= cut).count(),
+        _ if req.limit == 0 => 0,
+        _ => ranked.len(),
+    };
     let mut hits = Vec::new();
-    for id in ids {
-        if let Some(h) = manifest.search_hit(id, scores[&id], snippet_from.as_ref())? {
+    for &(id, score) in &ranked[..keep] {
+        if let Some(mut h) = manifest.search_hit(id, score)? {
+            h.snippet = snippet_of(vault, &h.path, &terms);
             hits.push(h);
         }
     }
@@ -192,7 +221,6 @@ pub fn search(manifest: &Manifest, req: &Request) -> Result<SearchReport, Search
             .total_cmp(&a.score)
             .then_with(|| a.path.cmp(&b.path))
     });
-    let total = hits.len();
     hits.truncate(req.limit);
     Ok(SearchReport {
         collisions: manifest.collisions(&req.query)?,
@@ -201,6 +229,20 @@ pub fn search(manifest: &Manifest, req: &Request) -> Result<SearchReport, Search
         truncated: hits.len() < total,
         hits,
     })
+}
+
+/// The snippet of a hit, from its file as it is now (a page without its frontmatter); empty
+/// when the file cannot be read as text any more.
+fn snippet_of(vault: &Vault, path: &str, terms: &[Term]) -> String {
+    let Ok(text) = std::fs::read_to_string(vault.root.join(path)) else {
+        return String::new();
+    };
+    let body = if crate::scan::is_page(path) {
+        crate::markdown::frontmatter::split(&text).body
+    } else {
+        &text
+    };
+    snippet::snippet(body, terms)
 }
 
 #[cfg(test)]
@@ -240,22 +282,31 @@ mod tests {
             "***",
             "c++ (x)",
             "NEAR(a b)",
+            "知識-(管理)",
         ] {
             let parsed = parse(q);
             for a in parsed.groups.iter().flatten().chain(&parsed.excluded) {
-                match lookup(a) {
-                    Lookup::Words(e) | Lookup::Trigrams(e) => assert!(e.starts_with('"'), "{e}"),
-                    Lookup::Substring(_) => {}
-                }
+                let e = expression(a).unwrap_or_default();
+                let outside: String = e.split('"').step_by(2).collect::<Vec<_>>().concat();
+                assert!(
+                    outside.chars().all(|c| "()* ".contains(c)),
+                    "{q:?} gave {e:?}"
+                );
             }
         }
         assert_eq!(parse("***").groups.len(), 0);
     }
 
     #[test]
-    fn cjk_goes_to_trigrams_or_substrings() {
-        assert!(matches!(lookup(&atom("知識管理")), Lookup::Trigrams(_)));
-        assert!(matches!(lookup(&atom("知識")), Lookup::Substring(_)));
-        assert!(matches!(lookup(&atom("gpt-4o")), Lookup::Words(_)));
+    fn cjk_becomes_pairs_beside_quoted_words() {
+        assert_eq!(expression(&atom("知識管理")).unwrap(), "\"知識 識管 管理\"");
+        assert_eq!(expression(&atom("知")).unwrap(), "\"知\"*");
+        assert_eq!(expression(&atom("gpt-4o")).unwrap(), "\"gpt-4o\"");
+        assert_eq!(expression(&atom("gpt知識")).unwrap(), "(\"gpt\" \"知識\")");
+        let prefix = Atom {
+            text: "inval".into(),
+            prefix: true,
+        };
+        assert_eq!(expression(&prefix).unwrap(), "\"inval\"*");
     }
 }

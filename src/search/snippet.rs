@@ -1,0 +1,210 @@
+//! Snippets: a short extract of a file's text around the first place a query's terms occur,
+//! with every occurrence in it marked `**like this**`. The search index stores no copy of the
+//! text, so snippets are cut from the file itself, comparing as the index does: case and
+//! accents folded, punctuation and spaces alike, CJK without word boundaries.
+
+use crate::cjk::is_cjk;
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
+
+/// Bytes of context kept before the first match, and after it.
+const BEFORE: usize = 60;
+const AFTER: usize = 100;
+/// Bytes shown when no term occurs in the text (it matched by title, alias or tag).
+const OPENING: usize = 160;
+
+/// A term to look for: folded text, and whether it may continue into a longer word.
+#[derive(Debug, Clone)]
+pub struct Term {
+    chars: Vec<char>,
+    prefix: bool,
+}
+
+impl Term {
+    /// A term from query text.
+    pub fn new(text: &str, prefix: bool) -> Option<Term> {
+        let (chars, _) = fold(text);
+        let start = chars.iter().position(|c| *c != ' ')?;
+        let end = chars.iter().rposition(|c| *c != ' ')? + 1;
+        Some(Term {
+            chars: chars[start..end].to_vec(),
+            prefix,
+        })
+    }
+}
+
+/// Text folded for comparison: lower case, combining marks dropped, every run of other
+/// characters than letters and digits one space; with the byte span in the original text of
+/// each folded character.
+fn fold(text: &str) -> (Vec<char>, Vec<(usize, usize)>) {
+    let mut chars = Vec::with_capacity(text.len());
+    let mut spans: Vec<(usize, usize)> = Vec::with_capacity(text.len());
+    for (at, c) in text.char_indices() {
+        let span = (at, at + c.len_utf8());
+        if is_combining_mark(c) {
+            // A decomposed accent belongs to the letter before it.
+            if let Some(last) = spans.last_mut() {
+                last.1 = span.1;
+            }
+            continue;
+        }
+        if !c.is_alphanumeric() {
+            if chars.last() != Some(&' ') {
+                chars.push(' ');
+                spans.push(span);
+            }
+            continue;
+        }
+        for d in c.to_lowercase().flat_map(|l| std::iter::once(l).nfd()) {
+            if !is_combining_mark(d) {
+                chars.push(d);
+                spans.push(span);
+            }
+        }
+    }
+    (chars, spans)
+}
+
+/// Where `term` occurs in `text` (folded), as folded-character ranges, honouring word
+/// boundaries for letters and digits that are not CJK.
+fn occurrences(text: &[char], term: &Term, out: &mut Vec<(usize, usize)>) {
+    let t = &term.chars;
+    if t.is_empty() || t.len() > text.len() {
+        return;
+    }
+    let bounded = |c: char| c == ' ' || is_cjk(c);
+    for i in 0..=text.len() - t.len() {
+        if text[i..i + t.len()] != t[..] {
+            continue;
+        }
+        let starts = is_cjk(t[0]) || i == 0 || bounded(text[i - 1]);
+        let end = i + t.len();
+        let last = t[t.len() - 1];
+        let ends = term.prefix || is_cjk(last) || end == text.len() || bounded(text[end]);
+        if starts && ends {
+            out.push((i, end));
+        }
+    }
+}
+
+/// The snippet of `text` for `terms`.
+pub fn snippet(text: &str, terms: &[Term]) -> String {
+    let (folded, spans) = fold(text);
+    let mut found = Vec::new();
+    for t in terms {
+        occurrences(&folded, t, &mut found);
+    }
+    found.sort_unstable();
+    let Some(&(first, _)) = found.first() else {
+        return collapse(&text[..floor(text, OPENING.min(text.len()))]);
+    };
+    let hit_start = spans[first].0;
+    let mut from = floor(text, hit_start.saturating_sub(BEFORE));
+    if from > 0 {
+        // Start at a word.
+        from = text[from..hit_start]
+            .find(char::is_whitespace)
+            .map_or(from, |i| from + i);
+    }
+    let mut to = floor(text, (hit_start + AFTER).min(text.len()));
+    if to < text.len() {
+        to = text[hit_start..to]
+            .rfind(char::is_whitespace)
+            .map_or(to, |i| hit_start + i);
+    }
+    let mut out = String::new();
+    if from > 0 {
+        out.push('…');
+    }
+    let mut at = from;
+    let mut last_end = 0;
+    for &(s, e) in &found {
+        let (bs, be) = (spans[s].0, spans[e - 1].1);
+        if s < last_end || bs < from || be > to {
+            continue;
+        }
+        out.push_str(&text[at..bs]);
+        out.push_str("**");
+        out.push_str(&text[bs..be]);
+        out.push_str("**");
+        at = be;
+        last_end = e;
+    }
+    out.push_str(&text[at..to]);
+    if to < text.len() {
+        out.push('…');
+    }
+    collapse(&out)
+}
+
+/// The largest char boundary of `text` at or below `i`.
+fn floor(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Whitespace runs made one space, ends trimmed.
+fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terms(list: &[&str]) -> Vec<Term> {
+        list.iter().filter_map(|t| Term::new(t, false)).collect()
+    }
+
+    #[test]
+    fn marks_every_occurrence_keeping_the_original_case() {
+        let s = snippet(
+            "Eviction policies: LRU; eviction is hard.",
+            &terms(&["eviction"]),
+        );
+        assert_eq!(s, "**Eviction** policies: LRU; **eviction** is hard.");
+    }
+
+    #[test]
+    fn folds_accents_and_punctuation_like_the_index() {
+        let s = snippet("A café serving crème brûlée.", &terms(&["creme brulee"]));
+        assert_eq!(s, "A café serving **crème brûlée**.");
+        let s = snippet("Cafe\u{301} au lait", &terms(&["café"]));
+        assert_eq!(s, "**Cafe\u{301}** au lait");
+        let s = snippet("We compared gpt-4o today.", &terms(&["gpt 4o"]));
+        assert_eq!(s, "We compared **gpt-4o** today.");
+    }
+
+    #[test]
+    fn words_match_whole_unless_prefix() {
+        assert!(!snippet("invalidation", &terms(&["invalid"])).contains("**"));
+        let prefix = [Term::new("invalid", true).unwrap()];
+        assert_eq!(snippet("invalidation", &prefix), "**invalid**ation");
+    }
+
+    #[test]
+    fn cjk_matches_inside_runs() {
+        assert_eq!(
+            snippet("個人の知識管理について。", &terms(&["知識"])),
+            "個人の**知識**管理について。"
+        );
+    }
+
+    #[test]
+    fn long_text_is_cut_around_the_first_match() {
+        let text = format!("{} needle {}", "word ".repeat(100), "tail ".repeat(100));
+        let s = snippet(&text, &terms(&["needle"]));
+        assert!(s.starts_with('…') && s.ends_with('…'), "{s}");
+        assert!(s.contains("**needle**"));
+        assert!(s.len() < BEFORE + AFTER + 20, "{}", s.len());
+    }
+
+    #[test]
+    fn without_a_match_the_opening_is_shown() {
+        let text = "é".repeat(200);
+        let s = snippet(&text, &terms(&["absent"]));
+        assert_eq!(s.chars().count(), OPENING / 2);
+    }
+}
