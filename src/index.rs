@@ -197,7 +197,11 @@ pub fn index(
 
 /// Whether `index` writes this path itself (so it is no entry of the index).
 pub fn is_generated(path: &str) -> bool {
-    path == INDEX || GROUPS.iter().any(|g| g.shard() == path)
+    let shard = path
+        .strip_prefix(SHARD_DIR)
+        .and_then(|r| r.strip_prefix('/'))
+        .and_then(|r| r.strip_suffix(".md"));
+    path == INDEX || shard.is_some_and(|s| GROUPS.iter().any(|g| g.heading() == s))
 }
 
 /// A page as the index lists it.
@@ -375,9 +379,7 @@ fn plan(
             group: Group::of(p.kind.as_deref()),
         })
         .collect();
-    listed.sort_by(|a, b| {
-        (key::key(&a.title), &a.title, a.path).cmp(&(key::key(&b.title), &b.title, b.path))
-    });
+    listed.sort_by_cached_key(|p| (key::key(&p.title), p.title.clone(), p.path));
     let mut by_type = ByType::default();
     for p in &listed {
         by_type.add(p.group);

@@ -7,6 +7,7 @@ use super::{GROUPS, Group, IndexError, is_generated};
 use crate::key;
 use crate::manifest::{Manifest, Resolution};
 use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
 
 /// What the old index pages hold, read one page after the other.
 #[derive(Default)]
@@ -66,6 +67,21 @@ impl Harvest {
     }
 }
 
+/// The link keys that name a shard of the index: its short path, its path, its title.
+static GENERATED: LazyLock<HashSet<String>> = LazyLock::new(|| {
+    GROUPS
+        .iter()
+        .flat_map(|g| {
+            let short = format!("index/{}", g.heading());
+            [
+                key::link_key(&format!("wiki/{short}")),
+                key::link_key(&short),
+                key::key(&g.shard_title()),
+            ]
+        })
+        .collect()
+});
+
 /// Resolve an old entry's link as the manifest resolves links; a link that resolves to nothing
 /// is tried by its label.
 fn target(
@@ -74,13 +90,7 @@ fn target(
     label: Option<&str>,
     listed: &HashSet<&str>,
 ) -> Result<Target, IndexError> {
-    let lk = key::link_key(link);
-    if GROUPS.iter().any(|g| {
-        let short = format!("index/{}", g.heading());
-        lk == key::link_key(&short)
-            || lk == key::link_key(&format!("wiki/{short}"))
-            || lk == key::key(&g.shard_title())
-    }) {
+    if GENERATED.contains(&key::link_key(link)) {
         return Ok(Target::Generated);
     }
     let mut r = manifest.resolve_name(link)?;

@@ -2,6 +2,7 @@
 
 use super::{At, Manifest, Result, sql};
 use crate::markdown::Problem;
+use std::collections::HashMap;
 
 /// A link that does not lead where it says.
 #[derive(Debug, Clone)]
@@ -94,14 +95,21 @@ fn paths(m: &Manifest, q: &str) -> Result<Vec<(String, String)>> {
 impl Manifest {
     /// Links that resolve to nothing or to several pages.
     pub fn unresolved_links(&self) -> Result<Vec<LinkFinding>> {
-        link_findings(self, "l.status IN ('broken', 'ambiguous')")
+        // The redundant `<> 'resolved'` lets SQLite use the partial index `links_status`.
+        link_findings(
+            self,
+            "l.status IN ('broken', 'ambiguous') AND l.status <> 'resolved'",
+        )
     }
 
     /// Resolved links whose `#heading` or `#^block` the target page does not have.
     pub fn broken_fragments(&self) -> Result<Vec<LinkFinding>> {
         link_findings(
             self,
-            "l.status = 'resolved' AND l.resolved IN (SELECT path FROM pages) AND (
+            // The first condition is the partial index `links_fragments`: only links with a
+            // fragment are visited.
+            "(l.heading_key IS NOT NULL OR l.block IS NOT NULL)
+             AND l.status = 'resolved' AND l.resolved IN (SELECT path FROM pages) AND (
                (l.heading_key IS NOT NULL AND NOT EXISTS
                  (SELECT 1 FROM headings h WHERE h.path = l.resolved AND h.key = l.heading_key))
                OR (l.block IS NOT NULL AND NOT EXISTS
@@ -147,11 +155,13 @@ impl Manifest {
         let mut stmt = self
             .conn
             .prepare(
+                // Driven from each page's sources (CROSS JOIN keeps that order), so that each
+                // source is one primary-key seek into `files`, not a pass over it.
                 "SELECT p.path, p.updated, f.path, max(date(f.mtime_ns / 1000000000, 'unixepoch', 'localtime'))
-                 FROM pages p, json_each(p.sources) s
-                 JOIN files f ON f.deleted = 0 AND f.path =
-                     CASE WHEN substr(s.value, 1, 2) = './' THEN substr(s.value, 3) ELSE s.value END
-                 WHERE date(p.updated) = p.updated
+                 FROM pages p CROSS JOIN json_each(p.sources) s
+                 CROSS JOIN files f ON f.path = (CASE WHEN substr(s.value, 1, 2) = './'
+                                                      THEN substr(s.value, 3) ELSE s.value END)
+                 WHERE f.deleted = 0 AND date(p.updated) = p.updated
                    AND date(f.mtime_ns / 1000000000, 'unixepoch', 'localtime') > p.updated
                  GROUP BY p.path ORDER BY p.path",
             )
@@ -166,12 +176,17 @@ impl Manifest {
     pub fn dead_sources(&self) -> Result<Vec<(String, String)>> {
         paths(
             self,
-            "SELECT p.path, s.value FROM pages p, json_each(p.sources) s
-             WHERE trim(s.value) <> '' AND NOT EXISTS (
-               SELECT 1 FROM files f WHERE f.deleted = 0 AND (
-                 f.path = rtrim(CASE WHEN substr(s.value, 1, 2) = './' THEN substr(s.value, 3) ELSE s.value END, '/')
-                 OR substr(f.path, 1, length(rtrim(s.value, '/')) + 1) = rtrim(s.value, '/') || '/'))
-             ORDER BY p.path, s.key",
+            // A source names a file, or a directory holding one: two seeks on the primary key
+            // (`'0'` is the byte after `'/'`, so the range is every path under the directory).
+            "WITH src AS (
+               SELECT p.path AS page, s.key AS seq, s.value AS value,
+                      rtrim(CASE WHEN substr(s.value, 1, 2) = './' THEN substr(s.value, 3) ELSE s.value END, '/') AS x
+               FROM pages p CROSS JOIN json_each(p.sources) s WHERE trim(s.value) <> '')
+             SELECT page, value FROM src
+             WHERE NOT EXISTS (SELECT 1 FROM files f WHERE f.path = src.x AND f.deleted = 0)
+               AND NOT EXISTS (SELECT 1 FROM files f WHERE f.path > src.x || '/' AND f.path < src.x || '0'
+                                                       AND f.deleted = 0)
+             ORDER BY page, seq",
         )
     }
 
@@ -180,11 +195,15 @@ impl Manifest {
         let mut stmt = self
             .conn
             .prepare(
-                "WITH names AS (
-                   SELECT title_key AS k, title AS name, path, 'title' AS how FROM pages WHERE title_key IS NOT NULL
-                   UNION SELECT alias_key, alias, path, 'alias' FROM aliases)
-                 SELECT k, name, path, how FROM names
-                 WHERE k IN (SELECT k FROM names GROUP BY k HAVING count(DISTINCT path) > 1)
+                // Keys and paths from the two indexes first; the names only for the keys
+                // that more than one page claims.
+                "WITH claims AS (
+                   SELECT title_key AS k, path FROM pages WHERE title_key IS NOT NULL
+                   UNION ALL SELECT alias_key, path FROM aliases),
+                 shared AS (SELECT k FROM claims GROUP BY k HAVING count(DISTINCT path) > 1)
+                 SELECT title_key AS k, title AS name, path, 'title' AS how FROM pages
+                 WHERE title_key IN shared
+                 UNION SELECT alias_key, alias, path, 'alias' FROM aliases WHERE alias_key IN shared
                  ORDER BY k, path, how DESC",
             )
             .at(&self.path)?;
@@ -223,23 +242,24 @@ impl Manifest {
 
     /// Every page with its stored frontmatter.
     pub fn page_records(&self) -> Result<Vec<PageRecord>> {
+        // Tags and aliases of every page in one pass each, not two subqueries per page.
+        let mut tags = self.lists("SELECT path, tag FROM tags ORDER BY path, tag_key")?;
+        let mut aliases = self.lists("SELECT path, alias FROM aliases ORDER BY path, seq")?;
         let mut stmt = self
             .conn
             .prepare(
                 "SELECT p.path, p.frontmatter, p.error, p.error_line, p.title, p.type, p.maturity, p.created,
-                        p.updated, p.sources, p.problems, p.words, p.key_lines,
-                        (SELECT json_group_array(tag) FROM tags WHERE path = p.path),
-                        (SELECT json_group_array(alias) FROM (SELECT alias FROM aliases WHERE path = p.path ORDER BY seq))
+                        p.updated, p.sources, p.problems, p.words, p.key_lines
                  FROM pages p ORDER BY p.path",
             )
             .at(&self.path)?;
         let list = |s: String| serde_json::from_str::<Vec<String>>(&s).unwrap_or_default();
         let rows = stmt
             .query_map([], |r| {
+                let path: String = r.get(0)?;
                 let problems: Vec<Problem> =
                     serde_json::from_str(&r.get::<_, String>(10)?).unwrap_or_default();
                 Ok(PageRecord {
-                    path: r.get(0)?,
                     frontmatter: r.get(1)?,
                     error: r.get(2)?,
                     error_line: r.get::<_, Option<i64>>(3)?.map(|n| n as usize),
@@ -250,16 +270,30 @@ impl Manifest {
                         created: r.get(7)?,
                         updated: r.get(8)?,
                         sources: list(r.get(9)?),
-                        tags: list(r.get(13)?),
-                        aliases: list(r.get(14)?),
+                        tags: tags.remove(&path).unwrap_or_default(),
+                        aliases: aliases.remove(&path).unwrap_or_default(),
                         problems,
                         lines: serde_json::from_str(&r.get::<_, String>(12)?).unwrap_or_default(),
                     },
                     words: r.get::<_, i64>(11)? as usize,
+                    path,
                 })
             })
             .at(&self.path)?;
         rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
+    }
+
+    /// `(path, value)` rows grouped by path, in the order of the query.
+    pub(super) fn lists(&self, sql: &str) -> Result<HashMap<String, Vec<String>>> {
+        let mut out: HashMap<String, Vec<String>> = HashMap::new();
+        let mut stmt = self.conn.prepare_cached(sql).at(&self.path)?;
+        let mut rows = stmt.query([]).at(&self.path)?;
+        while let Some(r) = rows.next().at(&self.path)? {
+            out.entry(r.get(0).at(&self.path)?)
+                .or_default()
+                .push(r.get(1).at(&self.path)?);
+        }
+        Ok(out)
     }
 }
 

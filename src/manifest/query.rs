@@ -80,13 +80,13 @@ impl Manifest {
         }
         if let Some(a) = &f.alias {
             conds.push(format!(
-                "EXISTS (SELECT 1 FROM aliases a WHERE a.path = p.path AND a.alias_key = {})",
+                "p.path IN (SELECT a.path FROM aliases a WHERE a.alias_key = {})",
                 arg(key::key(a))
             ));
         }
         if let Some(t) = &f.tag {
             conds.push(format!(
-                "EXISTS (SELECT 1 FROM tags t WHERE t.path = p.path AND t.tag_key = {})",
+                "p.path IN (SELECT t.path FROM tags t WHERE t.tag_key = {})",
                 arg(key::key(t.trim().trim_start_matches('#')))
             ));
         }
@@ -98,13 +98,13 @@ impl Manifest {
         }
         if let Some(src) = &f.linked_from {
             conds.push(format!(
-                "EXISTS (SELECT 1 FROM links l WHERE l.source = {} AND l.resolved = p.path)",
+                "p.path IN (SELECT l.resolved FROM links l WHERE l.source = {})",
                 arg(src.clone())
             ));
         }
         if let Some(dst) = &f.links_to {
             conds.push(format!(
-                "EXISTS (SELECT 1 FROM links l WHERE l.source = p.path AND l.resolved = {})",
+                "p.path IN (SELECT l.source FROM links l WHERE l.resolved = {})",
                 arg(dst.clone())
             ));
         }
@@ -122,14 +122,6 @@ impl Manifest {
         } else {
             format!("WHERE {}", conds.join(" AND "))
         };
-        let total: i64 = self
-            .conn
-            .query_row(
-                &format!("SELECT count(*) FROM pages p {wher}"),
-                rusqlite::params_from_iter(&args),
-                |r| r.get(0),
-            )
-            .at(&self.path)?;
         let limit = f.limit.map_or(-1, |n| n as i64);
         let mut stmt = self
             .conn
@@ -155,6 +147,19 @@ impl Manifest {
             })
             .at(&self.path)?
             .collect::<rusqlite::Result<Vec<_>>>()
+            .at(&self.path)?;
+        // Counted apart only when the limit may have cut the list.
+        if f.limit.is_none_or(|n| rows.len() < n) {
+            let total = rows.len();
+            return Ok((rows, total));
+        }
+        let total: i64 = self
+            .conn
+            .query_row(
+                &format!("SELECT count(*) FROM pages p {wher}"),
+                rusqlite::params_from_iter(&args),
+                |r| r.get(0),
+            )
             .at(&self.path)?;
         Ok((rows, total as usize))
     }

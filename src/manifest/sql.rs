@@ -9,9 +9,9 @@ pub const SYSTEM_PAGE: &str = "(p.path = 'wiki/index.md' OR p.path = 'wiki/log.m
 /// one of its sources.
 pub const STALE: &str = "(date(p.updated) = p.updated AND EXISTS (
     SELECT 1 FROM json_each(p.sources) s
-    JOIN files f ON f.deleted = 0 AND f.path =
-        CASE WHEN substr(s.value, 1, 2) = './' THEN substr(s.value, 3) ELSE s.value END
-    WHERE date(f.mtime_ns / 1000000000, 'unixepoch', 'localtime') > p.updated))";
+    CROSS JOIN files f ON f.path =
+        (CASE WHEN substr(s.value, 1, 2) = './' THEN substr(s.value, 3) ELSE s.value END)
+    WHERE f.deleted = 0 AND date(f.mtime_ns / 1000000000, 'unixepoch', 'localtime') > p.updated))";
 
 /// A page (alias `p`) no other page links to. Links from the index do not count: it links
 /// to everything.

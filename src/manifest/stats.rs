@@ -29,12 +29,21 @@ pub struct Counts {
 impl Manifest {
     /// Count files and pages.
     pub fn counts(&self, since_ns: Option<i64>) -> Result<Counts> {
-        let one = |sql: &str, arg: i64| -> Result<u64> {
-            self.conn
-                .query_row(sql, [arg], |r| r.get::<_, i64>(0))
-                .map(|n| n as u64)
-                .at(&self.path)
-        };
+        // One pass over `files` for all three counts.
+        let (tracked, changed_since_ingest, deleted): (i64, i64, i64) = self
+            .conn
+            .query_row(
+                "SELECT coalesce(sum(deleted = 0), 0), coalesce(sum(deleted = 0 AND changed_ns > ?1), 0),
+                        coalesce(sum(deleted = 1), 0)
+                 FROM files",
+                [since_ns.unwrap_or(i64::MIN)],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .at(&self.path)?;
+        let pages: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM pages", [], |r| r.get(0))
+            .at(&self.path)?;
         let mut stmt = self
             .conn
             .prepare(
@@ -53,19 +62,10 @@ impl Manifest {
             .collect::<rusqlite::Result<Vec<_>>>()
             .at(&self.path)?;
         Ok(Counts {
-            tracked: one(
-                "SELECT count(*) FROM files WHERE deleted = 0 AND ?1 = ?1",
-                0,
-            )?,
-            changed_since_ingest: one(
-                "SELECT count(*) FROM files WHERE deleted = 0 AND changed_ns > ?1",
-                since_ns.unwrap_or(i64::MIN),
-            )?,
-            deleted: one(
-                "SELECT count(*) FROM files WHERE deleted = 1 AND ?1 = ?1",
-                0,
-            )?,
-            pages: one("SELECT count(*) FROM pages WHERE ?1 = ?1", 0)?,
+            tracked: tracked as u64,
+            changed_since_ingest: changed_since_ingest as u64,
+            deleted: deleted as u64,
+            pages: pages as u64,
             pages_by_type,
         })
     }
