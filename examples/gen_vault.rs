@@ -915,7 +915,9 @@ impl Gen {
             .to_string()
     }
 
-    /// Noon UTC of the day `age` days ago, plus a few seconds of jitter.
+    /// Noon UTC of the day `age` days ago, plus a few seconds of jitter; never later than a
+    /// minute ago (a file from the future is one no scan can trust, and would be read again by
+    /// every scan, as it should).
     fn mtime(&self, age: u64, jitter: u64) -> SystemTime {
         let day = self
             .today
@@ -924,7 +926,8 @@ impl Gen {
         let secs = day
             .and_hms_opt(12, 0, 0)
             .map_or(0, |t| t.and_utc().timestamp().max(0) as u64);
-        SystemTime::UNIX_EPOCH + Duration::from_secs(secs + jitter % 3600)
+        let t = SystemTime::UNIX_EPOCH + Duration::from_secs(secs + jitter % 3600);
+        t.min(SystemTime::now() - Duration::from_secs(60))
     }
 
     fn write_all(&self) -> Result<()> {
