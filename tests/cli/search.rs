@@ -122,6 +122,19 @@ fn accents_hyphens_and_cjk() {
         ["wiki/entities/Zh.md"],
         "two characters: substring"
     );
+    for inner in ["管理", "理シス", "ム", "個", "人の知"] {
+        assert_eq!(
+            hits(&v, &[inner]),
+            ["wiki/entities/Zh.md"],
+            "{inner}: any run inside a longer one, the last character too"
+        );
+    }
+    assert!(hits(&v, &["管知"]).is_empty(), "the characters in order");
+    let j = v.run(&["search", "--json", "管理"]).ok().json();
+    assert!(
+        j["hits"][0]["snippet"].as_str().unwrap().contains("**管理**"),
+        "{j}"
+    );
 }
 
 #[test]
