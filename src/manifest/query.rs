@@ -123,11 +123,12 @@ impl Manifest {
             format!("WHERE {}", conds.join(" AND "))
         };
         let limit = f.limit.map_or(-1, |n| n as i64);
+        // Tags in key order (case folded), the order of their primary key: no sort per page.
         let mut stmt = self
             .conn
             .prepare(&format!(
                 "SELECT p.path, p.title, p.type, p.maturity, p.updated,
-                    (SELECT json_group_array(tag) FROM (SELECT tag FROM tags WHERE path = p.path ORDER BY tag)),
+                    (SELECT json_group_array(tag) FROM (SELECT tag FROM tags WHERE path = p.path ORDER BY tag_key)),
                     (SELECT json_group_array(alias) FROM (SELECT alias FROM aliases WHERE path = p.path ORDER BY seq))
                  FROM pages p {wher} ORDER BY p.path LIMIT {limit}"
             ))
