@@ -84,8 +84,8 @@ impl ScanError {
 /// A file found by the walk.
 struct Found {
     rel: String,
-    // The path as found: `rel` is lossy for a name that is not UTF-8.
-    abs: PathBuf,
+    // The path as found, when `rel` (lossy for a name that is not UTF-8) cannot give it back.
+    raw: Option<PathBuf>,
     stat: Stat,
 }
 
@@ -133,13 +133,16 @@ pub fn scan(
             _ => to_read.push(i),
         }
     }
+    // A cold or full scan touches most keys: resolving every target at once is cheaper, and
+    // needs no record of which keys changed.
+    let all = opts.full || known.is_empty();
     let tx = manifest.scan_tx()?;
     let mut dirty = Dirty::new();
     let (mut hashed, mut changed) = (0, 0);
     let mut vanished = std::collections::HashSet::new();
     // Readers hash and parse in parallel while this thread writes, in walk order, with a
     // bounded number of files in flight: memory does not grow with the vault.
-    read_streaming(&found, &to_read, &known, |i, read| {
+    read_streaming(root, &found, &to_read, &known, |i, read| {
         let f = &found[i];
         match read {
             Read::Same => {
@@ -155,6 +158,9 @@ pub fn scan(
                     text: text.as_deref(),
                 };
                 tx.store(&f.rel, f.stat, content, (clock_ns, now_ns), &mut dirty)?;
+                if all {
+                    dirty.clear();
+                }
             }
             Read::Failed(error) => errors.push(ScanIssue {
                 path: f.rel.clone(),
@@ -179,8 +185,11 @@ pub fn scan(
             deleted += 1;
         }
     }
-    // A cold or full scan touches most keys: resolving every target at once is cheaper.
-    let all = opts.full || known.is_empty();
+    let walked = found.len();
+    // What the walk found is not needed any more: free it before resolution loads its tables.
+    drop(seen);
+    drop(found);
+    drop(known);
     let resolved = tx.resolve(&dirty, all)?;
     tx.set_meta(LAST_SCAN, now_rfc3339)?;
     tx.commit()?;
@@ -188,7 +197,7 @@ pub fn scan(
     errors.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(ScanReport {
         vault_root: root.clone(),
-        walked: found.len(),
+        walked,
         hashed,
         changed,
         skipped,
@@ -294,8 +303,12 @@ fn walk(root: &Path) -> (Vec<Found>, Vec<ScanIssue>, Vec<String>) {
         };
         match entry.metadata() {
             Ok(meta) => found.push(Found {
+                raw: entry
+                    .path()
+                    .to_str()
+                    .is_none()
+                    .then(|| entry.path().to_path_buf()),
                 rel,
-                abs: entry.path().to_path_buf(),
                 stat: stat_of(&meta),
             }),
             Err(e) if is_gone(&e) => {}
@@ -351,6 +364,7 @@ const IN_FLIGHT: usize = 64;
 /// Read, hash and parse the files `found[which[..]]` on reader threads, handing each result to
 /// `store` on this thread in the order of `which`. Stops at the first error `store` returns.
 fn read_streaming(
+    root: &Path,
     found: &[Found],
     which: &[usize],
     known: &HashMap<String, FileRow>,
@@ -370,7 +384,7 @@ fn read_streaming(
                     let Some(&i) = which.get(n) else { break };
                     let f = &found[i];
                     let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        read_one(f, known.get(&f.rel))
+                        read_one(root, f, known.get(&f.rel))
                     }))
                     .unwrap_or_else(|_| Read::Failed("reading it failed: internal error".into()));
                     // The writer stopped (on an error): nothing more to do.
@@ -403,8 +417,9 @@ fn read_streaming(
     })
 }
 
-fn read_one(f: &Found, row: Option<&FileRow>) -> Read {
-    let bytes = match std::fs::read(&f.abs) {
+fn read_one(root: &Path, f: &Found, row: Option<&FileRow>) -> Read {
+    let path = f.raw.clone().unwrap_or_else(|| root.join(&f.rel));
+    let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Read::Vanished,
         Err(e) => return Read::Failed(e.to_string()),

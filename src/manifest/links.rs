@@ -68,10 +68,18 @@ impl ScanTx<'_> {
     /// key is in `dirty`; or every link when `all` is set. Returns how many targets it resolved.
     pub fn resolve(&self, dirty: &Dirty, all: bool) -> Result<usize> {
         let keys = if all {
-            self.collect(
-                "SELECT DISTINCT target_key FROM links WHERE target <> ''",
+            // In the order of the `links_target_key` index: no temporary table of every key.
+            // The empty key is a link to a heading of its own page unless some other target
+            // folds to it.
+            let mut keys = self.collect("SELECT DISTINCT target_key FROM links", &[])?;
+            let blank = self.collect(
+                "SELECT target_key FROM links WHERE target_key = '' AND target <> '' LIMIT 1",
                 &[],
-            )?
+            )?;
+            if blank.is_empty() {
+                keys.retain(|k| !k.is_empty());
+            }
+            keys
         } else {
             self.tx
                 .execute_batch(
@@ -190,7 +198,7 @@ impl Candidates for Connection {
 /// Files by name, pages by title and by alias, read in three statements.
 #[derive(Default)]
 struct InMemory {
-    named: HashMap<String, Vec<(String, String)>>,
+    named: HashMap<String, Vec<String>>,
     titled: HashMap<String, Vec<String>>,
     aliased: HashMap<String, Vec<String>>,
 }
@@ -198,14 +206,10 @@ struct InMemory {
 impl InMemory {
     fn load(conn: &Connection) -> rusqlite::Result<InMemory> {
         let mut m = InMemory::default();
-        let mut stmt =
-            conn.prepare("SELECT name_key, path, path_key FROM files WHERE deleted = 0")?;
+        let mut stmt = conn.prepare("SELECT name_key, path FROM files WHERE deleted = 0")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
-            m.named
-                .entry(r.get(0)?)
-                .or_default()
-                .push((r.get(1)?, r.get(2)?));
+            m.named.entry(r.get(0)?).or_default().push(r.get(1)?);
         }
         for (sql, map) in [
             (
@@ -229,7 +233,13 @@ impl InMemory {
 
 impl Candidates for InMemory {
     fn named(&self, name_key: &str) -> rusqlite::Result<Vec<(String, String)>> {
-        Ok(self.named.get(name_key).cloned().unwrap_or_default())
+        // Path keys are derived here, not held for every file of the vault.
+        Ok(self.named.get(name_key).map_or_else(Vec::new, |paths| {
+            paths
+                .iter()
+                .map(|p| (p.clone(), crate::key::link_key(p)))
+                .collect()
+        }))
     }
 
     fn titled(&self, k: &str) -> rusqlite::Result<Vec<String>> {

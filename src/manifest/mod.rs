@@ -44,7 +44,7 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The most memory SQLite's page cache may take, in KiB.
-const CACHE_KIB: i64 = 64 * 1024;
+const CACHE_KIB: i64 = 16 * 1024;
 
 /// An open manifest.
 #[derive(Debug)]
@@ -157,9 +157,6 @@ impl Manifest {
         // SQLite's default 2 MB cache it would spill the same pages to the WAL again and
         // again. The cache grows only as far as it is used.
         self.conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
-        // Statement journals (every insert checked by a foreign key opens one) and the scan's
-        // temporary table stay in memory instead of temporary files.
-        self.conn.pragma_update(None, "temp_store", "MEMORY")?;
         self.conn.pragma_update(None, "foreign_keys", "ON")?;
         Ok(())
     }
