@@ -132,7 +132,10 @@ fn accents_hyphens_and_cjk() {
     assert!(hits(&v, &["管知"]).is_empty(), "the characters in order");
     let j = v.run(&["search", "--json", "管理"]).ok().json();
     assert!(
-        j["hits"][0]["snippet"].as_str().unwrap().contains("**管理**"),
+        j["hits"][0]["snippet"]
+            .as_str()
+            .unwrap()
+            .contains("**管理**"),
         "{j}"
     );
 }
