@@ -27,7 +27,7 @@ pub use search::{Hit, Scope, Scores};
 pub use stats::{Counts, TypeCount};
 pub use view::{Backlink, NameHit, TagCount, ViewPage};
 
-use rusqlite::{Connection, TransactionBehavior};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -114,6 +114,20 @@ impl<T> At<T> for rusqlite::Result<T> {
     }
 }
 
+/// `path` as the path of an SQLite URI: `%`, `?` and `#` escaped.
+fn uri_path(path: &Path) -> String {
+    let mut out = String::new();
+    for c in path.to_string_lossy().chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '?' => out.push_str("%3f"),
+            '#' => out.push_str("%23"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Move the manifest at `path` and its `-wal`/`-shm` files aside (to `<name>.broken-<stamp>`),
 /// so that the next open starts afresh. Returns the new names of the files moved.
 pub fn set_aside(path: &Path, stamp: &str) -> std::io::Result<Vec<PathBuf>> {
@@ -132,7 +146,19 @@ pub fn set_aside(path: &Path, stamp: &str) -> std::io::Result<Vec<PathBuf>> {
 
 impl Manifest {
     /// Open (creating if needed) the manifest at `path` and bring its schema up to date.
+    ///
+    /// In a vault nobody may write to (a read-only mount, a shared folder), SQLite cannot create
+    /// the WAL's side files; the manifest is then opened read-only, so that the commands that
+    /// only read still answer, and any write fails naming the manifest.
     pub fn open(path: &Path) -> Result<Manifest> {
+        match Manifest::open_writable(path) {
+            Ok(m) => Ok(m),
+            Err(e) if path.is_file() => Manifest::open_read_only(path).map_err(|_| e),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn open_writable(path: &Path) -> Result<Manifest> {
         let conn = Connection::open(path).at(path)?;
         let mut m = Manifest {
             conn,
@@ -140,6 +166,52 @@ impl Manifest {
         };
         m.configure().at(path)?;
         m.migrate()?;
+        Ok(m)
+    }
+
+    /// Open an existing manifest without writing to it: no creation, no migration. A manifest
+    /// of another schema version is an error (`sparks scan` brings it up to date). Where the
+    /// WAL's side files cannot be created (a vault nobody may write to) and no WAL is left to
+    /// read, the file is opened `immutable`: nothing can change a file nobody may write.
+    pub fn open_read_only(path: &Path) -> Result<Manifest> {
+        let plain = Manifest::read_only(path, &path.to_string_lossy(), OpenFlags::empty());
+        let wal = PathBuf::from(format!("{}-wal", path.display()));
+        match plain {
+            Err(ManifestError::Sql { .. }) if !wal.exists() => Manifest::read_only(
+                path,
+                &format!("file:{}?immutable=1", uri_path(path)),
+                OpenFlags::SQLITE_OPEN_URI,
+            ),
+            other => other,
+        }
+    }
+
+    fn read_only(path: &Path, name: &str, flags: OpenFlags) -> Result<Manifest> {
+        let conn = Connection::open_with_flags(
+            name,
+            flags | OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .at(path)?;
+        conn.busy_timeout(Duration::from_secs(5)).at(path)?;
+        let m = Manifest {
+            conn,
+            path: path.to_path_buf(),
+        };
+        let found = m.schema_version()?;
+        if found > SCHEMA_VERSION {
+            return Err(ManifestError::TooNew {
+                path: path.to_path_buf(),
+                found,
+            });
+        }
+        if found < SCHEMA_VERSION {
+            return Err(ManifestError::Corrupt {
+                path: path.to_path_buf(),
+                what: format!(
+                    "schema version {found} is older than {SCHEMA_VERSION}; run `sparks scan` to upgrade it"
+                ),
+            });
+        }
         Ok(m)
     }
 

@@ -2,11 +2,10 @@
 //! writes), pages by type, recently updated, tags, backlinks, the stored resolution of a
 //! page's links, and the title/alias search that full-text search will later replace.
 
-use super::{At, Manifest, ManifestError, Result, SCHEMA_VERSION, links::Resolution};
+use super::{At, Manifest, Result, links::Resolution};
 use crate::key;
-use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, ToSql};
+use rusqlite::{OptionalExtension, Row, ToSql};
 use std::collections::HashMap;
-use std::path::Path;
 
 /// A live page as the viewer lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,38 +73,6 @@ fn view_page(r: &Row<'_>) -> rusqlite::Result<ViewPage> {
 }
 
 impl Manifest {
-    /// Open an existing manifest without writing to it: no creation, no migration. A manifest
-    /// of another schema version is an error (run `sparks scan` to bring it up to date).
-    pub fn open_read_only(path: &Path) -> Result<Manifest> {
-        let conn = Connection::open_with_flags(
-            path,
-            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
-        .at(path)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))
-            .at(path)?;
-        let m = Manifest {
-            conn,
-            path: path.to_path_buf(),
-        };
-        let found = m.schema_version()?;
-        if found > SCHEMA_VERSION {
-            return Err(ManifestError::TooNew {
-                path: path.to_path_buf(),
-                found,
-            });
-        }
-        if found < SCHEMA_VERSION {
-            return Err(ManifestError::Corrupt {
-                path: path.to_path_buf(),
-                what: format!(
-                    "schema version {found} is older than {SCHEMA_VERSION}; run `sparks scan` to upgrade it"
-                ),
-            });
-        }
-        Ok(m)
-    }
-
     /// Every live page, with or without frontmatter, by path.
     pub fn view_pages(&self) -> Result<Vec<ViewPage>> {
         self.view_rows(
