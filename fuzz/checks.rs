@@ -10,8 +10,11 @@ use sparks::collections::{bookmarks, books, ideas, media, quotes, reading};
 use sparks::inbox::{self, Hints, Inbox};
 use sparks::markdown::{Block, Document, edit, frontmatter, outline};
 
+/// A target's check: panics when a property fails.
+pub type Check = fn(&[u8]);
+
 /// Every target: its name (the folder under `fuzz/corpus/`) and its check.
-pub const TARGETS: [(&str, fn(&[u8])); 5] = [
+pub const TARGETS: [(&str, Check); 5] = [
     ("inbox", check_inbox),
     ("frontmatter", check_frontmatter),
     ("edit", check_edit),

@@ -62,7 +62,7 @@ pub fn set_scalar(text: &str, key: &str, value: &str) -> Option<String> {
         return checked(doc.insert(&line), key, |v| is_scalar(v, value));
     };
     if doc.value(e).as_ref().and_then(scalar_text).as_deref() == Some(value) {
-        return Some(text.to_string());
+        return checked(text.to_string(), key, |v| is_scalar(v, value));
     }
     let line = doc.line(e.line);
     let lexed = lex(line, e.value_at);
@@ -106,7 +106,7 @@ pub fn set_list<S: AsRef<str>>(text: &str, key: &str, items: &[S]) -> Option<Str
     if let Some(Value::Sequence(old)) = untag(doc.value(e)) {
         let old: Option<Vec<String>> = old.iter().map(scalar_text).collect();
         if old.is_some_and(|o| o == items) {
-            return Some(text.to_string());
+            return checked(text.to_string(), key, |v| is_list(v, &items));
         }
     }
     let line = doc.line(e.line);
@@ -999,6 +999,11 @@ mod tests {
         let text = "---\ntype: concept\naliases:\n  - \"x\ntagq: [a, 'b\ntitle: y\"\n---\nbody\n";
         assert!(matches!(frontmatter::split(text).block, Block::Valid(_)));
         assert_eq!(reorder(text, &["title", "type", "tags"]), None);
+        // A key line inside such a scalar is not a key: the value it seems to hold already is
+        // no reason to report the edit done.
+        let text = "---\naliases:\n  - \"x\ntitle: a value\ny\"\n---\n";
+        assert!(matches!(frontmatter::split(text).block, Block::Valid(_)));
+        assert_eq!(set_scalar(text, "title", "a value"), None);
         // And a list nested in a list: its inner items were taken for one folded item, so the
         // tags read back as `[a - b, c]`; refused rather than written wrong.
         let text = "---\ntags:\n- - a\n  - b\n---\n";
