@@ -2,7 +2,7 @@
 CARGO ?= cargo
 DEMO_DIR ?= target/demo
 
-.PHONY: all build test demo bench fuzz man fmt clippy
+.PHONY: all build test demo bench fuzz stress man fmt clippy
 
 all: build
 
@@ -45,6 +45,12 @@ fuzz:
 	    "$(FUZZ_TARGET_DIR)/corpus/$$t" corpus/$$t -- -max_total_time=$(FUZZ_SECONDS) \
 	    -print_final_stats=1); \
 	done
+
+## The race tests (tests/cli/races.rs) with STRESS_ROUNDS rounds each (default 300), one test
+## at a time. Not part of `make test`, which runs each race a few rounds.
+STRESS_ROUNDS ?= 300
+stress:
+	SPARKS_STRESS_ROUNDS=$(STRESS_ROUNDS) $(CARGO) test --test cli races:: -- --test-threads=1
 
 ## Write the man pages, sparks.1 and one per command, to target/man/ (`man -l target/man/sparks.1`).
 man:
