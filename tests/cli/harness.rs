@@ -196,6 +196,21 @@ impl TestVault {
     }
 }
 
+/// Every file under the vault with its bytes, the manifest left out.
+pub fn tree(v: &TestVault) -> std::collections::BTreeMap<String, Vec<u8>> {
+    walkdir::WalkDir::new(&v.root)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .filter_map(|e| {
+            let rel = e.path().strip_prefix(&v.root).ok()?.display().to_string();
+            let bytes = std::fs::read(e.path()).expect("read a vault file");
+            Some((rel, bytes))
+        })
+        .filter(|(p, _)| !p.starts_with("sparks.db"))
+        .collect()
+}
+
 /// The vault's manifest, opened directly.
 pub fn db(v: &TestVault) -> rusqlite::Connection {
     rusqlite::Connection::open(v.path("sparks.db")).unwrap()

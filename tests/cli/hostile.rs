@@ -1,8 +1,10 @@
 //! Hostile vaults: huge files, odd names, files vanishing mid-scan, a read-only vault, a full
 //! disk. Each must give a clear answer and lose nothing.
 
-use crate::harness::{Run, TestVault, chmod_r, is_root, open_to_nobody, rows, run_unprivileged};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::harness::{
+    Run, TestVault, chmod_r, is_root, open_to_nobody, rows, run_unprivileged, tree,
+};
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -169,21 +171,6 @@ fn files_vanishing_and_appearing_mid_scan() {
             "round {round}: manifest and files disagree"
         );
     }
-}
-
-/// Every file of the vault with its bytes, the manifest left out.
-fn tree(v: &TestVault) -> BTreeMap<String, Vec<u8>> {
-    walkdir::WalkDir::new(&v.root)
-        .into_iter()
-        .flatten()
-        .filter(|e| e.file_type().is_file())
-        .filter_map(|e| {
-            let rel = e.path().strip_prefix(&v.root).ok()?;
-            let rel = rel.to_string_lossy().into_owned();
-            (!rel.starts_with("sparks.db") && !rel.starts_with(".git/"))
-                .then(|| (rel, std::fs::read(e.path()).expect("read a vault file")))
-        })
-        .collect()
 }
 
 /// Give every writing command something to do in `v`: a dated and an undated capture, a
