@@ -136,7 +136,14 @@ pub fn check_edit(data: &[u8]) {
     // The editor may refuse a block it cannot edit safely (an indented or flow mapping, a
     // quoted or block scalar spanning lines), but never a valid block of one-line plain
     // `key: value` lines.
+    // Characters YAML cannot hold unescaped (controls other than tab and newline, U+FFFE,
+    // U+FFFF) are not asked for (dates, titles, tags) and refusing them is safe.
+    let printable = |c: char| {
+        matches!(c, '\t' | '\n' | '\u{20}'..='\u{7e}' | '\u{85}' | '\u{a0}'..='\u{fffd}')
+            || c >= '\u{10000}'
+    };
     let plain = matches!(frontmatter::split(text).block, Block::Valid(_))
+        && value.chars().all(printable)
         && yaml_lines(text).all(|l| {
             let (key, value) = l.split_once(':').unwrap_or((l, ""));
             l.starts_with(|c: char| c.is_ascii_alphanumeric())
