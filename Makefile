@@ -2,7 +2,7 @@
 CARGO ?= cargo
 DEMO_DIR ?= target/demo
 
-.PHONY: all build test demo bench man fmt clippy
+.PHONY: all build test demo bench fuzz stress man fmt clippy
 
 all: build
 
@@ -28,6 +28,29 @@ demo:
 bench:
 	$(CARGO) build --release --bin sparks --example gen_vault
 	bash scripts/bench.sh
+
+## Fuzz every target in fuzz/ for FUZZ_SECONDS each (default 600), one after the other, on the
+## nightly toolchain; installs cargo-fuzz if missing. Seeds come from fuzz/corpus/<target>
+## (read only); what a run discovers goes to fuzz/target/corpus/<target>, crashes to
+## fuzz/artifacts/. Not part of `make test`, which replays the seeds (tests/fuzz_corpus.rs).
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?= inbox frontmatter edit links collections
+FUZZ_TARGET_DIR ?= $(abspath fuzz/target)
+fuzz:
+	command -v cargo-fuzz >/dev/null 2>&1 || $(CARGO) install cargo-fuzz --locked
+	cd fuzz && $(CARGO) +nightly fuzz build -s none -a --target-dir "$(FUZZ_TARGET_DIR)"
+	set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p "$(FUZZ_TARGET_DIR)/corpus/$$t"; \
+	  (cd fuzz && $(CARGO) +nightly fuzz run -s none -a --target-dir "$(FUZZ_TARGET_DIR)" $$t \
+	    "$(FUZZ_TARGET_DIR)/corpus/$$t" corpus/$$t -- -max_total_time=$(FUZZ_SECONDS) \
+	    -print_final_stats=1); \
+	done
+
+## The race tests (tests/cli/races.rs) with STRESS_ROUNDS rounds each (default 300), one test
+## at a time. Not part of `make test`, which runs each race a few rounds.
+STRESS_ROUNDS ?= 300
+stress:
+	SPARKS_STRESS_ROUNDS=$(STRESS_ROUNDS) $(CARGO) test --test cli races:: -- --test-threads=1
 
 ## Write the man pages, sparks.1 and one per command, to target/man/ (`man -l target/man/sparks.1`).
 man:

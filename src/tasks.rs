@@ -1,7 +1,8 @@
 //! `wiki/collections/Tasks.md`: `tasks add` and `done`. Sections are `##` or `###` headings;
 //! an open task is a `- [ ]` (or `* [ ]`) line, a done one `- [x]`. Every change rewrites the
-//! file atomically under the vault lock, and every byte it does not change stays as it was
-//! (line endings included).
+//! file atomically under the vault lock, only if it is still the file that was read (a line a
+//! human appends meanwhile makes the command start over, never lost), and every byte it does
+//! not change stays as it was (line endings included).
 
 use crate::fault;
 use crate::fsio;
@@ -16,6 +17,9 @@ use std::path::{Path, PathBuf};
 const FUZZY_MIN: f64 = 0.75;
 /// ...and this much more than the runner-up.
 const FUZZY_MARGIN: f64 = 0.15;
+
+/// How many times a rewrite starts over because the file changed after it was read.
+const REWRITE_ATTEMPTS: usize = 20;
 
 /// What `tasks add` did.
 #[derive(Debug, Clone, Serialize)]
@@ -80,6 +84,12 @@ pub enum TaskError {
         /// The cause.
         source: std::io::Error,
     },
+    /// The file kept changing (a human editing it) while the command tried to rewrite it.
+    #[error("{} changed {REWRITE_ATTEMPTS} times while it was being rewritten; nothing was changed", path.display())]
+    Busy {
+        /// The file.
+        path: PathBuf,
+    },
     /// The file is not UTF-8.
     #[error("{} line {line} is not valid UTF-8", path.display())]
     Encoding {
@@ -95,6 +105,7 @@ impl TaskError {
     pub fn hint(&self) -> Option<&'static str> {
         match self {
             TaskError::Encoding { .. } => Some("save the file as UTF-8 and run the command again"),
+            TaskError::Busy { .. } => Some("run the command again once the file is saved"),
             TaskError::Invalid(_) | TaskError::Io { .. } => None,
         }
     }
@@ -202,6 +213,20 @@ fn write(path: &Path, text: &str) -> Result<(), TaskError> {
     })
 }
 
+/// Write `text` to `path` if the file still holds `old` (`None`: there was no file), so that
+/// a line a human appended after it was read is never lost; `false`, writing nothing, if it
+/// changed: the caller reads it again and starts over.
+fn replace(path: &Path, old: Option<&[u8]>, text: &str) -> Result<bool, TaskError> {
+    let Some(old) = old else {
+        write(path, text)?;
+        return Ok(true);
+    };
+    fsio::replace_if_unchanged(path, old, text.as_bytes()).map_err(|source| TaskError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
 fn lock(root: &Path) -> Result<VaultLock, TaskError> {
     VaultLock::acquire(root).map_err(|source| TaskError::Io {
         path: root.to_path_buf(),
@@ -225,65 +250,71 @@ pub fn add(root: &Path, section: &str, text: &str, today: &str) -> Result<Added,
     }
     let _lock = lock(root)?;
     let path = root.join(TASKS);
-    let (bytes, file_created) = match load(&path)? {
-        Some(b) => (b, false),
-        None => (seed(today).into_bytes(), true),
-    };
-    let file = Lines::parse(&path, bytes)?;
-    let n = file.lines.len();
-    let want = key(section);
-    let heading = (0..n).find(|&i| heading_name(file.line(i)).is_some_and(|h| key(h) == want));
-    let (new_text, line, section_created) = match heading {
-        Some(h) => {
-            let end = (h + 1..n)
-                .find(|&i| heading_name(file.line(i)).is_some())
-                .unwrap_or(n);
-            let text_key = key(text);
-            if let Some(i) = (h + 1..end)
-                .find(|&i| checkbox_task(file.line(i)).is_some_and(|t| key(t) == text_key))
-            {
-                // Report the task and section as the file writes them.
-                return Ok(Added {
-                    section: heading_name(file.line(h)).unwrap_or(section).into(),
-                    text: checkbox_task(file.line(i)).unwrap_or(text).into(),
-                    line: i + 1,
-                    section_created: false,
-                    file_created: false,
-                    already_open: true,
-                });
+    for _ in 0..REWRITE_ATTEMPTS {
+        let loaded = load(&path)?;
+        let (bytes, file_created) = match &loaded {
+            Some(b) => (b.clone(), false),
+            None => (seed(today).into_bytes(), true),
+        };
+        let file = Lines::parse(&path, bytes)?;
+        let n = file.lines.len();
+        let want = key(section);
+        let heading = (0..n).find(|&i| heading_name(file.line(i)).is_some_and(|h| key(h) == want));
+        let (new_text, line, section_created) = match heading {
+            Some(h) => {
+                let end = (h + 1..n)
+                    .find(|&i| heading_name(file.line(i)).is_some())
+                    .unwrap_or(n);
+                let text_key = key(text);
+                if let Some(i) = (h + 1..end)
+                    .find(|&i| checkbox_task(file.line(i)).is_some_and(|t| key(t) == text_key))
+                {
+                    // Report the task and section as the file writes them.
+                    return Ok(Added {
+                        section: heading_name(file.line(h)).unwrap_or(section).into(),
+                        text: checkbox_task(file.line(i)).unwrap_or(text).into(),
+                        line: i + 1,
+                        section_created: false,
+                        file_created: false,
+                        already_open: true,
+                    });
+                }
+                let last = (h + 1..end)
+                    .rev()
+                    .find(|&i| !file.line(i).trim().is_empty())
+                    .unwrap_or(h);
+                (
+                    file.insert(last + 1, &format!("- [ ] {text}")),
+                    last + 2,
+                    false,
+                )
             }
-            let last = (h + 1..end)
-                .rev()
-                .find(|&i| !file.line(i).trim().is_empty())
-                .unwrap_or(h);
-            (
-                file.insert(last + 1, &format!("- [ ] {text}")),
-                last + 2,
-                false,
-            )
-        }
-        None => {
-            let mut block = String::new();
-            let ends_blank = n == 0 || file.line(n - 1).trim().is_empty();
-            if !ends_blank {
-                block.push_str(file.newline);
+            None => {
+                let mut block = String::new();
+                let ends_blank = n == 0 || file.line(n - 1).trim().is_empty();
+                if !ends_blank {
+                    block.push_str(file.newline);
+                }
+                let nl = file.newline;
+                block.push_str(&format!("## {section}{nl}{nl}- [ ] {text}"));
+                let line = n + usize::from(!ends_blank) + 3;
+                (file.insert(n, &block), line, true)
             }
-            let nl = file.newline;
-            block.push_str(&format!("## {section}{nl}{nl}- [ ] {text}"));
-            let line = n + usize::from(!ends_blank) + 3;
-            (file.insert(n, &block), line, true)
+        };
+        if !replace(&path, loaded.as_deref(), &new_text)? {
+            continue;
         }
-    };
-    write(&path, &new_text)?;
-    fault::reached("tasks.write");
-    Ok(Added {
-        section: section.into(),
-        text: text.into(),
-        line,
-        section_created,
-        file_created,
-        already_open: false,
-    })
+        fault::reached("tasks.write");
+        return Ok(Added {
+            section: section.into(),
+            text: text.into(),
+            line,
+            section_created,
+            file_created,
+            already_open: false,
+        });
+    }
+    Err(TaskError::Busy { path })
 }
 
 /// Complete the open task that `query` names: an exact match first, then a substring match,
@@ -296,43 +327,48 @@ pub fn done(root: &Path, query: &str) -> Result<Done, TaskError> {
     }
     let _lock = lock(root)?;
     let path = root.join(TASKS);
-    let Some(bytes) = load(&path)? else {
-        return Ok(Done::NotFound {
-            query: query.into(),
-        });
-    };
-    let file = Lines::parse(&path, bytes)?;
-    let open: Vec<Task> = (0..file.lines.len())
-        .filter_map(|i| {
-            checkbox_task(file.line(i)).map(|t| Task {
-                text: t.to_string(),
-                line: i + 1,
-            })
-        })
-        .collect();
-    let (task, matched_by) = match choose(&open, query) {
-        Choice::One(t, by) => (t, by),
-        Choice::Many(candidates) => return Ok(Done::Ambiguous { candidates }),
-        Choice::None => {
+    for _ in 0..REWRITE_ATTEMPTS {
+        let Some(bytes) = load(&path)? else {
             return Ok(Done::NotFound {
                 query: query.into(),
             });
+        };
+        let file = Lines::parse(&path, bytes.clone())?;
+        let open: Vec<Task> = (0..file.lines.len())
+            .filter_map(|i| {
+                checkbox_task(file.line(i)).map(|t| Task {
+                    text: t.to_string(),
+                    line: i + 1,
+                })
+            })
+            .collect();
+        let (task, matched_by) = match choose(&open, query) {
+            Choice::One(t, by) => (t, by),
+            Choice::Many(candidates) => return Ok(Done::Ambiguous { candidates }),
+            Choice::None => {
+                return Ok(Done::NotFound {
+                    query: query.into(),
+                });
+            }
+        };
+        let (start, end) = file.lines[task.line - 1];
+        let line = &file.text[start..end];
+        let Some(at) = line.find("[ ]") else {
+            return Ok(Done::NotFound {
+                query: query.into(),
+            });
+        };
+        let mut out = String::with_capacity(file.text.len());
+        out.push_str(&file.text[..start + at]);
+        out.push_str("[x]");
+        out.push_str(&file.text[start + at + 3..]);
+        if !replace(&path, Some(&bytes), &out)? {
+            continue;
         }
-    };
-    let (start, end) = file.lines[task.line - 1];
-    let line = &file.text[start..end];
-    let Some(at) = line.find("[ ]") else {
-        return Ok(Done::NotFound {
-            query: query.into(),
-        });
-    };
-    let mut out = String::with_capacity(file.text.len());
-    out.push_str(&file.text[..start + at]);
-    out.push_str("[x]");
-    out.push_str(&file.text[start + at + 3..]);
-    write(&path, &out)?;
-    fault::reached("done.write");
-    Ok(Done::Completed { task, matched_by })
+        fault::reached("done.write");
+        return Ok(Done::Completed { task, matched_by });
+    }
+    Err(TaskError::Busy { path })
 }
 
 enum Choice {

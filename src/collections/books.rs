@@ -20,6 +20,11 @@ pub fn title_of(attribution: &str) -> Option<&str> {
         })
 }
 
+/// The titles of the `book:` lines of one archive file's text, in order.
+pub fn noted(text: &str) -> impl Iterator<Item = &str> {
+    archive_lines(text).filter_map(|line| labelled(line, "book:"))
+}
+
 /// The Books page body.
 pub fn body(inputs: &Inputs<'_>) -> Result<Body, super::regen::RegenError> {
     let (quotes, mut sources) = quotes::all(inputs)?;
@@ -43,10 +48,8 @@ pub fn body(inputs: &Inputs<'_>) -> Result<Body, super::regen::RegenError> {
     let archives = inputs.files(is_archive);
     for f in &archives {
         let Some(text) = inputs.text(f) else { continue };
-        for line in archive_lines(&text) {
-            if let Some(title) = labelled(line, "book:") {
-                add(title, format!("noted in {f}"));
-            }
+        for title in noted(&text) {
+            add(title, format!("noted in {f}"));
         }
     }
     sources.extend(archives);

@@ -53,6 +53,11 @@ pub fn parse(text: &str, path: &str) -> Idea {
     }
 }
 
+/// The titles of the `idea:` lines of one archive file's text, in order.
+pub fn captured(text: &str) -> impl Iterator<Item = &str> {
+    archive_lines(text).filter_map(|line| labelled(line, "idea:"))
+}
+
 fn heading(status: &str) -> String {
     let mut c = status.chars();
     c.next()
@@ -74,14 +79,12 @@ pub fn body(inputs: &Inputs<'_>) -> Result<Body, super::regen::RegenError> {
         let Some(text) = inputs.text(&f) else {
             continue;
         };
-        for line in archive_lines(&text) {
-            if let Some(title) = labelled(line, "idea:") {
-                ideas.push(Idea {
-                    title: title.to_string(),
-                    status: "captured".into(),
-                    source: f.clone(),
-                });
-            }
+        for title in captured(&text) {
+            ideas.push(Idea {
+                title: title.to_string(),
+                status: "captured".into(),
+                source: f.clone(),
+            });
         }
         sources.push(f);
     }

@@ -5,6 +5,11 @@ use super::text::{Inputs, archive_lines, inline, labelled};
 use super::{is_archive, page::Body};
 use crate::key::key;
 
+/// The `to-read:` items of one archive file's text, in order, repeats included.
+pub fn items(text: &str) -> impl Iterator<Item = &str> {
+    archive_lines(text).filter_map(|line| labelled(line, "to-read:"))
+}
+
 /// The Reading List page body.
 pub fn body(inputs: &Inputs<'_>) -> Result<Body, super::regen::RegenError> {
     let archives = inputs.files(is_archive);
@@ -15,10 +20,7 @@ pub fn body(inputs: &Inputs<'_>) -> Result<Body, super::regen::RegenError> {
         let Some(content) = inputs.text(f) else {
             continue;
         };
-        for line in archive_lines(&content) {
-            let Some(item) = labelled(line, "to-read:") else {
-                continue;
-            };
+        for item in items(&content) {
             if !seen.insert(key(item)) {
                 continue;
             }

@@ -59,10 +59,10 @@ pub fn set_scalar(text: &str, key: &str, value: &str) -> Option<String> {
     let doc = Doc::parse(text)?;
     let Some(e) = doc.entry(key) else {
         let line = format!("{key}: {}{}", render(value, Style::Plain, false), doc.eol);
-        return Some(doc.insert(&line));
+        return checked(doc.insert(&line), key, |v| is_scalar(v, value));
     };
     if doc.value(e).as_ref().and_then(scalar_text).as_deref() == Some(value) {
-        return Some(text.to_string());
+        return checked(text.to_string(), key, |v| is_scalar(v, value));
     }
     let line = doc.line(e.line);
     let lexed = lex(line, e.value_at);
@@ -84,7 +84,9 @@ pub fn set_scalar(text: &str, key: &str, value: &str) -> Option<String> {
     } else {
         put(line, &lexed.span, &render(value, style, false))
     };
-    Some(doc.replace(e.line..e.value_end, &new))
+    checked(doc.replace(e.line..e.value_end, &new), key, |v| {
+        is_scalar(v, value)
+    })
 }
 
 /// Set a top-level list. A flow list `[a, b]` stays flow and a block list (`- a` lines) stays
@@ -99,12 +101,12 @@ pub fn set_list<S: AsRef<str>>(text: &str, key: &str, items: &[S]) -> Option<Str
             flow(&items, &[], &FlowForm::default()),
             doc.eol
         );
-        return Some(doc.insert(&line));
+        return checked(doc.insert(&line), key, |v| is_list(v, &items));
     };
     if let Some(Value::Sequence(old)) = untag(doc.value(e)) {
         let old: Option<Vec<String>> = old.iter().map(scalar_text).collect();
         if old.is_some_and(|o| o == items) {
-            return Some(text.to_string());
+            return checked(text.to_string(), key, |v| is_list(v, &items));
         }
     }
     let line = doc.line(e.line);
@@ -148,7 +150,9 @@ pub fn set_list<S: AsRef<str>>(text: &str, key: &str, items: &[S]) -> Option<Str
             )
         }
     };
-    Some(doc.replace(e.line..e.value_end, &new))
+    checked(doc.replace(e.line..e.value_end, &new), key, |v| {
+        is_list(v, &items)
+    })
 }
 
 /// Reorder the top-level keys: those named in `order` first, in that order, then the others
@@ -170,7 +174,41 @@ pub fn reorder(text: &str, order: &[&str]) -> Option<String> {
     }
     out.push_str(doc.span(last.end..doc.lines.len()));
     out.push_str(&text[doc.yaml_end..]);
-    Some(out)
+    readable(out)
+}
+
+/// `out` if its block still reads; otherwise no edit at all. The line-based editor can be
+/// fooled by YAML it does not model (a quoted scalar continued at column 0, a list nested in
+/// a list), and a page must never be written with a block that no longer reads.
+fn readable(out: String) -> Option<String> {
+    matches!(frontmatter::split(&out).block, Block::Valid(_)).then_some(out)
+}
+
+/// `out` if its block still reads and `key` reads back as `wanted` says; otherwise no edit at
+/// all, for the same reason as [`readable`]: never write a value other than the one asked for.
+fn checked(out: String, key: &str, wanted: impl Fn(Option<Value>) -> bool) -> Option<String> {
+    let ok = {
+        // Read back through the YAML parser, not the editor's own view of the lines.
+        let doc = Doc::parse(&out)?;
+        let block: Value = serde_yaml::from_str(doc.span(0..doc.lines.len())).ok()?;
+        wanted(untag(block.as_mapping()?.get(key).cloned()))
+    };
+    ok.then_some(out)
+}
+
+fn is_scalar(v: Option<Value>, value: &str) -> bool {
+    v.as_ref().and_then(scalar_text).as_deref() == Some(value)
+}
+
+fn is_list(v: Option<Value>, items: &[&str]) -> bool {
+    match v {
+        Some(Value::Sequence(seq)) => seq
+            .iter()
+            .map(scalar_text)
+            .collect::<Option<Vec<String>>>()
+            .is_some_and(|got| got == items),
+        _ => false,
+    }
 }
 
 /// A parsed block: the byte ranges of its YAML lines and its top-level entries.
@@ -237,6 +275,15 @@ impl<'a> Doc<'a> {
         };
         // The same block the parser read, or no edit at all.
         if text.len() - split.body.len() != body_start {
+            return None;
+        }
+        // Only a mapping of column-0 keys is edited: in an indented or a flow mapping a key
+        // added at column 0 would break the block.
+        let first = lines
+            .iter()
+            .map(|l| kind(&text[l.clone()]))
+            .find(|k| !matches!(k, Kind::Blank | Kind::TopComment));
+        if first.is_some_and(|k| !matches!(k, Kind::Key(..))) {
             return None;
         }
         let mut doc = Doc {
@@ -930,6 +977,39 @@ mod tests {
     const PAGE: &str = "---\n# A page about caches\ntitle: Pebble Cache  # the name\ntype: concept\n\
                         maturity: 'seed'\ntags: [\"#Caching\", db]\naliases:\n  - pcache # short\n  - PC\n\
                         sources: [raw/a.md]\ncreated: 2026-03-02\nupdated: \"2026/03/09\"\nowner: me\n---\n\nBody: [[x]]\n";
+
+    #[test]
+    fn an_indented_or_flow_mapping_is_left_alone() {
+        // Found by the `edit` fuzz target: a key added at column 0 broke the block.
+        for text in [
+            "---\n  title: x\n  tags:\n  - a\n---\nbody\n",
+            "---\n{title: x}\n---\n",
+        ] {
+            assert!(matches!(frontmatter::split(text).block, Block::Valid(_)));
+            assert_eq!(set_scalar(text, "updated", "2026-05-01"), None);
+            assert_eq!(set_list(text, "tags", &["b"]), None);
+            assert_eq!(reorder(text, &["tags"]), None);
+        }
+    }
+
+    #[test]
+    fn an_edit_that_would_break_the_block_is_refused() {
+        // Found by the `edit` fuzz target: the lines of a quoted scalar continued at column 0
+        // were taken for keys and moved, and the block no longer read.
+        let text = "---\ntype: concept\naliases:\n  - \"x\ntagq: [a, 'b\ntitle: y\"\n---\nbody\n";
+        assert!(matches!(frontmatter::split(text).block, Block::Valid(_)));
+        assert_eq!(reorder(text, &["title", "type", "tags"]), None);
+        // A key line inside such a scalar is not a key: the value it seems to hold already is
+        // no reason to report the edit done.
+        let text = "---\naliases:\n  - \"x\ntitle: a value\ny\"\n---\n";
+        assert!(matches!(frontmatter::split(text).block, Block::Valid(_)));
+        assert_eq!(set_scalar(text, "title", "a value"), None);
+        // And a list nested in a list: its inner items were taken for one folded item, so the
+        // tags read back as `[a - b, c]`; refused rather than written wrong.
+        let text = "---\ntags:\n- - a\n  - b\n---\n";
+        assert_eq!(set_list(text, "tags", &["a", "b", "c"]), None);
+        assert!(set_list("---\ntags:\n- a\n- b\n---\n", "tags", &["a", "b", "c"]).is_some());
+    }
 
     #[test]
     fn no_block_no_edit() {

@@ -1,12 +1,10 @@
-//! Crashes and races: finalize killed after each of its steps and run again, many prepares at
-//! once, and a human appending to the inbox while finalize rewrites it.
+//! Crashes: finalize, prepare and abort killed after each of their steps and run again. The
+//! races (many prepares at once, a human appending during finalize) are in `races.rs`.
 
 use crate::harness::{Run, TestVault};
 use serde_json::Value;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 /// The prepared batch of every crash test: several capture dates, one of them twice.
 const BATCH: &[(&str, &str)] = &[
@@ -255,133 +253,6 @@ fn crash_after_abort_leaves_it_aborted() {
     assert!(status(&v)["ingest_id"].is_null());
     assert_eq!(std::fs::read(v.path("inbox.md")).expect("inbox"), before);
     assert_eq!(v.run(&["ingest", "--prepare"]).ok().json()["ingest_id"], 2);
-}
-
-#[test]
-fn concurrent_prepares_open_exactly_one_ingest() {
-    const ROUNDS: usize = 50;
-    const RACERS: usize = 8;
-    let v = TestVault::new();
-    v.capture(&["2026-04-20\nthe one capture", "and another"]);
-    for round in 0..ROUNDS {
-        let children: Vec<_> = (0..RACERS)
-            .map(|_| {
-                v.cmd(&["ingest", "--prepare"])
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::piped())
-                    .spawn()
-                    .expect("spawn sparks")
-            })
-            .collect();
-        let runs: Vec<Run> = children
-            .into_iter()
-            .map(|c| c.wait_with_output().expect("wait").into())
-            .collect();
-        let codes: Vec<Option<i32>> = runs.iter().map(|r| r.code).collect();
-        let winners = codes.iter().filter(|c| **c == Some(0)).count();
-        let waiting = codes.iter().filter(|c| **c == Some(3)).count();
-        assert_eq!(
-            (winners, waiting),
-            (1, RACERS - 1),
-            "round {round}: {runs:#?}"
-        );
-        let expected = round as i64 + 1;
-        for r in &runs {
-            let batch = r.json();
-            assert_eq!(batch["ingest_id"], expected, "round {round}: {r:?}");
-            assert_eq!(batch["total"], 2, "round {round}: {r:?}");
-        }
-        v.run(&["ingest", "--abort"]).ok();
-    }
-    assert!(status(&v)["ingest_id"].is_null());
-}
-
-/// Append a capture in one `write`, as an editor appending to the file would.
-fn append(path: &Path, capture: &str) {
-    let mut f = std::fs::OpenOptions::new()
-        .append(true)
-        .open(path)
-        .expect("open inbox");
-    f.write_all(format!("{capture}\n---\n").as_bytes())
-        .expect("append");
-}
-
-#[test]
-fn a_capture_appended_during_finalize_is_not_lost() {
-    const ROUNDS: usize = 12;
-    const MAX_APPENDS: usize = 15;
-    let v = TestVault::new();
-    let inbox = v.path("inbox.md");
-    for round in 0..ROUNDS {
-        let mine: Vec<String> = (0..3)
-            .map(|i| format!("round {round} prepared {i}"))
-            .collect();
-        let refs: Vec<&str> = mine.iter().map(String::as_str).collect();
-        v.capture(&refs);
-        // Everything in the inbox, the previous rounds' appends included.
-        let batch = v.run(&["ingest", "--prepare", "--limit", "0"]).ok().json();
-        let prepared: Vec<String> = batch["entries"]
-            .as_array()
-            .expect("entries")
-            .iter()
-            .map(|e| e["content"].as_str().expect("content").to_string())
-            .collect();
-        assert!(prepared.ends_with(&mine), "{batch}");
-
-        let mut child = v
-            .cmd(&["ingest", "--finalize", "--json"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn finalize");
-        // Stagger the first append across rounds so that appends land at different moments
-        // of finalize: before its plan, during the rewrite, after it. At most MAX_APPENDS per
-        // round, so that a slow finalize cannot make the next round's batch grow without end.
-        std::thread::sleep(Duration::from_millis((round % 4) as u64 * 5));
-        let started = Instant::now();
-        let mut appended = Vec::new();
-        while appended.len() < MAX_APPENDS {
-            let text = format!("round {round} appended {}", appended.len());
-            append(&inbox, &text);
-            appended.push(text);
-            if child.try_wait().expect("try_wait").is_some() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        while child.try_wait().expect("try_wait").is_none() {
-            if started.elapsed() > Duration::from_secs(60) {
-                let _ = child.kill();
-                panic!("round {round}: finalize still running after 60 s");
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        let r: Run = child.wait_with_output().expect("wait").into();
-        match r.code {
-            Some(0) => {}
-            // Appends every 2 ms can outrun the rewrite; finalize then gives up, changing
-            // nothing, and a quiet retry completes it.
-            Some(1) if r.stderr.contains("changed 20 times") => {
-                v.run(&["ingest", "--finalize"]).ok();
-            }
-            _ => panic!("round {round}: finalize failed: {r:?}"),
-        }
-        let text = v.read("inbox.md");
-        for a in &appended {
-            assert_eq!(
-                text.matches(&format!("\n{a}\n")).count(),
-                1,
-                "round {round}: {a} lost:\n{text}"
-            );
-        }
-        for p in &prepared {
-            assert!(
-                !text.contains(&format!("\n{p}\n")),
-                "round {round}: {p} still in the inbox:\n{text}"
-            );
-        }
-        assert!(status(&v)["ingest_id"].is_null());
-    }
 }
 
 /// A capture identical to one of the batch, made after prepare, is a new capture: finalize

@@ -1,23 +1,7 @@
 //! `sparks fmt`: checks from disk, path and glob arguments, `--check`, `--fix`, `--json`.
 
-use crate::harness::TestVault;
+use crate::harness::{TestVault, tree};
 use crate::snapshot;
-use std::collections::BTreeMap;
-
-/// Every file under the vault with its bytes, the manifest left out.
-fn tree(v: &TestVault) -> BTreeMap<String, Vec<u8>> {
-    walkdir::WalkDir::new(&v.root)
-        .into_iter()
-        .flatten()
-        .filter(|e| e.file_type().is_file())
-        .filter_map(|e| {
-            let rel = e.path().strip_prefix(&v.root).ok()?.display().to_string();
-            let bytes = std::fs::read(e.path()).expect("read a vault file");
-            Some((rel, bytes))
-        })
-        .filter(|(p, _)| !p.starts_with("sparks.db"))
-        .collect()
-}
 
 const HEAD: &str = "title: T\ntype: concept\nmaturity: seed\n";
 const TAIL: &str = "sources: [raw/a.md]\ncreated: 2026-04-01\nupdated: 2026-04-02\n";

@@ -196,6 +196,111 @@ impl TestVault {
     }
 }
 
+/// Every file under the vault with its bytes, the manifest left out.
+pub fn tree(v: &TestVault) -> std::collections::BTreeMap<String, Vec<u8>> {
+    walkdir::WalkDir::new(&v.root)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .filter_map(|e| {
+            let rel = e.path().strip_prefix(&v.root).ok()?.display().to_string();
+            let bytes = std::fs::read(e.path()).expect("read a vault file");
+            Some((rel, bytes))
+        })
+        .filter(|(p, _)| !p.starts_with("sparks.db"))
+        .collect()
+}
+
+/// The vault's manifest, opened directly.
+pub fn db(v: &TestVault) -> rusqlite::Connection {
+    rusqlite::Connection::open(v.path("sparks.db")).unwrap()
+}
+
+/// Rows of a query, each row's columns joined with " | ".
+pub fn rows(v: &TestVault, sql: &str) -> Vec<String> {
+    let c = db(v);
+    let mut stmt = c.prepare(sql).unwrap();
+    let n = stmt.column_count();
+    stmt.query_map([], |r| {
+        Ok((0..n)
+            .map(|i| match r.get_ref(i).unwrap() {
+                rusqlite::types::ValueRef::Null => "NULL".to_string(),
+                rusqlite::types::ValueRef::Integer(x) => x.to_string(),
+                rusqlite::types::ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
+                other => format!("{other:?}"),
+            })
+            .collect::<Vec<_>>()
+            .join(" | "))
+    })
+    .unwrap()
+    .map(Result::unwrap)
+    .collect()
+}
+
+// Permissions: running as `nobody` so that permission bits apply when the tests run as root.
+
+/// Whether the tests run as root (permission bits then do not stop anything).
+pub fn is_root() -> bool {
+    let out = std::process::Command::new("id").arg("-u").output().unwrap();
+    String::from_utf8_lossy(&out.stdout).trim() == "0"
+}
+
+/// Let `nobody` work in the vault, for [`run_unprivileged`].
+pub fn open_to_nobody(v: &TestVault) {
+    if is_root() {
+        chmod_r(v.dir.path(), "a+rwX");
+    }
+}
+
+/// `chmod -R MODE path`.
+pub fn chmod_r(path: &std::path::Path, mode: &str) {
+    assert!(
+        std::process::Command::new("chmod")
+            .arg("-R")
+            .arg(mode)
+            .arg(path)
+            .status()
+            .unwrap()
+            .success(),
+        "chmod -R {mode} {}",
+        path.display()
+    );
+}
+
+/// Run `sparks` so that permission bits apply: as `nobody` when the tests run as root.
+pub fn run_unprivileged(v: &TestVault, args: &[&str]) -> Run {
+    if !is_root() {
+        return v.run(args);
+    }
+    let mut c = command(&v.root, &v.home());
+    let cmd = c.get_program().to_owned();
+    let mut wrapped = std::process::Command::new("setpriv");
+    wrapped
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(cmd)
+        .args(args)
+        .current_dir(&v.root)
+        .env_clear()
+        .envs(
+            c.get_envs()
+                .filter_map(|(k, v)| v.map(|v| (k.to_owned(), v.to_owned()))),
+        );
+    let _ = &mut c;
+    wrapped.output().unwrap().into()
+}
+
+/// `chmod MODE path`.
+pub fn chmod(path: &std::path::Path, mode: &str) {
+    assert!(
+        std::process::Command::new("chmod")
+            .arg(mode)
+            .arg(path)
+            .status()
+            .unwrap()
+            .success()
+    );
+}
+
 /// Settings that replace what differs between runs: temp paths, times, hashes, durations.
 #[macro_export]
 macro_rules! snapshot {

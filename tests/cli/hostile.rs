@@ -1,9 +1,14 @@
-//! Hostile vaults: huge files, odd names, a read-only vault. Each must give a clear answer
-//! and lose nothing.
+//! Hostile vaults: huge files, odd names, files vanishing mid-scan, a read-only vault, a full
+//! disk. Each must give a clear answer and lose nothing.
 
-use crate::harness::TestVault;
+use crate::harness::{
+    Run, TestVault, chmod_r, is_root, open_to_nobody, rows, run_unprivileged, tree,
+};
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
 
 #[test]
 fn a_100_mb_file_and_a_million_line_file_are_scanned() {
@@ -70,4 +75,321 @@ fn a_read_only_vault_gives_a_clear_error_and_keeps_the_inbox() {
     let run = v.run(&["ingest", "--finalize"]).code(1);
     assert!(run.stderr.contains("raw/inbox"), "{}", run.stderr);
     assert_eq!(v.read("inbox.md"), inbox, "nothing removed from the inbox");
+}
+
+/// Files deleted and created while `sparks scan` walks a vault of a few thousand files, a few
+/// rounds: the scan never panics, exits 0 or 1 with errors that name a path, marks none of the
+/// untouched files deleted, and one more scan leaves the manifest agreeing with the files.
+#[test]
+fn files_vanishing_and_appearing_mid_scan() {
+    const FILES: usize = 3000;
+    const ROUNDS: usize = 3;
+    let v = TestVault::new();
+    for i in 0..FILES {
+        v.write(
+            &format!("wiki/bulk/{:02}/n{i}.md", i % 50),
+            format!("# Note {i}\n\nSee [[n{}]].\n", (i + 1) % FILES),
+        );
+    }
+    v.settle();
+    v.run(&["scan"]).ok();
+    let live = |v: &TestVault| -> BTreeSet<String> {
+        rows(
+            v,
+            "SELECT path FROM files WHERE deleted = 0 AND path LIKE 'wiki/bulk/%'",
+        )
+        .into_iter()
+        .collect()
+    };
+    let on_disk = |v: &TestVault| -> BTreeSet<String> {
+        walkdir::WalkDir::new(v.path("wiki/bulk"))
+            .into_iter()
+            .flatten()
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                let rel = e.path().strip_prefix(&v.root).expect("in the vault");
+                rel.to_string_lossy().into_owned()
+            })
+            .collect()
+    };
+    for round in 0..ROUNDS {
+        let before = on_disk(&v);
+        let mut child = v
+            .cmd(&["scan", "--json"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn scan");
+        // Delete every seventh file (shifted each round) and create a new one for each, about
+        // one pair a millisecond, until the scan ends: each change races the walk, the
+        // hashing or the reading of that file.
+        let mut touched = BTreeSet::new();
+        let victims: Vec<&String> = before.iter().skip(round).step_by(7).collect();
+        let mut created = 0;
+        for (n, victim) in victims.iter().enumerate() {
+            if child.try_wait().expect("try_wait").is_some() && n > 0 {
+                break;
+            }
+            std::fs::remove_file(v.path(victim)).expect("delete");
+            touched.insert((*victim).clone());
+            let new = format!("wiki/bulk/{:02}/r{round}-{n}.md", n % 50);
+            v.write(&new, format!("# New {n}\n"));
+            touched.insert(new);
+            created += 1;
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let run: Run = child.wait_with_output().expect("wait").into();
+        eprintln!(
+            "round {round}: {created} files deleted and {created} created during the scan, \
+             exit {:?}",
+            run.code
+        );
+        assert!(
+            matches!(run.code, Some(0 | 1)),
+            "round {round} ({created} created): {run:?}"
+        );
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+        let j = run.json();
+        for e in j["errors"].as_array().expect("errors") {
+            let path = e["path"].as_str().unwrap_or_default();
+            assert!(
+                touched.contains(path),
+                "round {round}: an error that names no path the race touched: {e}"
+            );
+            assert!(!e["error"].as_str().unwrap_or_default().is_empty(), "{e}");
+        }
+        // Nothing the race did not touch is lost or taken for deleted.
+        let after_race = live(&v);
+        for p in before.difference(&touched) {
+            assert!(after_race.contains(p), "round {round}: {p} marked deleted");
+        }
+        let again = v.run(&["scan", "--json"]).ok().json();
+        assert_eq!(again["errors"], serde_json::json!([]), "round {round}");
+        assert_eq!(
+            live(&v),
+            on_disk(&v),
+            "round {round}: manifest and files disagree"
+        );
+    }
+}
+
+/// Give every writing command something to do in `v`: a dated and an undated capture, a
+/// page `fmt --fix` would change and a clean one, pages for the index.
+fn make_busy(v: &TestVault) {
+    v.page("wiki/concepts/A.md", "A", "[[B]]")
+        .page("wiki/concepts/B.md", "B", "[[A]]")
+        .write(
+            "wiki/concepts/Scalar.md",
+            "---\ntitle: Scalar\ntype: concept\nmaturity: seed\ntags: ai\nsources: [raw/a.md]\n\
+             created: 2026-04-01\nupdated: 2026-04-02\n---\nText.\n",
+        )
+        .write(
+            "wiki/concepts/Clean.md",
+            "---\ntitle: Clean\ntype: concept\nmaturity: seed\nsources: [raw/a.md]\n\
+             created: 2026-04-01\nupdated: 2026-04-02\n---\nText.\n",
+        )
+        .write("raw/a.md", "a\n")
+        .capture(&["2026-04-20\nkeep me", "and me, https://example.org/x"]);
+}
+
+/// A vault nobody may write to (as `nobody` when the tests run as root): every writing command
+/// fails with exit 1 and an error naming what it could not write, no file changes, and once
+/// the vault is writable again the ingest goes through with nothing lost.
+#[test]
+fn a_vault_without_write_permission_refuses_writes_clearly_and_loses_nothing() {
+    let v = read_only_vault();
+    let before = tree(&v);
+    // `fmt --check` reads the files, not the manifest.
+    let run = run_unprivileged(&v, &["fmt", "--check", "wiki/concepts/Clean.md"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    for (args, names) in [
+        (
+            &["tasks", "add", "--section", "Home", "--text", "x"][..],
+            "sparks.db-lock",
+        ),
+        (&["done", "x"], "sparks.db-lock"),
+        (&["fmt", "--fix"], "wiki/concepts/Scalar.md"),
+        (&["index"], "sparks.db"),
+        (&["collections", "regen", "--all"], "sparks.db"),
+        (&["ingest", "--prepare"], "sparks.db"),
+        (&["scan"], "sparks.db"),
+    ] {
+        let run = run_unprivileged(&v, args);
+        assert_eq!(run.code, Some(1), "{args:?} in a read-only vault: {run:?}");
+        assert!(
+            run.stderr.contains(names) && !run.stderr.contains("panicked"),
+            "{args:?}: the error does not name {names}: {}",
+            run.stderr
+        );
+    }
+    chmod_r(&v.root, "u+w");
+    assert!(tree(&v) == before, "a file changed in a read-only vault");
+    v.run(&["ingest", "--prepare"]).ok();
+    v.run(&["ingest", "--finalize"]).ok();
+    assert!(v.read("raw/inbox/2026-04-20.md").contains("keep me"));
+}
+
+/// The commands that only read answer in a vault nobody may write to.
+#[test]
+#[ignore = "known bug, reported: opening the manifest needs write access \
+            (SQLITE_READONLY_DIRECTORY), so status, query and lint fail in a read-only vault, \
+            with a hint to rebuild the manifest"]
+fn a_vault_without_write_permission_still_answers_reads() {
+    let v = read_only_vault();
+    for args in [
+        &["status"][..],
+        &["ingest", "--status"],
+        &["query", "--resolve", "A"],
+        &["lint", "--check", "broken-links"],
+    ] {
+        let run = run_unprivileged(&v, args);
+        assert_eq!(run.code, Some(0), "{args:?} in a read-only vault: {run:?}");
+    }
+}
+
+/// A scanned busy vault, then made read-only for the user commands run as.
+fn read_only_vault() -> TestVault {
+    let v = TestVault::new();
+    make_busy(&v);
+    v.run(&["scan"]).ok();
+    open_to_nobody(&v);
+    chmod_r(&v.root, "a-w");
+    v
+}
+
+/// A small tmpfs mounted on a directory, unmounted on drop whatever the test did.
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    /// Mount `size` of tmpfs on `dir`, or say why not (not root, no mount permission).
+    fn mount(dir: &Path, size: &str) -> Result<Tmpfs, String> {
+        if !is_root() {
+            return Err("the tests do not run as root".into());
+        }
+        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+        let out = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir)
+            .output()
+            .map_err(|e| format!("mount: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "mount: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        Ok(Tmpfs(dir.to_path_buf()))
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg("-l")
+            .arg(&self.0)
+            .status();
+    }
+}
+
+/// Fill the file system holding `dir` to the last block: one big file, then small ones until
+/// not even a small one fits. Returns what to delete to free the space again.
+fn fill(dir: &Path) -> Vec<PathBuf> {
+    let mut fillers = Vec::new();
+    let big = dir.join("filler.bin");
+    let mut f = std::fs::File::create(&big).expect("create filler");
+    fillers.push(big);
+    let chunk = vec![0u8; 64 << 10];
+    while f.write_all(&chunk).is_ok() {}
+    for size in [4096, 512, 1] {
+        for i in 0.. {
+            let p = dir.join(format!("filler-{size}-{i}"));
+            let Ok(mut f) = std::fs::File::create(&p) else {
+                break;
+            };
+            fillers.push(p);
+            if f.write_all(&vec![0u8; size]).is_err() {
+                break;
+            }
+        }
+    }
+    fillers
+}
+
+fn temp_files(v: &TestVault) -> Vec<String> {
+    tree(v)
+        .into_keys()
+        .filter(|p| p.ends_with(".tmp"))
+        .collect()
+}
+
+/// A full disk (a 2 MB tmpfs, when the tests run as root): finalize, `tasks add`, `fmt --fix`
+/// and `index` each fail with a clear error, change no file, leave no temporary file, and
+/// complete once space is freed; every capture is archived exactly once.
+#[test]
+fn a_full_disk_fails_each_write_cleanly_and_a_rerun_completes() {
+    let v = TestVault::empty();
+    let _disk = match Tmpfs::mount(&v.root, "2m") {
+        Ok(d) => d,
+        Err(why) => {
+            eprintln!("skipped a_full_disk_fails_each_write_cleanly_and_a_rerun_completes: {why}");
+            return;
+        }
+    };
+    v.run_in(v.dir.path(), &["init", "vault"]).ok();
+    make_busy(&v);
+    v.run(&["scan"]).ok();
+    v.run(&["ingest", "--prepare"]).ok();
+    let before = tree(&v);
+    let fillers = fill(&v.root);
+    for (args, file) in [
+        (&["ingest", "--finalize"][..], "inbox.md"),
+        (
+            &["tasks", "add", "--section", "Home", "--text", "x"],
+            "wiki/collections/Tasks.md",
+        ),
+        (&["fmt", "--fix"], "wiki/concepts/Scalar.md"),
+        (&["index"], "wiki/index.md"),
+    ] {
+        let run = v.run(args);
+        assert_eq!(run.code, Some(1), "{args:?} on a full disk: {run:?}");
+        // SQLite reports a full disk while it grows its shared-memory file as an I/O error of
+        // the manifest (named); every other write says "No space left on device".
+        assert!(
+            run.stderr.contains("No space left")
+                || run.stderr.contains("disk is full")
+                || run.stderr.contains("sparks.db: disk I/O error"),
+            "{args:?}: not a clear error: {}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+        assert_eq!(
+            std::fs::read(v.path(file)).ok().as_deref(),
+            before.get(file).map(Vec::as_slice),
+            "{args:?} changed {file}"
+        );
+        assert_eq!(temp_files(&v), Vec::<String>::new(), "{args:?}");
+    }
+    // Free the space: each command, run again, completes, and finalize archives every
+    // capture exactly once whatever the failed run had done.
+    for f in fillers {
+        std::fs::remove_file(f).expect("free the space");
+    }
+    v.run(&["ingest", "--finalize"]).ok();
+    v.run(&["tasks", "add", "--section", "Home", "--text", "x"])
+        .ok();
+    v.run(&["fmt", "--fix"]).ok();
+    v.run(&["scan"]).ok();
+    v.run(&["index"]).ok();
+    let archived = v.read("raw/inbox/2026-04-20.md") + &v.read("raw/inbox/2026-05-01.md");
+    for capture in ["keep me", "and me, https://example.org/x"] {
+        assert_eq!(
+            archived.matches(capture).count(),
+            1,
+            "{capture}:\n{archived}"
+        );
+        assert!(!v.read("inbox.md").contains(capture));
+    }
+    assert!(v.read("wiki/collections/Tasks.md").contains("- [ ] x\n"));
+    assert!(v.read("wiki/concepts/Scalar.md").contains("tags: [ai]"));
+    assert_eq!(temp_files(&v), Vec::<String>::new());
 }

@@ -19,6 +19,7 @@ mod lint;
 mod lint_fix;
 mod mcp;
 mod query;
+mod races;
 mod scan;
 mod search;
 mod status;

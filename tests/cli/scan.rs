@@ -1,37 +1,11 @@
 //! `sparks scan`: change detection, bad input, unreadable paths, links.
 
-use crate::harness::{Run, TestVault};
+use crate::harness::{TestVault, rows};
 use crate::snapshot;
-use rusqlite::Connection;
 use std::process::Command;
 
 fn scan(v: &TestVault) -> serde_json::Value {
     v.run(&["scan", "--json"]).ok().json()
-}
-
-fn db(v: &TestVault) -> Connection {
-    Connection::open(v.path("sparks.db")).unwrap()
-}
-
-/// Rows of a query, each row's columns joined with " | ".
-fn rows(v: &TestVault, sql: &str) -> Vec<String> {
-    let c = db(v);
-    let mut stmt = c.prepare(sql).unwrap();
-    let n = stmt.column_count();
-    stmt.query_map([], |r| {
-        Ok((0..n)
-            .map(|i| match r.get_ref(i).unwrap() {
-                rusqlite::types::ValueRef::Null => "NULL".to_string(),
-                rusqlite::types::ValueRef::Integer(x) => x.to_string(),
-                rusqlite::types::ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
-                other => format!("{other:?}"),
-            })
-            .collect::<Vec<_>>()
-            .join(" | "))
-    })
-    .unwrap()
-    .map(Result::unwrap)
-    .collect()
 }
 
 /// Where each link of `source` resolved: `target -> status resolved`.
@@ -325,63 +299,7 @@ fn deleting_the_manifest_and_scanning_rebuilds_it() {
 #[cfg(unix)]
 mod unreadable {
     use super::*;
-
-    fn is_root() -> bool {
-        let out = Command::new("id").arg("-u").output().unwrap();
-        String::from_utf8_lossy(&out.stdout).trim() == "0"
-    }
-
-    /// Let `nobody` work in the vault, for [`run_unprivileged`].
-    fn open_to_nobody(v: &TestVault) {
-        if is_root() {
-            chmod_r(v.dir.path());
-        }
-    }
-
-    fn chmod_r(path: &std::path::Path) {
-        assert!(
-            Command::new("chmod")
-                .arg("-R")
-                .arg("a+rwX")
-                .arg(path)
-                .status()
-                .unwrap()
-                .success()
-        );
-    }
-
-    /// Run `sparks` so that permission bits apply: as `nobody` when the tests run as root.
-    fn run_unprivileged(v: &TestVault, args: &[&str]) -> Run {
-        if !is_root() {
-            return v.run(args);
-        }
-        let mut c = crate::harness::command(&v.root, &v.home());
-        let cmd = c.get_program().to_owned();
-        let mut wrapped = Command::new("setpriv");
-        wrapped
-            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
-            .arg(cmd)
-            .args(args)
-            .current_dir(&v.root)
-            .env_clear()
-            .envs(
-                c.get_envs()
-                    .filter_map(|(k, v)| v.map(|v| (k.to_owned(), v.to_owned()))),
-            );
-        let _ = &mut c;
-        wrapped.output().unwrap().into()
-    }
-
-    fn chmod(path: &std::path::Path, mode: &str) {
-        assert!(
-            Command::new("chmod")
-                .arg(mode)
-                .arg(path)
-                .status()
-                .unwrap()
-                .success()
-        );
-    }
+    use crate::harness::{chmod, open_to_nobody, run_unprivileged};
 
     #[test]
     fn an_unreadable_directory_is_reported_and_nothing_under_it_is_lost() {

@@ -1,0 +1,8 @@
+//! Fuzz target `edit`: the properties of `checks::check_edit` (see `fuzz/checks.rs`).
+#![no_main]
+
+#[path = "../checks.rs"]
+#[allow(dead_code)]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::check_edit(data));
