@@ -318,7 +318,7 @@ mod tests {
     fn an_older_schema_is_not_migrated_by_a_reader() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("sparks.db");
-        Connection::open(&p)
+        rusqlite::Connection::open(&p)
             .unwrap()
             .execute_batch("CREATE TABLE x (y)")
             .unwrap();

@@ -78,8 +78,9 @@ fn a_read_only_vault_gives_a_clear_error_and_keeps_the_inbox() {
 }
 
 /// Files deleted and created while `sparks scan` walks a vault of a few thousand files, a few
-/// rounds: the scan never panics, exits 0 or 1 with errors that name a path, marks none of the
-/// untouched files deleted, and one more scan leaves the manifest agreeing with the files.
+/// rounds: the scan never panics, takes a file removed under it for deleted (exit 0, no
+/// error), marks none of the untouched files deleted, and one more scan leaves the manifest
+/// agreeing with the files.
 #[test]
 fn files_vanishing_and_appearing_mid_scan() {
     const FILES: usize = 3000;
@@ -144,20 +145,13 @@ fn files_vanishing_and_appearing_mid_scan() {
              exit {:?}",
             run.code
         );
-        assert!(
-            matches!(run.code, Some(0 | 1)),
-            "round {round} ({created} created): {run:?}"
-        );
         assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
-        let j = run.json();
-        for e in j["errors"].as_array().expect("errors") {
-            let path = e["path"].as_str().unwrap_or_default();
-            assert!(
-                touched.contains(path),
-                "round {round}: an error that names no path the race touched: {e}"
-            );
-            assert!(!e["error"].as_str().unwrap_or_default().is_empty(), "{e}");
-        }
+        assert_eq!(
+            run.code,
+            Some(0),
+            "round {round} ({created} created): a vanished file is no error: {run:?}"
+        );
+        assert_eq!(run.json()["errors"], serde_json::json!([]), "round {round}");
         // Nothing the race did not touch is lost or taken for deleted.
         let after_race = live(&v);
         for p in before.difference(&touched) {
@@ -231,9 +225,6 @@ fn a_vault_without_write_permission_refuses_writes_clearly_and_loses_nothing() {
 
 /// The commands that only read answer in a vault nobody may write to.
 #[test]
-#[ignore = "known bug, reported: opening the manifest needs write access \
-            (SQLITE_READONLY_DIRECTORY), so status, query and lint fail in a read-only vault, \
-            with a hint to rebuild the manifest"]
 fn a_vault_without_write_permission_still_answers_reads() {
     let v = read_only_vault();
     for args in [

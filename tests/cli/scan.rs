@@ -1,6 +1,6 @@
 //! `sparks scan`: change detection, bad input, unreadable paths, links.
 
-use crate::harness::{TestVault, rows};
+use crate::harness::{TestVault, db, rows};
 use crate::snapshot;
 use std::process::Command;
 
