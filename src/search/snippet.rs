@@ -90,15 +90,17 @@ fn occurrences(text: &[char], term: &Term, out: &mut Vec<(usize, usize)>) {
 /// The snippet of `text` for `terms`.
 pub fn snippet(text: &str, terms: &[Term]) -> String {
     let (folded, spans) = fold(text);
-    let mut found = Vec::new();
-    for t in terms {
-        occurrences(&folded, t, &mut found);
+    // Each occurrence, with the term it is of.
+    let mut found: Vec<(usize, usize, usize)> = Vec::new();
+    for (n, t) in terms.iter().enumerate() {
+        let mut at = Vec::new();
+        occurrences(&folded, t, &mut at);
+        found.extend(at.into_iter().map(|(s, e)| (s, e, n)));
     }
     found.sort_unstable();
-    let Some(&(first, _)) = found.first() else {
+    let Some(hit_start) = best_start(&found, &spans) else {
         return collapse(&text[..floor(text, OPENING.min(text.len()))]);
     };
-    let hit_start = spans[first].0;
     let mut from = floor(text, hit_start.saturating_sub(BEFORE));
     if from > 0 {
         // Start at a word.
@@ -118,7 +120,7 @@ pub fn snippet(text: &str, terms: &[Term]) -> String {
     }
     let mut at = from;
     let mut last_end = 0;
-    for &(s, e) in &found {
+    for &(s, e, _) in &found {
         let (bs, be) = (spans[s].0, spans[e - 1].1);
         if s < last_end || bs < from || be > to {
             continue;
@@ -135,6 +137,26 @@ pub fn snippet(text: &str, terms: &[Term]) -> String {
         out.push('…');
     }
     collapse(&out)
+}
+
+/// Where the extract starts: at the occurrence after which the most different terms occur
+/// within the extract's length (the earliest of equals), in bytes of the original text.
+fn best_start(found: &[(usize, usize, usize)], spans: &[(usize, usize)]) -> Option<usize> {
+    let mut best: Option<(usize, usize)> = None;
+    for (i, &(s, _, _)) in found.iter().enumerate() {
+        let start = spans[s].0;
+        let mut seen: Vec<usize> = found[i..]
+            .iter()
+            .take_while(|(o, _, _)| spans[*o].0 < start + AFTER)
+            .map(|&(_, _, n)| n)
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        if best.is_none_or(|(count, _)| seen.len() > count) {
+            best = Some((seen.len(), start));
+        }
+    }
+    best.map(|(_, start)| start)
 }
 
 /// The largest char boundary of `text` at or below `i`.
@@ -190,6 +212,16 @@ mod tests {
             snippet("個人の知識管理について。", &terms(&["知識"])),
             "個人の**知識**管理について。"
         );
+    }
+
+    #[test]
+    fn the_extract_shows_the_most_terms() {
+        let text = format!(
+            "logging alone here. {} Then write-ahead logging together.",
+            "filler ".repeat(30)
+        );
+        let s = snippet(&text, &terms(&["write ahead", "logging"]));
+        assert!(s.contains("**write-ahead** **logging**"), "{s}");
     }
 
     #[test]
