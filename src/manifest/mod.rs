@@ -86,6 +86,14 @@ pub enum ManifestError {
 }
 
 impl ManifestError {
+    /// Whether SQLite refused to write or to create a file (a read-only file or directory), as
+    /// opposed to a busy, corrupt or newer database.
+    fn is_write_denied(&self) -> bool {
+        use rusqlite::ErrorCode::{CannotOpen, ReadOnly};
+        matches!(self, ManifestError::Sql { source, .. }
+            if matches!(source.sqlite_error_code(), Some(ReadOnly | CannotOpen)))
+    }
+
     /// What the user can do about it.
     pub fn hint(&self) -> Option<&'static str> {
         match self {
@@ -152,9 +160,10 @@ impl Manifest {
     /// only read still answer, and any write fails naming the manifest.
     pub fn open(path: &Path) -> Result<Manifest> {
         match Manifest::open_writable(path) {
-            Ok(m) => Ok(m),
-            Err(e) if path.is_file() => Manifest::open_read_only(path).map_err(|_| e),
-            Err(e) => Err(e),
+            Err(e) if e.is_write_denied() && path.is_file() => {
+                Manifest::open_read_only(path).map_err(|_| e)
+            }
+            other => other,
         }
     }
 
