@@ -109,7 +109,7 @@ fn count_words(text: &str) -> usize {
     let mut n = 0;
     let mut in_word = false;
     for c in text.chars() {
-        if is_cjk(c) {
+        if crate::cjk::is_cjk(c) {
             n += 1;
             in_word = false;
         } else if c.is_alphanumeric() {
@@ -122,11 +122,6 @@ fn count_words(text: &str) -> usize {
         }
     }
     n
-}
-
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
 }
 
 /// An HTML comment event covers the comment's first line at least; extend it to `-->`.
