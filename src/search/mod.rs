@@ -203,11 +203,11 @@ pub fn search(
     // Describe only what is shown: the best `limit`, and any tied with the last of them, so
     // that ties are broken by path as before the cut.
     let mut ranked: Vec<(i64, f64)> = scores.into_iter().collect();
-    ranked.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
-    let keep = match ranked.get(req.limit.saturating_sub(1)) {
-        Some(&(_, cut)) if req.limit > 0 => ranked.iter().take_while(|r| r.1 <= cut).count(),
-        _ if req.limit == 0 => 0,
-        _ => ranked.len(),
+    ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let keep = match req.limit.checked_sub(1).map(|last| ranked.get(last)) {
+        None => 0,
+        Some(None) => ranked.len(),
+        Some(Some(&(_, cut))) => ranked.partition_point(|r| r.1 <= cut),
     };
     let mut hits = Vec::new();
     for &(id, score) in &ranked[..keep] {
