@@ -1,6 +1,11 @@
 //! `affected`: which generated collections need regenerating since the last completed ingest,
-//! and the files that say so. It reads the manifest as the last scan left it (and the few
-//! archive files it must look inside); it writes nothing.
+//! and the files that say so. It writes no file of the vault.
+//!
+//! The command sees the files as they are now: it brings the manifest up to date first (an
+//! incremental scan, cheap when nothing changed), since a file dropped into `raw/quotes/`
+//! after the last scan changes Quotes whether or not anyone ran `sparks scan` (the original
+//! listed its sources on disk too). Finalize, which has just scanned, asks [`affected`]
+//! directly.
 //!
 //! A file counts when its content changed after the last completed ingest finished, and so do
 //! the archive files that ingest wrote (finalize scans them before it records its end, so their
@@ -9,8 +14,10 @@
 //! nanoseconds, never as text.
 
 use crate::archive;
+use crate::clock::Now;
 use crate::collections::{ALL, Collection, GlobError, Source};
 use crate::manifest::{Manifest, ManifestError};
+use crate::scan::{ScanError, Seen};
 use crate::vault::{ARCHIVE_DIR, Vault};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
@@ -19,15 +26,21 @@ use std::collections::{BTreeSet, HashMap};
 /// Which collections need regenerating, and why.
 #[derive(Debug, Clone, Serialize)]
 pub struct Affected {
-    /// The collections with a reason, in registry order.
+    /// The collections with a reason, by registry key, sorted as the original sorted them
+    /// (byte-wise: `Bookmarks`, `Books`, `Ideas`, `Media`, `Projects`, `Quotes`,
+    /// `ReadingList`).
     pub affected: Vec<&'static str>,
-    /// For every collection, in registry order: the changed or deleted files behind it.
-    pub reasons: Reasons,
+    /// For each affected collection, in the same order: the changed or deleted files behind
+    /// it (the original's key and shape).
+    pub reason: Reasons,
     /// When the last completed ingest finished (RFC 3339); `null` without one.
     pub since: Option<String>,
+    /// What bringing the manifest up to date first met, when anything.
+    #[serde(flatten)]
+    pub seen: Seen,
 }
 
-/// Every collection's reasons, serialized as a map in registry order.
+/// The affected collections' reasons, serialized as a map in the order of `affected`.
 #[derive(Debug, Clone, Default)]
 pub struct Reasons(pub Vec<(Collection, Vec<String>)>);
 
@@ -50,6 +63,9 @@ pub enum AffectedError {
     /// A configured source glob is unusable.
     #[error(transparent)]
     Glob(#[from] GlobError),
+    /// Bringing the manifest up to date failed.
+    #[error(transparent)]
+    Scan(#[from] ScanError),
 }
 
 impl AffectedError {
@@ -60,11 +76,25 @@ impl AffectedError {
             AffectedError::Glob(_) => Some(
                 "fix the glob in sparks.toml, relative to the vault root (e.g. raw/quotes/**/*.md)",
             ),
+            AffectedError::Scan(s) => s.hint(),
         }
     }
 }
 
-/// Work out which collections are affected.
+/// Bring the manifest up to date with the files, then work out which collections are affected.
+pub fn affected_now(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    now: &Now,
+) -> Result<Affected, AffectedError> {
+    let seen = crate::scan::refresh(vault, manifest, now)?;
+    Ok(Affected {
+        seen,
+        ..affected(vault, manifest)?
+    })
+}
+
+/// Work out which collections are affected, from the manifest as it is.
 pub fn affected(vault: &Vault, manifest: &Manifest) -> Result<Affected, AffectedError> {
     let last = manifest.last_completed_ingest()?;
     let mut changed: BTreeSet<String> = manifest
@@ -100,14 +130,13 @@ pub fn affected(vault: &Vault, manifest: &Manifest) -> Result<Affected, Affected
         }
         reasons.push((c, paths.into_iter().collect::<Vec<_>>()));
     }
+    reasons.retain(|(_, paths)| !paths.is_empty());
+    reasons.sort_by_key(|(c, _)| c.name());
     Ok(Affected {
-        affected: reasons
-            .iter()
-            .filter(|(_, p)| !p.is_empty())
-            .map(|(c, _)| c.name())
-            .collect(),
-        reasons: Reasons(reasons),
+        affected: reasons.iter().map(|(c, _)| c.name()).collect(),
+        reason: Reasons(reasons),
         since: last.and_then(|row| row.finished_at),
+        seen: Seen::default(),
     })
 }
 
@@ -211,7 +240,7 @@ mod tests {
     }
 
     #[test]
-    fn reasons_serialize_in_registry_order() {
+    fn reasons_serialize_in_the_order_given() {
         let r = Reasons(vec![
             (Collection::Quotes, vec!["raw/quotes/a.md".into()]),
             (Collection::Books, vec![]),

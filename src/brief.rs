@@ -1,9 +1,12 @@
 //! `brief`: what happened in the vault over the last N calendar days, and what deserves a
 //! second look, for an agent to write the weekly brief from. Computed from the manifest, the
-//! log and the task list; it never runs the whole lint.
+//! log and the task list; it never runs the whole lint. It brings the manifest up to date first,
+//! so that pages and raw files written since the last scan are in the brief.
 
+use crate::clock::Now;
 use crate::inbox::hints::checkbox_task;
 use crate::manifest::{Manifest, ManifestError, RawFile, UpdatedPage};
+use crate::scan::{ScanError, Seen};
 use crate::vault::{LOG, TASKS, Vault};
 use chrono::{Days, NaiveDate};
 use serde::Serialize;
@@ -29,6 +32,9 @@ pub struct Brief {
     pub revisit: Revisit,
     /// The task list.
     pub tasks: Tasks,
+    /// What bringing the manifest up to date first met, when anything.
+    #[serde(flatten)]
+    pub seen: Seen,
 }
 
 /// The days covered: `days` calendar days ending today, local time.
@@ -87,6 +93,9 @@ pub enum BriefError {
     /// The manifest failed.
     #[error(transparent)]
     Manifest(#[from] ManifestError),
+    /// Bringing the manifest up to date failed.
+    #[error(transparent)]
+    Scan(#[from] ScanError),
 }
 
 impl BriefError {
@@ -94,18 +103,21 @@ impl BriefError {
     pub fn hint(&self) -> Option<&'static str> {
         match self {
             BriefError::Manifest(m) => m.hint(),
+            BriefError::Scan(s) => s.hint(),
             BriefError::Read { .. } => None,
         }
     }
 }
 
-/// Make the brief for the `days` calendar days ending `today`.
+/// Make the brief for the `days` calendar days ending today.
 pub fn brief(
     vault: &Vault,
-    manifest: &Manifest,
-    today: NaiveDate,
+    manifest: &mut Manifest,
+    now: &Now,
     days: u32,
 ) -> Result<Brief, BriefError> {
+    let seen = crate::scan::refresh(vault, manifest, now)?;
+    let today = now.today;
     let days = days.max(1);
     let from = today
         .checked_sub_days(Days::new(u64::from(days) - 1))
@@ -134,6 +146,7 @@ pub fn brief(
             first: open.into_iter().take(TASK_PREVIEW).collect(),
         },
         window: Window { days, from, to },
+        seen,
     })
 }
 

@@ -4,9 +4,11 @@
 //! The edits themselves are [`crate::markdown::edit`]'s; this module chooses the files, the
 //! repairs, and writes atomically. Never invents content: a missing title stays missing.
 
+use crate::manifest::Manifest;
 use crate::markdown::edit::{self, Shape};
 use crate::markdown::{Block, frontmatter};
 use crate::schema::{self, Severity};
+use crate::vault::Vault;
 use crate::{fault, fsio, vault};
 use serde::Serialize;
 use std::path::Path;
@@ -100,6 +102,9 @@ pub enum FmtError {
     /// A repair would have made the block unreadable (a bug: nothing is written).
     #[error("fixing {0} would make its frontmatter unreadable; it was left as it is")]
     Broken(String),
+    /// The files were fixed, but recording them in the manifest failed.
+    #[error("the files were fixed, but the manifest could not record them: {0}")]
+    Record(#[from] crate::scan::ScanError),
 }
 
 /// Check (and with `req.fix`, repair) the frontmatter of the chosen files of the vault at `root`.
@@ -118,6 +123,22 @@ pub fn fmt(root: &Path, req: &FmtRequest) -> Result<FmtReport, FmtError> {
         report.fixes.extend(fixes);
     }
     report.issues = issues;
+    Ok(report)
+}
+
+/// [`fmt`] on the vault, then, when files were fixed, record them in the manifest (so that the
+/// next `lint` or `query` sees them as they are now).
+pub fn fmt_recorded(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    req: &FmtRequest,
+    now_ns: i64,
+) -> Result<FmtReport, FmtError> {
+    let report = fmt(&vault.root, req)?;
+    let fixed: Vec<String> = report.fixes.iter().map(|f| f.path.clone()).collect();
+    if !fixed.is_empty() {
+        crate::scan::scan_paths(vault, manifest, &fixed, now_ns)?;
+    }
     Ok(report)
 }
 

@@ -10,24 +10,26 @@
 //! Nothing changed means nothing written. Above `[index] shard_above` pages, each type gets its
 //! own page `wiki/index/<Type>.md` and `wiki/index.md` becomes a map of them.
 //!
-//! The index is not written from a manifest that is out of date: a page it does not know would
-//! be missing. Scanning is the caller's decision (`sparks scan`), not a side effect.
+//! The index is never written from a manifest that is out of date (a page it does not know
+//! would be missing): it brings the manifest up to date first (an incremental scan, cheap when
+//! nothing changed), and records what it wrote in the manifest afterwards, so that the next
+//! command sees the index as it is.
 
 mod diff;
-mod fresh;
 mod links;
 mod page;
 mod report;
 
-pub use fresh::Stale;
 pub use report::{ByType, FileDiff, IndexReport, ShardReport};
 
+use crate::clock::Now;
 use crate::fault;
 use crate::fsio;
 use crate::key;
 use crate::lock::VaultLock;
 use crate::manifest::catalog::CatalogPage;
 use crate::manifest::{Manifest, ManifestError};
+use crate::scan::{self, ScanError};
 use crate::vault::{INDEX, Vault};
 use links::{Harvest, link_for, shard_line};
 use page::OldPage;
@@ -136,9 +138,9 @@ pub enum IndexError {
     /// The manifest failed.
     #[error(transparent)]
     Manifest(#[from] ManifestError),
-    /// The manifest does not describe the wiki as it is.
-    #[error("{0}")]
-    Stale(Stale),
+    /// Bringing the manifest up to date (before) or recording what was written (after) failed.
+    #[error(transparent)]
+    Scan(#[from] ScanError),
     /// A file could not be read or written.
     #[error("cannot {action} {}: {source}", path.display())]
     Io {
@@ -161,18 +163,19 @@ impl IndexError {
     /// What the user can do about it.
     pub fn hint(&self) -> Option<&'static str> {
         match self {
-            IndexError::Stale(_) => Some("run `sparks scan`, then `sparks index` again"),
+            IndexError::Scan(s) => s.hint(),
             IndexError::Manifest(m) => m.hint(),
             _ => None,
         }
     }
 }
 
-/// Rebuild the index (or, with `dry_run`, work out what would change and write nothing).
+/// Bring the manifest up to date, then rebuild the index (or, with `dry_run`, work out what
+/// would change and write nothing).
 pub fn index(
     vault: &Vault,
-    manifest: &Manifest,
-    today: chrono::NaiveDate,
+    manifest: &mut Manifest,
+    now: &Now,
     dry_run: bool,
 ) -> Result<IndexReport, IndexError> {
     let _lock = if dry_run {
@@ -180,16 +183,25 @@ pub fn index(
     } else {
         Some(VaultLock::acquire(&vault.root).map_err(IndexError::Lock)?)
     };
+    let seen = scan::refresh(vault, manifest, now)?;
     let catalog = manifest.catalog_pages()?;
-    fresh::check(vault, manifest, &catalog)?;
-    let today = today.format("%Y-%m-%d").to_string();
+    let today = now.today.format("%Y-%m-%d").to_string();
     for _ in 0..ATTEMPTS {
         let plan = plan(vault, manifest, &catalog, &today)?;
         if dry_run {
-            return Ok(plan.report(false, true));
+            return Ok(plan.report(false, true, seen));
         }
         if apply(vault, &plan)? {
-            return Ok(plan.report(true, false));
+            let written: Vec<String> = plan
+                .outputs
+                .iter()
+                .filter(|o| o.changed())
+                .map(|o| o.path.clone())
+                .collect();
+            if !written.is_empty() {
+                scan::scan_paths(vault, manifest, &written, now.ns)?;
+            }
+            return Ok(plan.report(true, false, seen));
         }
     }
     Err(IndexError::Busy(vault.path(INDEX)))
@@ -243,7 +255,7 @@ struct Plan {
 }
 
 impl Plan {
-    fn report(&self, applied: bool, dry_run: bool) -> IndexReport {
+    fn report(&self, applied: bool, dry_run: bool, seen: scan::Seen) -> IndexReport {
         let unchanged = self.outputs.iter().all(|o| !o.changed());
         let text = |b: &Option<Vec<u8>>| {
             b.as_deref()
@@ -290,6 +302,7 @@ impl Plan {
                 })
                 .collect(),
             dry_run,
+            seen,
         }
     }
 }

@@ -5,7 +5,7 @@ use crate::config::{CONFIG_FILE, render_default};
 use crate::contract::{Agent, CONTRACT};
 use crate::fsio;
 use crate::manifest::{Manifest, ManifestError, SCHEMA_VERSION};
-use crate::vault::{self, DIRS, INBOX, INDEX, LOG, MANIFEST, TASKS};
+use crate::vault::{self, DIRS, INBOX, INDEX, LOG, MANIFEST, TASKS, Vault};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -23,6 +23,8 @@ pub struct InitRequest {
     pub force: bool,
     /// Today, for the generated pages' dates.
     pub today: String,
+    /// The clock (ns since the epoch), for the manifest's record of the files written.
+    pub now_ns: i64,
 }
 
 /// What `init` did.
@@ -76,6 +78,9 @@ pub enum InitError {
     /// The manifest could not be created.
     #[error(transparent)]
     Manifest(#[from] ManifestError),
+    /// The manifest could not record the files written.
+    #[error(transparent)]
+    Scan(#[from] crate::scan::ScanError),
 }
 
 impl InitError {
@@ -87,6 +92,7 @@ impl InitError {
             ),
             InitError::Vault(v) => v.hint(),
             InitError::Manifest(m) => m.hint(),
+            InitError::Scan(s) => s.hint(),
             InitError::Io { .. } => None,
         }
     }
@@ -160,12 +166,27 @@ pub fn init(req: &InitRequest) -> Result<InitReport, InitError> {
     if !db.exists() {
         created.push(MANIFEST.into());
     }
-    let manifest = Manifest::open(&db)?;
-    drop(manifest);
+    let mut manifest = Manifest::open(&db)?;
     let agent_file = match req.agent {
         Some(agent) => Some(install_contract(&root, agent, req.force)?),
         None => None,
     };
+    // The manifest knows the files init wrote, as it knows every file Sparks writes.
+    let mut written: Vec<String> = created
+        .iter()
+        .filter(|p| !p.ends_with('/') && p.as_str() != MANIFEST)
+        .cloned()
+        .collect();
+    if let Some(f) = agent_file
+        .as_ref()
+        .filter(|f| matches!(f.action, "written" | "replaced"))
+    {
+        written.push(f.file.clone());
+    }
+    if !written.is_empty() {
+        let vault = Vault::open(&root)?;
+        crate::scan::scan_paths(&vault, &mut manifest, &written, req.now_ns)?;
+    }
     Ok(InitReport {
         vault_root: root,
         created: !existed,

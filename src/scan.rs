@@ -121,21 +121,154 @@ pub fn scan(
         path: root.clone(),
         source,
     })?;
-    let clock_ns = fs_clock(root).unwrap_or(now_ns);
-    let (found, mut errors, unreadable) = walk(root);
+    let (found, errors, unreadable) = walk(root);
     let known = manifest.file_rows()?;
+    // A cold or full scan touches most keys: resolving every target at once is cheaper, and
+    // needs no record of which keys changed.
+    let all = opts.full || known.is_empty();
+    let gone = |path: &str, row: &FileRow| !row.deleted && !under_any(path, &unreadable);
+    let work = Work {
+        found,
+        known,
+        errors,
+        full: opts.full,
+        all,
+        // Only a scan of every file says how old the manifest is.
+        last_scan: Some(now_rfc3339),
+    };
+    let mut report = store(vault, manifest, work, gone, now_ns)?;
+    crate::fault::reached("scan.commit");
+    report.duration_ms = started.elapsed().as_millis() as u64;
+    Ok(report)
+}
 
+/// Bring the manifest up to date for these vault-relative files only, after a command wrote
+/// them: no walk, so the cost is that of the files, not of the vault. A path that no longer
+/// exists is marked deleted.
+pub fn scan_paths(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    paths: &[String],
+    now_ns: i64,
+) -> Result<ScanReport, ScanError> {
+    let started = Instant::now();
+    let mut found = Vec::new();
+    let mut errors = Vec::new();
+    // Only what the walk would find: a scan of these paths must agree with a scan of all.
+    let mut unique: Vec<&String> = paths.iter().filter(|p| walked(p)).collect();
+    unique.sort();
+    unique.dedup();
+    for rel in unique {
+        match std::fs::symlink_metadata(vault.root.join(rel)) {
+            Ok(meta) if meta.is_file() => found.push(Found {
+                rel: rel.clone(),
+                raw: None,
+                stat: stat_of(&meta),
+            }),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => errors.push(ScanIssue {
+                path: rel.clone(),
+                error: e.to_string(),
+            }),
+        }
+    }
+    let known = manifest.file_rows_of(paths)?;
+    let listed: std::collections::HashSet<&str> = paths.iter().map(String::as_str).collect();
+    let failed: Vec<String> = errors.iter().map(|e| e.path.clone()).collect();
+    let gone = |path: &str, row: &FileRow| {
+        !row.deleted && listed.contains(path) && !failed.iter().any(|f| f == path)
+    };
+    let work = Work {
+        found,
+        known,
+        errors,
+        full: false,
+        all: false,
+        last_scan: None,
+    };
+    let mut report = store(vault, manifest, work, gone, now_ns)?;
+    report.duration_ms = started.elapsed().as_millis() as u64;
+    Ok(report)
+}
+
+/// What a command that answers from the manifest says about bringing it up to date first:
+/// nothing when all went well (both fields are left out of its JSON then).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Seen {
+    /// Files the scan could not read: the answer used what the manifest knew of them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scan_errors: Vec<ScanIssue>,
+    /// Set when the manifest could not be written (a read-only vault): the answer is as of
+    /// this scan (RFC 3339; `never` without one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub manifest_as_of: Option<String>,
+}
+
+/// The incremental scan a command runs before it answers from the manifest, so that it sees
+/// the files as they are now (cheap when nothing changed: a walk and a stat per file). In a
+/// vault nobody may write to, the manifest stays as the last scan left it, and the result says
+/// so.
+pub fn refresh(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    now: &crate::clock::Now,
+) -> Result<Seen, ScanError> {
+    if manifest.is_read_only() {
+        let last = manifest.meta(LAST_SCAN)?;
+        return Ok(Seen {
+            scan_errors: Vec::new(),
+            manifest_as_of: Some(last.unwrap_or_else(|| "never".into())),
+        });
+    }
+    let report = rescan(vault, manifest, now)?;
+    Ok(Seen {
+        scan_errors: report.errors,
+        manifest_as_of: None,
+    })
+}
+
+/// What a scan is to store: the files found (all of the vault's, or the ones asked for), the
+/// rows the manifest holds for them, and the errors met finding them.
+struct Work<'a> {
+    found: Vec<Found>,
+    known: HashMap<String, FileRow>,
+    errors: Vec<ScanIssue>,
+    /// Read every found file, whatever its metadata says.
+    full: bool,
+    /// Resolve every link target afresh.
+    all: bool,
+    /// The time to record as the last scan's, for a scan of the whole vault.
+    last_scan: Option<&'a str>,
+}
+
+/// Read what changed of `work.found` and write it in one transaction; mark deleted the known
+/// rows not found for which `gone` says so.
+fn store(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    work: Work<'_>,
+    gone: impl Fn(&str, &FileRow) -> bool,
+    now_ns: i64,
+) -> Result<ScanReport, ScanError> {
+    let root = &vault.root;
+    let clock_ns = fs_clock(root).unwrap_or(now_ns);
+    let Work {
+        found,
+        known,
+        mut errors,
+        full,
+        all,
+        last_scan,
+    } = work;
     let mut to_read = Vec::new();
     let mut skipped = 0;
     for (i, f) in found.iter().enumerate() {
         match known.get(&f.rel) {
-            Some(row) if !opts.full && is_clean(row, f.stat) => skipped += 1,
+            Some(row) if !full && is_clean(row, f.stat) => skipped += 1,
             _ => to_read.push(i),
         }
     }
-    // A cold or full scan touches most keys: resolving every target at once is cheaper, and
-    // needs no record of which keys changed.
-    let all = opts.full || known.is_empty();
     let tx = manifest.scan_tx()?;
     let mut dirty = Dirty::new();
     let (mut hashed, mut changed) = (0, 0);
@@ -180,7 +313,7 @@ pub fn scan(
         .collect();
     let mut deleted = 0;
     for (path, row) in &known {
-        if !row.deleted && !seen.contains(path.as_str()) && !under_any(path, &unreadable) {
+        if !seen.contains(path.as_str()) && gone(path, row) {
             tx.delete(path, now_ns, &mut dirty)?;
             deleted += 1;
         }
@@ -191,9 +324,10 @@ pub fn scan(
     drop(found);
     drop(known);
     let resolved = tx.resolve(&dirty, all)?;
-    tx.set_meta(LAST_SCAN, now_rfc3339)?;
+    if let Some(at) = last_scan {
+        tx.set_meta(LAST_SCAN, at)?;
+    }
     tx.commit()?;
-    crate::fault::reached("scan.commit");
     errors.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(ScanReport {
         vault_root: root.clone(),
@@ -204,7 +338,7 @@ pub fn scan(
         deleted,
         resolved,
         errors,
-        duration_ms: started.elapsed().as_millis() as u64,
+        duration_ms: 0,
     })
 }
 
@@ -253,6 +387,16 @@ fn skipped_name(name: &str, is_dir: bool, depth: usize) -> bool {
         return false;
     }
     name.starts_with('.') || (is_dir && name == "node_modules") || name.starts_with(MANIFEST)
+}
+
+/// Whether the walk visits a vault-relative file path (no skipped name on the way).
+fn walked(rel: &str) -> bool {
+    let parts: Vec<&str> = rel.split('/').collect();
+    !rel.is_empty()
+        && parts
+            .iter()
+            .enumerate()
+            .all(|(i, name)| !name.is_empty() && !skipped_name(name, i + 1 < parts.len(), i + 1))
 }
 
 /// Walk the vault: the files found, the errors met, and the vault-relative paths of
@@ -487,6 +631,21 @@ mod tests {
         assert!(!is_page("raw/a.md"));
         assert!(!is_page("wiki/a.png"));
         assert!(!is_page("wikipedia.md"));
+    }
+
+    #[test]
+    fn paths_the_walk_skips_are_never_scanned_alone() {
+        assert!(walked("wiki/collections/Tasks.md"));
+        assert!(walked("inbox.md"));
+        assert!(!walked(".gitignore"));
+        assert!(!walked("wiki/.obsidian/app.json"));
+        assert!(!walked("raw/node_modules/x.md"));
+        assert!(
+            walked("raw/node_modules"),
+            "only a folder of that name is skipped"
+        );
+        assert!(!walked("sparks.db-wal"));
+        assert!(!walked(""));
     }
 
     #[test]

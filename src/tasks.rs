@@ -2,14 +2,18 @@
 //! an open task is a `- [ ]` (or `* [ ]`) line, a done one `- [x]`. Every change rewrites the
 //! file atomically under the vault lock, only if it is still the file that was read (a line a
 //! human appends meanwhile makes the command start over, never lost), and every byte it does
-//! not change stays as it was (line endings included).
+//! not change stays as it was (line endings included). The `*_recorded` forms, which the
+//! commands use, then record the new file in the manifest.
 
+use crate::clock::Now;
 use crate::fault;
 use crate::fsio;
 use crate::inbox::hints::checkbox_task;
 use crate::key::key;
 use crate::lock::VaultLock;
-use crate::vault::TASKS;
+use crate::manifest::Manifest;
+use crate::scan::{self, ScanError};
+use crate::vault::{TASKS, Vault};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -98,6 +102,9 @@ pub enum TaskError {
         /// The line.
         line: usize,
     },
+    /// The file was written, but recording it in the manifest failed.
+    #[error("the task list was written, but the manifest could not record it: {0}")]
+    Record(#[from] ScanError),
 }
 
 impl TaskError {
@@ -106,6 +113,7 @@ impl TaskError {
         match self {
             TaskError::Encoding { .. } => Some("save the file as UTF-8 and run the command again"),
             TaskError::Busy { .. } => Some("run the command again once the file is saved"),
+            TaskError::Record(_) => Some("run `sparks scan` to bring the manifest up to date"),
             TaskError::Invalid(_) | TaskError::Io { .. } => None,
         }
     }
@@ -225,6 +233,36 @@ fn replace(path: &Path, old: Option<&[u8]>, text: &str) -> Result<bool, TaskErro
         path: path.to_path_buf(),
         source,
     })
+}
+
+/// [`add`], then record the rewritten `Tasks.md` in the manifest, so that the next command
+/// (`index`, `lint`, `query`) sees the file as it is.
+pub fn add_recorded(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    section: &str,
+    text: &str,
+    now: &Now,
+) -> Result<Added, TaskError> {
+    let added = add(&vault.root, section, text, &now.today.to_string())?;
+    if !added.already_open {
+        scan::scan_paths(vault, manifest, &[TASKS.to_string()], now.ns)?;
+    }
+    Ok(added)
+}
+
+/// [`done`], then record the rewritten `Tasks.md` in the manifest when a task was completed.
+pub fn done_recorded(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    query: &str,
+    now: &Now,
+) -> Result<Done, TaskError> {
+    let result = done(&vault.root, query)?;
+    if matches!(result, Done::Completed { .. }) {
+        scan::scan_paths(vault, manifest, &[TASKS.to_string()], now.ns)?;
+    }
+    Ok(result)
 }
 
 fn lock(root: &Path) -> Result<VaultLock, TaskError> {

@@ -199,6 +199,28 @@ pub fn status(message: &str) {
     }
 }
 
+/// Warn about what bringing the manifest up to date met before a command answered: files it
+/// could not read, or a manifest it could not write.
+pub fn seen(seen: &crate::scan::Seen) {
+    if let Some(at) = &seen.manifest_as_of {
+        warn_hint(
+            &format!(
+                "the vault is read-only: this answer is from the manifest as of its last scan ({at})"
+            ),
+            "files changed since then are not seen",
+        );
+    }
+    if !seen.scan_errors.is_empty() {
+        warn_hint(
+            &format!(
+                "{} could not be read; what the manifest knew of them was used",
+                count(seen.scan_errors.len(), "file", "files")
+            ),
+            "run `sparks scan` to list them",
+        );
+    }
+}
+
 /// Warn about each installed instruction file that differs from the contract in this binary.
 pub fn contract_drift(files: &[Installed]) {
     for f in files.iter().filter(|f| f.state == FileState::Differs) {

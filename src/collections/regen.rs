@@ -1,8 +1,13 @@
 //! `collections regen`: regenerate collection pages. With no names only the collections whose
 //! sources changed since the last completed ingest ([`crate::affected`]); `--all` all seven.
 //! Pages are written atomically and only when their content changed (an unchanged page keeps
-//! every byte); then the manifest is brought up to date and, with `auto_commit`, exactly the
-//! written pages are committed.
+//! every byte); then the manifest records them and, with `auto_commit`, exactly the written
+//! pages are committed.
+//!
+//! Regen sees the files as they are now: it brings the manifest up to date first (an
+//! incremental scan, cheap when nothing changed), since both what is affected and the inputs of
+//! some pages (Projects, the archive list) come from the manifest, and a quote file written
+//! after the last `sparks scan` must reach Quotes (the original read its sources from disk).
 
 use super::page::{self, Body};
 use super::text::Inputs;
@@ -57,6 +62,9 @@ pub struct RegenReport {
     pub commit: Option<String>,
     /// Why no commit was made, when one was wanted.
     pub commit_skipped: Option<String>,
+    /// What bringing the manifest up to date first met, when anything.
+    #[serde(flatten)]
+    pub seen: scan::Seen,
 }
 
 /// Regen could not run.
@@ -89,8 +97,8 @@ pub enum RegenError {
     /// Working out what changed failed.
     #[error(transparent)]
     Affected(#[from] crate::affected::AffectedError),
-    /// The scan after writing failed.
-    #[error("the scan after regenerating failed: {0}")]
+    /// The scan before choosing or after writing failed.
+    #[error("the scan around regenerating failed: {0}")]
     Scan(String),
     /// The commit failed.
     #[error(transparent)]
@@ -137,6 +145,12 @@ pub fn regen(
     now: &Now,
     req: &RegenRequest,
 ) -> Result<RegenReport, RegenError> {
+    let _lock = if req.dry_run {
+        None
+    } else {
+        Some(VaultLock::acquire(&vault.root).map_err(RegenError::Lock)?)
+    };
+    let seen = scan::refresh(vault, manifest, now).map_err(|e| RegenError::Scan(e.to_string()))?;
     let mut chosen: Vec<Collection> = if req.all {
         ALL.to_vec()
     } else if req.names.is_empty() {
@@ -152,11 +166,6 @@ pub fn regen(
     };
     chosen.sort();
     chosen.dedup();
-    let _lock = if req.dry_run {
-        None
-    } else {
-        Some(VaultLock::acquire(&vault.root).map_err(RegenError::Lock)?)
-    };
     let outcomes = write_pages(vault, manifest, now, &chosen, req.dry_run)?;
     let written: Vec<String> = outcomes
         .iter()
@@ -165,7 +174,8 @@ pub fn regen(
         .collect();
     let (mut commit, mut commit_skipped) = (None, None);
     if !written.is_empty() {
-        scan::rescan(vault, manifest, now).map_err(|e| RegenError::Scan(e.to_string()))?;
+        scan::scan_paths(vault, manifest, &written, now.ns)
+            .map_err(|e| RegenError::Scan(e.to_string()))?;
         if req.commit && vault.config.git.auto_commit {
             let names: Vec<&str> = outcomes
                 .iter()
@@ -187,6 +197,7 @@ pub fn regen(
         dry_run: req.dry_run,
         commit,
         commit_skipped,
+        seen,
     })
 }
 

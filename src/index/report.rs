@@ -33,6 +33,9 @@ pub struct IndexReport {
     pub diff: Vec<FileDiff>,
     /// True when nothing was written because `--dry-run` was given.
     pub dry_run: bool,
+    /// What bringing the manifest up to date first met, when anything.
+    #[serde(flatten)]
+    pub seen: crate::scan::Seen,
 }
 
 /// Pages per section.

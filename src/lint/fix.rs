@@ -49,7 +49,8 @@ struct Plan {
     bump_updated: bool,
 }
 
-/// Apply the safe fixes for the selected checks, rescan, and lint again.
+/// Apply the safe fixes for the selected checks, update the manifest for the files changed,
+/// and lint again.
 pub fn lint_and_fix(
     vault: &Vault,
     manifest: &mut Manifest,
@@ -83,6 +84,7 @@ pub fn lint_and_fix(
     }
     let today = now.today.to_string();
     let mut fixes = Vec::new();
+    let mut written = Vec::new();
     for (path, plan) in &plans {
         let file = vault.path(path);
         let err = |source| FixError {
@@ -112,10 +114,12 @@ pub fn lint_and_fix(
         if text != old {
             fsio::write_atomic(&file, text.as_bytes()).map_err(err)?;
             crate::fault::reached("lint.write");
+            written.push(path.clone());
         }
     }
-    if !fixes.is_empty() {
-        scan::rescan(vault, manifest, now).map_err(|e| LintError::Rescan(e.to_string()))?;
+    if !written.is_empty() {
+        scan::scan_paths(vault, manifest, &written, now.ns)
+            .map_err(|e| LintError::Rescan(e.to_string()))?;
     }
     let mut report = lint(manifest, checks)?;
     report.fixes = fixes;

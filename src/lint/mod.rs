@@ -1,11 +1,16 @@
 //! `lint`: the vault's health checks, from the manifest. Each check is one query; the
-//! frontmatter checks use the same schema as `fmt`.
+//! frontmatter checks use the same schema as `fmt`. The command brings the manifest up to date
+//! first ([`run`]): an agent lints right after writing pages, and a page the manifest does not
+//! know yet would be skipped and every link to it reported broken.
 
 pub mod fix;
 
+use crate::clock::Now;
 use crate::contract::{self, FileState};
 use crate::manifest::{Manifest, ManifestError};
+use crate::scan::{self, Seen};
 use crate::schema::{self, Severity};
+use crate::vault::Vault;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -53,6 +58,9 @@ pub struct LintReport {
     pub fixes: Vec<fix::Fix>,
     /// Things worth knowing that are not issues: not counted, no effect on the exit code.
     pub notes: Vec<Note>,
+    /// What bringing the manifest up to date first met, when anything.
+    #[serde(flatten)]
+    pub seen: Seen,
 }
 
 /// Something lint reports besides issues.
@@ -98,8 +106,8 @@ pub enum LintError {
     /// A fix could not be written.
     #[error(transparent)]
     Fix(#[from] fix::FixError),
-    /// The scan after the fixes failed.
-    #[error("the scan after the fixes failed: {0}")]
+    /// Bringing the manifest up to date failed.
+    #[error("the scan before linting or after the fixes failed: {0}")]
     Rescan(String),
 }
 
@@ -158,7 +166,27 @@ pub fn select(names: &[String]) -> Result<Vec<&'static str>, LintError> {
         .collect()
 }
 
-/// Run the given checks.
+/// Bring the manifest up to date with the files (lint answers about the vault as it is, not
+/// as the last scan saw it), then run the given checks, applying the safe fixes first when
+/// `fix`; the notes about the vault come with the report.
+pub fn run(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    checks: &[&'static str],
+    fix: bool,
+    now: &Now,
+) -> Result<LintReport, LintError> {
+    let seen = scan::refresh(vault, manifest, now).map_err(|e| LintError::Rescan(e.to_string()))?;
+    let mut report = match fix {
+        true => fix::lint_and_fix(vault, manifest, checks, now)?,
+        false => lint(manifest, checks)?,
+    };
+    report.notes = notes(&vault.root);
+    report.seen = seen;
+    Ok(report)
+}
+
+/// Run the given checks on the manifest as it is.
 pub fn lint(manifest: &Manifest, checks: &[&'static str]) -> Result<LintReport, LintError> {
     let on = |c: &str| checks.contains(&c);
     let mut issues = Vec::new();
@@ -333,6 +361,7 @@ pub fn lint(manifest: &Manifest, checks: &[&'static str]) -> Result<LintReport, 
         counts,
         fixes: Vec::new(),
         notes: Vec::new(),
+        seen: Seen::default(),
     })
 }
 

@@ -47,34 +47,50 @@ pub struct FileRow {
     pub deleted: bool,
 }
 
+/// The columns [`file_row`] reads.
+const FILE_ROW: &str = "path, size, mtime_ns, ctime_ns, inode, hash, clock_ns, deleted";
+
+fn file_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(String, FileRow)> {
+    Ok((
+        r.get::<_, String>(0)?,
+        FileRow {
+            stat: Stat {
+                size: r.get::<_, i64>(1)? as u64,
+                mtime_ns: r.get(2)?,
+                ctime_ns: r.get(3)?,
+                inode: r.get::<_, i64>(4)? as u64,
+            },
+            hash: r.get(5)?,
+            clock_ns: r.get(6)?,
+            deleted: r.get::<_, i64>(7)? != 0,
+        },
+    ))
+}
+
 impl Manifest {
     /// Every file row, live or deleted, by path.
     pub fn file_rows(&self) -> Result<HashMap<String, FileRow>> {
         let mut stmt = self
             .conn
-            .prepare(
-                "SELECT path, size, mtime_ns, ctime_ns, inode, hash, clock_ns, deleted FROM files",
-            )
+            .prepare(&format!("SELECT {FILE_ROW} FROM files"))
             .at(&self.path)?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    FileRow {
-                        stat: Stat {
-                            size: r.get::<_, i64>(1)? as u64,
-                            mtime_ns: r.get(2)?,
-                            ctime_ns: r.get(3)?,
-                            inode: r.get::<_, i64>(4)? as u64,
-                        },
-                        hash: r.get(5)?,
-                        clock_ns: r.get(6)?,
-                        deleted: r.get::<_, i64>(7)? != 0,
-                    },
-                ))
-            })
-            .at(&self.path)?;
+        let rows = stmt.query_map([], file_row).at(&self.path)?;
         rows.collect::<rusqlite::Result<_>>().at(&self.path)
+    }
+
+    /// The rows of these paths that exist, live or deleted, by path.
+    pub fn file_rows_of(&self, paths: &[String]) -> Result<HashMap<String, FileRow>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!("SELECT {FILE_ROW} FROM files WHERE path = ?1"))
+            .at(&self.path)?;
+        let mut rows = HashMap::new();
+        for p in paths {
+            if let Some((path, row)) = stmt.query_row([p], file_row).optional().at(&self.path)? {
+                rows.insert(path, row);
+            }
+        }
+        Ok(rows)
     }
 
     /// Begin the scan's one write transaction.

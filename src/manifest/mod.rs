@@ -229,6 +229,11 @@ impl Manifest {
         &self.path
     }
 
+    /// Whether the manifest was opened read-only (a vault nobody may write to).
+    pub fn is_read_only(&self) -> bool {
+        self.conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false)
+    }
+
     fn configure(&self) -> rusqlite::Result<()> {
         self.conn.busy_timeout(BUSY_TIMEOUT)?;
         self.conn

@@ -8,11 +8,11 @@ use super::Server;
 use super::args::*;
 use super::call::Outcome;
 use super::reply;
-use crate::affected::affected;
+use crate::affected::affected_now;
 use crate::brief::brief;
 use crate::collections::regen::{RegenRequest, regen};
 use crate::contract::CONTRACT;
-use crate::fmt::{FmtRequest, fmt};
+use crate::fmt::{FmtRequest, fmt_recorded};
 use crate::index::index;
 use crate::ingest::{self, FinalizeOptions, Prepared};
 use crate::lint;
@@ -48,7 +48,7 @@ impl Server {
     }
 
     #[tool(
-        description = "Update the manifest from the files; run it after writing pages, before lint, query, search, index or affected.",
+        description = "Update the manifest from the files; run it after writing pages, before query or search (lint, index, affected, brief and regen update it themselves).",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -101,12 +101,7 @@ impl Server {
                 let checks = lint::select(&a.checks)?;
                 let vault = c.vault()?;
                 let mut manifest = c.manifest(&vault)?;
-                let mut report = match a.fix {
-                    true => lint::fix::lint_and_fix(&vault, &mut manifest, &checks, &c.now)?,
-                    false => lint::lint(&manifest, &checks)?,
-                };
-                report.notes = lint::notes(&vault.root);
-                reply::json(&report)
+                reply::json(&lint::run(&vault, &mut manifest, &checks, a.fix, &c.now)?)
             })
             .await
     }
@@ -124,8 +119,8 @@ impl Server {
         self.runner
             .read(|c| {
                 let vault = c.vault()?;
-                let manifest = c.manifest(&vault)?;
-                reply::json(&affected(&vault, &manifest)?)
+                let mut manifest = c.manifest(&vault)?;
+                reply::json(&affected_now(&vault, &mut manifest, &c.now)?)
             })
             .await
     }
@@ -143,8 +138,8 @@ impl Server {
         self.runner
             .run(!a.dry_run, move |c| {
                 let vault = c.vault()?;
-                let manifest = c.manifest(&vault)?;
-                reply::json(&index(&vault, &manifest, c.now.today, a.dry_run)?)
+                let mut manifest = c.manifest(&vault)?;
+                reply::json(&index(&vault, &mut manifest, &c.now, a.dry_run)?)
             })
             .await
     }
@@ -253,7 +248,16 @@ impl Server {
     )]
     async fn sparks_done(&self, Parameters(a): Parameters<DoneArgs>) -> CallToolResult {
         self.runner
-            .write(move |c| reply::json(&tasks::done(&c.vault()?.root, &a.query)?))
+            .write(move |c| {
+                let vault = c.vault()?;
+                let mut manifest = c.manifest(&vault)?;
+                reply::json(&tasks::done_recorded(
+                    &vault,
+                    &mut manifest,
+                    &a.query,
+                    &c.now,
+                )?)
+            })
             .await
     }
 
@@ -269,9 +273,15 @@ impl Server {
     async fn sparks_tasks_add(&self, Parameters(a): Parameters<TasksAddArgs>) -> CallToolResult {
         self.runner
             .write(move |c| {
-                let root = c.vault()?.root;
-                let today = c.now.today.to_string();
-                reply::json(&tasks::add(&root, &a.section, &a.text, &today)?)
+                let vault = c.vault()?;
+                let mut manifest = c.manifest(&vault)?;
+                reply::json(&tasks::add_recorded(
+                    &vault,
+                    &mut manifest,
+                    &a.section,
+                    &a.text,
+                    &c.now,
+                )?)
             })
             .await
     }
@@ -293,8 +303,8 @@ impl Server {
                     anyhow::bail!("days: {days} is not between 1 and 3660");
                 }
                 let vault = c.vault()?;
-                let manifest = c.manifest(&vault)?;
-                reply::json(&brief(&vault, &manifest, c.now.today, days)?)
+                let mut manifest = c.manifest(&vault)?;
+                reply::json(&brief(&vault, &mut manifest, &c.now, days)?)
             })
             .await
     }
@@ -352,12 +362,13 @@ impl Server {
                 if a.fix && a.check {
                     anyhow::bail!("fix and check cannot be combined");
                 }
-                let root = c.vault()?.root;
+                let vault = c.vault()?;
+                let mut manifest = c.manifest(&vault)?;
                 let req = FmtRequest {
                     target: a.path,
                     fix: a.fix,
                 };
-                reply::json(&fmt(&root, &req)?)
+                reply::json(&fmt_recorded(&vault, &mut manifest, &req, c.now.ns)?)
             })
             .await
     }

@@ -19,13 +19,18 @@ fn ingest(v: &TestVault, entries: &[&str]) {
     v.run(&["ingest", "--finalize", "--json"]).ok();
 }
 
+/// The files behind one collection; only affected collections have a `reason`, as in the
+/// original.
 fn reasons(a: &Value, name: &str) -> Vec<String> {
-    a["reasons"][name]
-        .as_array()
-        .unwrap_or_else(|| panic!("reasons.{name} is a list: {a}"))
-        .iter()
-        .map(|p| p.as_str().expect("a path").to_string())
-        .collect()
+    match &a["reason"][name] {
+        Value::Null => Vec::new(),
+        list => list
+            .as_array()
+            .unwrap_or_else(|| panic!("reason.{name} is a list: {a}"))
+            .iter()
+            .map(|p| p.as_str().expect("a path").to_string())
+            .collect(),
+    }
 }
 
 fn set_glob(v: &TestVault, key: &str, glob: &str) {
@@ -52,7 +57,8 @@ fn without_an_ingest_every_source_counts_and_only_real_matches() {
     assert_eq!(a["since"], Value::Null);
     assert_eq!(
         a["affected"],
-        json!(["Quotes", "Bookmarks", "Books", "Media", "Ideas", "Projects"])
+        json!(["Bookmarks", "Books", "Ideas", "Media", "Projects", "Quotes"]),
+        "sorted as the original sorted them"
     );
     assert_eq!(
         reasons(&a, "Quotes"),
@@ -65,18 +71,11 @@ fn without_an_ingest_every_source_counts_and_only_real_matches() {
         ["raw/quotes/craft.md"],
         "books are named in quote attributions"
     );
-    let keys: Vec<&String> = a["reasons"].as_object().unwrap().keys().collect();
+    let keys: Vec<&String> = a["reason"].as_object().unwrap().keys().collect();
     assert_eq!(
         keys,
-        [
-            "Quotes",
-            "Bookmarks",
-            "Books",
-            "ReadingList",
-            "Media",
-            "Ideas",
-            "Projects"
-        ]
+        ["Bookmarks", "Books", "Ideas", "Media", "Projects", "Quotes"],
+        "the original's `reason`: one key per affected collection, in the same order"
     );
     let text = v.run(&["affected"]).ok();
     assert!(
@@ -107,7 +106,7 @@ fn only_changes_after_the_last_ingest_count() {
     assert_eq!(reasons(&a, "Quotes"), ["raw/quotes/new.md"]);
     assert_eq!(reasons(&a, "Projects"), ["wiki/entities/New.md"]);
     // Books read quote attributions too; the archived thought is no idea (no `idea:`).
-    assert_eq!(a["affected"], json!(["Quotes", "Books", "Projects"]), "{a}");
+    assert_eq!(a["affected"], json!(["Books", "Projects", "Quotes"]), "{a}");
 }
 
 #[test]
@@ -126,7 +125,7 @@ fn what_the_last_ingest_archived_counts_by_what_it_holds() {
     let archive = "raw/inbox/2026-05-01.md";
     assert_eq!(
         a["affected"],
-        json!(["Books", "ReadingList", "Ideas"]),
+        json!(["Books", "Ideas", "ReadingList"]),
         "{a}"
     );
     for name in ["Books", "ReadingList", "Ideas"] {
@@ -145,7 +144,7 @@ fn what_the_last_ingest_archived_counts_by_what_it_holds() {
     v.write("raw/inbox/2026-04-10.md", text);
     scan(&v);
     let a = affected(&v);
-    assert_eq!(a["affected"], json!(["ReadingList", "Ideas"]), "{a}");
+    assert_eq!(a["affected"], json!(["Ideas", "ReadingList"]), "{a}");
 }
 
 #[test]
@@ -191,4 +190,43 @@ fn a_glob_that_leaves_the_vault_is_an_error() {
     let r = v.run(&["affected"]).code(1);
     assert!(r.stderr.contains("[collections.ideas]"), "{}", r.stderr);
     assert!(r.stdout.is_empty());
+}
+
+#[test]
+fn files_written_after_the_last_scan_count_without_a_scan() {
+    let v = TestVault::new();
+    ingest(&v, &["2026-04-10\njust a thought"]);
+    assert_eq!(v.run(&["affected"]).ok().stdout, "none\n");
+    // Nobody runs `sparks scan`: affected sees the disk all the same.
+    v.write(
+        "raw/quotes/new.md",
+        "> Written after the last scan\n— Anon\n",
+    );
+    let a = affected(&v);
+    assert_eq!(a["affected"], json!(["Books", "Quotes"]), "{a}");
+    assert_eq!(reasons(&a, "Quotes"), ["raw/quotes/new.md"]);
+    let text = v.run(&["affected"]).ok();
+    assert_eq!(
+        text.stdout, "Books,Quotes\n",
+        "the original's text: names, commas"
+    );
+    assert!(
+        text.stderr.contains("Quotes: raw/quotes/new.md"),
+        "the files behind each go to stderr: {}",
+        text.stderr
+    );
+    assert_eq!(v.run(&["-q", "affected"]).ok().stderr, "");
+}
+
+#[test]
+fn json_is_the_originals_shape_when_nothing_changed() {
+    let v = TestVault::new();
+    ingest(&v, &["2026-04-10\njust a thought"]);
+    let a = affected(&v);
+    assert_eq!(a["affected"], json!([]));
+    assert_eq!(a["reason"], json!({}));
+    assert!(
+        a.get("scan_errors").is_none() && a.get("manifest_as_of").is_none(),
+        "{a}"
+    );
 }

@@ -64,3 +64,22 @@ fn the_window_is_calendar_days_ending_today() {
     v.run(&["brief", "--days", "0"]).code(2);
     snapshot!(v, v.run(&["brief"]).ok().stdout);
 }
+
+#[test]
+fn the_brief_sees_files_written_after_the_last_scan() {
+    let v = TestVault::new();
+    v.run(&["scan"]).ok();
+    v.write("raw/ideas/late.md", "an idea written after the last scan")
+        .set_mtime("raw/ideas/late.md", "2026-04-30")
+        .page("wiki/concepts/Late.md", "Late", "A page nobody scanned.");
+    let j = v.run(&["brief", "--json"]).ok().json();
+    let raw: Vec<&str> = j["new_raw"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(raw, ["raw/ideas/late.md"], "{j}");
+    let pages = j["updated_wiki"].to_string();
+    assert!(pages.contains("wiki/concepts/Late.md"), "{j}");
+}

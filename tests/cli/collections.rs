@@ -241,3 +241,40 @@ fn an_ingest_of_a_book_and_a_to_read_entry_regenerates_and_commits_them() {
         "{files}"
     );
 }
+
+#[test]
+fn regen_sees_a_source_written_after_the_last_scan() {
+    let v = TestVault::new();
+    v.run(&["scan"]).ok();
+    // Nobody runs `sparks scan` after this.
+    v.write(
+        "raw/quotes/late.md",
+        "> Simplicity is prerequisite for reliability.\n— Edsger Dijkstra\n",
+    );
+    let j = v.run(&["collections", "regen", "--json"]).ok().json();
+    let regenerated: Vec<&str> = j["collections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert!(regenerated.contains(&"Quotes"), "{j}");
+    assert!(
+        v.read("wiki/collections/Quotes.md")
+            .contains("> Simplicity is prerequisite for reliability."),
+        "{}",
+        v.read("wiki/collections/Quotes.md")
+    );
+    // Named, the same: the file is read although no scan listed it.
+    v.write(
+        "raw/quotes/later.md",
+        "> Make it work first.\n— Kent Beck\n",
+    );
+    v.run(&["collections", "regen", "Quotes"]).ok();
+    assert!(
+        v.read("wiki/collections/Quotes.md")
+            .contains("Make it work first.")
+    );
+    // What regen wrote is recorded: a scan finds nothing new.
+    assert_eq!(v.run(&["scan", "--json"]).ok().json()["changed"], 0);
+}

@@ -236,6 +236,10 @@ fn a_vault_without_write_permission_still_answers_reads() {
         let run = run_unprivileged(&v, args);
         assert_eq!(run.code, Some(0), "{args:?} in a read-only vault: {run:?}");
     }
+    // Lint cannot bring the manifest up to date there, and says so.
+    let run = run_unprivileged(&v, &["lint", "--check", "broken-links", "--json"]);
+    assert!(run.stderr.contains("read-only"), "{run:?}");
+    assert!(run.json()["manifest_as_of"].is_string(), "{run:?}");
 }
 
 /// A scanned busy vault, then made read-only for the user commands run as.

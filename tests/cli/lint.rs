@@ -107,3 +107,25 @@ fn a_fixed_vault_lints_clean_again() {
         "orphans (1):\n  wiki/entities/Cascade.md  no other page links here\n\n1 issue found.\n"
     );
 }
+
+#[test]
+fn lint_sees_pages_written_after_the_last_scan() {
+    let v = TestVault::new();
+    v.page("wiki/concepts/A.md", "A", "See [[B]].");
+    v.run(&["scan"]).ok();
+    // The agent writes B and lints without scanning: the link to B is not broken, and B's
+    // own broken link is found.
+    v.page(
+        "wiki/concepts/B.md",
+        "B",
+        "Back to [[A]] and on to [[Nowhere]].",
+    );
+    let j = v
+        .run(&["lint", "--check", "broken-links", "--json"])
+        .code(1)
+        .json();
+    let issues = j["issues"].as_array().unwrap();
+    assert_eq!(issues.len(), 1, "{j}");
+    assert_eq!(issues[0]["path"], "wiki/concepts/B.md", "{j}");
+    assert!(j.get("scan_errors").is_none(), "nothing unreadable: {j}");
+}

@@ -872,6 +872,55 @@ fn a_finalize_that_fails_part_way_says_what_was_done_and_parallel_writes_all_lan
 }
 
 #[test]
+fn regen_and_affected_see_a_file_written_after_the_last_scan() {
+    let twins = [TestVault::new(), TestVault::new()];
+    for v in &twins {
+        v.run(&["scan"]).ok();
+    }
+    let [mcp, cli] = twins;
+    let steps = vec![
+        // Nobody scans after this write.
+        Step::Write {
+            path: "raw/quotes/fresh.md",
+            content: "> Simplicity is prerequisite for reliability.\n— Edsger Dijkstra\n".into(),
+        },
+        call("sparks_affected", json!({}), &["affected", "--json"], 0),
+        call(
+            "sparks_collections_regen",
+            json!({}),
+            &["collections", "regen", "--json"],
+            0,
+        ),
+    ];
+    let records = run_client(&mcp, &steps, false);
+    let result = |step: usize| {
+        let r = records
+            .iter()
+            .find(|r| r["step"] == step)
+            .unwrap_or_else(|| panic!("step {step} ran"));
+        serde_json::from_str::<Value>(&text(&r["result"])).expect("a JSON result")
+    };
+    assert_eq!(
+        result(1)["reason"]["Quotes"],
+        json!(["raw/quotes/fresh.md"])
+    );
+    let regen = result(2);
+    let quotes = regen["collections"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .find(|c| c["name"] == "Quotes")
+        .unwrap_or_else(|| panic!("Quotes was regenerated: {regen}"));
+    assert_eq!(quotes["status"], "written", "{regen}");
+    assert!(
+        mcp.read("wiki/collections/Quotes.md")
+            .contains("Simplicity is prerequisite"),
+        "the quote reached the page"
+    );
+    replay(&mcp, &cli, &steps, &records);
+}
+
+#[test]
 fn the_help_lists_every_tool() {
     let v = TestVault::empty();
     let help = v.run_in(v.dir.path(), &["serve", "--help"]).ok().stdout;

@@ -1,17 +1,20 @@
 //! `sparks affected`: which collections need regenerating.
 
-use crate::affected::affected;
+use crate::affected::affected_now;
 use crate::cli::{Ctx, exit::Exit, output};
 use clap::Args;
 
 /// List the collections whose sources changed since the last completed ingest
 ///
-/// For each collection, the files behind it: sources whose content changed after the last
-/// completed ingest, the archive files that ingest wrote, and deleted sources. Books and Reading List count an archive file only when it has a
-/// `book:` or `to-read:` line; Ideas counts any archived capture; Projects any entity page.
-/// Without a completed ingest every file counts.
+/// Prints the affected collections' names joined by commas (`Books,Quotes`), or `none`, as the
+/// original did; the files behind each go to stderr (and into the JSON's `reason`): sources
+/// whose content changed after the last completed ingest, the archive files that ingest wrote,
+/// and deleted sources. Books and Reading List count an archive file only when it has a `book:`
+/// or `to-read:` line; Ideas counts any archived capture; Projects any entity page. Without a
+/// completed ingest every file counts.
 ///
-/// Reads the manifest as the last scan left it: run `sparks scan` first.
+/// Brings the manifest up to date first (an incremental scan), so files written since the last
+/// `sparks scan` count.
 ///
 /// Example: sparks affected --json
 #[derive(Debug, Args)]
@@ -24,8 +27,9 @@ pub struct AffectedArgs {
 /// Run `affected`.
 pub fn run(ctx: &Ctx, args: AffectedArgs) -> anyhow::Result<Exit> {
     let vault = ctx.vault()?;
-    let manifest = ctx.manifest(&vault)?;
-    let a = affected(&vault, &manifest)?;
+    let mut manifest = ctx.manifest(&vault)?;
+    let a = affected_now(&vault, &mut manifest, ctx.now())?;
+    output::seen(&a.seen);
     if args.json {
         output::json(&a)?;
         return Ok(Exit::Success);
@@ -34,13 +38,13 @@ pub fn run(ctx: &Ctx, args: AffectedArgs) -> anyhow::Result<Exit> {
         Some(t) => output::status(&format!("changes since the last completed ingest ({t}):")),
         None => output::status("no completed ingest yet: every file counts"),
     }
-    output::lines(a.reasons.0.iter().map(|(c, paths)| {
-        let why = if paths.is_empty() {
-            "none".to_string()
-        } else {
-            paths.join(", ")
-        };
-        format!("{}: {why}", c.name())
-    }))?;
+    for (c, paths) in &a.reason.0 {
+        output::status(&format!("  {}: {}", c.name(), paths.join(", ")));
+    }
+    output::lines([if a.affected.is_empty() {
+        "none".to_string()
+    } else {
+        a.affected.join(",")
+    }])?;
     Ok(Exit::Success)
 }

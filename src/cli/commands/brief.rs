@@ -25,8 +25,9 @@ pub struct BriefArgs {
 /// Run `brief`.
 pub fn run(ctx: &Ctx, args: BriefArgs) -> anyhow::Result<Exit> {
     let vault = ctx.vault()?;
-    let manifest = ctx.manifest(&vault)?;
-    let b = brief(&vault, &manifest, ctx.now().today, args.days)?;
+    let mut manifest = ctx.manifest(&vault)?;
+    let b = brief(&vault, &mut manifest, ctx.now(), args.days)?;
+    output::seen(&b.seen);
     if args.json {
         output::json(&b)?;
         return Ok(Exit::Success);

@@ -66,6 +66,7 @@ pub fn run(ctx: &Ctx, args: CollectionsArgs) -> anyhow::Result<Exit> {
             commit: true,
         },
     )?;
+    output::seen(&report.seen);
     if args.json {
         output::json(&report)?;
         return Ok(Exit::Success);

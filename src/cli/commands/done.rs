@@ -25,8 +25,9 @@ pub struct DoneArgs {
 /// Run `done`.
 pub fn run(ctx: &Ctx, args: DoneArgs) -> anyhow::Result<Exit> {
     let vault = ctx.vault()?;
+    let mut manifest = ctx.manifest(&vault)?;
     let query = args.query.join(" ");
-    let result = crate::tasks::done(&vault.root, &query)?;
+    let result = crate::tasks::done_recorded(&vault, &mut manifest, &query, ctx.now())?;
     let exit = match result {
         Done::Completed { .. } => Exit::Success,
         _ => Exit::Problems,

@@ -1,7 +1,7 @@
 //! `sparks fmt`: check, and with `--fix` repair, the frontmatter of files on disk.
 
 use crate::cli::{Ctx, exit::Exit, output};
-use crate::fmt::{FmtReport, FmtRequest, fmt};
+use crate::fmt::{FmtReport, FmtRequest, fmt_recorded};
 use clap::Args;
 
 /// Check the frontmatter of wiki pages against the schema
@@ -38,7 +38,8 @@ pub fn run(ctx: &Ctx, args: FmtArgs) -> anyhow::Result<Exit> {
         target: args.target,
         fix: args.fix && !args.check,
     };
-    let report = fmt(&vault.root, &req)?;
+    let mut manifest = ctx.manifest(&vault)?;
+    let report = fmt_recorded(&vault, &mut manifest, &req, ctx.now().ns)?;
     let exit = if report.issues.is_empty() {
         Exit::Success
     } else {

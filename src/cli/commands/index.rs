@@ -14,8 +14,8 @@ use clap::Args;
 /// shard_above` pages (sparks.toml, default 500) each type gets its own page under
 /// wiki/index/ and wiki/index.md becomes a map of them.
 ///
-/// Reads the manifest as the last scan left it: run `sparks scan` first. It refuses to write
-/// when wiki pages were added, changed or removed since that scan.
+/// Brings the manifest up to date first (an incremental scan), so pages written since the last
+/// `sparks scan` are listed.
 ///
 /// Example: sparks index --dry-run
 #[derive(Debug, Args)]
@@ -32,17 +32,9 @@ pub struct IndexArgs {
 /// Run `index`.
 pub fn run(ctx: &Ctx, args: IndexArgs) -> anyhow::Result<Exit> {
     let vault = ctx.vault()?;
-    let manifest = ctx.manifest(&vault)?;
-    let report = match index(&vault, &manifest, ctx.now().today, args.dry_run) {
-        Ok(r) => r,
-        Err(e) => match e.hint() {
-            Some(hint) => {
-                output::error(&e.to_string(), Some(hint));
-                return Ok(Exit::Problems);
-            }
-            None => return Err(e.into()),
-        },
-    };
+    let mut manifest = ctx.manifest(&vault)?;
+    let report = index(&vault, &mut manifest, ctx.now(), args.dry_run)?;
+    output::seen(&report.seen);
     if args.json {
         output::json(&report)?;
         return Ok(Exit::Success);

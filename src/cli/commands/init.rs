@@ -63,6 +63,7 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> anyhow::Result<Exit> {
         agent: args.agent.map(Agent::from),
         force: args.force,
         today: ctx.now().today.to_string(),
+        now_ns: ctx.now().ns,
     })?;
     if args.json {
         output::json(&report)?;

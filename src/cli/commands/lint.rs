@@ -6,7 +6,7 @@ use clap::Args;
 
 /// Check the vault's health: links, frontmatter, orphans, thin and stale pages
 ///
-/// Reads the manifest as the last scan left it (run `sparks scan` first). Exits 1 when any
+/// Brings the manifest up to date first (an incremental scan). Exits 1 when any
 /// issue is found, in text and JSON alike. --fix applies only safe fixes (tag form, a stale
 /// `updated:` bumped to today, links rewritten to their page's title) and lists each change.
 /// An installed CLAUDE.md, AGENTS.md or GEMINI.md that differs from the contract built into
@@ -42,12 +42,8 @@ pub fn run(ctx: &Ctx, args: LintArgs) -> anyhow::Result<Exit> {
     };
     let vault = ctx.vault()?;
     let mut manifest = ctx.manifest(&vault)?;
-    let mut report = if args.fix {
-        lint::fix::lint_and_fix(&vault, &mut manifest, &checks, ctx.now())?
-    } else {
-        lint::lint(&manifest, &checks)?
-    };
-    report.notes = lint::notes(&vault.root);
+    let report = lint::run(&vault, &mut manifest, &checks, args.fix, ctx.now())?;
+    output::seen(&report.seen);
     for n in &report.notes {
         output::warn_hint(&n.message, &format!("run `{}` to refresh it", n.hint));
     }

@@ -44,8 +44,8 @@ struct AddArgs {
 pub fn run(ctx: &Ctx, args: TasksArgs) -> anyhow::Result<Exit> {
     let TasksCommand::Add(add) = args.command;
     let vault = ctx.vault()?;
-    let today = ctx.now().today.to_string();
-    let a = crate::tasks::add(&vault.root, &add.section, &add.text, &today)?;
+    let mut manifest = ctx.manifest(&vault)?;
+    let a = crate::tasks::add_recorded(&vault, &mut manifest, &add.section, &add.text, ctx.now())?;
     if add.json {
         output::json(&a)?;
         return Ok(Exit::Success);
