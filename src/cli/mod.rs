@@ -44,13 +44,16 @@ pub struct Cli {
     #[arg(short, long, global = true)]
     verbose: bool,
 
-    /// Print only data and errors: no warnings or status lines on stderr
+    /// Print only data and errors: no warnings, status lines or reports of what was done
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     quiet: bool,
 
-    /// Colour the error, warning and hint prefixes on stderr: auto, always or never
+    /// Colour human output: auto, always or never
     ///
-    /// auto: only when stderr is a terminal and NO_COLOR is not set. Data is never coloured.
+    /// Colour decorates the error, warning and hint prefixes on stderr and the labels, check
+    /// names and outcomes of human text on stdout; the words say the same without it. auto:
+    /// each stream when it is a terminal and NO_COLOR is not set; always: even into a pipe or
+    /// a file. JSON is never coloured.
     #[arg(
         long,
         global = true,
@@ -150,10 +153,10 @@ pub fn main() -> std::process::ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<Exit> {
+    let env = |name: &str| std::env::var_os(name);
     output::configure(output::Settings {
-        color: cli.color.enabled(std::io::stderr().is_terminal(), |name| {
-            std::env::var_os(name)
-        }),
+        color: cli.color.enabled(std::io::stderr().is_terminal(), env),
+        color_stdout: cli.color.enabled(std::io::stdout().is_terminal(), env),
         quiet: cli.quiet,
     });
     if let Err(e) = crate::fault::validate() {

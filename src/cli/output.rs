@@ -1,11 +1,13 @@
-//! Writing: stdout carries data only, as JSON (snake_case keys, `[]` for empty lists, a
-//! trailing newline) or as human text, and is never coloured. Everything else goes to stderr:
-//! errors, hints, warnings and status lines. Colour there only decorates a prefix
-//! (`error:`, `warning:`, `hint:`) whose word says the same thing; `--quiet` silences warnings
-//! and status lines but never an error.
+//! Writing: stdout carries data, as JSON (snake_case keys, `[]` for empty lists, a trailing
+//! newline, never coloured) or as human text. Everything else goes to stderr: errors, hints,
+//! warnings and status lines. Colour only decorates words that say the same thing without it:
+//! the `error:`, `warning:` and `hint:` prefixes on stderr, and the labels, check names and
+//! outcomes of human text on stdout. `--quiet` silences warnings, status lines and the reports
+//! of commands that act (scan, regen, index, finalize, tasks add, done, init), never an error
+//! or the data a command exists to print.
 //!
-//! How stderr is written is decided once per process ([`configure`]), from `--color`,
-//! `--quiet` and the environment.
+//! How each stream is written is decided once per process ([`configure`]), from `--color`,
+//! `--quiet`, whether the stream is a terminal, and the environment.
 
 use crate::contract::{FileState, Installed};
 use serde::Serialize;
@@ -72,12 +74,14 @@ impl ColorChoice {
     }
 }
 
-/// How this process writes to stderr.
+/// How this process writes to stdout and stderr.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Settings {
-    /// Colour the prefixes of errors, warnings and hints.
+    /// Colour the prefixes of errors, warnings and hints on stderr.
     pub color: bool,
-    /// Leave out warnings and status lines.
+    /// Colour the labels and outcomes of human text on stdout.
+    pub color_stdout: bool,
+    /// Leave out warnings, status lines and the reports of commands that act.
     pub quiet: bool,
 }
 
@@ -105,6 +109,60 @@ pub fn write(text: &str) -> anyhow::Result<()> {
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(())
+}
+
+/// Write the report of a command that acts (what it did, not data asked for): lines, each
+/// followed by a newline, unless `--quiet`.
+pub fn report<I: IntoIterator<Item = S>, S: AsRef<str>>(lines: I) -> anyhow::Result<()> {
+    match settings().quiet {
+        true => Ok(()),
+        false => self::lines(lines),
+    }
+}
+
+/// How a word of human text on stdout is coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// A label or heading (`vault:`, a lint check's name).
+    Label,
+    /// Something done or in order.
+    Good,
+    /// Something to look at.
+    Warn,
+    /// A problem.
+    Bad,
+    /// Something unremarkable (an unchanged page, a hash).
+    Dim,
+}
+
+impl Style {
+    fn sgr(self) -> &'static str {
+        match self {
+            Style::Label => "1",
+            Style::Good => "32",
+            Style::Warn => "33",
+            Style::Bad => "1;31",
+            Style::Dim => "2",
+        }
+    }
+}
+
+/// `text` in `style` when stdout is coloured (`--color always`, or auto on a terminal), else
+/// as it is.
+pub fn paint(style: Style, text: &str) -> String {
+    paint_if(settings().color_stdout, style, text)
+}
+
+fn paint_if(color: bool, style: Style, text: &str) -> String {
+    match color && !text.is_empty() {
+        true => format!("\x1b[{}m{text}\x1b[0m", style.sgr()),
+        false => text.to_string(),
+    }
+}
+
+/// `label: value`, the label painted as a label.
+pub fn labelled(label: &str, value: impl std::fmt::Display) -> String {
+    format!("{} {value}", paint(Style::Label, &format!("{label}:")))
 }
 
 /// Write lines, each followed by a newline.
@@ -296,6 +354,16 @@ mod tests {
             ColorChoice::from_args(args(&["sparks", "done", "--", "--color=never"])),
             ColorChoice::Auto
         );
+    }
+
+    #[test]
+    fn paint_wraps_only_when_coloured_and_never_an_empty_word() {
+        assert_eq!(paint_if(false, Style::Bad, "broken-links"), "broken-links");
+        assert_eq!(
+            paint_if(true, Style::Bad, "broken-links"),
+            "\x1b[1;31mbroken-links\x1b[0m"
+        );
+        assert_eq!(paint_if(true, Style::Label, ""), "");
     }
 
     #[test]

@@ -316,6 +316,91 @@ fn quiet_silences_warnings_and_status_lines_but_not_errors() {
 }
 
 #[test]
+fn color_always_colours_human_output_on_stdout_even_into_a_pipe() {
+    let v = TestVault::new();
+    v.page("wiki/concepts/A.md", "A", "A link to [[Nowhere]].");
+    let lint = v.run(&["--color", "always", "lint"]).code(1);
+    assert!(
+        lint.stdout.contains("\x1b[1;31mbroken-links\x1b[0m (1):"),
+        "{:?}",
+        lint.stdout
+    );
+    let plain = v.run(&["lint"]).code(1);
+    assert!(
+        !plain.stdout.contains('\x1b'),
+        "a pipe gets no colour in auto"
+    );
+    assert_eq!(
+        strip_ansi(&lint.stdout),
+        plain.stdout,
+        "the words say what the colour says"
+    );
+    let status = v.run(&["status", "--color=always"]).ok();
+    assert!(
+        status.stdout.starts_with("\x1b[1mvault:\x1b[0m "),
+        "{:?}",
+        status.stdout
+    );
+    assert_eq!(strip_ansi(&status.stdout), v.run(&["status"]).ok().stdout);
+    let never = v.run(&["--color", "never", "lint"]).code(1);
+    assert!(!never.stdout.contains('\x1b'));
+    // Data for scripts stays plain whatever the flag: paths, names, JSON.
+    let query = v
+        .run(&["--color", "always", "query", "--type", "concept"])
+        .ok();
+    assert_eq!(query.stdout, "wiki/concepts/A.md\n");
+}
+
+#[test]
+fn quiet_leaves_out_the_reports_of_commands_that_act_but_not_data() {
+    let v = TestVault::new();
+    v.capture(&["to-read: SICP"]);
+    for args in [
+        &["-q", "scan"][..],
+        &["-q", "collections", "regen", "--all"],
+        &["-q", "index"],
+        &[
+            "-q",
+            "tasks",
+            "add",
+            "--section",
+            "Home",
+            "--text",
+            "water the plants",
+        ],
+        &["-q", "done", "water"],
+    ] {
+        let run = v.run(args).ok();
+        assert_eq!(
+            (run.stdout.as_str(), run.stderr.as_str()),
+            ("", ""),
+            "{args:?}"
+        );
+    }
+    v.run(&["ingest", "--prepare"]).ok();
+    let finalize = v.run(&["-q", "ingest", "--finalize"]).ok();
+    assert_eq!(
+        finalize.stdout, "",
+        "the summary and the commit line are reports"
+    );
+    // --json is data asked for: quiet leaves it alone.
+    let json = v.run(&["-q", "scan", "--json"]).ok();
+    assert!(json.json()["walked"].is_number());
+    // So are the answers of commands that exist to print them.
+    assert_eq!(
+        v.run(&["-q", "query", "--title", "Tasks"]).ok().stdout,
+        "wiki/collections/Tasks.md\n"
+    );
+    v.page("wiki/concepts/A.md", "A", "A link to [[Nowhere]].");
+    assert!(
+        v.run(&["-q", "lint"])
+            .code(1)
+            .stdout
+            .contains("broken-links (1):")
+    );
+}
+
+#[test]
 fn contract_drift_is_a_warning_until_init_force_refreshes_it() {
     let v = TestVault::empty();
     v.run_in(v.dir.path(), &["init", "vault", "--agent", "claude"])

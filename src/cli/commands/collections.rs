@@ -93,6 +93,6 @@ pub fn run(ctx: &Ctx, args: CollectionsArgs) -> anyhow::Result<Exit> {
         (None, Some(reason)) => lines.push(format!("Commit skipped: {reason}.")),
         _ => {}
     }
-    output::lines(lines)?;
+    output::report(lines)?;
     Ok(Exit::Success)
 }

@@ -38,7 +38,7 @@ pub fn run(ctx: &Ctx, args: DoneArgs) -> anyhow::Result<Exit> {
     }
     match &result {
         Done::Completed { task, .. } => {
-            output::write(&format!("Done: {} (line {})\n", task.text, task.line))?
+            output::report([format!("Done: {} (line {})", task.text, task.line)])?
         }
         Done::Ambiguous { candidates } => {
             let mut lines = vec!["Several open tasks match; none was completed:".to_string()];

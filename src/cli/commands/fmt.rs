@@ -1,6 +1,7 @@
 //! `sparks fmt`: check, and with `--fix` repair, the frontmatter of files on disk.
 
-use crate::cli::{Ctx, exit::Exit, output};
+use crate::cli::output::{self, Style};
+use crate::cli::{Ctx, exit::Exit};
 use crate::fmt::{FmtReport, FmtRequest, fmt_recorded};
 use clap::Args;
 
@@ -63,8 +64,11 @@ fn text(r: &FmtReport) -> Vec<String> {
     for f in &r.fixes {
         let key = f.key.as_deref().unwrap_or("key order");
         lines.push(format!(
-            "fixed {}: {key}: {} → {}",
-            f.path, f.before, f.after
+            "{} {}: {key}: {} → {}",
+            output::paint(Style::Good, "fixed"),
+            f.path,
+            f.before,
+            f.after
         ));
     }
     if !r.fixes.is_empty() {
@@ -82,18 +86,29 @@ fn text(r: &FmtReport) -> Vec<String> {
             .as_deref()
             .map(|k| format!("{k}: "))
             .unwrap_or_default();
-        lines.push(format!("{}{line}: {key}{}", i.path, i.message));
+        lines.push(format!(
+            "{}{line}: {}{}",
+            output::paint(Style::Label, &i.path),
+            output::paint(Style::Bad, &key),
+            i.message
+        ));
     }
     lines.push(if r.issues.is_empty() {
-        format!(
-            "Frontmatter OK ({})",
-            output::count(r.files_checked, "file", "files")
+        output::paint(
+            Style::Good,
+            &format!(
+                "Frontmatter OK ({})",
+                output::count(r.files_checked, "file", "files")
+            ),
         )
     } else {
-        format!(
-            "{} in {}",
-            output::count(r.issues.len(), "frontmatter issue", "frontmatter issues"),
-            output::count(r.files_with_issues, "file", "files")
+        output::paint(
+            Style::Bad,
+            &format!(
+                "{} in {}",
+                output::count(r.issues.len(), "frontmatter issue", "frontmatter issues"),
+                output::count(r.files_with_issues, "file", "files")
+            ),
         )
     });
     lines

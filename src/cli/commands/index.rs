@@ -1,6 +1,7 @@
 //! `sparks index`: rebuild wiki/index.md.
 
-use crate::cli::{Ctx, exit::Exit, output};
+use crate::cli::output::{self, Style, paint};
+use crate::cli::{Ctx, exit::Exit};
 use crate::index::{GROUPS, IndexReport, index};
 use clap::Args;
 
@@ -39,7 +40,7 @@ pub fn run(ctx: &Ctx, args: IndexArgs) -> anyhow::Result<Exit> {
         output::json(&report)?;
         return Ok(Exit::Success);
     }
-    output::lines(text(&report))?;
+    output::report(text(&report))?;
     Ok(Exit::Success)
 }
 
@@ -60,9 +61,9 @@ fn text(r: &IndexReport) -> Vec<String> {
         lines.push("Dry run — nothing written.".to_string());
     }
     lines.push(match (r.unchanged, r.dry_run) {
-        (true, _) => format!("{} is up to date: {pages}", r.path),
-        (false, true) => format!("{} would change: {pages}", r.path),
-        (false, false) => format!("Wrote {}: {pages}", r.path),
+        (true, _) => format!("{} is {}: {pages}", r.path, paint(Style::Dim, "up to date")),
+        (false, true) => format!("{} {}: {pages}", r.path, paint(Style::Warn, "would change")),
+        (false, false) => format!("{} {}: {pages}", paint(Style::Good, "Wrote"), r.path),
     });
     lines.push(format!(
         "Entries: {} added, {} removed, {} kept; {} kept",
@@ -73,9 +74,9 @@ fn text(r: &IndexReport) -> Vec<String> {
     ));
     for s in &r.shards {
         let state = match (s.unchanged, r.dry_run) {
-            (true, _) => "up to date",
-            (false, true) => "would change",
-            (false, false) => "written",
+            (true, _) => paint(Style::Dim, "up to date"),
+            (false, true) => paint(Style::Warn, "would change"),
+            (false, false) => paint(Style::Good, "written"),
         };
         lines.push(format!(
             "  {}: {} ({state})",

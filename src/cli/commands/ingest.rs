@@ -1,6 +1,7 @@
 //! `sparks ingest`: the two-phase ingest.
 
-use crate::cli::{Ctx, exit::Exit, output};
+use crate::cli::output::{self, Style};
+use crate::cli::{Ctx, exit::Exit};
 use crate::ingest::{self, Batch, FinalizeOptions, Prepared};
 use clap::{ArgGroup, Args};
 
@@ -103,13 +104,14 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
         if json {
             output::json(&a)?;
         } else {
-            output::write(&match a.ingest_id {
+            output::report([match a.ingest_id {
                 Some(id) => format!(
-                    "Aborted ingest {id}; its {} stay in the inbox.\n",
+                    "{} ingest {id}; its {} stay in the inbox.",
+                    output::paint(Style::Good, "Aborted"),
                     output::count(a.entries, "entry", "entries")
                 ),
-                None => "No ingest is open.\n".to_string(),
-            })?;
+                None => "No ingest is open.".to_string(),
+            }])?;
         }
         return Ok(Exit::Success);
     }
@@ -149,11 +151,14 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
         }
         let mut lines = vec![format!(
             "{} ingest {}: {}; {} left in the inbox.",
-            if f.resumed {
-                "Resumed and finalized"
-            } else {
-                "Finalized"
-            },
+            output::paint(
+                Style::Good,
+                if f.resumed {
+                    "Resumed and finalized"
+                } else {
+                    "Finalized"
+                }
+            ),
             f.ingest_id,
             parts.join(", "),
             output::count(f.remaining, "entry", "entries")
@@ -162,11 +167,20 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
             lines.push(format!("Regenerated {}.", f.regenerated.join(", ")));
         }
         lines.push(match (&f.commit, &f.commit_skipped) {
-            (Some(sha), _) => format!("Committed {}.", &sha[..sha.len().min(7)]),
-            (None, Some(reason)) => format!("Commit skipped: {reason}."),
-            (None, None) => "Commit skipped.".into(),
+            (Some(sha), _) => format!(
+                "{} {}.",
+                output::paint(Style::Good, "Committed"),
+                &sha[..sha.len().min(7)]
+            ),
+            (None, Some(reason)) => {
+                format!(
+                    "{}: {reason}.",
+                    output::paint(Style::Warn, "Commit skipped")
+                )
+            }
+            (None, None) => format!("{}.", output::paint(Style::Warn, "Commit skipped")),
         });
-        output::lines(lines)?;
+        output::report(lines)?;
     }
     Ok(if f.scan_errors.is_empty() {
         Exit::Success
@@ -188,10 +202,10 @@ fn batch_text(b: &Batch, what: &str) -> Vec<String> {
         let first = e.content.lines().next().unwrap_or_default();
         let short: String = first.chars().take(60).collect();
         lines.push(format!(
-            "  [{}] {} {}  {}",
-            e.id,
+            "  {} {} {}  {}",
+            output::paint(Style::Label, &format!("[{}]", e.id)),
             e.capture_date,
-            &e.hash[..8],
+            output::paint(Style::Dim, &e.hash[..8]),
             short
         ));
     }

@@ -94,6 +94,6 @@ pub fn run(ctx: &Ctx, args: InitArgs) -> anyhow::Result<Exit> {
             ),
         });
     }
-    output::lines(lines)?;
+    output::report(lines)?;
     Ok(Exit::Success)
 }

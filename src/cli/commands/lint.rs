@@ -1,6 +1,7 @@
 //! `sparks lint`: the vault's health checks.
 
-use crate::cli::{Ctx, exit::Exit, output};
+use crate::cli::output::{self, Style};
+use crate::cli::{Ctx, exit::Exit};
 use crate::lint::{self, LintReport};
 use clap::Args;
 
@@ -64,7 +65,13 @@ pub fn run(ctx: &Ctx, args: LintArgs) -> anyhow::Result<Exit> {
 fn text(r: &LintReport) -> Vec<String> {
     let mut lines = Vec::new();
     for f in &r.fixes {
-        lines.push(format!("fixed {}:{} ({})", f.path, f.line, f.reason));
+        lines.push(format!(
+            "{} {}:{} ({})",
+            output::paint(Style::Good, "fixed"),
+            f.path,
+            f.line,
+            f.reason
+        ));
         lines.push(format!("  - {}", f.before));
         lines.push(format!("  + {}", f.after));
     }
@@ -79,7 +86,7 @@ fn text(r: &LintReport) -> Vec<String> {
             }
             lines.push(format!(
                 "{} ({}):",
-                i.check,
+                output::paint(Style::Bad, i.check),
                 r.counts.get(i.check).copied().unwrap_or(0)
             ));
             current = i.check;
@@ -88,12 +95,12 @@ fn text(r: &LintReport) -> Vec<String> {
         lines.push(format!("  {}{at}  {}", i.path, i.message));
     }
     if r.total == 0 {
-        lines.push("No lint issues.".into());
+        lines.push(output::paint(Style::Good, "No lint issues."));
     } else {
         lines.push(String::new());
-        lines.push(format!(
-            "{} found.",
-            output::count(r.total, "issue", "issues")
+        lines.push(output::paint(
+            Style::Bad,
+            &format!("{} found.", output::count(r.total, "issue", "issues")),
         ));
     }
     lines

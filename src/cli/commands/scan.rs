@@ -1,6 +1,7 @@
 //! `sparks scan`: bring the manifest up to date.
 
-use crate::cli::{Ctx, exit::Exit, output};
+use crate::cli::output::{self, Style};
+use crate::cli::{Ctx, exit::Exit};
 use crate::scan::{ScanOptions, scan};
 use clap::Args;
 
@@ -54,9 +55,10 @@ pub fn run(ctx: &Ctx, args: ScanArgs) -> anyhow::Result<Exit> {
         output::json(&report)?;
         return Ok(exit);
     }
-    output::lines([
+    output::report([
         format!(
-            "Scanned {} in {}ms",
+            "{} {} in {}ms",
+            output::paint(Style::Label, "Scanned"),
             report.vault_root.display(),
             report.duration_ms
         ),
@@ -69,7 +71,7 @@ pub fn run(ctx: &Ctx, args: ScanArgs) -> anyhow::Result<Exit> {
         output::error(&format!("cannot read {}: {}", e.path, e.error), None);
     }
     if !report.errors.is_empty() {
-        eprintln!(
+        output::status(&format!(
             "{} could not be read; what the manifest knew about {} is unchanged",
             output::count(report.errors.len(), "path", "paths"),
             if report.errors.len() == 1 {
@@ -77,7 +79,7 @@ pub fn run(ctx: &Ctx, args: ScanArgs) -> anyhow::Result<Exit> {
             } else {
                 "them"
             }
-        );
+        ));
     }
     Ok(exit)
 }

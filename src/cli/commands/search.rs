@@ -1,6 +1,7 @@
 //! `sparks search`: full-text search.
 
-use crate::cli::{Ctx, exit::Exit, output};
+use crate::cli::output::{self, Style};
+use crate::cli::{Ctx, exit::Exit};
 use crate::manifest::Scope;
 use crate::search::{self, Request};
 use clap::{Args, ValueEnum};
@@ -75,7 +76,7 @@ pub fn run(ctx: &Ctx, args: SearchArgs) -> anyhow::Result<Exit> {
             .as_deref()
             .map(|t| format!(" ({t})"))
             .unwrap_or_default();
-        lines.push(format!("{}{title}", h.path));
+        lines.push(format!("{}{title}", output::paint(Style::Label, &h.path)));
         lines.push(format!("  {}", h.snippet));
     }
     if report.truncated {

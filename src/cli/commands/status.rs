@@ -1,6 +1,7 @@
 //! `sparks status`: the vault at a glance.
 
-use crate::cli::{Ctx, exit::Exit, output};
+use crate::cli::output::{self, Style};
+use crate::cli::{Ctx, exit::Exit};
 use crate::contract::FileState;
 use crate::status::status;
 use clap::Args;
@@ -31,26 +32,35 @@ pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
     }
     let pages: Vec<&str> = s.pages_by_type.iter().map(|p| p.label.as_str()).collect();
     let inbox = match &s.inbox.error {
-        Some(e) => format!("inbox: unreadable ({e})"),
-        None => format!(
-            "inbox: {} pending",
-            output::count(s.inbox.pending, "entry", "entries")
+        Some(e) => output::labelled("inbox", format!("unreadable ({e})")),
+        None => output::labelled(
+            "inbox",
+            format!(
+                "{} pending",
+                output::count(s.inbox.pending, "entry", "entries")
+            ),
         ),
     };
     let mut lines = vec![
-        format!("vault: {} ({})", s.vault_name, s.vault_root.display()),
-        format!("schema: v{}", s.schema_version),
-        format!("pages: {}", pages.join(", ")),
-        inbox,
-        format!(
-            "files: {} tracked, {} changed since the last ingest, {} deleted",
-            s.files.tracked, s.files.changed_since_ingest, s.files.deleted
+        output::labelled(
+            "vault",
+            format!("{} ({})", s.vault_name, s.vault_root.display()),
         ),
-        format!(
-            "last scan: {}",
+        output::labelled("schema", format!("v{}", s.schema_version)),
+        output::labelled("pages", pages.join(", ")),
+        inbox,
+        output::labelled(
+            "files",
+            format!(
+                "{} tracked, {} changed since the last ingest, {} deleted",
+                s.files.tracked, s.files.changed_since_ingest, s.files.deleted
+            ),
+        ),
+        output::labelled(
+            "last scan",
             s.last_scan
                 .as_deref()
-                .unwrap_or("never (run `sparks scan`)")
+                .unwrap_or("never (run `sparks scan`)"),
         ),
     ];
     if !s.contract.files.is_empty() {
@@ -60,21 +70,26 @@ pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
             .iter()
             .map(|f| match f.state {
                 FileState::Current => format!("{} current", f.file),
-                FileState::Differs => format!("{} differs", f.file),
+                FileState::Differs => {
+                    format!("{} {}", f.file, output::paint(Style::Warn, "differs"))
+                }
             })
             .collect();
-        lines.push(format!("contract: {}", files.join(", ")));
+        lines.push(output::labelled("contract", files.join(", ")));
     }
     if let Some(i) = &s.open_ingest {
         let step = match &i.step {
             Some(step) => format!("; finalize stopped after {step}, run it again to finish"),
             None => String::new(),
         };
-        lines.push(format!(
-            "ingest: {} open since {}, {}{step}",
-            i.id,
-            i.started_at,
-            output::count(i.entries, "entry", "entries")
+        lines.push(output::labelled(
+            "ingest",
+            format!(
+                "{} open since {}, {}{step}",
+                i.id,
+                i.started_at,
+                output::count(i.entries, "entry", "entries")
+            ),
         ));
     }
     output::lines(lines)?;

@@ -62,6 +62,6 @@ pub fn run(ctx: &Ctx, args: TasksArgs) -> anyhow::Result<Exit> {
     } else {
         format!("Added: {} (line {} under {})", a.text, a.line, a.section)
     });
-    output::lines(lines)?;
+    output::report(lines)?;
     Ok(Exit::Success)
 }
