@@ -2,12 +2,16 @@
 CARGO ?= cargo
 DEMO_DIR ?= target/demo
 
-.PHONY: all build test demo bench fuzz stress man fmt clippy
+.PHONY: all build install test demo bench fuzz stress man fmt clippy
 
 all: build
 
 build:
 	$(CARGO) build --release
+
+## Put `sparks` on your PATH (in ~/.cargo/bin).
+install:
+	$(CARGO) install --path . --locked
 
 ## Every check CI runs: formatting, lints, all tests.
 test:

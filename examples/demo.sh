@@ -10,9 +10,17 @@ DEMO_DIR=$(cd "$DEMO_DIR" && pwd)
 V="$DEMO_DIR/notes"
 export SPARKS
 
-# Show each command (on stderr, so that redirected output stays pure data), then run it.
+# Show each command (on stderr, so that redirected output stays pure data) as a shell would
+# need it typed, arguments with spaces or quotes quoted, then run it.
 run() {
-  printf '\n$ %s\n' "$*" | sed "s#$SPARKS#sparks#g; s#$AGENT#standin_agent#g; s#$DEMO_DIR/##g" >&2
+  shown=""
+  for arg in "$@"; do
+    case "$arg" in
+      *[!A-Za-z0-9_./=:@%+,-]*|"") arg="'$(printf '%s' "$arg" | sed "s/'/'\\\\''/g")'" ;;
+    esac
+    shown="$shown $arg"
+  done
+  printf '\n$%s\n' "$shown" | sed "s#$SPARKS#sparks#g; s#$AGENT#standin_agent#g; s#$DEMO_DIR/##g" >&2
   "$@"
 }
 
@@ -58,4 +66,6 @@ run "$SPARKS" ingest --prepare --json=false
 run "$SPARKS" ingest --abort
 echo
 echo "Demo vault: $V"
-echo "Read it in a browser: $(echo "$SPARKS" | sed "s#.*/##") view --vault $V --open"
+echo "The sparks binary: $SPARKS"
+echo "Put it on your PATH: make install (that is, cargo install --path . --locked)"
+echo "Then read the vault in a browser: sparks view --vault $V --open"
