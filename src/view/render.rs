@@ -67,13 +67,14 @@ pub struct Rendered {
     pub dropped_h1: Option<String>,
 }
 
-/// The anchor id of a heading: its key with runs of spaces, dashes and underscores made one
-/// dash and other punctuation dropped. Links compute it from the heading key they carry, the
-/// page from the heading's text, so both agree.
+/// The anchor id of a heading: its [`key::heading_key`] with runs of spaces, dashes and
+/// underscores made one dash and other punctuation dropped. Links compute it from the heading
+/// they name, the page from the heading's text; a link that reaches a heading (their heading
+/// keys are equal) therefore lands on its id.
 pub fn slug(text: &str) -> String {
     let mut out = String::new();
     let mut dash = false;
-    for c in key::key(text).chars() {
+    for c in key::heading_key(text).chars() {
         if c.is_alphanumeric() {
             if dash && !out.is_empty() {
                 out.push('-');
