@@ -265,6 +265,54 @@ fn link_anchors_match_heading_ids() {
 }
 
 #[test]
+fn bare_urls_become_links_outside_code_and_links() {
+    let h = html(
+        "See https://example.com/a_b_c?x=1&y=2. And (http://x.org/wiki/Foo_(bar)), \
+         [https://in.brackets/].\n\n\
+         `https://in.code` and [label](https://link.example) and <https://auto.example>.\n\n\
+         ```\nhttps://in.fence\n```\n\n\
+         <a href=\"https://author.example\">https://author.example/text</a>\n\n\
+         xhttps://not.a.url and https:// and https://-bad and HTTPS://Upper.Example/Path\n",
+    );
+    for want in [
+        "<a href=\"https://example.com/a_b_c?x=1&amp;y=2\" rel=\"noopener noreferrer\">https://example.com/a_b_c?x=1&amp;y=2</a>.",
+        "(<a href=\"http://x.org/wiki/Foo_(bar)\" rel=\"noopener noreferrer\">http://x.org/wiki/Foo_(bar)</a>),",
+        "[<a href=\"https://in.brackets/\" rel=\"noopener noreferrer\">https://in.brackets/</a>].",
+        "<code>https://in.code</code>",
+        ">label</a>",
+        "https://in.fence\n</code>",
+        ">HTTPS://Upper.Example/Path</a>",
+    ] {
+        assert!(h.contains(want), "{want:?} missing from {h}");
+    }
+    // One link each: the author's link, the labelled link and the autolink are not nested.
+    assert_eq!(
+        h.matches("href=\"https://author.example\"").count(),
+        1,
+        "{h}"
+    );
+    assert_eq!(h.matches("<a ").count(), 7, "{h}");
+    for bare in ["xhttps://not.a.url", "https:// and", "https://-bad"] {
+        assert!(h.contains(bare), "{bare:?} stays text: {h}");
+    }
+    assert_inert(&h);
+}
+
+#[test]
+fn a_bare_javascript_or_data_url_stays_text() {
+    let h = html("javascript:alert(1) data:text/html,x https://ok.example/?q=javascript:x\n");
+    assert!(
+        !h.contains("href=\"javascript") && !h.contains("href=\"data"),
+        "{h}"
+    );
+    assert_eq!(h.matches("<a ").count(), 1, "{h}");
+    assert!(
+        h.contains("<a href=\"https://ok.example/?q=javascript:x\""),
+        "{h}"
+    );
+}
+
+#[test]
 fn block_markers_become_anchors() {
     let h = html("A paragraph. ^intro\n\n- item ^item-2\n\n```\ncode ^notablock\n```\n\nx ^ y\n");
     assert!(
