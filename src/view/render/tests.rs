@@ -21,7 +21,7 @@ fn html(body: &str) -> String {
 
 fn found(path: &str) -> Target {
     Target::Found {
-        href: format!("/page/{path}"),
+        href: format!("/{path}"),
         path: path.to_string(),
         image: None,
         missing_anchor: None,
@@ -127,14 +127,14 @@ fn wikilinks_with_labels_headings_and_blocks() {
         "See [[Garden Plan#Soil Types|soil notes]], [[Cascade]], [[Note#^abc]] and [[Nope]].\n";
     let r = with(body, |l| match l.target.as_str() {
         "Garden Plan" => Target::Found {
-            href: "/page/wiki/Garden%20Plan#soil-types".into(),
+            href: "/wiki/Garden%20Plan#soil-types".into(),
             path: "wiki/Garden Plan.md".into(),
             image: None,
             missing_anchor: None,
         },
         "Cascade" => found("wiki/Cascade"),
         "Note" => Target::Found {
-            href: "/page/wiki/Note".into(),
+            href: "/wiki/Note".into(),
             path: "wiki/Note.md".into(),
             image: None,
             missing_anchor: Some("block ^abc".into()),
@@ -143,7 +143,7 @@ fn wikilinks_with_labels_headings_and_blocks() {
     });
     let h = &r.html;
     assert!(
-        h.contains("<a class=\"wikilink\" href=\"/page/wiki/Garden%20Plan#soil-types\" title=\"wiki/Garden Plan.md\" rel=\"noopener noreferrer\">soil notes</a>"),
+        h.contains("<a class=\"wikilink\" href=\"/wiki/Garden%20Plan#soil-types\" title=\"wiki/Garden Plan.md\" rel=\"noopener noreferrer\">soil notes</a>"),
         "{h}"
     );
     assert!(h.contains(">Cascade</a>"), "{h}");
@@ -209,7 +209,7 @@ fn embeds_of_images_are_inline_and_pages_are_links() {
     let r = with("![[diagram.png|300]]\n\n![[Other page]]\n", |l| {
         if l.target == "diagram.png" {
             Target::Found {
-                href: "/page/wiki/diagram.png".into(),
+                href: "/wiki/diagram.png".into(),
                 path: "wiki/diagram.png".into(),
                 image: Some("/file/wiki/diagram.png".into()),
                 missing_anchor: None,
