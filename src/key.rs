@@ -1,6 +1,7 @@
 //! Name keys: the one normal form in which titles, aliases, tags, file names and link targets
 //! are compared (trimmed, lower-cased, Unicode NFC), so that `[[Café]]` typed on macOS (NFD)
-//! finds `Café.md` written on Linux (NFC).
+//! finds `Café.md` written on Linux (NFC). Headings have a looser key of their own
+//! ([`heading_key`]), the one Obsidian compares a link's `#Heading` with.
 
 use unicode_normalization::UnicodeNormalization;
 
@@ -38,6 +39,40 @@ pub fn loose_key(name: &str) -> String {
     out
 }
 
+/// The characters Obsidian strips from both a heading and a link's `#Heading` before it
+/// compares them: a link cannot carry most of them (`#`, `|`, `^`, `[`, `]`), and people drop
+/// the rest (`?`, `:`, backticks) when they type one.
+const HEADING_STRIPPED: &str = "!\"#$%&()*+,.:;<=>?@^`{|}~/[]\\";
+
+/// The comparison key of a heading, and of a link's `#Heading`: like [`key`], with every
+/// character of [`HEADING_STRIPPED`] made a space and every run of spaces one space, as
+/// Obsidian compares them. `## Part 1: Basics` and `[[Page#Part 1 Basics]]` share a key, as do
+/// ``### `wikilink` `` and ``[[Page#`wikilink`]]``.
+pub fn heading_key(text: &str) -> String {
+    let k = key(text);
+    let mut out = String::with_capacity(k.len());
+    let spaced = k
+        .chars()
+        .map(|c| if HEADING_STRIPPED.contains(c) { ' ' } else { c });
+    for c in spaced {
+        if c.is_whitespace() {
+            if !out.is_empty() && !out.ends_with(' ') {
+                out.push(' ');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out.truncate(out.trim_end().len());
+    out
+}
+
+/// The heading key of a link's fragment: `[[Page#Part#Section]]` names the heading `Section`
+/// (under `Part`), so only the last `#` part is compared.
+pub fn link_heading_key(fragment: &str) -> String {
+    heading_key(fragment.rsplit('#').next().unwrap_or(fragment))
+}
+
 /// The last `/`-separated component of a link key.
 pub fn last_component(link_key: &str) -> &str {
     link_key.rsplit('/').next().unwrap_or(link_key)
@@ -69,6 +104,26 @@ mod tests {
         assert_eq!(loose_key("Big-Query"), loose_key("big_query "));
         assert_eq!(loose_key("Big  Query"), "big query");
         assert_ne!(loose_key("BigQuery"), loose_key("Big Query"));
+    }
+
+    #[test]
+    fn headings_compare_as_in_obsidian() {
+        assert_eq!(
+            heading_key("What is the Obsidian Hub?"),
+            "what is the obsidian hub"
+        );
+        assert_eq!(heading_key("Part 1: Basics"), heading_key("Part 1 Basics"));
+        assert_eq!(heading_key("`wikilink`"), "wikilink");
+        assert_eq!(heading_key("`hasTag()`"), heading_key("hasTag"));
+        assert_eq!(heading_key("  A  [b] | c#d^e  "), "a b c d e");
+        assert_eq!(heading_key("Input/Output"), "input output");
+        assert_eq!(heading_key("Cafe\u{301}!"), heading_key("café"));
+        // Dashes, underscores and apostrophes are kept, as Obsidian keeps them.
+        assert_ne!(heading_key("Step-by-step"), heading_key("Step by step"));
+        assert_eq!(heading_key("What's new"), "what's new");
+        assert_eq!(heading_key("???"), "");
+        assert_eq!(link_heading_key("Part#Part 1: Basics"), "part 1 basics");
+        assert_eq!(link_heading_key("Design"), "design");
     }
 
     #[test]

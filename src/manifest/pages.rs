@@ -240,9 +240,7 @@ impl ScanTx<'_> {
                 status,
                 resolved,
                 i64::from(resolved.is_some()),
-                l.heading
-                    .as_deref()
-                    .map(|h| key::key(h.rsplit('#').next().unwrap_or(h))),
+                l.heading.as_deref().map(key::link_heading_key),
             ])
             .at(&self.path)?;
         }
@@ -258,7 +256,7 @@ impl ScanTx<'_> {
                     i as i64,
                     h.level,
                     h.text,
-                    key::key(&h.text),
+                    key::heading_key(&h.text),
                     h.line as i64
                 ])
                 .at(&self.path)?;

@@ -173,7 +173,8 @@ impl Manifest {
         Ok(rows.into_iter().collect())
     }
 
-    /// Whether the page at `path` has a heading whose key is `heading_key`.
+    /// Whether the page at `path` has a heading whose [`crate::key::heading_key`] is
+    /// `heading_key`.
     pub fn has_heading(&self, path: &str, heading_key: &str) -> Result<bool> {
         self.exists(
             "SELECT 1 FROM headings WHERE path = ?1 AND key = ?2",

@@ -2,6 +2,8 @@
 //! numbers. Links follow Obsidian's syntax (`[[T]]`, `[[T|label]]`, `[[T#Heading]]`,
 //! `[[T#^block]]`, `![[embed]]`, `[[folder/T]]`, `[[T.md]]`, and `[[T\|label]]` inside
 //! tables). Nothing inside code (fenced, indented or inline) or an HTML comment is a link.
+//! A heading inside an HTML comment or an Obsidian `%%comment%%` is no heading: Obsidian does
+//! not offer it as a link target.
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
@@ -55,6 +57,8 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
     let mut excluded: Vec<Range<usize>> = Vec::new();
     let mut headings = Vec::new();
     let mut heading: Option<(u8, String, usize)> = None;
+    // Where each heading starts, to drop those inside comments once all comments are known.
+    let mut heading_starts = Vec::new();
     let mut words = 0;
     for (event, range) in Parser::new_ext(body, Options::empty()).into_offset_iter() {
         match event {
@@ -72,6 +76,7 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
             }
             Event::Start(Tag::Heading { level, .. }) => {
                 heading = Some((level as u8, String::new(), lines.line_of(range.start)));
+                heading_starts.push(range.start);
             }
             Event::Text(text) => match heading.as_mut() {
                 Some((_, t, _)) => t.push_str(&text),
@@ -92,6 +97,13 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
     }
     excluded.sort_by_key(|r| r.start);
     let inside = |pos: usize| excluded.iter().any(|r| r.contains(&pos));
+    let comments = percent_comments(body, &inside);
+    let headings = headings
+        .into_iter()
+        .zip(heading_starts)
+        .filter(|(_, at)| !inside(*at) && !comments.iter().any(|r| r.contains(at)))
+        .map(|(h, _)| h)
+        .collect();
     Outline {
         links: links(body, &lines, &inside),
         headings,
@@ -130,6 +142,23 @@ fn comment_range(body: &str, range: Range<usize>) -> Range<usize> {
         Some(i) => range.start..(range.start + i + 3).max(range.end),
         None => range.start..body.len(),
     }
+}
+
+/// Obsidian's comments: from a `%%` outside code to the next one, or to the end of the body
+/// when there is no next one (Obsidian hides the rest of the note then).
+fn percent_comments(body: &str, inside: &dyn Fn(usize) -> bool) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut open = None;
+    for (i, _) in body.match_indices("%%").filter(|(i, _)| !inside(*i)) {
+        match open.take() {
+            None => open = Some(i),
+            Some(start) => out.push(start..i + 2),
+        }
+    }
+    if let Some(start) = open {
+        out.push(start..body.len());
+    }
+    out
 }
 
 fn links(body: &str, lines: &LineIndex, inside: &dyn Fn(usize) -> bool) -> Vec<Link> {
@@ -299,6 +328,15 @@ mod tests {
             1,
         );
         assert_eq!(o.words, 3 + 4);
+    }
+
+    #[test]
+    fn headings_in_comments_and_code_do_not_exist() {
+        let body = "<!--\n## In HTML\n-->\n\n%%\n## In percent\n%%\n\n```\n## In code\n```\n\n\
+                    Text %% inline %% here.\n\n## Real\n\n`%%` is code.\n\n## Also real\n\n%%\n## Unclosed\n";
+        let o = outline(body, 1);
+        let texts: Vec<&str> = o.headings.iter().map(|h| h.text.as_str()).collect();
+        assert_eq!(texts, ["Real", "Also real"]);
     }
 
     #[test]

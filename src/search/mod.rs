@@ -10,7 +10,9 @@ use crate::cjk;
 use crate::manifest::{Collision, Hit, Manifest, ManifestError, Scope, Scores};
 use crate::vault::Vault;
 use serde::Serialize;
+pub use snippet::Piece;
 use snippet::Term;
+use std::path::Path;
 
 /// A search request.
 #[derive(Debug, Clone)]
@@ -158,12 +160,60 @@ impl SearchError {
     }
 }
 
+/// The hits of a search, best first, before their snippets are cut: what `sparks search`,
+/// the MCP tool and the viewer share.
+#[derive(Debug, Clone)]
+pub struct Ranked {
+    /// Hits in all.
+    pub total: usize,
+    /// The best `limit` hits, without snippets.
+    pub hits: Vec<Hit>,
+    terms: Vec<Term>,
+}
+
+impl Ranked {
+    /// The extract of the file at `path` (vault-relative, under `root`) around the query's
+    /// terms, from the file as it is now (a page without its frontmatter); empty when the
+    /// file cannot be read as text any more.
+    pub fn extract(&self, root: &Path, path: &str) -> Vec<Piece> {
+        let Ok(text) = std::fs::read_to_string(root.join(path)) else {
+            return Vec::new();
+        };
+        let body = if crate::scan::is_page(path) {
+            crate::markdown::frontmatter::split(&text).body
+        } else {
+            &text
+        };
+        snippet::extract(body, &self.terms)
+    }
+}
+
 /// Run a search. Snippets are cut from the files of `vault`.
 pub fn search(
     vault: &Vault,
     manifest: &Manifest,
     req: &Request,
 ) -> Result<SearchReport, SearchError> {
+    let ranked = rank(manifest, req)?;
+    let hits = ranked
+        .hits
+        .iter()
+        .map(|h| Hit {
+            snippet: snippet::marked(&ranked.extract(&vault.root, &h.path)),
+            ..h.clone()
+        })
+        .collect();
+    Ok(SearchReport {
+        collisions: manifest.collisions(&req.query)?,
+        query: req.query.clone(),
+        total: ranked.total,
+        truncated: ranked.hits.len() < ranked.total,
+        hits,
+    })
+}
+
+/// Find and rank the hits of a search, the best `req.limit` of them described.
+pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
     let q = parse(&req.query);
     let mut matched: Option<Scores> = None;
     let mut terms = Vec::new();
@@ -211,8 +261,7 @@ pub fn search(
     };
     let mut hits = Vec::new();
     for &(id, score) in &ranked[..keep] {
-        if let Some(mut h) = manifest.search_hit(id, score)? {
-            h.snippet = snippet_of(vault, &h.path, &terms);
+        if let Some(h) = manifest.search_hit(id, score)? {
             hits.push(h);
         }
     }
@@ -222,27 +271,7 @@ pub fn search(
             .then_with(|| a.path.cmp(&b.path))
     });
     hits.truncate(req.limit);
-    Ok(SearchReport {
-        collisions: manifest.collisions(&req.query)?,
-        query: req.query.clone(),
-        total,
-        truncated: hits.len() < total,
-        hits,
-    })
-}
-
-/// The snippet of a hit, from its file as it is now (a page without its frontmatter); empty
-/// when the file cannot be read as text any more.
-fn snippet_of(vault: &Vault, path: &str, terms: &[Term]) -> String {
-    let Ok(text) = std::fs::read_to_string(vault.root.join(path)) else {
-        return String::new();
-    };
-    let body = if crate::scan::is_page(path) {
-        crate::markdown::frontmatter::split(&text).body
-    } else {
-        &text
-    };
-    snippet::snippet(body, terms)
+    Ok(Ranked { total, hits, terms })
 }
 
 #[cfg(test)]

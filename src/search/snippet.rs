@@ -1,7 +1,8 @@
 //! Snippets: a short extract of a file's text around the first place a query's terms occur,
-//! with every occurrence in it marked `**like this**`. The search index stores no copy of the
-//! text, so snippets are cut from the file itself, comparing as the index does: case and
-//! accents folded, punctuation and spaces alike, CJK without word boundaries.
+//! as [`Piece`]s with every occurrence a piece of its own, which [`marked`] marks
+//! `**like this**` and the viewer marks in HTML. The search index stores no copy of the text,
+//! so snippets are cut from the file itself, comparing as the index does: case and accents
+//! folded, punctuation and spaces alike, CJK without word boundaries.
 
 use crate::cjk::is_cjk;
 use unicode_normalization::UnicodeNormalization;
@@ -87,8 +88,44 @@ fn occurrences(text: &[char], term: &Term, out: &mut Vec<(usize, usize)>) {
     }
 }
 
-/// The snippet of `text` for `terms`.
-pub fn snippet(text: &str, terms: &[Term]) -> String {
+/// A run of an extract's text: an occurrence of a term (`hit`), or the text between.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Piece {
+    /// The text, its whitespace collapsed.
+    pub text: String,
+    /// Whether it is an occurrence of a term.
+    pub hit: bool,
+}
+
+/// The snippet of `text` for `terms`, its occurrences marked `**like this**`.
+#[cfg(test)]
+fn snippet(text: &str, terms: &[Term]) -> String {
+    marked(&extract(text, terms))
+}
+
+/// Pieces as one string, occurrences marked `**like this**`.
+pub fn marked(pieces: &[Piece]) -> String {
+    let mut out = String::new();
+    for p in pieces {
+        if p.hit {
+            out.push_str("**");
+            out.push_str(&p.text);
+            out.push_str("**");
+        } else {
+            out.push_str(&p.text);
+        }
+    }
+    out
+}
+
+/// The extract of `text` for `terms`, in pieces: whitespace runs made one space, the ends
+/// trimmed, `…` where the text goes on.
+pub fn extract(text: &str, terms: &[Term]) -> Vec<Piece> {
+    collapse(cut(text, terms))
+}
+
+/// The extract before its whitespace is collapsed.
+fn cut<'t>(text: &'t str, terms: &[Term]) -> Vec<(&'t str, bool)> {
     let (folded, spans) = fold(text);
     // Each occurrence, with the term it is of.
     let mut found: Vec<(usize, usize, usize)> = Vec::new();
@@ -99,7 +136,7 @@ pub fn snippet(text: &str, terms: &[Term]) -> String {
     }
     found.sort_unstable();
     let Some(hit_start) = best_start(&found, &spans) else {
-        return collapse(&text[..floor(text, OPENING.min(text.len()))]);
+        return vec![(&text[..floor(text, OPENING.min(text.len()))], false)];
     };
     let mut from = floor(text, hit_start.saturating_sub(BEFORE));
     if from > 0 {
@@ -114,9 +151,9 @@ pub fn snippet(text: &str, terms: &[Term]) -> String {
             .rfind(char::is_whitespace)
             .map_or(to, |i| hit_start + i);
     }
-    let mut out = String::new();
+    let mut out = Vec::new();
     if from > 0 {
-        out.push('…');
+        out.push(("…", false));
     }
     let mut at = from;
     let mut last_end = 0;
@@ -125,18 +162,16 @@ pub fn snippet(text: &str, terms: &[Term]) -> String {
         if s < last_end || bs < from || be > to {
             continue;
         }
-        out.push_str(&text[at..bs]);
-        out.push_str("**");
-        out.push_str(&text[bs..be]);
-        out.push_str("**");
+        out.push((&text[at..bs], false));
+        out.push((&text[bs..be], true));
         at = be;
         last_end = e;
     }
-    out.push_str(&text[at..to]);
+    out.push((&text[at..to], false));
     if to < text.len() {
-        out.push('…');
+        out.push(("…", false));
     }
-    collapse(&out)
+    out
 }
 
 /// Where the extract starts: at the occurrence after which the most different terms occur
@@ -167,9 +202,35 @@ fn floor(text: &str, mut i: usize) -> usize {
     i
 }
 
-/// Whitespace runs made one space, ends trimmed.
-fn collapse(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+/// Whitespace runs made one space across pieces, the ends trimmed; a space at the edge of an
+/// occurrence goes to the text beside it, and neighbouring texts become one piece.
+fn collapse(raw: Vec<(&str, bool)>) -> Vec<Piece> {
+    let mut out: Vec<Piece> = Vec::new();
+    let mut space = false;
+    for (text, hit) in raw {
+        let core = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if core.is_empty() {
+            space |= !text.is_empty();
+            continue;
+        }
+        if (space || text.starts_with(char::is_whitespace)) && !out.is_empty() {
+            push(&mut out, " ", false);
+        }
+        push(&mut out, &core, hit);
+        space = text.ends_with(char::is_whitespace);
+    }
+    out
+}
+
+/// Add a piece; text beside text joins it.
+fn push(out: &mut Vec<Piece>, text: &str, hit: bool) {
+    match out.last_mut() {
+        Some(last) if !hit && !last.hit => last.text.push_str(text),
+        _ => out.push(Piece {
+            text: text.to_string(),
+            hit,
+        }),
+    }
 }
 
 #[cfg(test)]
@@ -231,6 +292,27 @@ mod tests {
         assert!(s.starts_with('…') && s.ends_with('…'), "{s}");
         assert!(s.contains("**needle**"));
         assert!(s.len() < BEFORE + AFTER + 20, "{}", s.len());
+    }
+
+    #[test]
+    fn pieces_mark_occurrences_and_collapse_whitespace_between_them() {
+        let p = extract(
+            "  A  café\n\nserving  crème   brûlée and **bold** crème.  ",
+            &terms(&["creme brulee", "bold"]),
+        );
+        let shown: Vec<(&str, bool)> = p.iter().map(|p| (p.text.as_str(), p.hit)).collect();
+        assert_eq!(
+            shown,
+            [
+                ("A café serving ", false),
+                ("crème brûlée", true),
+                (" and **", false),
+                ("bold", true),
+                ("** crème.", false)
+            ]
+        );
+        // Literal asterisks of the text stay text in the pieces; only `marked` adds marks.
+        assert_eq!(snippet("**bold** x", &terms(&["x"])), "**bold** **x**");
     }
 
     #[test]

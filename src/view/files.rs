@@ -1,6 +1,9 @@
-//! The routes that show vault files: `/page/<path>` (any file; Markdown rendered), `/raw/<path>`
-//! (the same under `raw/`, and listings of its directories), and `/file/<path>` (the bytes, for
-//! images). Every path goes through [`super::paths`]; whatever is refused is a 404.
+//! The routes that show vault files: the original viewer's `/wiki/<path>` and `/raw/<path>`
+//! (with or without `.md`; Markdown rendered, and listings of the directories of `raw/`),
+//! `/page/<path>` for the files elsewhere (a `/page/wiki/…` or `/page/raw/…` URL of earlier
+//! versions redirects), and `/file/<path>` (the bytes, for images). Every path goes through
+//! [`super::paths`]; whatever is refused is a 404, never a redirect, so that no encoding of
+//! `..` leads anywhere.
 
 use super::html::{
     chip, count, crumbs, display_title, esc, file_href, href_for, notice, page_link,
@@ -34,31 +37,54 @@ fn is_manifest(rel: &str) -> bool {
     !rel.contains('/') && rel.starts_with(MANIFEST)
 }
 
-/// `GET /page/<path>`; `source` shows a Markdown file's text instead of rendering it.
+/// The vault path `<top>/<rest>` of a request path below `/<top>/`; `None` when the rest is
+/// refused (bad encoding, `..`, a hidden name, a backslash).
+fn under(top: &str, encoded: &str) -> Option<String> {
+    let rest = paths::clean_relative(&paths::percent_decode(encoded).ok()?).ok()?;
+    Some(if rest.is_empty() {
+        top.to_string()
+    } else {
+        format!("{top}/{rest}")
+    })
+}
+
+/// `GET /page/<path>`: a file outside `wiki/` and `raw/`; `source` shows a Markdown file's text
+/// instead of rendering it. A file under `wiki/` or `raw/` redirects to its own URL, once it
+/// is known to exist.
 pub fn page(site: &Site, encoded: &str, source: bool) -> Reply {
-    match paths::percent_decode(encoded) {
-        Ok(rel) => show(site, &rel, source),
-        Err(_) => site.not_found(),
+    let Some(f) = paths::percent_decode(encoded)
+        .ok()
+        .and_then(|rel| lookup(site, &rel))
+    else {
+        return site.not_found();
+    };
+    if f.rel.starts_with("wiki/") || f.rel.starts_with("raw/") {
+        let query = if source { "?source" } else { "" };
+        return Reply::redirect(format!("{}{query}", href_for(&f.rel)));
+    }
+    show(site, f, source)
+}
+
+/// `GET /wiki/<path>`: a file under `wiki/`, Markdown with or without its `.md`.
+pub fn wiki(site: &Site, encoded: &str, source: bool) -> Reply {
+    match under("wiki", encoded).and_then(|rel| lookup(site, &rel)) {
+        Some(f) => show(site, f, source),
+        None => site.not_found(),
     }
 }
 
 /// `GET /raw/` and `GET /raw/<path>`: a raw file, or the listing of a directory of `raw/`.
 pub fn raw(site: &Site, encoded: &str, source: bool) -> Reply {
-    let Ok(rest) = paths::percent_decode(encoded) else {
+    let Some(rel) = under("raw", encoded) else {
         return site.not_found();
-    };
-    let Ok(rest) = paths::clean_relative(&rest) else {
-        return site.not_found();
-    };
-    let rel = if rest.is_empty() {
-        "raw".to_string()
-    } else {
-        format!("raw/{rest}")
     };
     if let Ok(dir) = paths::resolve_dir(&site.root, &rel) {
         return listing(site, &rel, &dir);
     }
-    show(site, &rel, source)
+    match lookup(site, &rel) {
+        Some(f) => show(site, f, source),
+        None => site.not_found(),
+    }
 }
 
 /// `GET /file/<path>`: the bytes of a file. Images are shown inline; anything else is a
@@ -107,10 +133,7 @@ pub fn bytes(site: &Site, encoded: &str) -> Reply {
     }
 }
 
-fn show(site: &Site, decoded_rel: &str, source: bool) -> Reply {
-    let Some(f) = lookup(site, decoded_rel) else {
-        return site.not_found();
-    };
+fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
     let Ok(bytes) = fs_err::read(&f.abs) else {
         return site.not_found();
     };

@@ -21,14 +21,17 @@ pub fn esc(s: &str) -> String {
     out
 }
 
-/// The URL that shows a vault file: `/raw/…` under `raw/`, `/page/…` elsewhere, without the
-/// `.md` of a Markdown file.
+/// The URL that shows a vault file, without the `.md` of a Markdown file: the original
+/// viewer's `/wiki/…` under `wiki/` and `/raw/…` under `raw/`; `/page/…` for the few files
+/// elsewhere (`inbox.md`).
 pub fn href_for(path: &str) -> String {
     let shown = path.strip_suffix(".md").unwrap_or(path);
-    match shown.strip_prefix("raw/") {
-        Some(rest) => format!("/raw/{}", encode_path(rest)),
-        None => format!("/page/{}", encode_path(shown)),
+    for top in ["wiki", "raw"] {
+        if let Some(rest) = shown.strip_prefix(top).and_then(|r| r.strip_prefix('/')) {
+            return format!("/{top}/{}", encode_path(rest));
+        }
     }
+    format!("/page/{}", encode_path(shown))
 }
 
 /// The URL of a vault file's bytes (images, downloads).
@@ -168,13 +171,14 @@ impl Layout<'_> {
 <meta name=\"color-scheme\" content=\"light dark\">
 <title>{title}</title>
 <link rel=\"stylesheet\" href=\"/static/style.css\">
+<link rel=\"icon\" href=\"/favicon.ico\">
 </head>
 <body>
 <header class=\"bar\">
 <a class=\"brand\" href=\"/\">{vault}</a>
 <nav class=\"links\"><a href=\"/\">Index</a><a href=\"/tags\">Tags</a><a href=\"/raw/\">Raw</a></nav>
 <form class=\"search\" action=\"/search\" method=\"get\" role=\"search\">
-<input type=\"search\" name=\"q\" value=\"{query}\" placeholder=\"Search titles and aliases\" aria-label=\"Search titles and aliases\">
+<input type=\"search\" name=\"q\" value=\"{query}\" placeholder=\"Search the wiki\" aria-label=\"Search the wiki\">
 </form>
 </header>
 <div class=\"{class}\">
@@ -217,11 +221,13 @@ mod tests {
     fn hrefs() {
         assert_eq!(
             href_for("wiki/entities/Garden Plan.md"),
-            "/page/wiki/entities/Garden%20Plan"
+            "/wiki/entities/Garden%20Plan"
         );
         assert_eq!(href_for("raw/inbox/2026-05-01.md"), "/raw/inbox/2026-05-01");
         assert_eq!(href_for("raw/clip.txt"), "/raw/clip.txt");
-        assert_eq!(href_for("wiki/img/a b.png"), "/page/wiki/img/a%20b.png");
+        assert_eq!(href_for("wiki/img/a b.png"), "/wiki/img/a%20b.png");
+        assert_eq!(href_for("inbox.md"), "/page/inbox");
+        assert_eq!(href_for("wikipedia/x.md"), "/page/wikipedia/x");
         assert_eq!(tag_href("ai/agents"), "/tag/ai%2Fagents");
         assert_eq!(tag_href("c#"), "/tag/c%23");
         assert_eq!(display_title("wiki/log.md", None), "log");

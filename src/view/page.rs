@@ -248,7 +248,7 @@ fn found(m: &Manifest, l: &Link, path: String) -> crate::manifest::Result<Target
     let mut missing = None;
     if let Some(h) = &l.heading {
         let last = h.rsplit('#').next().unwrap_or(h);
-        if m.has_heading(&path, &key::key(last))? {
+        if m.has_heading(&path, &key::heading_key(last))? {
             href.push_str(&fragment(&slug(last)));
         } else {
             missing = Some(format!("heading “{last}”"));
@@ -275,10 +275,11 @@ fn self_target(rel: &str, l: &Link, outline: &outline::Outline) -> Target {
     let mut missing = None;
     if let Some(h) = &l.heading {
         let last = h.rsplit('#').next().unwrap_or(h);
+        let want = key::heading_key(last);
         if outline
             .headings
             .iter()
-            .any(|x| key::key(&x.text) == key::key(last))
+            .any(|x| key::heading_key(&x.text) == want)
         {
             href = fragment(&slug(last));
         } else {

@@ -1,17 +1,20 @@
 //! What each route answers, as plain values: a [`Site`] and the request's path and query in,
 //! a [`Reply`] out. [`dispatch`] is the routing table; the catalogue routes are here (index,
-//! tags, search), the routes that show files in [`super::files`].
+//! tags, search, the icon), the routes that show files in [`super::files`].
 
 use super::html::{chip, count, display_title, esc, page_link, type_count, type_heading};
 use super::paths;
 use super::search;
 use super::site::{Reply, Site};
-use crate::manifest::{Manifest, TagCount, ViewPage};
+use crate::manifest::{Manifest, Scope, TagCount, ViewPage};
+use crate::search::Piece;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// The stylesheet, embedded in the binary.
 pub const STYLE: &str = include_str!("assets/style.css");
+/// The icon browsers ask for (a 32×32 PNG in an ICO container), embedded in the binary.
+pub const FAVICON: &[u8] = include_bytes!("assets/favicon.ico");
 
 /// Recently updated pages listed on the index.
 const RECENT: usize = 10;
@@ -24,20 +27,28 @@ pub fn dispatch(site: &Site, path: &str, query: Option<&str>) -> Reply {
     match path {
         "/" => index(site),
         "/tags" | "/tags/" => tags(site),
-        "/search" => search(site, &query_value(query, "q").unwrap_or_default()),
+        "/tag" | "/tag/" => Reply::redirect("/tags".into()),
+        "/search" => search(site, query),
         "/static/style.css" => style(),
+        "/favicon.ico" => favicon(),
         "/raw" => Reply::redirect("/raw/".into()),
+        // The index lists the wiki; there is no listing of `wiki/` of its own.
+        "/wiki" | "/wiki/" => Reply::redirect("/".into()),
         _ => {
-            if let Some(rest) = path.strip_prefix("/page/") {
-                super::files::page(site, rest, source)
+            if let Some(rest) = path.strip_prefix("/wiki/") {
+                super::files::wiki(site, rest, source)
             } else if let Some(rest) = path.strip_prefix("/raw/") {
                 super::files::raw(site, rest, source)
+            } else if let Some(rest) = path.strip_prefix("/page/") {
+                super::files::page(site, rest, source)
             } else if let Some(rest) = path.strip_prefix("/file/") {
                 super::files::bytes(site, rest)
-            } else if let Some(rest) = path.strip_prefix("/tag/") {
+            } else if let Some(rest) = path
+                .strip_prefix("/tag/")
+                .or_else(|| path.strip_prefix("/tags/"))
+            {
+                // `/tag/<tag>` (the spec's name) and `/tags/<tag>` (the original's) alike.
                 tag(site, rest)
-            } else if let Some(r) = legacy(path) {
-                r
             } else {
                 site.not_found()
             }
@@ -255,51 +266,109 @@ fn meta_line(p: &ViewPage) -> String {
     }
 }
 
-/// `GET /search?q=`: pages whose title, alias or file name matches.
-pub fn search(site: &Site, q: &str) -> Reply {
+/// Name hits shown before "and K more".
+const NAMES_SHOWN: usize = 20;
+
+/// `GET /search?q=…&in=wiki|raw|all`: the text, as `sparks search` finds and ranks it, with
+/// extracts; then pages named like the query that the text does not mention.
+pub fn search(site: &Site, query: Option<&str>) -> Reply {
+    let q = query_value(query, "q").unwrap_or_default();
     let q = q.trim();
+    let scope = match query_value(query, "in").as_deref() {
+        Some("raw") => Scope::Raw,
+        Some("all") => Scope::All,
+        _ => Scope::Wiki,
+    };
     let db = site.db();
     let mut main = String::from("<h1>Search</h1>\n");
     main.push_str(&db.notice());
+    let option = |value: &str, label: &str, s: Scope| {
+        let selected = if s == scope { " selected" } else { "" };
+        format!("<option value=\"{value}\"{selected}>{label}</option>")
+    };
     let _ = writeln!(
         main,
         "<form class=\"search big\" action=\"/search\" method=\"get\" role=\"search\">\
-         <input type=\"search\" name=\"q\" value=\"{}\" aria-label=\"Search\" placeholder=\"A title or an alias\">\
+         <input type=\"search\" name=\"q\" value=\"{}\" aria-label=\"Search\" placeholder=\"Words, &quot;a phrase&quot;, prefix*\">\
+         <select name=\"in\" aria-label=\"Where\">{}{}{}</select>\
          <button type=\"submit\">Search</button></form>",
-        esc(q)
+        esc(q),
+        option("wiki", "Wiki", Scope::Wiki),
+        option("raw", "Raw captures", Scope::Raw),
+        option("all", "Both", Scope::All),
     );
     if q.is_empty() {
         main.push_str(
-            "<p class=\"lede\">Titles, aliases and the names of untitled pages are searched.</p>\n",
+            "<p class=\"lede\">Searches the text, titles, aliases and tags as <code>sparks search</code> does: \
+             every word must match; <code>\"a phrase\"</code>, <code>OR</code>, <code>-word</code> and \
+             <code>prefix*</code> work too. Titles and aliases that merely contain what you type are listed after.</p>\n",
         );
     } else if let Some(m) = db.get() {
-        let hits = match search::search(m, q) {
-            Ok(h) => h,
+        let found = match search::find(&site.root, m, q, scope) {
+            Ok(f) => f,
             Err(e) => return site.failed(&e.to_string()),
+        };
+        let (one, many) = if scope == Scope::Wiki {
+            ("page", "pages")
+        } else {
+            ("file", "files")
         };
         let _ = writeln!(
             main,
             "<p class=\"lede\">{} for “{}”.</p>",
-            count(hits.len(), "page", "pages"),
+            count(found.total, one, many),
             esc(q)
         );
-        if !hits.is_empty() {
+        if !found.text.is_empty() {
             main.push_str("<ol class=\"hits\">\n");
-            for h in &hits {
-                let matched = h.matched.as_deref().map_or(String::new(), |m| {
-                    format!(" <span class=\"via\">{}</span>", esc(m))
-                });
-                let kind = h.kind.as_deref().map_or(String::new(), |k| {
-                    format!("<span class=\"badge\">{}</span> ", esc(k))
+            for t in &found.text {
+                let kind = t.hit.kind.as_deref().map_or(String::new(), |k| {
+                    format!(" <span class=\"badge\">{}</span>", esc(k))
                 });
                 let _ = writeln!(
                     main,
-                    "<li>{}{matched}<br><span class=\"meta\">{kind}{}</span></li>",
+                    "<li>{}{kind}<p class=\"snippet\">{}</p><span class=\"meta\">{}</span></li>",
+                    page_link(&t.hit.path, t.hit.title.as_deref()),
+                    extract_html(&t.extract),
+                    esc(&t.hit.path)
+                );
+            }
+            main.push_str("</ol>\n");
+        }
+        if found.total > found.text.len() {
+            let _ = writeln!(
+                main,
+                "<p class=\"more\">… and {} more: add a word to narrow the search.</p>",
+                found.total - found.text.len()
+            );
+        }
+        if !found.names.is_empty() {
+            let _ = writeln!(
+                main,
+                "<section class=\"names\">\n<h2>Named like “{}”</h2>\n<ul class=\"hits names\">",
+                esc(q)
+            );
+            for h in found.names.iter().take(NAMES_SHOWN) {
+                let matched = h.matched.as_deref().map_or(String::new(), |m| {
+                    format!(" <span class=\"via\">{}</span>", esc(m))
+                });
+                let _ = writeln!(
+                    main,
+                    "<li>{}{matched} <span class=\"meta\">{}</span></li>",
                     page_link(&h.path, h.title.as_deref()),
                     esc(&h.path)
                 );
             }
-            main.push_str("</ol>\n");
+            main.push_str("</ul>\n");
+            if found.names.len() > NAMES_SHOWN {
+                let floor = if found.names_capped { "at least " } else { "" };
+                let _ = writeln!(
+                    main,
+                    "<p class=\"more\">… and {floor}{} more.</p>",
+                    found.names.len() - NAMES_SHOWN
+                );
+            }
+            main.push_str("</section>\n");
         }
     }
     let title = if q.is_empty() {
@@ -312,6 +381,20 @@ pub fn search(site: &Site, q: &str) -> Reply {
     Reply::html(200, layout.render())
 }
 
+/// An extract as HTML: the text escaped, the occurrences of the query's terms marked.
+fn extract_html(pieces: &[Piece]) -> String {
+    pieces
+        .iter()
+        .map(|p| {
+            if p.hit {
+                format!("<mark>{}</mark>", esc(&p.text))
+            } else {
+                esc(&p.text)
+            }
+        })
+        .collect()
+}
+
 /// `GET /static/style.css`.
 pub fn style() -> Reply {
     Reply {
@@ -322,12 +405,12 @@ pub fn style() -> Reply {
     }
 }
 
-/// The compatibility routes of the original viewer: `/wiki/<rest>` and `/tags/<tag>`.
-pub fn legacy(path: &str) -> Option<Reply> {
-    if let Some(rest) = path.strip_prefix("/wiki/") {
-        return Some(Reply::redirect(format!("/page/wiki/{rest}")));
+/// `GET /favicon.ico`: the viewer's icon, embedded in the binary.
+pub fn favicon() -> Reply {
+    Reply {
+        status: 200,
+        content_type: "image/x-icon",
+        body: FAVICON.to_vec(),
+        headers: vec![("cache-control", "max-age=86400".into())],
     }
-    path.strip_prefix("/tags/")
-        .filter(|t| !t.is_empty())
-        .map(|t| Reply::redirect(format!("/tag/{t}")))
 }

@@ -129,3 +129,52 @@ fn lint_sees_pages_written_after_the_last_scan() {
     assert_eq!(issues[0]["path"], "wiki/concepts/B.md", "{j}");
     assert!(j.get("scan_errors").is_none(), "nothing unreadable: {j}");
 }
+
+/// `broken-headings` compares as Obsidian does: punctuation, backticks and spacing aside, so
+/// the links Obsidian follows are not reported; headings in comments and code are no headings.
+#[test]
+fn heading_links_compare_as_obsidian_compares_them() {
+    let v = TestVault::new();
+    v.page(
+        "wiki/concepts/Zotero 101.md",
+        "Zotero 101",
+        "## Part 1: Basics\n\nText.\n\n## What is the Obsidian Hub?\n\nMore.\n\n### `wikilink`\n\n\
+         ### `hasTag()`\n\n#### Step-by-step\n\n<!--\n## In a comment\n-->\n\n%%\n## In percent\n%%\n\n\
+         ```\n## In code\n```\n",
+    )
+    .page(
+        "wiki/concepts/Reader.md",
+        "Reader",
+        "[[Zotero 101#Part 1 Basics]] [[Zotero 101#What is the Obsidian Hub]] \
+         [[Zotero 101#`wikilink`]] [[Zotero 101#hasTag]] [[Zotero 101#part 1:  basics]] \
+         [[Zotero 101#Part 1 Basics#Step-by-step]]\n\n\
+         [[Zotero 101#In a comment]] [[Zotero 101#In percent]] [[Zotero 101#In code]] \
+         [[Zotero 101#Part 2]] [[Zotero 101#Step by step]]",
+    );
+    v.run(&["scan"]).ok();
+    let j = v
+        .run(&["lint", "--check", "broken-headings", "--json"])
+        .code(1)
+        .json();
+    let messages: Vec<&str> = j["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["message"].as_str().unwrap())
+        .collect();
+    let reported: Vec<&str> = messages
+        .iter()
+        .map(|m| m.rsplit("has no heading ").next().unwrap())
+        .collect();
+    assert_eq!(
+        reported,
+        [
+            "\"In a comment\"",
+            "\"In percent\"",
+            "\"In code\"",
+            "\"Part 2\"",
+            "\"Step by step\""
+        ],
+        "{messages:#?}"
+    );
+}

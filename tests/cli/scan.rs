@@ -438,6 +438,54 @@ fn a_schema_1_manifest_is_migrated_and_reindexed_keeping_change_times() {
     assert_eq!(scan(&v)["hashed"], 0, "the reindex happens once");
 }
 
+#[test]
+fn a_schema_2_manifest_is_read_again_for_obsidian_heading_keys() {
+    let v = TestVault::new();
+    v.page(
+        "wiki/concepts/Guide.md",
+        "Guide",
+        "## Part 1: Basics\n\nText.\n\n%%\n## Hidden\n%%\n",
+    )
+    .page(
+        "wiki/concepts/Reader.md",
+        "Reader",
+        "[[Guide#Part 1 Basics]] [[Guide#Hidden]]",
+    )
+    .settle();
+    scan(&v);
+    // Put the heading keys back as schema 2 stored them (the name key, comments not
+    // skipped), as an older sparks left them.
+    db(&v)
+        .execute_batch(
+            "UPDATE headings SET key = lower(text);
+             UPDATE links SET heading_key = lower(heading) WHERE heading IS NOT NULL;
+             INSERT INTO headings (path, seq, level, text, key, line)
+               VALUES ('wiki/concepts/Guide.md', 9, 2, 'Hidden', 'hidden', 14);
+             PRAGMA user_version = 2;",
+        )
+        .unwrap();
+    let report = scan(&v);
+    assert_eq!(report["errors"], serde_json::json!([]), "{report}");
+    assert_eq!(
+        rows(&v, "PRAGMA user_version"),
+        [manifest_version().to_string()]
+    );
+    let lint = v
+        .run(&["lint", "--check", "broken-headings", "--json"])
+        .code(1)
+        .json();
+    let issues = lint["issues"].as_array().unwrap();
+    assert_eq!(issues.len(), 1, "{lint}");
+    assert!(
+        issues[0]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("has no heading \"Hidden\""),
+        "{lint}"
+    );
+    assert_eq!(scan(&v)["hashed"], 0, "the files are read again once");
+}
+
 fn manifest_version() -> i64 {
     sparks::manifest::SCHEMA_VERSION
 }

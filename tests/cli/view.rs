@@ -324,8 +324,8 @@ fn index_lists_pages_by_type_with_counts_recent_and_tags() {
         "<h2>Concepts <span class=\"n\">3</span></h2>",
         "9 pages: 2 entities · 3 concepts · 3 collections · 1 other page</p>",
         "<h2>Other pages",
-        "<a href=\"/page/wiki/entities/Garden%20Plan\">Garden Plan</a>",
-        "<a href=\"/page/wiki/notes/Plain\">Plain</a>",
+        "<a href=\"/wiki/entities/Garden%20Plan\">Garden Plan</a>",
+        "<a href=\"/wiki/notes/Plain\">Plain</a>",
         "Recently updated",
         "<time>2026-05-01</time>",
         "href=\"/tag/gardening\">#gardening<span class=\"n\">2</span>",
@@ -348,16 +348,13 @@ fn index_lists_pages_by_type_with_counts_recent_and_tags() {
 fn a_page_resolves_links_like_the_manifest_and_shows_its_metadata_and_backlinks() {
     let v = fixture();
     let s = Server::start(&v, &[]);
-    let html = s
-        .get("/page/wiki/entities/Garden%20Plan")
-        .status(200)
-        .text();
+    let html = s.get("/wiki/entities/Garden%20Plan").status(200).text();
     for want in [
         "<title>Garden Plan — vault</title>",
         "<h1 id=\"garden-plan\">Garden Plan</h1>",
         // resolved, with a heading anchor, with a label
-        "<a class=\"wikilink\" href=\"/page/wiki/concepts/Cascade\" title=\"wiki/concepts/Cascade.md\"",
-        "href=\"/page/wiki/concepts/Cascade#design\"",
+        "<a class=\"wikilink\" href=\"/wiki/concepts/Cascade\" title=\"wiki/concepts/Cascade.md\"",
+        "href=\"/wiki/concepts/Cascade#design\"",
         ">design notes</a>",
         // ambiguous (two aliases) and broken
         "class=\"wikilink ambiguous\" href=\"/search?q=Mercury\"",
@@ -381,7 +378,7 @@ fn a_page_resolves_links_like_the_manifest_and_shows_its_metadata_and_backlinks(
         "<a href=\"/raw/inbox/2026-05-01\"><code>raw/inbox/2026-05-01.md</code></a>",
         "href=\"https://example.com/seeds\"",
         "Linked from <span class=\"n\">1</span>",
-        "<a href=\"/page/wiki/concepts/Cascade\">Cascade</a>",
+        "<a href=\"/wiki/concepts/Cascade\">Cascade</a>",
     ] {
         assert!(
             html.contains(want),
@@ -391,23 +388,20 @@ fn a_page_resolves_links_like_the_manifest_and_shows_its_metadata_and_backlinks(
     // The title H1 is shown once, not repeated from the body.
     assert_eq!(html.matches("<h1").count(), 1);
     // The same page with its extension; a link to a block lands on its anchor.
-    s.get("/page/wiki/entities/Garden%20Plan.md").status(200);
-    let cascade = s.get("/page/wiki/concepts/Cascade").status(200).text();
+    s.get("/wiki/entities/Garden%20Plan.md").status(200);
+    let cascade = s.get("/wiki/concepts/Cascade").status(200).text();
     assert!(
-        cascade.contains("href=\"/page/wiki/entities/Garden%20Plan#block-soil\""),
+        cascade.contains("href=\"/wiki/entities/Garden%20Plan#block-soil\""),
         "{cascade}"
     );
     // Pages without frontmatter still show, titled by their file name.
-    let plain = s.get("/page/wiki/notes/Plain").status(200).text();
+    let plain = s.get("/wiki/notes/Plain").status(200).text();
     assert!(
         plain.contains("<h1>Plain</h1>") && plain.contains("Just a note"),
         "{plain}"
     );
     // The source view escapes.
-    let src = s
-        .get("/page/wiki/concepts/Payload?source")
-        .status(200)
-        .text();
+    let src = s.get("/wiki/concepts/Payload?source").status(200).text();
     assert!(
         src.contains("&lt;script&gt;") && !src.contains("<script"),
         "{src}"
@@ -437,9 +431,7 @@ fn tags_raw_search_static_and_files() {
 
     let raw = s.get("/raw/inbox/2026-05-01").status(200).text();
     assert!(
-        raw.contains(
-            "A capture about <a class=\"wikilink\" href=\"/page/wiki/entities/Garden%20Plan\""
-        ),
+        raw.contains("A capture about <a class=\"wikilink\" href=\"/wiki/entities/Garden%20Plan\""),
         "{raw}"
     );
     assert!(!raw.contains("<script"), "{raw}");
@@ -468,14 +460,14 @@ fn tags_raw_search_static_and_files() {
 
     let hits = s.get("/search?q=garden").status(200).text();
     assert!(hits.contains(">Garden Plan</a>"), "{hits}");
+    // A part of an alias is no word of the text: the page is listed by its name.
     let alias = s.get("/search?q=allot").status(200).text();
+    assert!(alias.contains("0 pages for “allot”"), "{alias}");
     assert!(
         alias.contains(">Garden Plan</a> <span class=\"via\">alias “Allotment”</span>"),
         "{alias}"
     );
-    let two = s.get("/search?q=mercury").status(200).text();
-    assert!(two.contains("2 pages for “mercury”"), "{two}");
-    let untitled = s.get("/search?q=plain").status(200).text();
+    let untitled = s.get("/search?q=plai").status(200).text();
     assert!(
         untitled.contains(">Plain</a> <span class=\"via\">file name</span>"),
         "{untitled}"
@@ -485,9 +477,9 @@ fn tags_raw_search_static_and_files() {
         words.contains(">Garden Plan</a>"),
         "every word, in any order: {words}"
     );
-    let none = s.get("/search?q=%3Cscript%3E").status(200).text();
+    let none = s.get("/search?q=%3Cnothing%3E").status(200).text();
     assert!(
-        none.contains("0 pages for “&lt;script&gt;”") && !none.contains("<script"),
+        none.contains("0 pages for “&lt;nothing&gt;”") && !none.contains("<nothing"),
         "{none}"
     );
     s.get("/search").status(200);
@@ -503,25 +495,356 @@ fn tags_raw_search_static_and_files() {
     let md = s.get("/file/wiki/concepts/Payload.md").status(200);
     assert_eq!(md.header("content-type"), "application/octet-stream");
     assert!(md.header("content-disposition").starts_with("attachment"));
-    let image_page = s.get("/page/wiki/diagram.png").status(200).text();
+    let image_page = s.get("/wiki/diagram.png").status(200).text();
     assert!(
         image_page.contains("<img src=\"/file/wiki/diagram.png\""),
         "{image_page}"
     );
 
-    // The original viewer's routes still lead somewhere.
-    assert_eq!(
-        s.get("/wiki/entities/Garden%20Plan")
-            .status(308)
-            .header("location"),
-        "/page/wiki/entities/Garden%20Plan"
-    );
-    assert_eq!(
-        s.get("/tags/gardening").status(308).header("location"),
-        "/tag/gardening"
-    );
     let missing = s.get("/nothing/here").status(404).text();
     assert!(missing.contains("<h1>Not found</h1>"), "themed: {missing}");
+}
+
+/// The original viewer's URLs answer directly: a page at `/wiki/<path>` with or without `.md`,
+/// a raw file at `/raw/<path>`, a tag at `/tag/<tag>` (the spec's name) and at `/tags/<tag>`
+/// (the original's). The URLs of earlier versions of this viewer redirect to them.
+#[test]
+fn the_original_viewers_urls_answer_directly() {
+    let v = fixture();
+    let s = Server::start(&v, &[]);
+    for target in [
+        "/wiki/entities/Garden%20Plan",
+        "/wiki/entities/Garden%20Plan.md",
+    ] {
+        let r = s.get(target).status(200);
+        assert_eq!(r.header("location"), "", "{target}");
+        let html = r.text();
+        assert!(
+            html.contains("<h1 id=\"garden-plan\">Garden Plan</h1>") && html.contains("Loam"),
+            "{target}: {html}"
+        );
+    }
+    for target in ["/raw/inbox/2026-05-01", "/raw/inbox/2026-05-01.md"] {
+        let html = s.get(target).status(200).text();
+        assert!(html.contains("A capture about"), "{target}: {html}");
+    }
+    for target in [
+        "/tag/gardening",
+        "/tags/gardening",
+        "/tags/Gardening",
+        "/tags/%23gardening",
+    ] {
+        let html = s.get(target).status(200).text();
+        assert!(html.contains("2 pages tagged."), "{target}: {html}");
+    }
+    for target in ["/tag/ai%2Fagents", "/tags/ai%2Fagents", "/tags/ai/agents"] {
+        let html = s.get(target).status(200).text();
+        assert!(html.contains("1 page tagged."), "{target}: {html}");
+    }
+    s.get("/tags/unknown").status(404);
+    s.get("/wiki/missing").status(404);
+    // Links, chips and the index use these URLs.
+    let index = s.get("/").text();
+    assert!(
+        index.contains("href=\"/wiki/entities/Garden%20Plan\"")
+            && index.contains("href=\"/tag/gardening\""),
+        "{index}"
+    );
+    // Earlier forms redirect, once the file is known to exist.
+    for (from, to) in [
+        (
+            "/page/wiki/entities/Garden%20Plan",
+            "/wiki/entities/Garden%20Plan",
+        ),
+        (
+            "/page/wiki/entities/Garden%20Plan.md",
+            "/wiki/entities/Garden%20Plan",
+        ),
+        (
+            "/page/wiki/concepts/Payload?source",
+            "/wiki/concepts/Payload?source",
+        ),
+        ("/page/raw/inbox/2026-05-01.md", "/raw/inbox/2026-05-01"),
+        ("/wiki", "/"),
+        ("/wiki/", "/"),
+        ("/tag", "/tags"),
+        ("/tag/", "/tags"),
+        ("/raw", "/raw/"),
+    ] {
+        assert_eq!(s.get(from).status(308).header("location"), to, "{from}");
+    }
+    s.get("/page/wiki/missing").status(404);
+    // A file outside `wiki/` and `raw/` keeps its `/page/` URL.
+    let inbox = s.get("/page/inbox").status(200);
+    assert_eq!(inbox.header("location"), "");
+}
+
+/// No encoding of `..` (percent-encoded in either case, double-encoded, as an overlong UTF-8
+/// sequence, with encoded slashes or backslashes) leads out of the vault or out of `wiki/`
+/// and `raw/`: every one answers 404, never a redirect that a browser would follow.
+#[test]
+fn every_encoding_of_dot_dot_is_a_404_without_a_redirect() {
+    let v = fixture();
+    let s = Server::start(&v, &[]);
+    let ups = [
+        "..",
+        "%2e%2e",
+        "%2E%2e",
+        "%2e%2E",
+        "%2E%2E",
+        ".%2e",
+        "%2e.",
+        "%252e%252e",
+        "%c0%ae%c0%ae",
+    ];
+    let seps = ["/", "%2f", "%2F", "%5c", "%5C", "%252f"];
+    let mut targets = Vec::new();
+    for prefix in [
+        "/wiki/",
+        "/wiki/entities/",
+        "/raw/",
+        "/raw/inbox/",
+        "/page/",
+        "/page/wiki/",
+        "/file/",
+        "/file/wiki/",
+        "/tag/",
+        "/tags/",
+    ] {
+        for up in ups {
+            for sep in seps {
+                targets.push(format!("{prefix}{up}{sep}{up}{sep}vault-private{sep}diary"));
+                targets.push(format!("{prefix}{up}{sep}{up}{sep}{up}{sep}secret.md"));
+                targets.push(format!("{prefix}{up}{sep}sparks.toml"));
+            }
+        }
+    }
+    targets.extend(
+        [
+            "/wiki/%2f..%2f..%2fsecret",
+            "/wiki/%2F%2e%2e%2Fsecret",
+            "/wiki//../../secret",
+            "/wiki/..",
+            "/wiki/%2e%2e",
+            "/raw/..",
+            "/raw/%2e%2e/",
+            "/wiki/entities/Garden%20Plan%2f..%2f..%2f..%2fsecret",
+            "/wiki/%5c%5c..%5csecret",
+        ]
+        .map(String::from),
+    );
+    for target in &targets {
+        let r = s.get(target);
+        assert_eq!(r.status, 404, "{target}: {}", r.text());
+        assert_eq!(r.header("location"), "", "{target} redirects");
+        let body = r.text();
+        assert!(
+            !body.contains("secret") && !body.contains("[vault]"),
+            "{target} leaked: {body}"
+        );
+    }
+    // Backslashes as sent, unencoded.
+    let host = format!("127.0.0.1:{}", s.port);
+    for target in ["/wiki/..\\..\\secret", "/raw/..\\..\\vault-private\\diary"] {
+        let r = s.request("GET", target, Some(&host));
+        assert_eq!(r.status, 404, "{target}: {}", r.text());
+        assert_eq!(r.header("location"), "", "{target} redirects");
+    }
+}
+
+/// The search box searches the text as `sparks search` does (same index, same order), shows
+/// an extract of each hit with the words marked, and escapes everything it shows.
+#[test]
+fn the_search_box_searches_the_text_like_sparks_search() {
+    let v = fixture();
+    let s = Server::start(&v, &[]);
+    // A word of the body only: no title, alias or file name has it.
+    let loam = s.get("/search?q=loam").status(200).text();
+    assert!(loam.contains("1 page for “loam”"), "{loam}");
+    assert!(
+        loam.contains(">Garden Plan</a> <span class=\"badge\">entity</span><p class=\"snippet\">")
+            && loam.contains("<mark>Loam</mark>, mostly."),
+        "{loam}"
+    );
+    // The order of `sparks search`, hit for hit.
+    for q in [
+        "mercury",
+        "cascade",
+        "garden OR terraces",
+        "\"design notes\"",
+        "plan* -mercury",
+    ] {
+        let cli = v.run(&["search", "--json", "--", q]).ok().json();
+        let want: Vec<&str> = cli["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["path"].as_str().unwrap())
+            .collect();
+        assert!(!want.is_empty(), "{q}: the CLI finds something");
+        let html = s
+            .get(&format!("/search?q={}", encode(q)))
+            .status(200)
+            .text();
+        let hits = &html[html.find("<ol class=\"hits\">").expect("hits")..];
+        let hits = &hits[..hits.find("</ol>").unwrap()];
+        let got: Vec<&str> = hits
+            .split("<span class=\"meta\">")
+            .skip(1)
+            .map(|m| &m[..m.find("</span>").unwrap()])
+            .collect();
+        assert_eq!(got, want, "{q}");
+        assert!(
+            html.contains(&format!("{} for", count(want.len()))),
+            "{html}"
+        );
+    }
+    // Text the page holds as markup is shown as text in the extract, never run.
+    let script = s.get("/search?q=window+pwned").status(200).text();
+    assert!(
+        script.contains("&lt;<mark>script</mark>&gt;") || script.contains("&lt;script&gt;"),
+        "{script}"
+    );
+    assert!(script.contains("<mark>pwned</mark>"), "{script}");
+    assert!(!script.contains("<script"), "{script}");
+    // Raw captures on request, both together, the wiki by default.
+    let raw = s.get("/search?q=capture&in=raw").status(200).text();
+    assert!(
+        raw.contains("1 file for “capture”") && raw.contains("raw/inbox/2026-05-01.md"),
+        "{raw}"
+    );
+    assert!(raw.contains("<option value=\"raw\" selected>"), "{raw}");
+    assert!(
+        s.get("/search?q=capture")
+            .text()
+            .contains("0 pages for “capture”")
+    );
+    let all = s.get("/search?q=garden&in=all").status(200).text();
+    assert!(
+        all.contains("wiki/entities/Garden Plan.md") && all.contains("raw/inbox/2026-05-01.md"),
+        "{all}"
+    );
+    let empty = s.get("/search").status(200).text();
+    assert!(empty.contains("<code>sparks search</code>"), "{empty}");
+}
+
+/// Percent-encode a query value.
+fn encode(q: &str) -> String {
+    q.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// `N page(s)` as the search page counts.
+fn count(n: usize) -> String {
+    format!("{n} {}", if n == 1 { "page" } else { "pages" })
+}
+
+/// More hits than are shown: the rest are counted, not dropped.
+#[test]
+fn search_hits_beyond_the_shown_are_counted() {
+    let v = TestVault::new();
+    for i in 0..53 {
+        v.page(
+            &format!("wiki/concepts/Light {i:02}.md"),
+            &format!("Light {i:02}"),
+            "A lighthouse stands here.",
+        );
+    }
+    v.run(&["scan"]).ok();
+    let s = Server::start(&v, &[]);
+    let html = s.get("/search?q=lighthouse").status(200).text();
+    assert!(html.contains("53 pages for “lighthouse”"), "{html}");
+    assert_eq!(
+        html.matches("<mark>lighthouse</mark>").count(),
+        50,
+        "{html}"
+    );
+    assert!(html.contains("… and 3 more"), "{html}");
+}
+
+/// Bare web addresses in a page are links (outside code), sanitised like any other link;
+/// the browser's icon request is answered.
+#[test]
+fn bare_urls_are_links_and_the_favicon_answers() {
+    let v = TestVault::new();
+    v.page(
+        "wiki/concepts/Links.md",
+        "Links",
+        "Read https://example.com/a_b?x=1&y=2, or (see https://en.wikipedia.org/wiki/Rust_(programming_language)).\n\n\
+         `https://in.code.example` and\n\n```\nhttps://in.fence.example\n```\n\n\
+         javascript:alert(1) is text; <a href=\"https://author.example\">https://author.example/x</a>.",
+    );
+    v.run(&["scan"]).ok();
+    let s = Server::start(&v, &[]);
+    let html = s.get("/wiki/concepts/Links").status(200).text();
+    for want in [
+        "<a href=\"https://example.com/a_b?x=1&amp;y=2\" rel=\"noopener noreferrer\">https://example.com/a_b?x=1&amp;y=2</a>,",
+        "(see <a href=\"https://en.wikipedia.org/wiki/Rust_(programming_language)\" rel=\"noopener noreferrer\">",
+        "<code>https://in.code.example</code>",
+        "https://in.fence.example\n</code>",
+        "<a href=\"https://author.example\" rel=\"noopener noreferrer\">https://author.example/x</a>",
+    ] {
+        assert!(html.contains(want), "{want:?} missing:\n{html}");
+    }
+    assert!(!html.contains("href=\"javascript"), "{html}");
+    assert!(
+        !html.contains("href=\"https://in."),
+        "nothing in code is linked: {html}"
+    );
+    assert!(html.contains("<link rel=\"icon\" href=\"/favicon.ico\">"));
+
+    let icon = s.get("/favicon.ico").status(200);
+    assert_eq!(icon.header("content-type"), "image/x-icon");
+    assert_eq!(&icon.body[..4], &[0, 0, 1, 0], "an ICO header");
+    assert!(
+        icon.body.windows(4).any(|w| w == b"\x89PNG"),
+        "a PNG inside"
+    );
+}
+
+/// A link to a heading lands on it when Obsidian's comparison finds it (punctuation, backticks
+/// and spacing aside); a heading inside a `%%` comment is not there to land on.
+#[test]
+fn heading_links_land_on_headings_as_obsidian_compares_them() {
+    let v = TestVault::new();
+    v.page(
+        "wiki/concepts/Zotero 101.md",
+        "Zotero 101",
+        "## Part 1: Basics\n\nText.\n\n## What is the Obsidian Hub?\n\nMore.\n\n### `wikilink`\n\n\
+         Even more.\n\n%%\n## Hidden\n%%\n\nBack to [[#Part 1 Basics]].",
+    )
+    .page(
+        "wiki/concepts/Reader.md",
+        "Reader",
+        "[[Zotero 101#Part 1 Basics]], [[Zotero 101#What is the Obsidian Hub]], \
+         [[Zotero 101#`wikilink`]] and [[Zotero 101#Hidden]].",
+    );
+    v.run(&["scan"]).ok();
+    let s = Server::start(&v, &[]);
+    let target = s.get("/wiki/concepts/Zotero%20101").status(200).text();
+    for id in ["part-1-basics", "what-is-the-obsidian-hub", "wikilink"] {
+        assert!(target.contains(&format!(" id=\"{id}\">")), "{id}: {target}");
+    }
+    assert!(
+        target.contains("href=\"#part-1-basics\""),
+        "a link to a heading of the page itself: {target}"
+    );
+    let reader = s.get("/wiki/concepts/Reader").status(200).text();
+    for id in ["part-1-basics", "what-is-the-obsidian-hub", "wikilink"] {
+        assert!(
+            reader.contains(&format!("href=\"/wiki/concepts/Zotero%20101#{id}\"")),
+            "{id}: {reader}"
+        );
+    }
+    assert_eq!(reader.matches("missing-anchor").count(), 1, "{reader}");
+    assert!(reader.contains("has no heading “Hidden”"), "{reader}");
 }
 
 #[test]
@@ -530,7 +853,7 @@ fn every_response_carries_the_security_headers() {
     let s = Server::start(&v, &[]);
     for target in [
         "/",
-        "/page/wiki/concepts/Payload",
+        "/wiki/concepts/Payload",
         "/nothing",
         "/static/style.css",
         "/search?q=x",
@@ -553,7 +876,7 @@ fn script_payloads_are_sanitised() {
     let v = fixture();
     let s = Server::start(&v, &[]);
     for target in [
-        "/page/wiki/concepts/Payload",
+        "/wiki/concepts/Payload",
         "/raw/weblinks/clip",
         "/raw/inbox/2026-05-01",
     ] {
@@ -579,7 +902,7 @@ fn script_payloads_are_sanitised() {
             assert!(!html.contains(bad), "{bad:?} survived in {target}:\n{html}");
         }
     }
-    let page = s.get("/page/wiki/concepts/Payload").text();
+    let page = s.get("/wiki/concepts/Payload").text();
     assert!(!page.contains("<script"), "nor anywhere else on the page");
     assert!(page.contains("Harmless text before") && page.contains("Harmless text after"));
     assert!(
@@ -668,7 +991,7 @@ fn only_get_and_head() {
     let s = Server::start(&v, &[]);
     let host = format!("127.0.0.1:{}", s.port);
     for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"] {
-        for target in ["/", "/page/wiki/entities/Garden%20Plan", "/nothing"] {
+        for target in ["/", "/wiki/entities/Garden%20Plan", "/nothing"] {
             let r = s.request(method, target, Some(&host)).status(405);
             assert_eq!(r.header("allow"), "GET, HEAD");
         }
@@ -683,20 +1006,20 @@ fn only_get_and_head() {
 fn edits_show_on_refresh_and_scans_update_the_index() {
     let v = fixture();
     let s = Server::start(&v, &[]);
-    assert!(!s.get("/page/wiki/notes/Plain").text().contains("Edited"));
+    assert!(!s.get("/wiki/notes/Plain").text().contains("Edited"));
     v.write(
         "wiki/notes/Plain.md",
         "Edited while the viewer runs: [[Cascade]].\n",
     );
-    let page = s.get("/page/wiki/notes/Plain").status(200).text();
+    let page = s.get("/wiki/notes/Plain").status(200).text();
     assert!(page.contains("Edited while the viewer runs"), "{page}");
     assert!(
-        page.contains("href=\"/page/wiki/concepts/Cascade\""),
+        page.contains("href=\"/wiki/concepts/Cascade\""),
         "a new link resolves: {page}"
     );
     assert!(page.contains("changed since the last scan"), "{page}");
     v.page("wiki/concepts/Fresh.md", "Fresh", "New page.");
-    let fresh = s.get("/page/wiki/concepts/Fresh").status(200).text();
+    let fresh = s.get("/wiki/concepts/Fresh").status(200).text();
     assert!(fresh.contains("has not seen this file"), "{fresh}");
     assert!(!s.get("/").text().contains(">Fresh</a>"));
     v.run(&["scan"]).ok();
@@ -704,7 +1027,7 @@ fn edits_show_on_refresh_and_scans_update_the_index() {
         s.get("/").text().contains(">Fresh</a>"),
         "the manifest is read per request"
     );
-    let plain = s.get("/page/wiki/notes/Plain").text();
+    let plain = s.get("/wiki/notes/Plain").text();
     assert!(!plain.contains("changed since the last scan"), "{plain}");
 }
 
@@ -717,10 +1040,7 @@ fn without_a_manifest_pages_still_show_and_none_is_created() {
     let s = Server::start(&v, &[]);
     let index = s.get("/").status(200).text();
     assert!(index.contains("no manifest yet"), "{index}");
-    let page = s
-        .get("/page/wiki/entities/Garden%20Plan")
-        .status(200)
-        .text();
+    let page = s.get("/wiki/entities/Garden%20Plan").status(200).text();
     assert!(page.contains("class=\"wikilink unresolved\""), "{page}");
     s.get("/search?q=garden").status(200);
     drop(s);
@@ -797,7 +1117,7 @@ fn a_given_port_is_used() {
             url: format!("http://{addr}"),
             stderr: Arc::new(Mutex::new(String::new())),
         };
-        s.get("/page/wiki/notes/Plain").status(200);
+        s.get("/wiki/notes/Plain").status(200);
         drop(s);
         return;
     }

@@ -42,14 +42,14 @@ const browser = await chromium.launch({
 
 // Visit every hostile page, click what were script links, and check that nothing ran.
 async function hostile(page, dialogs, note = "") {
-  for (const target of ["/page/wiki/concepts/Payload", "/raw/weblinks/clip", "/raw/inbox/2026-05-01"]) {
+  for (const target of ["/wiki/concepts/Payload", "/raw/weblinks/clip", "/raw/inbox/2026-05-01"]) {
     await page.goto(`${base}${target}`);
     await page.waitForTimeout(400);
     check(await page.locator("main").isVisible(), `${target}: the page shows${note}`);
     check((await page.evaluate(() => window.pwned)) === undefined, `${target}: no payload set window.pwned${note}`);
     check(!(await page.evaluate(() => document.title)).includes("PWNED"), `${target}: the title is untouched${note}`);
   }
-  await page.goto(`${base}/page/wiki/concepts/Payload`);
+  await page.goto(`${base}/wiki/concepts/Payload`);
   check(
     (await page.locator("main").textContent()).includes("Harmless text after the payloads."),
     `the payload page renders its text${note}`,
@@ -98,7 +98,7 @@ try {
   check((await page.locator(".group h2").count()) >= 3, "the index groups pages by type");
   await shot("index");
   await Promise.all([
-    page.waitForURL(`${base}/page/wiki/entities/Garden%20Plan`),
+    page.waitForURL(`${base}/wiki/entities/Garden%20Plan`),
     page.locator(".group a", { hasText: "Garden Plan" }).click(),
   ]);
   check((await page.locator("main h1").textContent()) === "Garden Plan", "clicking an index entry opens its page");
@@ -132,12 +132,12 @@ try {
 
   // Clicking a wikilink navigates to the page it resolved to.
   await Promise.all([
-    page.waitForURL(`${base}/page/wiki/concepts/Cascade`),
+    page.waitForURL(`${base}/wiki/concepts/Cascade`),
     page.locator(".prose a.wikilink", { hasText: /^Cascade$/ }).click(),
   ]);
   check((await page.locator("main h1").textContent()) === "Cascade", "clicking a wikilink opens its target");
   await Promise.all([
-    page.waitForURL(`${base}/page/wiki/entities/Garden%20Plan#block-soil`),
+    page.waitForURL(`${base}/wiki/entities/Garden%20Plan#block-soil`),
     page.locator(".prose a.wikilink", { hasText: "Garden Plan › ^soil" }).first().click(),
   ]);
   check(
@@ -150,13 +150,37 @@ try {
   check((await page.locator("ul.pages li").count()) === 2, "the tag page lists its two pages");
   await shot("tag");
 
-  // Search from the box in the top bar.
+  // Search the text from the box in the top bar: the hit shows an extract with the word marked.
   await page.goto(`${base}/`);
+  await page.locator(".bar input[name=q]").fill("loam");
+  await Promise.all([page.waitForURL(/\/search\?q=loam$/), page.keyboard.press("Enter")]);
+  check((await page.locator("ol.hits li").count()) === 1, "searching a word of a page's text finds the page");
+  check((await page.locator("ol.hits li a").first().textContent()) === "Garden Plan", "the hit is Garden Plan");
+  check((await page.locator("ol.hits .snippet mark").first().textContent()) === "Loam", "the extract marks the word");
+  await shot("search");
+  await Promise.all([
+    page.waitForURL(`${base}/wiki/entities/Garden%20Plan`),
+    page.locator("ol.hits li a").first().click(),
+  ]);
+  check((await page.locator("main h1").textContent()) === "Garden Plan", "clicking a hit opens its page");
+  // Part of an alias is no word of the text: the page is listed by its name.
   await page.locator(".bar input[name=q]").fill("allot");
   await Promise.all([page.waitForURL(/\/search\?q=allot$/), page.keyboard.press("Enter")]);
-  check((await page.locator("ol.hits li").count()) === 1, "searching an alias finds its page");
-  check((await page.locator("ol.hits li a").first().textContent()) === "Garden Plan", "the hit is Garden Plan");
-  await shot("search");
+  check((await page.locator("ol.hits li").count()) === 0, "no text hit for part of a word");
+  check(
+    (await page.locator(".names li a").first().textContent()) === "Garden Plan",
+    "the page whose alias contains it is listed by name",
+  );
+  // The scope selector searches raw captures.
+  await page.locator("main select[name=in]").selectOption("raw");
+  await page.locator("main input[name=q]").fill("capture");
+  await Promise.all([page.waitForURL(/\/search\?q=capture&in=raw$/), page.locator("main button").click()]);
+  check((await page.locator("ol.hits li").count()) === 1, "the raw capture is found in raw scope");
+  // The icon the browser asks for exists.
+  check(
+    await page.evaluate(async () => (await fetch("/favicon.ico")).ok),
+    "/favicon.ico answers",
+  );
 
   // Hostile pages: nothing runs, and the CSP would stop an inline script that got through.
   await hostile(page, dialogs);

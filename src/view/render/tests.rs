@@ -21,7 +21,7 @@ fn html(body: &str) -> String {
 
 fn found(path: &str) -> Target {
     Target::Found {
-        href: format!("/page/{path}"),
+        href: format!("/{path}"),
         path: path.to_string(),
         image: None,
         missing_anchor: None,
@@ -127,14 +127,14 @@ fn wikilinks_with_labels_headings_and_blocks() {
         "See [[Garden Plan#Soil Types|soil notes]], [[Cascade]], [[Note#^abc]] and [[Nope]].\n";
     let r = with(body, |l| match l.target.as_str() {
         "Garden Plan" => Target::Found {
-            href: "/page/wiki/Garden%20Plan#soil-types".into(),
+            href: "/wiki/Garden%20Plan#soil-types".into(),
             path: "wiki/Garden Plan.md".into(),
             image: None,
             missing_anchor: None,
         },
         "Cascade" => found("wiki/Cascade"),
         "Note" => Target::Found {
-            href: "/page/wiki/Note".into(),
+            href: "/wiki/Note".into(),
             path: "wiki/Note.md".into(),
             image: None,
             missing_anchor: Some("block ^abc".into()),
@@ -143,7 +143,7 @@ fn wikilinks_with_labels_headings_and_blocks() {
     });
     let h = &r.html;
     assert!(
-        h.contains("<a class=\"wikilink\" href=\"/page/wiki/Garden%20Plan#soil-types\" title=\"wiki/Garden Plan.md\" rel=\"noopener noreferrer\">soil notes</a>"),
+        h.contains("<a class=\"wikilink\" href=\"/wiki/Garden%20Plan#soil-types\" title=\"wiki/Garden Plan.md\" rel=\"noopener noreferrer\">soil notes</a>"),
         "{h}"
     );
     assert!(h.contains(">Cascade</a>"), "{h}");
@@ -209,7 +209,7 @@ fn embeds_of_images_are_inline_and_pages_are_links() {
     let r = with("![[diagram.png|300]]\n\n![[Other page]]\n", |l| {
         if l.target == "diagram.png" {
             Target::Found {
-                href: "/page/wiki/diagram.png".into(),
+                href: "/wiki/diagram.png".into(),
                 path: "wiki/diagram.png".into(),
                 image: Some("/file/wiki/diagram.png".into()),
                 missing_anchor: None,
@@ -240,7 +240,7 @@ fn headings_get_ids_and_a_repeated_title_h1_is_dropped() {
     assert!(r.html.contains("<h2 id=\"soil-types\">"), "{}", r.html);
     assert!(r.html.contains("<h2 id=\"soil-types-1\">"), "{}", r.html);
     let ids: Vec<&str> = r.toc.iter().map(|t| t.id.as_str()).collect();
-    assert_eq!(ids, ["soil-types", "soil-types-1", "code-linklabel"]);
+    assert_eq!(ids, ["soil-types", "soil-types-1", "code-link-label"]);
     assert_eq!(r.toc[2].text, "code & Label");
     // A different H1 is kept.
     let kept = render("# Other\n\ntext\n", &[], Some("Title"));
@@ -255,6 +255,61 @@ fn link_anchors_match_heading_ids() {
     assert_eq!(slug("Ünïcode Ça va?"), "ünïcode-ça-va");
     assert_eq!(slug("a -- b__c"), "a-b-c");
     assert_eq!(slug("???"), "section");
+    // Obsidian's comparison: what a link may leave out lands on the same id.
+    assert_eq!(slug("Part 1: Basics"), slug("Part 1 Basics"));
+    assert_eq!(slug("`wikilink`"), slug("wikilink"));
+    assert_eq!(
+        slug("What is the Obsidian Hub?"),
+        "what-is-the-obsidian-hub"
+    );
+}
+
+#[test]
+fn bare_urls_become_links_outside_code_and_links() {
+    let h = html(
+        "See https://example.com/a_b_c?x=1&y=2. And (http://x.org/wiki/Foo_(bar)), \
+         [https://in.brackets/].\n\n\
+         `https://in.code` and [label](https://link.example) and <https://auto.example>.\n\n\
+         ```\nhttps://in.fence\n```\n\n\
+         <a href=\"https://author.example\">https://author.example/text</a>\n\n\
+         xhttps://not.a.url and https:// and https://-bad and HTTPS://Upper.Example/Path\n",
+    );
+    for want in [
+        "<a href=\"https://example.com/a_b_c?x=1&amp;y=2\" rel=\"noopener noreferrer\">https://example.com/a_b_c?x=1&amp;y=2</a>.",
+        "(<a href=\"http://x.org/wiki/Foo_(bar)\" rel=\"noopener noreferrer\">http://x.org/wiki/Foo_(bar)</a>),",
+        "[<a href=\"https://in.brackets/\" rel=\"noopener noreferrer\">https://in.brackets/</a>].",
+        "<code>https://in.code</code>",
+        ">label</a>",
+        "https://in.fence\n</code>",
+        ">HTTPS://Upper.Example/Path</a>",
+    ] {
+        assert!(h.contains(want), "{want:?} missing from {h}");
+    }
+    // One link each: the author's link, the labelled link and the autolink are not nested.
+    assert_eq!(
+        h.matches("href=\"https://author.example\"").count(),
+        1,
+        "{h}"
+    );
+    assert_eq!(h.matches("<a ").count(), 7, "{h}");
+    for bare in ["xhttps://not.a.url", "https:// and", "https://-bad"] {
+        assert!(h.contains(bare), "{bare:?} stays text: {h}");
+    }
+    assert_inert(&h);
+}
+
+#[test]
+fn a_bare_javascript_or_data_url_stays_text() {
+    let h = html("javascript:alert(1) data:text/html,x https://ok.example/?q=javascript:x\n");
+    assert!(
+        !h.contains("href=\"javascript") && !h.contains("href=\"data"),
+        "{h}"
+    );
+    assert_eq!(h.matches("<a ").count(), 1, "{h}");
+    assert!(
+        h.contains("<a href=\"https://ok.example/?q=javascript:x\""),
+        "{h}"
+    );
 }
 
 #[test]
