@@ -7,8 +7,10 @@ use clap::Args;
 /// List the collections whose sources changed since the last completed ingest
 ///
 /// For each collection, the files behind it: sources whose content changed after the last
-/// completed ingest, the archive files that ingest wrote, and deleted sources. Books and Reading List count an archive file only when it has a
-/// `book:` or `to-read:` line; Ideas counts any archived capture; Projects any entity page.
+/// completed ingest, the archive files that ingest wrote, and deleted sources. An archive file
+/// counts for the collections its captures feed (a quote for Quotes, a URL for Bookmarks, a
+/// `book:` line for Books, `to-read:` for Reading List, `idea:` for Ideas); Projects counts any
+/// entity page.
 /// Without a completed ingest every file counts.
 ///
 /// Reads the manifest as the last scan left it: run `sparks scan` first.
@@ -40,7 +42,7 @@ pub fn run(ctx: &Ctx, args: AffectedArgs) -> anyhow::Result<Exit> {
         } else {
             paths.join(", ")
         };
-        format!("{}: {why}", c.name())
+        format!("{}: {why}", c.title())
     }))?;
     Ok(Exit::Success)
 }
