@@ -10,6 +10,7 @@ use crate::markdown::{Block, Frontmatter, frontmatter};
 use crate::schema::{self, Severity};
 use crate::{fault, fsio, vault};
 use serde::Serialize;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 /// What to check.
@@ -19,6 +20,9 @@ pub struct FmtRequest {
     pub target: Option<String>,
     /// Repair what is mechanical and write the files that change.
     pub fix: bool,
+    /// Sources that count as existing although they do not yet: the archive files of the open
+    /// ingest ([`crate::ingest::pending_archives`]).
+    pub pending: BTreeSet<String>,
 }
 
 /// The outcome: what was checked, what remains wrong, what was fixed.
@@ -111,7 +115,7 @@ pub fn fmt(root: &Path, req: &FmtRequest) -> Result<FmtReport, FmtError> {
         ..FmtReport::default()
     };
     for rel in files {
-        let (file_issues, fixes) = process(root, &rel, req.fix)?;
+        let (file_issues, fixes) = process(root, &rel, req)?;
         report.files_checked += 1;
         report.files_with_issues += usize::from(!file_issues.is_empty());
         report.files_fixed += usize::from(!fixes.is_empty());
@@ -123,7 +127,11 @@ pub fn fmt(root: &Path, req: &FmtRequest) -> Result<FmtReport, FmtError> {
 }
 
 /// The issues of one file after any fixes, and the fixes written.
-fn process(root: &Path, rel: &str, fix: bool) -> Result<(Vec<FmtIssue>, Vec<Fix>), FmtError> {
+fn process(
+    root: &Path,
+    rel: &str,
+    req: &FmtRequest,
+) -> Result<(Vec<FmtIssue>, Vec<Fix>), FmtError> {
     let abs = root.join(rel);
     // A file edited between our read and our write is read again, never overwritten.
     for _ in 0..3 {
@@ -151,12 +159,14 @@ fn process(root: &Path, rel: &str, fix: bool) -> Result<(Vec<FmtIssue>, Vec<Fix>
                 ));
             }
         };
-        let (new, fixes) = if fix {
+        let (new, fixes) = if req.fix {
             repair(rel, text)
         } else {
             (text.to_string(), Vec::new())
         };
-        let issues = check(rel, &new, |s| source_exists(root, s));
+        let issues = check(rel, &new, |s| {
+            req.pending.contains(schema::source_path(s)) || source_exists(root, s)
+        });
         if fixes.is_empty() {
             return Ok((issues, fixes));
         }
@@ -362,9 +372,7 @@ fn is_time(t: &str) -> bool {
 
 /// Whether a source names a file or directory of the vault (as lint's dead-sources check reads it).
 fn source_exists(root: &Path, source: &str) -> bool {
-    let s = source.trim();
-    let s = s.strip_prefix("./").unwrap_or(s).trim_end_matches('/');
-    let p = Path::new(s);
+    let p = Path::new(schema::source_path(source));
     p.is_relative()
         && !p.components().any(|c| c == std::path::Component::ParentDir)
         && root.join(p).exists()

@@ -17,9 +17,9 @@ use crate::inbox::{Hints, Inbox, InboxError};
 use crate::lock::VaultLock;
 use crate::manifest::{BatchEntry, Manifest, ManifestError, NewEntry, Opened, Outcome};
 use crate::scan::{self, ScanError, ScanIssue};
-use crate::vault::{INBOX, Vault};
+use crate::vault::{ARCHIVE_DIR, INBOX, MANIFEST, Vault};
 use serde::Serialize;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::PathBuf;
 
 /// The steps of finalize after planning, in order.
@@ -252,6 +252,31 @@ fn read_inbox(vault: &Vault) -> Result<Option<Vec<u8>>, IngestError> {
             source,
         }),
     }
+}
+
+/// The archive files the open ingest will write: `raw/inbox/<capture date>.md` for each
+/// capture date of its batch (entries already planned to stay in the inbox left out). The
+/// contract tells the agent to cite them before finalize creates them, so lint and fmt count
+/// them as existing while the ingest is open. Empty when no ingest is open.
+pub fn pending_archives(manifest: &Manifest) -> Result<BTreeSet<String>, ManifestError> {
+    let Some(row) = manifest.open_ingest_row()? else {
+        return Ok(BTreeSet::new());
+    };
+    Ok(manifest
+        .batch(row.id)?
+        .into_iter()
+        .filter(|e| matches!(e.outcome, None | Some(Outcome::Archive)))
+        .map(|e| format!("{ARCHIVE_DIR}/{}.md", e.capture_date))
+        .collect())
+}
+
+/// [`pending_archives`] of the vault's manifest; empty when it has none yet.
+pub fn pending_archives_in(vault: &Vault) -> Result<BTreeSet<String>, ManifestError> {
+    let path = vault.path(MANIFEST);
+    if !path.exists() {
+        return Ok(BTreeSet::new());
+    }
+    pending_archives(&Manifest::open(&path)?)
 }
 
 /// Open an ingest of at most `limit` entries (`None`: the configured batch size; 0: all).

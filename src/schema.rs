@@ -49,6 +49,13 @@ pub fn is_system_page(path: &str) -> bool {
         || path.starts_with("wiki/index/")
 }
 
+/// The vault-relative path a `sources:` item names: trimmed, without a leading `./` or a
+/// trailing `/` (as lint's and fmt's existence checks read it).
+pub fn source_path(source: &str) -> &str {
+    let s = source.trim();
+    s.strip_prefix("./").unwrap_or(s).trim_end_matches('/')
+}
+
 /// Whether `s` is a real calendar date written `YYYY-MM-DD`.
 pub fn is_date(s: &str) -> bool {
     s.len() == 10 && chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").is_ok()

@@ -352,12 +352,13 @@ impl Server {
                 if a.fix && a.check {
                     anyhow::bail!("fix and check cannot be combined");
                 }
-                let root = c.vault()?.root;
+                let vault = c.vault()?;
                 let req = FmtRequest {
                     target: a.path,
                     fix: a.fix,
+                    pending: crate::ingest::pending_archives_in(&vault)?,
                 };
-                reply::json(&fmt(&root, &req)?)
+                reply::json(&fmt(&vault.root, &req)?)
             })
             .await
     }
