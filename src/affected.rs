@@ -11,10 +11,11 @@
 //! the archive files that ingest wrote (finalize scans them before it records its end, so their
 //! change is older than the end) and every deleted file that was a source: removing a quote
 //! file changes Quotes. With no completed ingest, every file counts. Times are compared as
-//! nanoseconds, never as text.
+//! nanoseconds, never as text. An archive file counts for the collections its captures feed
+//! ([`crate::collections::feeds`], the rule prepare and finalize use too).
 
-use crate::archive;
 use crate::clock::Now;
+use crate::collections::feeds::{FROM_ARCHIVE, fed_by};
 use crate::collections::{ALL, Collection, GlobError, Source};
 use crate::manifest::{Manifest, ManifestError};
 use crate::scan::{ScanError, Seen};
@@ -118,7 +119,7 @@ pub fn affected(vault: &Vault, manifest: &Manifest) -> Result<Affected, Affected
         for source in &sources {
             for p in changed.iter().filter(|p| source.covers(p)) {
                 let counts = match source {
-                    Source::Archive(label) => archives.get(p).has(*label),
+                    Source::Archive => archives.get(p).contains(&c),
                     Source::Files(_) | Source::Entities => true,
                 };
                 if counts {
@@ -140,76 +141,27 @@ pub fn affected(vault: &Vault, manifest: &Manifest) -> Result<Affected, Affected
     })
 }
 
-/// What an archive file holds, as far as the collections that read it care.
-#[derive(Debug, Clone, Copy, Default)]
-struct ArchiveFacts {
-    book: bool,
-    to_read: bool,
-    idea: bool,
-    entry: bool,
-}
-
-impl ArchiveFacts {
-    /// A file that cannot be read may hold anything.
-    const UNKNOWN: ArchiveFacts = ArchiveFacts {
-        book: true,
-        to_read: true,
-        idea: true,
-        entry: true,
-    };
-
-    fn of(text: &str) -> ArchiveFacts {
-        let mut f = ArchiveFacts::default();
-        for line in text.lines() {
-            let t = line.trim();
-            if t.is_empty() || t == "---" || archive::is_marker(t) {
-                continue;
-            }
-            f.entry = true;
-            f.book |= labelled(t, "book:");
-            f.to_read |= labelled(t, "to-read:");
-            f.idea |= labelled(t, "idea:");
-        }
-        f
-    }
-
-    fn has(self, label: Option<&str>) -> bool {
-        match label {
-            None => self.entry,
-            Some("book:") => self.book,
-            Some("to-read:") => self.to_read,
-            Some("idea:") => self.idea,
-            Some(_) => self.entry,
-        }
-    }
-}
-
-/// `label rest` at the start of a trimmed line, the label in any case, the rest not blank.
-fn labelled(line: &str, label: &str) -> bool {
-    line.get(..label.len())
-        .is_some_and(|h| h.eq_ignore_ascii_case(label))
-        && !line[label.len()..].trim().is_empty()
-}
-
 /// Archive files, each read at most once.
 struct ArchiveCache<'a> {
     vault: &'a Vault,
-    facts: HashMap<String, ArchiveFacts>,
+    feeds: HashMap<String, Vec<Collection>>,
 }
 
 impl<'a> ArchiveCache<'a> {
     fn new(vault: &'a Vault) -> ArchiveCache<'a> {
         ArchiveCache {
             vault,
-            facts: HashMap::new(),
+            feeds: HashMap::new(),
         }
     }
 
-    fn get(&mut self, path: &str) -> ArchiveFacts {
-        *self.facts.entry(path.to_string()).or_insert_with(|| {
+    /// The collections the archive file at `path` feeds; a file that cannot be read may
+    /// feed any of them.
+    fn get(&mut self, path: &str) -> &[Collection] {
+        self.feeds.entry(path.to_string()).or_insert_with(|| {
             match std::fs::read(self.vault.path(path)) {
-                Ok(bytes) => ArchiveFacts::of(&String::from_utf8_lossy(&bytes)),
-                Err(_) => ArchiveFacts::UNKNOWN,
+                Ok(bytes) => fed_by(&String::from_utf8_lossy(&bytes)),
+                Err(_) => FROM_ARCHIVE.to_vec(),
             }
         })
     }
@@ -218,26 +170,6 @@ impl<'a> ArchiveCache<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn archive_facts_skip_separators_and_markers() {
-        let marker = archive::marker(1, "k", 1, "h");
-        let f = ArchiveFacts::of(&format!("---\n{marker}\n\n---\n"));
-        assert!(!f.entry && !f.book && !f.to_read);
-        let f = ArchiveFacts::of(&format!(
-            "---\n{marker}\nBOOK: Dune\n---\n{marker}\nto-read:   \n"
-        ));
-        assert!(
-            f.entry && f.book && !f.to_read,
-            "an empty to-read: is no item"
-        );
-        let f = ArchiveFacts::of("---\n  To-Read: SICP\n");
-        assert!(f.to_read && !f.book);
-        assert!(
-            !ArchiveFacts::of("a book: inline\n").book,
-            "the label starts the line"
-        );
-    }
 
     #[test]
     fn reasons_serialize_in_the_order_given() {

@@ -1,16 +1,18 @@
 //! `sparks fmt`: the frontmatter of files read from disk, checked against the schema that
 //! `lint` uses ([`crate::schema::validate`], no rules of its own), and with `fix` the
 //! mechanical repairs: key order, tag form, a single value where a list belongs, date form.
+//! Without `fix`, every repair `fix` would make is reported as an issue.
 //! The edits themselves are [`crate::markdown::edit`]'s; this module chooses the files, the
 //! repairs, and writes atomically. Never invents content: a missing title stays missing.
 
 use crate::manifest::Manifest;
 use crate::markdown::edit::{self, Shape};
-use crate::markdown::{Block, frontmatter};
+use crate::markdown::{Block, Frontmatter, frontmatter};
 use crate::schema::{self, Severity};
 use crate::vault::Vault;
 use crate::{fault, fsio, vault};
 use serde::Serialize;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 /// What to check.
@@ -20,6 +22,9 @@ pub struct FmtRequest {
     pub target: Option<String>,
     /// Repair what is mechanical and write the files that change.
     pub fix: bool,
+    /// Sources that count as existing although they do not yet: the archive files of the open
+    /// ingest ([`crate::ingest::pending_archives`]).
+    pub pending: BTreeSet<String>,
 }
 
 /// The outcome: what was checked, what remains wrong, what was fixed.
@@ -115,7 +120,7 @@ pub fn fmt(root: &Path, req: &FmtRequest) -> Result<FmtReport, FmtError> {
         ..FmtReport::default()
     };
     for rel in files {
-        let (file_issues, fixes) = process(root, &rel, req.fix)?;
+        let (file_issues, fixes) = process(root, &rel, req)?;
         report.files_checked += 1;
         report.files_with_issues += usize::from(!file_issues.is_empty());
         report.files_fixed += usize::from(!fixes.is_empty());
@@ -143,7 +148,11 @@ pub fn fmt_recorded(
 }
 
 /// The issues of one file after any fixes, and the fixes written.
-fn process(root: &Path, rel: &str, fix: bool) -> Result<(Vec<FmtIssue>, Vec<Fix>), FmtError> {
+fn process(
+    root: &Path,
+    rel: &str,
+    req: &FmtRequest,
+) -> Result<(Vec<FmtIssue>, Vec<Fix>), FmtError> {
     let abs = root.join(rel);
     // A file edited between our read and our write is read again, never overwritten.
     for _ in 0..3 {
@@ -171,12 +180,14 @@ fn process(root: &Path, rel: &str, fix: bool) -> Result<(Vec<FmtIssue>, Vec<Fix>
                 ));
             }
         };
-        let (new, fixes) = if fix {
+        let (new, fixes) = if req.fix {
             repair(rel, text)
         } else {
             (text.to_string(), Vec::new())
         };
-        let issues = check(rel, &new, |s| source_exists(root, s));
+        let issues = check(rel, &new, |s| {
+            req.pending.contains(schema::source_path(s)) || source_exists(root, s)
+        });
         if fixes.is_empty() {
             return Ok((issues, fixes));
         }
@@ -229,8 +240,44 @@ pub fn check(path: &str, text: &str, exists: impl Fn(&str) -> bool) -> Vec<FmtIs
             message,
         ));
     }
+    // Whatever `--fix` would change is an issue too, so that a file passes `--check` exactly
+    // when `--fix` leaves it alone. A repair of a key the schema already faults adds nothing.
+    for f in repair(path, text).1 {
+        if f.key.is_some() && out.iter().any(|i| i.key == f.key) {
+            continue;
+        }
+        let (at, message) = match &f.key {
+            Some(k) => (
+                line(k),
+                format!("{} should be written {}", f.before, f.after),
+            ),
+            None => (
+                first_moved(&f).and_then(|k| fm.line_of(k)).or(Some(1)),
+                format!(
+                    "keys out of order: {} (the order is {})",
+                    f.before,
+                    schema::KEY_ORDER.join(", ")
+                ),
+            ),
+        };
+        out.push(issue(
+            path,
+            at,
+            f.key.as_deref(),
+            Severity::Invalid,
+            message,
+        ));
+    }
     out.sort_by_key(|i| i.line);
     out
+}
+
+/// The first key a reorder moves: where the old and the new order first differ, the key the
+/// new order brings forward (a schema key, whose line is known).
+fn first_moved(reorder: &Fix) -> Option<&str> {
+    let old = reorder.before.split(", ");
+    let new = reorder.after.split(", ");
+    old.zip(new).find(|(a, b)| a != b).map(|(_, b)| b)
 }
 
 /// `text` with its mechanical problems repaired, and the repairs made.
@@ -248,26 +295,9 @@ pub fn repair(path: &str, text: &str) -> (String, Vec<Fix>) {
             after,
         })
     };
-    for (key, items) in [
-        ("tags", &fm.tags),
-        ("aliases", &fm.aliases),
-        ("sources", &fm.sources),
-    ] {
-        let scalar = edit::shape(&text, key) == Some(Shape::Scalar);
-        // A list with an item of the wrong shape is left alone: rewriting it would drop the item.
-        let clean_list = edit::shape(&text, key) == Some(Shape::List)
-            && !fm.problems.iter().any(|p| p.key == key);
-        let new = if key == "tags" {
-            normalise_tags(items)
-        } else {
-            items.clone()
-        };
-        if !(scalar || (clean_list && new != *items)) {
-            continue;
-        }
-        if let Some(t) = edit::set_list(&text, key, &new) {
-            let before = if scalar { items.concat() } else { show(items) };
-            record(Some(key), before, show(&new));
+    for key in ["tags", "aliases", "sources"] {
+        if let Some((t, before, after)) = repair_list(&text, &fm, key) {
+            record(Some(key), before, after);
             text = t;
         }
     }
@@ -290,17 +320,29 @@ pub fn repair(path: &str, text: &str) -> (String, Vec<Fix>) {
     (text, fixes)
 }
 
-/// Tags in their canonical form, each once. A tag with no canonical form is kept as it is.
-fn normalise_tags(tags: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for t in tags {
-        let n = schema::normalise_tag(t);
-        let n = if n.is_empty() { t.clone() } else { n };
-        if !out.contains(&n) {
-            out.push(n);
-        }
+/// `text` with the list at `key` (`tags`, `aliases` or `sources`) of its block `fm` repaired:
+/// a single value made a list, tags put in their canonical form. `None` when nothing changes.
+/// Returns the new text and the value before and after. `lint --fix` repairs tags with it too.
+pub fn repair_list(text: &str, fm: &Frontmatter, key: &str) -> Option<(String, String, String)> {
+    let items = match key {
+        "tags" => &fm.tags,
+        "aliases" => &fm.aliases,
+        _ => &fm.sources,
+    };
+    let scalar = edit::shape(text, key) == Some(Shape::Scalar);
+    // A list with an item of the wrong shape is left alone: rewriting it would drop the item.
+    let clean_list =
+        edit::shape(text, key) == Some(Shape::List) && !fm.problems.iter().any(|p| p.key == key);
+    let new = if key == "tags" {
+        schema::canonical_tags(items)
+    } else {
+        items.clone()
+    };
+    if !(scalar || (clean_list && new != *items)) {
+        return None;
     }
-    out
+    let before = if scalar { items.concat() } else { show(items) };
+    edit::set_list(text, key, &new).map(|t| (t, before, show(&new)))
 }
 
 fn show(items: &[String]) -> String {
@@ -351,9 +393,7 @@ fn is_time(t: &str) -> bool {
 
 /// Whether a source names a file or directory of the vault (as lint's dead-sources check reads it).
 fn source_exists(root: &Path, source: &str) -> bool {
-    let s = source.trim();
-    let s = s.strip_prefix("./").unwrap_or(s).trim_end_matches('/');
-    let p = Path::new(s);
+    let p = Path::new(schema::source_path(source));
     p.is_relative()
         && !p.components().any(|c| c == std::path::Component::ParentDir)
         && root.join(p).exists()
@@ -543,6 +583,44 @@ mod tests {
             (out.clone(), Vec::new()),
             "a second repair changes nothing"
         );
+    }
+
+    #[test]
+    fn check_fails_on_everything_fix_would_change() {
+        let moved = GOOD
+            .replace("tags: [x]\n", "")
+            .replace("updated: 2026-03-09\n", "updated: 2026-03-09\ntags: [x]\n");
+        for text in [
+            moved.clone(),
+            GOOD.replace("tags: [x]", "tags: [People]"),
+            GOOD.replace("tags: [x]", "tags: [x, x]"),
+            GOOD.replace("tags: [x]", "tags: \"#Local First, Tools\""),
+            GOOD.replace("sources: [raw/a.md]", "sources: raw/a.md"),
+            GOOD.replace("created: 2026-03-02", "created: 2026/3/2"),
+        ] {
+            let (fixed, fixes) = repair("wiki/a.md", &text);
+            assert!(!fixes.is_empty(), "{text}");
+            assert!(!check("wiki/a.md", &text, |_| true).is_empty(), "{text}");
+            assert_eq!(check("wiki/a.md", &fixed, |_| true), [], "{fixed}");
+        }
+        let order = check("wiki/a.md", &moved, |_| true);
+        assert_eq!(
+            keys(&order),
+            [(Some(8), None)],
+            "the line of the key to move up"
+        );
+        assert!(
+            order[0].message.starts_with(
+                "keys out of order: title, type, maturity, sources, created, updated, tags"
+            ),
+            "{}",
+            order[0].message
+        );
+        let (fixed, _) = repair(
+            "wiki/a.md",
+            &GOOD.replace("tags: [x]", "tags: \"#Local First, Tools\""),
+        );
+        assert!(fixed.contains("tags: [local-first, tools]\n"), "{fixed}");
     }
 
     #[test]

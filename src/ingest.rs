@@ -9,6 +9,7 @@
 
 use crate::archive::{self, ArchiveError, Item};
 use crate::clock::Now;
+use crate::collections::{ALL, Collection, feeds, regen};
 use crate::fault;
 use crate::fsio;
 use crate::git::{self, Commit, GitError};
@@ -16,9 +17,9 @@ use crate::inbox::{Hints, Inbox, InboxError};
 use crate::lock::VaultLock;
 use crate::manifest::{BatchEntry, Manifest, ManifestError, NewEntry, Opened, Outcome};
 use crate::scan::{self, ScanError, ScanIssue};
-use crate::vault::{INBOX, Vault};
+use crate::vault::{ARCHIVE_DIR, INBOX, MANIFEST, Vault};
 use serde::Serialize;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::PathBuf;
 
 /// The steps of finalize after planning, in order.
@@ -38,8 +39,9 @@ pub struct Batch {
     pub total: usize,
     /// Entries left in the inbox beyond this batch.
     pub remaining: usize,
-    /// Collections this batch may change.
-    pub affected_collections: Vec<&'static str>,
+    /// The collections this batch's captures feed: exactly those finalize regenerates for it
+    /// (fewer when entries are kept or edited meanwhile). Registry keys, sorted.
+    pub affected_collections: Vec<Collection>,
     /// True when this is an ingest opened earlier and not yet finalized.
     pub already_in_progress: bool,
     /// When the ingest was opened.
@@ -101,8 +103,12 @@ pub struct Finalized {
     pub commit_skipped: Option<String>,
     /// Files the post-ingest scan could not read.
     pub scan_errors: Vec<ScanIssue>,
-    /// Collection pages regenerated because this ingest changed their sources.
-    pub regenerated: Vec<&'static str>,
+    /// The collections regenerated for this batch: those its archived captures feed, as
+    /// prepare listed them (registry keys, sorted).
+    pub regenerated: Vec<Collection>,
+    /// Other collections whose pages finalize rewrote because other sources of theirs changed
+    /// since the last completed ingest (pages written meanwhile, new raw files).
+    pub also_regenerated: Vec<Collection>,
     /// True when this finalize resumed an interrupted one.
     pub resumed: bool,
     /// Things worth knowing that did not stop the command.
@@ -248,6 +254,31 @@ fn read_inbox(vault: &Vault) -> Result<Option<Vec<u8>>, IngestError> {
     }
 }
 
+/// The archive files the open ingest will write: `raw/inbox/<capture date>.md` for each
+/// capture date of its batch (entries already planned to stay in the inbox left out). The
+/// contract tells the agent to cite them before finalize creates them, so lint and fmt count
+/// them as existing while the ingest is open. Empty when no ingest is open.
+pub fn pending_archives(manifest: &Manifest) -> Result<BTreeSet<String>, ManifestError> {
+    let Some(row) = manifest.open_ingest_row()? else {
+        return Ok(BTreeSet::new());
+    };
+    Ok(manifest
+        .batch(row.id)?
+        .into_iter()
+        .filter(|e| matches!(e.outcome, None | Some(Outcome::Archive)))
+        .map(|e| format!("{ARCHIVE_DIR}/{}.md", e.capture_date))
+        .collect())
+}
+
+/// [`pending_archives`] of the vault's manifest; empty when it has none yet.
+pub fn pending_archives_in(vault: &Vault) -> Result<BTreeSet<String>, ManifestError> {
+    let path = vault.path(MANIFEST);
+    if !path.exists() {
+        return Ok(BTreeSet::new());
+    }
+    pending_archives(&Manifest::open(&path)?)
+}
+
 /// Open an ingest of at most `limit` entries (`None`: the configured batch size; 0: all).
 pub fn prepare(
     vault: &Vault,
@@ -328,16 +359,12 @@ fn batch_of(
     started_at: Option<String>,
     step: Option<String>,
 ) -> Batch {
-    let mut affected: Vec<&'static str> =
-        entries.iter().flat_map(|e| e.hints.collections()).collect();
-    affected.sort_unstable();
-    affected.dedup();
     Batch {
         ingest_id: id,
         total: entries.len(),
+        affected_collections: feeds::fed_by_all(entries.iter().map(|e| e.content.as_str())),
         entries,
         remaining,
-        affected_collections: affected,
         already_in_progress: false,
         started_at,
         step,
@@ -479,7 +506,9 @@ pub fn finalize(
     let mut archive_files = Vec::new();
     let mut remaining = None;
     let mut scan_errors = Vec::new();
-    let mut regenerated = Vec::new();
+    // What the batch feeds is regenerated in any case; a resumed run did it before it stopped.
+    let regenerated = feeds::fed_by_all(archived.iter().map(|e| e.content.as_str()));
+    let mut also_regenerated = Vec::new();
     let mut commit = None;
     for (i, step) in STEPS.iter().enumerate() {
         let redo = i < first;
@@ -493,7 +522,9 @@ pub fn finalize(
             "scan" if redo => Ok(()),
             "scan" => run.scan(manifest).map(|errors| scan_errors = errors),
             "regen" if redo => Ok(()),
-            "regen" => run.regen(manifest).map(|names| regenerated = names),
+            "regen" => run
+                .regen(manifest, &regenerated)
+                .map(|others| also_regenerated = others),
             _ => run
                 .commit(archived.len(), opts.message.as_deref())
                 .map(|c| commit = Some(c)),
@@ -548,6 +579,7 @@ pub fn finalize(
         commit_skipped: skipped,
         scan_errors,
         regenerated,
+        also_regenerated,
         resumed,
         warnings: run.warnings,
     })
@@ -699,18 +731,23 @@ impl Run<'_> {
         Ok(report.errors)
     }
 
-    /// Regenerate the collections whose sources changed (this ingest's archives and pages
-    /// among them), so that the commit includes them; rescan if any page was written.
-    fn regen(&self, manifest: &mut Manifest) -> Result<Vec<&'static str>, IngestError> {
-        use crate::collections::{ALL, regen};
+    /// Regenerate the collections `batch` feeds, and those whose other sources changed since
+    /// the last completed ingest (pages the agent wrote, files dropped into raw/), so that the
+    /// commit includes them; rescan if any page was written. Returns the other collections
+    /// whose pages were rewritten.
+    fn regen(
+        &self,
+        manifest: &mut Manifest,
+        batch: &[Collection],
+    ) -> Result<Vec<Collection>, IngestError> {
         let affected =
             crate::affected::affected(self.vault, manifest).map_err(regen::RegenError::from)?;
-        let chosen: Vec<_> = ALL
+        let chosen: Vec<Collection> = ALL
             .into_iter()
-            .filter(|c| affected.affected.contains(&c.name()))
+            .filter(|c| batch.contains(c) || affected.affected.contains(&c.name()))
             .collect();
         let outcomes = regen::write_pages(self.vault, manifest, self.now, &chosen, false)?;
-        let written: Vec<&'static str> = outcomes
+        let written: Vec<Collection> = outcomes
             .iter()
             .filter(|o| o.status == "written")
             .map(|o| o.name)
@@ -718,7 +755,7 @@ impl Run<'_> {
         if !written.is_empty() {
             scan::rescan(self.vault, manifest, self.now)?;
         }
-        Ok(written)
+        Ok(written.into_iter().filter(|c| !batch.contains(c)).collect())
     }
 
     fn commit(&self, archived: usize, message: Option<&str>) -> Result<Commit, IngestError> {

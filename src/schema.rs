@@ -11,7 +11,9 @@ pub const MATURITIES: [&str; 4] = ["seed", "working", "stable", "historical"];
 /// A page with fewer words of prose than this is thin.
 pub const THIN_WORDS: i64 = 40;
 
-/// The canonical key order of a frontmatter block.
+/// The canonical key order of a frontmatter block: `fmt --check` reports a block in another
+/// order and `fmt --fix` restores it. The contract's frontmatter example is written in this
+/// order (a test runs `fmt --check` on it).
 pub const KEY_ORDER: [&str; 8] = [
     "title", "type", "maturity", "tags", "aliases", "sources", "created", "updated",
 ];
@@ -47,24 +49,76 @@ pub fn is_system_page(path: &str) -> bool {
         || path.starts_with("wiki/index/")
 }
 
+/// The vault-relative path a `sources:` item names: trimmed, without a leading `./` or a
+/// trailing `/` (as lint's and fmt's existence checks read it).
+pub fn source_path(source: &str) -> &str {
+    let s = source.trim();
+    s.strip_prefix("./").unwrap_or(s).trim_end_matches('/')
+}
+
 /// Whether `s` is a real calendar date written `YYYY-MM-DD`.
 pub fn is_date(s: &str) -> bool {
     s.len() == 10 && chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").is_ok()
 }
 
-/// Whether a tag has the contract's form: no `#`, no spaces.
-pub fn tag_ok(tag: &str) -> bool {
-    !tag.is_empty() && !tag.starts_with('#') && !tag.chars().any(char::is_whitespace)
+/// The tags one written tag stands for, each in the canonical form: split at commas, without
+/// `#`, lower-case, spaces as dashes (`"#Local First, Tools"` → `local-first`, `tools`). Empty
+/// when nothing is left.
+pub fn split_tag(tag: &str) -> Vec<String> {
+    tag.split(',')
+        .map(|part| {
+            part.trim()
+                .trim_start_matches('#')
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join("-")
+                .to_lowercase()
+        })
+        .filter(|t| !t.is_empty())
+        .collect()
 }
 
-/// The canonical form of a tag: without `#`, lower-case, spaces as dashes.
-pub fn normalise_tag(tag: &str) -> String {
-    tag.trim()
-        .trim_start_matches('#')
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join("-")
-        .to_lowercase()
+/// Whether a tag has the canonical form (what [`split_tag`] makes of it is itself).
+pub fn tag_ok(tag: &str) -> bool {
+    matches!(&split_tag(tag)[..], [one] if one == tag)
+}
+
+/// A tag list in the canonical form, each tag once: what `fmt --fix` and `lint --fix` write.
+/// A tag with nothing left in it is kept as it is, never dropped.
+pub fn canonical_tags(tags: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for t in tags {
+        let parts = split_tag(t);
+        let parts = if parts.is_empty() {
+            vec![t.clone()]
+        } else {
+            parts
+        };
+        for p in parts {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// What is wrong with one tag of a list, if anything; `earlier` are the tags before it.
+fn tag_problem(tag: &str, earlier: &[String]) -> Option<String> {
+    let parts = split_tag(tag);
+    match &parts[..] {
+        [one] if one == tag => earlier
+            .iter()
+            .any(|e| e == tag)
+            .then(|| format!("tag {tag:?} is listed twice")),
+        [] => Some(format!("tag {tag:?} has no letters or digits")),
+        [one] => Some(format!("tag {tag:?} should be written {one:?}")),
+        many => Some(format!(
+            "tag {tag:?} should be written as {} tags: [{}]",
+            many.len(),
+            many.join(", ")
+        )),
+    }
 }
 
 /// Every schema problem of the frontmatter of the page at `path`, in key order.
@@ -87,13 +141,9 @@ pub fn validate(path: &str, fm: &Frontmatter) -> Vec<FieldIssue> {
     }
     enum_field(&mut push, "type", &fm.kind, &TYPES);
     enum_field(&mut push, "maturity", &fm.maturity, &MATURITIES);
-    for (key, tag) in fm.tags.iter().map(|t| ("tags", t)) {
-        if !tag_ok(tag) {
-            push(
-                key,
-                Severity::Invalid,
-                format!("tag {tag:?} should be written {:?}", normalise_tag(tag)),
-            );
+    for (i, tag) in fm.tags.iter().enumerate() {
+        if let Some(message) = tag_problem(tag, &fm.tags[..i]) {
+            push("tags", Severity::Invalid, message);
         }
     }
     if fm.sources.is_empty() && !is_system_page(path) {
@@ -235,8 +285,42 @@ mod tests {
     }
 
     #[test]
-    fn tags_normalise() {
-        assert_eq!(normalise_tag("#Machine Learning"), "machine-learning");
+    fn tags_normalise_and_split_at_commas() {
+        assert_eq!(split_tag("#Machine Learning"), ["machine-learning"]);
+        assert_eq!(split_tag("#Local First, Tools"), ["local-first", "tools"]);
+        assert_eq!(split_tag(" # , "), Vec::<String>::new());
         assert!(tag_ok("gpt-4o") && !tag_ok("#ai") && !tag_ok("two words"));
+        assert!(!tag_ok("People") && !tag_ok("a,b") && !tag_ok(""));
+        let tags = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            canonical_tags(&tags(&["#Local First, Tools", "tools", "#", "AI", "ai"])),
+            tags(&["local-first", "tools", "#", "ai"])
+        );
+    }
+
+    #[test]
+    fn every_tag_that_canonical_tags_would_change_is_an_issue() {
+        let messages = |yaml: &str| {
+            validate("wiki/a.md", &fm(yaml))
+                .into_iter()
+                .filter(|i| i.key == "tags")
+                .map(|i| i.message)
+                .collect::<Vec<_>>()
+        };
+        let base = "title: A\ntype: concept\nmaturity: seed\nsources: [raw/a.md]\ncreated: 2026-03-02\nupdated: 2026-03-09\n";
+        assert_eq!(
+            messages(&format!(
+                "{base}tags: [People, \"#Local First, Tools\", ok, ok]\n"
+            )),
+            [
+                "tag \"People\" should be written \"people\"",
+                "tag \"#Local First, Tools\" should be written as 2 tags: [local-first, tools]",
+                "tag \"ok\" is listed twice"
+            ]
+        );
+        assert_eq!(
+            messages(&format!("{base}tags: [people, local-first]\n")),
+            Vec::<String>::new()
+        );
     }
 }

@@ -1,8 +1,9 @@
-//! Bookmarks: every URL in the bookmark files (frontmatter skipped), grouped by file. A
-//! Markdown link `[text](url)` is described by its text; a bare URL by the rest of its line.
+//! Bookmarks: every URL in the bookmark files (frontmatter skipped) and in the archived
+//! captures (markers skipped; a `to-read:` item belongs to the Reading List), grouped by file.
+//! A Markdown link `[text](url)` is described by its text; a bare URL by the rest of its line.
 
-use super::text::{Inputs, body_lines, inline, stem};
-use super::{Collection, page::Body};
+use super::text::{Inputs, archive_lines, body_lines, inline, labelled, stem};
+use super::{Collection, is_archive, page::Body};
 use crate::inbox::hints::urls;
 
 /// A bookmark.
@@ -16,8 +17,17 @@ pub struct Bookmark {
 
 /// The bookmarks of one file's text.
 pub fn parse(text: &str) -> Vec<Bookmark> {
+    of_lines(body_lines(text))
+}
+
+/// The bookmarks of an archive file (or of one capture).
+pub fn in_archive(text: &str) -> Vec<Bookmark> {
+    of_lines(archive_lines(text).filter(|l| labelled(l, "to-read:").is_none()))
+}
+
+fn of_lines<'t>(lines: impl IntoIterator<Item = &'t str>) -> Vec<Bookmark> {
     let mut out = Vec::new();
-    for line in body_lines(text) {
+    for line in lines {
         for url in urls(line) {
             out.push(Bookmark {
                 url: url.to_string(),
@@ -57,10 +67,11 @@ pub fn body(inputs: &Inputs<'_>) -> Result<Body, super::regen::RegenError> {
     let glob = Collection::Bookmarks
         .glob(&inputs.vault.config)?
         .expect("Bookmarks has a glob");
-    let files = inputs.files(|p| glob.is_match(p));
+    let files = inputs.files(|p| glob.is_match(p) || is_archive(p));
     let (mut text, mut n, mut groups) = (String::new(), 0, 0);
     for f in &files {
-        let marks = inputs.text(f).map(|t| parse(&t)).unwrap_or_default();
+        let read = if is_archive(f) { in_archive } else { parse };
+        let marks = inputs.text(f).map(|t| read(&t)).unwrap_or_default();
         if marks.is_empty() {
             continue;
         }
@@ -123,6 +134,26 @@ mod tests {
         );
         assert_eq!(got[2], ("https://a.example/x".into(), "See and".into()));
         assert_eq!(got[3].0, "https://b.example/y");
+    }
+
+    #[test]
+    fn archived_captures_without_markers_or_reading_items() {
+        let marker = crate::archive::marker(1, "k", 1, "h");
+        let text = format!(
+            "---\n{marker}\nMet Dana https://example.com/doc\nto-read: https://x.example/a (A)\n\
+             ---\n{marker}\n- [ ] read https://b.example/\n"
+        );
+        let got: Vec<_> = in_archive(&text)
+            .into_iter()
+            .map(|b| (b.url, b.description))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("https://example.com/doc".into(), "Met Dana".into()),
+                ("https://b.example/".into(), "read".into())
+            ]
+        );
     }
 
     #[test]

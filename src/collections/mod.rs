@@ -8,6 +8,7 @@
 
 pub mod bookmarks;
 pub mod books;
+pub mod feeds;
 pub mod ideas;
 pub mod media;
 pub mod page;
@@ -24,9 +25,9 @@ use globset::{GlobBuilder, GlobMatcher};
 /// A generated collection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Collection {
-    /// `> quote` blocks of the quote files.
+    /// Quotes of the quote files and the archived captures.
     Quotes,
-    /// URLs of the web-clipping files.
+    /// URLs of the web-clipping files and the archived captures.
     Bookmarks,
     /// `book:` lines of the archived captures.
     Books,
@@ -65,9 +66,9 @@ pub const OUTPUT_DIR: &str = "wiki/collections";
 pub enum Source {
     /// Files matching a glob.
     Files(Glob),
-    /// Archived captures (`raw/inbox/*.md`) that have a line starting with this label
-    /// (`book:`, `to-read:`), or any capture at all when `None`.
-    Archive(Option<&'static str>),
+    /// Archived captures (`raw/inbox/*.md`): a file counts for the collections its captures
+    /// feed ([`feeds::fed_by`]).
+    Archive,
     /// Markdown pages under `wiki/entities/`.
     Entities,
 }
@@ -192,23 +193,30 @@ impl Collection {
     /// Where this collection's entries come from.
     pub fn sources(self, config: &Config) -> Result<Vec<Source>, GlobError> {
         let files = self.glob(config)?.map(Source::Files);
+        // Books are also named in quote attributions.
+        let files = match self {
+            Collection::Books => Collection::Quotes.glob(config)?.map(Source::Files),
+            _ => files,
+        };
+        let archive = feeds::FROM_ARCHIVE
+            .contains(&self)
+            .then_some(Source::Archive);
         Ok(match self {
-            // Books are also named in quote attributions.
-            Collection::Books => {
-                let quotes = Collection::Quotes.glob(config)?.map(Source::Files);
-                quotes
-                    .into_iter()
-                    .chain([Source::Archive(Some("book:"))])
-                    .collect()
-            }
-            Collection::ReadingList => vec![Source::Archive(Some("to-read:"))],
-            Collection::Ideas => files
-                .into_iter()
-                .chain([Source::Archive(Some("idea:"))])
-                .collect(),
             Collection::Projects => vec![Source::Entities],
-            _ => files.into_iter().collect(),
+            _ => files.into_iter().chain(archive).collect(),
         })
+    }
+}
+
+/// Collections as people read them: their titles, comma-separated (`Quotes, Reading List`).
+pub fn titles(cs: &[Collection]) -> String {
+    cs.iter().map(|c| c.title()).collect::<Vec<_>>().join(", ")
+}
+
+/// A collection is written in JSON as its registry key (`ReadingList`), as the original did.
+impl serde::Serialize for Collection {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
     }
 }
 
@@ -232,7 +240,7 @@ impl Source {
     pub fn covers(&self, path: &str) -> bool {
         match self {
             Source::Files(g) => g.is_match(path),
-            Source::Archive(_) => is_archive(path),
+            Source::Archive => is_archive(path),
             Source::Entities => is_entity_page(path),
         }
     }
@@ -317,13 +325,24 @@ mod tests {
     #[test]
     fn sources() {
         let c = Config::default();
+        for with_files in [
+            Collection::Quotes,
+            Collection::Bookmarks,
+            Collection::Books,
+            Collection::Ideas,
+        ] {
+            assert!(matches!(
+                with_files.sources(&c).expect("sources")[..],
+                [Source::Files(_), Source::Archive]
+            ));
+        }
         assert!(matches!(
-            Collection::Books.sources(&c).expect("sources")[..],
-            [Source::Files(_), Source::Archive(Some("book:"))]
+            Collection::ReadingList.sources(&c).expect("sources")[..],
+            [Source::Archive]
         ));
         assert!(matches!(
-            Collection::Ideas.sources(&c).expect("sources")[..],
-            [Source::Files(_), Source::Archive(Some("idea:"))]
+            Collection::Media.sources(&c).expect("sources")[..],
+            [Source::Files(_)]
         ));
         assert!(matches!(
             Collection::Projects.sources(&c).expect("sources")[..],

@@ -1,9 +1,11 @@
-//! Quotes: `> ` blocks in the quote files, with an attribution line (`— Author`, `– Author`,
-//! `-- Author`, with or without the space) right after the block or after one blank line.
-//! A `- list item` is a list item, not an attribution.
+//! Quotes: `> ` blocks in the quote files and in the archived captures, with an attribution
+//! line (`— Author`, `– Author`, `-- Author`, with or without the space) right after the block
+//! or after one blank line, and one-line quotes (`"…" — Author`). A `- list item` is a list
+//! item, not an attribution. Each archived capture is read on its own, its marker left out.
 
-use super::text::{Inputs, body_lines, inline};
-use super::{Collection, page::Body};
+use super::text::{Inputs, archive_entries, body_lines, inline};
+use super::{Collection, is_archive, page::Body};
+use crate::inbox::hints::inline_quote;
 
 /// A quote.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,6 +30,18 @@ fn attribution(line: &str) -> Option<&str> {
 
 /// The quotes of one file, in order.
 pub fn parse(text: &str, source: &str) -> Vec<Quote> {
+    parse_lines(&body_lines(text), source)
+}
+
+/// The quotes of an archive file (or of one capture), in order, each capture on its own.
+pub fn in_archive(text: &str, source: &str) -> Vec<Quote> {
+    archive_entries(text)
+        .iter()
+        .flat_map(|entry| parse_lines(entry, source))
+        .collect()
+}
+
+fn parse_lines(lines: &[&str], source: &str) -> Vec<Quote> {
     let mut out = Vec::new();
     let mut current: Option<Vec<String>> = None;
     let mut blank_after = false;
@@ -41,7 +55,16 @@ pub fn parse(text: &str, source: &str) -> Vec<Quote> {
             });
         }
     };
-    for line in body_lines(text) {
+    let one_line = |out: &mut Vec<Quote>, line: &str| {
+        if let Some((text, who)) = inline_quote(line) {
+            out.push(Quote {
+                text: text.to_string(),
+                attribution: Some(who.to_string()),
+                source: source.to_string(),
+            });
+        }
+    };
+    for &line in lines {
         let t = line.trim_start();
         if let Some(rest) = t.strip_prefix('>') {
             if rest.starts_with('>') {
@@ -58,6 +81,7 @@ pub fn parse(text: &str, source: &str) -> Vec<Quote> {
             continue;
         }
         let Some(lines) = current.take() else {
+            one_line(&mut out, line);
             continue;
         };
         if let Some(a) = attribution(line) {
@@ -70,6 +94,7 @@ pub fn parse(text: &str, source: &str) -> Vec<Quote> {
         } else {
             close(&mut out, lines, None);
             blank_after = false;
+            one_line(&mut out, line);
         }
     }
     if let Some(lines) = current {
@@ -78,16 +103,20 @@ pub fn parse(text: &str, source: &str) -> Vec<Quote> {
     out
 }
 
-/// Every quote of the Quotes sources, by file then position.
+/// Every quote of the Quotes sources (the quote files and the archive), by file then position.
 pub fn all(inputs: &Inputs<'_>) -> Result<(Vec<Quote>, Vec<String>), super::regen::RegenError> {
     let glob = Collection::Quotes
         .glob(&inputs.vault.config)?
         .expect("Quotes has a glob");
-    let files = inputs.files(|p| glob.is_match(p));
+    let files = inputs.files(|p| glob.is_match(p) || is_archive(p));
     let mut quotes = Vec::new();
     for f in &files {
         if let Some(text) = inputs.text(f) {
-            quotes.extend(parse(&text, f));
+            quotes.extend(if is_archive(f) {
+                in_archive(&text, f)
+            } else {
+                parse(&text, f)
+            });
         }
     }
     Ok((quotes, files))
@@ -159,6 +188,41 @@ mod tests {
             q("> One\n\n\n— Late\n")[0].1,
             None,
             "two blank lines end the quote"
+        );
+    }
+
+    #[test]
+    fn one_line_quotes() {
+        assert_eq!(
+            q("\"Stay hungry.\" — Steve Jobs\n> Block\n\"Next\" -- Ann\n"),
+            [
+                ("Stay hungry.".into(), Some("Steve Jobs".into())),
+                ("Block".into(), None),
+                ("Next".into(), Some("Ann".into()))
+            ]
+        );
+    }
+
+    #[test]
+    fn archived_captures_are_read_one_by_one_without_their_markers() {
+        let marker = crate::archive::marker(1, "k", 1, "h");
+        let text = format!(
+            "---\n{marker}\n> The best way to predict the future is to invent it.\n— Alan Kay\n\
+             ---\n{marker}\n> Unattributed\n---\n{marker}\n— not an attribution of the quote above\n"
+        );
+        let got: Vec<_> = in_archive(&text, "raw/inbox/2026-05-01.md")
+            .into_iter()
+            .map(|q| (q.text, q.attribution))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "The best way to predict the future is to invent it.".into(),
+                    Some("Alan Kay".into())
+                ),
+                ("Unattributed".into(), None)
+            ]
         );
     }
 

@@ -26,7 +26,7 @@ use serde::Serialize;
 /// Which collections to regenerate.
 #[derive(Debug, Clone, Default)]
 pub struct RegenRequest {
-    /// Collection names (as `Quotes`, `ReadingList` or `Reading List`, any case).
+    /// Collection names: registry keys or titles (`ReadingList`, `Reading List`), any case.
     pub names: Vec<String>,
     /// All seven.
     pub all: bool,
@@ -39,8 +39,8 @@ pub struct RegenRequest {
 /// What happened to one collection.
 #[derive(Debug, Clone, Serialize)]
 pub struct Outcome {
-    /// The collection.
-    pub name: &'static str,
+    /// The collection (its registry key in JSON).
+    pub name: Collection,
     /// Its page, vault-relative.
     pub path: String,
     /// Entries on the page.
@@ -72,7 +72,7 @@ pub struct RegenReport {
 pub enum RegenError {
     /// A name that is no collection.
     #[error(
-        "there is no collection called {0:?} (collections: Quotes, Bookmarks, Books, ReadingList, Media, Ideas, Projects)"
+        "there is no collection called {0:?} (collections: Quotes, Bookmarks, Books, Reading List, Media, Ideas, Projects)"
     )]
     Unknown(String),
     /// Tasks is edited, not generated.
@@ -180,7 +180,7 @@ pub fn regen(
             let names: Vec<&str> = outcomes
                 .iter()
                 .filter(|o| o.status == "written")
-                .map(|o| o.name)
+                .map(|o| o.name.title())
                 .collect();
             let message = format!("collections: regenerate {}", names.join(", "));
             match git::commit_vault_paths(&vault.root, &message, &written)? {
@@ -235,7 +235,7 @@ pub fn write_pages(
             "written"
         };
         out.push(Outcome {
-            name: c.name(),
+            name: c,
             path,
             items: body.items,
             status,

@@ -58,6 +58,22 @@ pub fn archive_lines(text: &str) -> impl Iterator<Item = &str> {
         .filter(|l| l.trim() != "---" && !crate::archive::is_marker(l))
 }
 
+/// The captures of an archive file, each as its lines: blocks split at the `---` separators,
+/// markers left out, empty blocks dropped. A capture's content never holds a `---` line (the
+/// inbox splits there), so each block is one capture, and a quote never runs into the next.
+pub fn archive_entries(text: &str) -> Vec<Vec<&str>> {
+    let mut out: Vec<Vec<&str>> = vec![Vec::new()];
+    for line in text.lines().map(|l| l.trim_end_matches('\r')) {
+        if line.trim() == "---" {
+            out.push(Vec::new());
+        } else if !crate::archive::is_marker(line) {
+            out.last_mut().expect("never empty").push(line);
+        }
+    }
+    out.retain(|e| e.iter().any(|l| !l.trim().is_empty()));
+    out
+}
+
 /// The value after a `label:` at the start of a line (case-insensitive), if not empty.
 pub fn labelled<'t>(line: &'t str, label: &str) -> Option<&'t str> {
     let t = line.trim_start();
@@ -105,6 +121,13 @@ mod tests {
     fn archive_lines_skip_structure() {
         let t = "---\n<!-- sparks: ingest 1 k entry 1 blake3 h -->\nbook: Dune\n";
         assert_eq!(archive_lines(t).collect::<Vec<_>>(), ["book: Dune"]);
+    }
+
+    #[test]
+    fn archive_entries_split_at_separators() {
+        let t = "---\n<!-- sparks: ingest 1 k entry 1 blake3 h -->\n> a\n---\n<!-- sparks: ingest 1 k entry 2 blake3 h -->\n\n— b\n---\n";
+        assert_eq!(archive_entries(t), [vec!["> a"], vec!["", "— b"]]);
+        assert_eq!(archive_entries("plain\n"), [vec!["plain"]]);
     }
 
     #[test]

@@ -38,25 +38,6 @@ impl Hints {
         }
         h
     }
-
-    /// The collections an entry with these hints may change.
-    pub fn collections(&self) -> Vec<&'static str> {
-        let mut out = Vec::new();
-        if !self.bookmarks.is_empty() {
-            out.push("Bookmarks");
-        }
-        if self.has_book {
-            out.push("Books");
-        }
-        out.push("Ideas");
-        if self.has_quote {
-            out.push("Quotes");
-        }
-        if self.has_to_read {
-            out.push("ReadingList");
-        }
-        out
-    }
 }
 
 /// `- [ ] text` or `* [ ] text` (an unchecked box): the task text.
@@ -94,25 +75,34 @@ fn is_quote(line: &str) -> bool {
     {
         return true;
     }
-    // "…" — Someone  /  'Quote' - Author
-    let quotes = ['"', '\'', '`', '“', '”', '‘', '’'];
-    let Some(close) = t.rfind(quotes) else {
-        return false;
-    };
-    if !t[..close].contains(quotes) {
-        return false;
-    }
-    let after = t[close..].chars().skip(1).collect::<String>();
-    let after = after.trim_start();
-    let dashes = after
-        .chars()
-        .take_while(|c| matches!(c, '—' | '–' | '-'))
-        .count();
-    if dashes == 0 || dashes > 2 {
-        return false;
-    }
-    let rest: String = after.chars().skip(dashes).collect();
-    rest.starts_with([' ', '\t']) && !rest.trim().is_empty()
+    inline_quote(line).is_some()
+}
+
+/// A quote written on one line, `"…" — Someone` (any of the usual quote marks; one or two
+/// dashes of any kind, then a space, then who said it): the quoted text and the attribution.
+/// The line starts with the opening mark, so `a "word" - here` is no quote.
+pub fn inline_quote(line: &str) -> Option<(&str, &str)> {
+    const MARKS: [char; 7] = ['"', '\'', '`', '“', '”', '‘', '’'];
+    let t = line.trim();
+    let open = t.chars().next().filter(|c| MARKS.contains(c))?;
+    let start = open.len_utf8();
+    // The closing mark is the first one followed by the dash: the attribution may hold marks too.
+    t[start..].match_indices(MARKS).find_map(|(i, mark)| {
+        let text = t[start..start + i].trim();
+        let after = t[start + i + mark.len()..].trim_start();
+        let dashes = after
+            .chars()
+            .take_while(|c| matches!(c, '—' | '–' | '-'))
+            .collect::<String>();
+        let rest = &after[dashes.len()..];
+        let count = dashes.chars().count();
+        let who = rest.trim();
+        ((1..=2).contains(&count)
+            && rest.starts_with([' ', '\t'])
+            && !who.is_empty()
+            && !text.is_empty())
+        .then_some((text, who))
+    })
 }
 
 /// The URLs of a line, left to right, without trailing punctuation. A closing parenthesis
@@ -217,8 +207,17 @@ mod tests {
     }
 
     #[test]
-    fn collections_never_include_tasks() {
-        let h = Hints::of("- [ ] x\nbook: y");
-        assert_eq!(h.collections(), ["Books", "Ideas"]);
+    fn inline_quotes_start_with_their_mark() {
+        assert_eq!(
+            inline_quote("\"Stay hungry\" — Steve Jobs' speech"),
+            Some(("Stay hungry", "Steve Jobs' speech"))
+        );
+        assert_eq!(
+            inline_quote("“He said 'no'” -- Ann"),
+            Some(("He said 'no'", "Ann"))
+        );
+        assert_eq!(inline_quote("a \"word\" - here"), None);
+        assert_eq!(inline_quote("\"\" — nobody"), None);
+        assert_eq!(inline_quote("\"x\" —nobody"), None);
     }
 }

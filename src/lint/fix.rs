@@ -9,7 +9,7 @@ use super::{LintError, LintReport, lint};
 use crate::clock::Now;
 use crate::fsio;
 use crate::manifest::{AliasedLink, Manifest};
-use crate::markdown::{edit, frontmatter, outline};
+use crate::markdown::{Block, edit, frontmatter, outline};
 use crate::scan;
 use crate::schema;
 use crate::vault::Vault;
@@ -45,7 +45,7 @@ pub struct FixError {
 #[derive(Debug, Default)]
 struct Plan {
     links: Vec<AliasedLink>,
-    tags: Option<Vec<String>>,
+    tags: bool,
     bump_updated: bool,
 }
 
@@ -61,14 +61,8 @@ pub fn lint_and_fix(
     let mut plans: BTreeMap<String, Plan> = BTreeMap::new();
     if on("invalid-frontmatter") {
         for r in manifest.page_records()? {
-            if r.fields.tags.iter().any(|t| !schema::tag_ok(t)) {
-                let mut tags: Vec<String> = Vec::new();
-                for t in r.fields.tags.iter().map(|t| schema::normalise_tag(t)) {
-                    if !t.is_empty() && !tags.contains(&t) {
-                        tags.push(t);
-                    }
-                }
-                plans.entry(r.path).or_default().tags = Some(tags);
+            if schema::canonical_tags(&r.fields.tags) != r.fields.tags {
+                plans.entry(r.path).or_default().tags = true;
             }
         }
     }
@@ -103,8 +97,12 @@ pub fn lint_and_fix(
             let new = rewrite_links(&text, &plan.links);
             step(&mut text, Some(new), "link rewritten to the page's title");
         }
-        if let Some(tags) = &plan.tags {
-            let new = edit::set_list(&text, "tags", tags);
+        if plan.tags {
+            // The tags as the file holds them now, repaired as `fmt --fix` repairs them.
+            let new = match frontmatter::split(&text).block {
+                Block::Valid(fm) => crate::fmt::repair_list(&text, &fm, "tags").map(|(t, ..)| t),
+                _ => None,
+            };
             step(&mut text, new, "tags in canonical form");
         }
         if plan.bump_updated {

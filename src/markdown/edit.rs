@@ -122,7 +122,10 @@ pub fn set_list<S: AsRef<str>>(text: &str, key: &str, items: &[S]) -> Option<Str
         Token::Plain | Token::Single | Token::Double | Token::Flow if one_line => {
             let src = &line[lexed.span.clone()];
             let old = [(src.to_string(), yaml_scalar(src))];
-            let old = if lexed.token == Token::Plain && !plain_ok(src, true) {
+            // The scalar's quoting is kept only when it stays one item: quotes that a
+            // `"#a, b"` needed say nothing about the tags it is split into.
+            let stays = old[0].1.as_deref().is_some_and(|v| items.contains(&v));
+            let old = if (lexed.token == Token::Plain && !plain_ok(src, true)) || !stays {
                 &[][..]
             } else {
                 &old[..]
@@ -803,7 +806,10 @@ fn flow(items: &[&str], old: &[(String, Option<String>)], form: &FlowForm) -> St
                 used[o] = true;
                 return old[o].0.clone();
             }
-            let style = match old.get(i).and_then(|(src, _)| src.chars().next()) {
+            // A replaced item keeps the quoting of the one it replaces, when the items still
+            // correspond one to one (not when a tag was split in two or two merged).
+            let same_place = (items.len() == old.len()).then(|| old.get(i)).flatten();
+            let style = match same_place.and_then(|(src, _)| src.chars().next()) {
                 Some('\'') => Style::Single,
                 Some('"') => Style::Double,
                 _ => Style::Plain,

@@ -367,6 +367,7 @@ impl Server {
                 let req = FmtRequest {
                     target: a.path,
                     fix: a.fix,
+                    pending: crate::ingest::pending_archives_in(&vault)?,
                 };
                 reply::json(&fmt_recorded(&vault, &mut manifest, &req, c.now.ns)?)
             })

@@ -125,10 +125,10 @@ fn what_the_last_ingest_archived_counts_by_what_it_holds() {
     let archive = "raw/inbox/2026-05-01.md";
     assert_eq!(
         a["affected"],
-        json!(["Books", "Ideas", "ReadingList"]),
+        json!(["Books", "Ideas", "Quotes", "ReadingList"]),
         "{a}"
     );
-    for name in ["Books", "ReadingList", "Ideas"] {
+    for name in ["Quotes", "Books", "ReadingList", "Ideas"] {
         assert_eq!(reasons(&a, name), [archive], "{name}: {a}");
     }
 

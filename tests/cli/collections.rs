@@ -278,3 +278,139 @@ fn regen_sees_a_source_written_after_the_last_scan() {
     // What regen wrote is recorded: a scan finds nothing new.
     assert_eq!(v.run(&["scan", "--json"]).ok().json()["changed"], 0);
 }
+
+#[test]
+fn captured_quotes_and_urls_reach_their_pages_and_prepare_lists_what_finalize_regenerates() {
+    let v = TestVault::new();
+    v.capture(&[
+        "> The best way to predict the future is to invent it.\n— Alan Kay",
+        "Great talk https://example.com/talk",
+        "\"Simple things should be simple.\" — Alan Kay",
+        "to-read: https://www.rfc-editor.org/rfc/rfc9110 (HTTP Semantics)",
+        "just a thought, no collection",
+        "- [ ] a task, no collection either",
+    ]);
+    let p = v.run(&["ingest", "--prepare"]).ok().json();
+    assert_eq!(
+        p["affected_collections"],
+        serde_json::json!(["Bookmarks", "Quotes", "ReadingList"]),
+        "no Ideas without an `idea:` line: {p}"
+    );
+    // A project page written during the ingest: finalize regenerates Projects too, and says
+    // it does so for another reason than the batch.
+    v.write(
+        "wiki/entities/Sparks.md",
+        "---\ntitle: Sparks\ntype: entity\nmaturity: working\ntags: [project]\n\
+         sources: [raw/inbox/2026-05-01.md]\ncreated: 2026-05-01\nupdated: 2026-05-01\n---\nx\n",
+    );
+    let f = v.run(&["ingest", "--finalize", "--json"]).ok().json();
+    assert_eq!(f["regenerated"], p["affected_collections"], "{f}");
+    assert_eq!(
+        f["also_regenerated"],
+        serde_json::json!(["Projects"]),
+        "{f}"
+    );
+
+    let quotes = v.read("wiki/collections/Quotes.md");
+    assert!(
+        quotes.contains(
+            "> The best way to predict the future is to invent it.\n— Alan Kay\n\n\
+             > Simple things should be simple.\n— Alan Kay\n"
+        ),
+        "{quotes}"
+    );
+    assert!(quotes.contains("2 quotes captured."), "{quotes}");
+    let bookmarks = v.read("wiki/collections/Bookmarks.md");
+    assert!(
+        bookmarks.contains("## 2026-05-01\n\n- [Great talk](https://example.com/talk)\n"),
+        "grouped by its archive file: {bookmarks}"
+    );
+    assert!(
+        bookmarks.contains("1 bookmark in 1 file."),
+        "the to-read item is the Reading List's, not a bookmark: {bookmarks}"
+    );
+    for page in [&quotes, &bookmarks] {
+        assert!(
+            !page.contains("sparks: ingest") && !page.contains("blake3"),
+            "no archive marker: {page}"
+        );
+    }
+    // A second ingest adds to the same archive file; the earlier captures stay listed once.
+    v.capture(&["> Second\n— Someone"]);
+    let p = v.run(&["ingest", "--prepare"]).ok().json();
+    assert_eq!(p["affected_collections"], serde_json::json!(["Quotes"]));
+    let f = v.run(&["ingest", "--finalize", "--json"]).ok().json();
+    assert_eq!(f["regenerated"], serde_json::json!(["Quotes"]), "{f}");
+    assert_eq!(f["also_regenerated"], serde_json::json!([]), "{f}");
+    assert!(
+        v.read("wiki/collections/Quotes.md")
+            .contains("3 quotes captured.")
+    );
+}
+
+#[test]
+fn reading_list_items_with_a_title_are_links() {
+    let v = TestVault::new();
+    v.capture(&[
+        "to-read: https://www.rfc-editor.org/rfc/rfc9110 (HTTP Semantics)",
+        "to-read: https://sqlite.org/wal.html",
+        "to-read: Structure and Interpretation of Computer Programs",
+        "to-read: https://sqlite.org/wal.html (the same URL again)",
+    ]);
+    v.run(&["ingest", "--prepare"]).ok();
+    v.run(&["ingest", "--finalize"]).ok();
+    let page = v.read("wiki/collections/Reading List.md");
+    let via = "_(via raw/inbox/2026-05-01.md)_";
+    assert!(
+        page.contains(&format!(
+            "3 items to read.\n\n\
+             - [HTTP Semantics](https://www.rfc-editor.org/rfc/rfc9110) {via}\n\
+             - <https://sqlite.org/wal.html> {via}\n\
+             - Structure and Interpretation of Computer Programs {via}\n\n"
+        )),
+        "{page}"
+    );
+}
+
+#[test]
+fn people_read_collection_titles_and_json_keeps_the_registry_keys() {
+    let v = TestVault::new();
+    v.capture(&["to-read: SICP"]);
+    let prepare = v.run(&["ingest", "--prepare", "--json=false"]).ok();
+    assert!(
+        prepare
+            .stdout
+            .contains("Affected collections: Reading List\n"),
+        "{}",
+        prepare.stdout
+    );
+    let finalize = v.run(&["ingest", "--finalize"]).ok();
+    assert!(
+        finalize.stdout.contains("Regenerated Reading List.\n"),
+        "{}",
+        finalize.stdout
+    );
+    let affected = v.run(&["affected"]).ok();
+    assert!(
+        affected
+            .stderr
+            .contains("Reading List: raw/inbox/2026-05-01.md\n"),
+        "{}",
+        affected.stderr
+    );
+    // stdout keeps the original's data: registry keys joined by commas.
+    assert_eq!(affected.stdout, "ReadingList\n");
+    let json = v.run(&["affected", "--json"]).ok().json();
+    assert_eq!(json["affected"], serde_json::json!(["ReadingList"]));
+    let unknown = v.run(&["collections", "regen", "Readinglists"]).code(1);
+    assert!(
+        unknown.stderr.contains("Reading List, Media"),
+        "{}",
+        unknown.stderr
+    );
+    // The registry key and the title both name it.
+    for name in ["ReadingList", "Reading List"] {
+        let j = v.run(&["collections", "regen", name, "--json"]).ok().json();
+        assert_eq!(j["collections"][0]["name"], "ReadingList", "{j}");
+    }
+}

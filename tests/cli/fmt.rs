@@ -358,3 +358,97 @@ fn a_crash_after_a_write_leaves_whole_files() {
     assert_eq!(j["files_fixed"], 1);
     assert!(v.read("wiki/concepts/B.md").contains("\ntags: [bee]\n"));
 }
+
+/// The frontmatter example of the contract this binary embeds, verbatim (§5's YAML block).
+fn contract_example(v: &TestVault) -> String {
+    let contract = v.run(&["describe"]).ok().stdout;
+    let pages = &contract[contract.find("## 5. Pages").expect("a §5")..];
+    let start = pages.find("```yaml\n").expect("a YAML example in §5") + "```yaml\n".len();
+    let end = start + pages[start..].find("```").expect("the example ends");
+    pages[start..end].to_string()
+}
+
+#[test]
+fn the_contracts_own_example_passes_check_and_fix_leaves_it_alone() {
+    let v = TestVault::new();
+    let example = contract_example(&v);
+    assert!(example.starts_with("---\ntitle: "), "{example}");
+    // The sources it cites exist, as they would after the ingest it describes.
+    for line in example.lines().filter(|l| l.starts_with("sources:")) {
+        for s in line["sources:".len()..]
+            .trim()
+            .trim_matches(['[', ']'])
+            .split(',')
+        {
+            v.write(s.trim(), "a capture\n");
+        }
+    }
+    let page = format!("{example}\nDana leads the design review.\n");
+    v.write("wiki/entities/Example.md", &page);
+    v.run(&["fmt", "--check", "wiki/entities/Example.md"]).ok();
+    let fixed = v
+        .run(&["fmt", "--fix", "--json", "wiki/entities/Example.md"])
+        .ok()
+        .json();
+    assert_eq!(fixed["fixes"], serde_json::json!([]), "{fixed}");
+    assert_eq!(v.read("wiki/entities/Example.md"), page);
+}
+
+#[test]
+fn check_fails_on_everything_fix_changes() {
+    let v = TestVault::new();
+    let example = contract_example(&v);
+    v.write("raw/inbox/2026-04-20.md", "a capture\n");
+    // The contract's example with one tag, `People`, and the keys in another order.
+    let tags = example
+        .lines()
+        .find(|l| l.starts_with("tags:"))
+        .expect("the example has tags")
+        .to_string();
+    let people = example.replace(&tags, "tags: [People]");
+    let open = example
+        .strip_suffix("---\n")
+        .expect("the example closes its block");
+    let moved = format!("{}{tags}\n---\n", open.replace(&format!("{tags}\n"), ""));
+    for (name, text) in [("People.md", &people), ("Moved.md", &moved)] {
+        let rel = format!("wiki/entities/{name}");
+        v.write(&rel, format!("{text}\nBody.\n"));
+        let check = v.run(&["fmt", "--check", &rel]).code(1);
+        let fix = v.run(&["fmt", "--fix", &rel]).ok();
+        assert!(fix.stdout.contains("fixed"), "{}", fix.stdout);
+        v.run(&["fmt", "--check", &rel]).ok();
+        snapshot!(
+            v,
+            format!("{}--- after --fix\n{}", check.stdout, v.read(&rel))
+        );
+    }
+}
+
+#[test]
+fn comma_separated_tags_are_split() {
+    let v = TestVault::new();
+    v.write("raw/a.md", "a\n").write(
+        "wiki/concepts/T.md",
+        format!("---\n{HEAD}tags: \"#Local First, Tools\"\n{TAIL}---\nText.\n"),
+    );
+    let check = v.run(&["fmt", "--check", "--json"]).code(1).json();
+    let messages: Vec<&str> = check["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        messages.contains(
+            &"tag \"#Local First, Tools\" should be written as 2 tags: [local-first, tools]"
+        ),
+        "{messages:?}"
+    );
+    v.run(&["fmt", "--fix"]).ok();
+    assert!(
+        v.read("wiki/concepts/T.md")
+            .contains("\ntags: [local-first, tools]\n"),
+        "{}",
+        v.read("wiki/concepts/T.md")
+    );
+}

@@ -178,3 +178,61 @@ fn heading_links_compare_as_obsidian_compares_them() {
         "{messages:#?}"
     );
 }
+
+#[test]
+fn while_an_ingest_is_open_its_archive_files_are_not_dead_sources() {
+    let v = TestVault::new();
+    v.capture(&[
+        "2026-04-20\nMet Dana about the review",
+        "a capture of today",
+    ]);
+    v.run(&["ingest", "--prepare"]).ok();
+    // Cited as the contract says, before finalize writes them; 2026-03-03 is no capture date
+    // of this batch.
+    v.write(
+        "wiki/entities/Dana.md",
+        "---\ntitle: Dana\ntype: entity\nmaturity: seed\n\
+         sources: [raw/inbox/2026-04-20.md, raw/inbox/2026-05-01.md, raw/inbox/2026-03-03.md]\n\
+         created: 2026-04-20\nupdated: 2026-05-01\n---\nDana leads the review.\n",
+    );
+    v.run(&["scan"]).ok();
+    let dead = |v: &TestVault| -> Vec<String> {
+        let lint = v.run(&["lint", "--check", "dead-sources", "--json"]).json();
+        lint["issues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["message"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let fmt_dead = |v: &TestVault| -> Vec<String> {
+        let fmt = v.run(&["fmt", "--check", "--json"]).json();
+        fmt["issues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["message"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let only_the_other = ["source raw/inbox/2026-03-03.md does not exist"];
+    assert_eq!(dead(&v), only_the_other);
+    assert_eq!(fmt_dead(&v), only_the_other);
+
+    // Only while it is open: aborted, nothing will write those files.
+    v.run(&["ingest", "--abort"]).ok();
+    assert_eq!(
+        dead(&v),
+        [
+            "source raw/inbox/2026-04-20.md does not exist",
+            "source raw/inbox/2026-05-01.md does not exist",
+            "source raw/inbox/2026-03-03.md does not exist",
+        ]
+    );
+    assert_eq!(fmt_dead(&v).len(), 3);
+
+    // Finalized, they exist.
+    v.run(&["ingest", "--prepare"]).ok();
+    v.run(&["ingest", "--finalize"]).ok();
+    assert_eq!(dead(&v), only_the_other);
+    assert_eq!(fmt_dead(&v), only_the_other);
+}

@@ -144,3 +144,48 @@ fn check_limits_the_fixes() {
         .collect();
     assert_eq!(reasons, ["stale page: updated set to today"]);
 }
+
+#[test]
+fn lint_and_fmt_agree_on_tags_and_fix_them_alike() {
+    let page = "---\ntitle: T\ntype: concept\nmaturity: seed\ntags: [People, \"#Local First, Tools\"]\n\
+                sources: [raw/a.md]\ncreated: 2026-04-01\nupdated: 2026-04-02\n---\n";
+    let vault = || {
+        let v = TestVault::new();
+        v.write("raw/a.md", "a\n").write("wiki/concepts/T.md", page);
+        v.run(&["scan"]).ok();
+        v
+    };
+    let (by_lint, by_fmt) = (vault(), vault());
+    let messages = |issues: &serde_json::Value| -> Vec<String> {
+        issues
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["path"] == "wiki/concepts/T.md")
+            .map(|i| i["message"].as_str().unwrap().to_string())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect()
+    };
+    let lint = by_lint
+        .run(&["lint", "--check", "invalid-frontmatter", "--json"])
+        .code(1)
+        .json();
+    let fmt = by_fmt.run(&["fmt", "--check", "--json"]).code(1).json();
+    let want = [
+        "tag \"#Local First, Tools\" should be written as 2 tags: [local-first, tools]",
+        "tag \"People\" should be written \"people\"",
+    ];
+    assert_eq!(messages(&lint["issues"]), want);
+    assert_eq!(messages(&fmt["issues"]), want);
+    by_lint
+        .run(&["lint", "--fix", "--check", "invalid-frontmatter"])
+        .ok();
+    by_fmt.run(&["fmt", "--fix"]).ok();
+    let fixed = by_lint.read("wiki/concepts/T.md");
+    assert!(
+        fixed.contains("\ntags: [people, local-first, tools]\n"),
+        "{fixed}"
+    );
+    assert_eq!(fixed, by_fmt.read("wiki/concepts/T.md"));
+}

@@ -6,12 +6,13 @@ use clap::Args;
 
 /// List the collections whose sources changed since the last completed ingest
 ///
-/// Prints the affected collections' names joined by commas (`Books,Quotes`), or `none`, as the
-/// original did; the files behind each go to stderr (and into the JSON's `reason`): sources
-/// whose content changed after the last completed ingest, the archive files that ingest wrote,
-/// and deleted sources. Books and Reading List count an archive file only when it has a `book:`
-/// or `to-read:` line; Ideas counts any archived capture; Projects any entity page. Without a
-/// completed ingest every file counts.
+/// Prints the affected collections' registry keys joined by commas (`Books,ReadingList`), or
+/// `none`, as the original did; the files behind each go to stderr (and into the JSON's
+/// `reason`): sources whose content changed after the last completed ingest, the archive files
+/// that ingest wrote, and deleted sources. An archive file counts for the collections its
+/// captures feed (a quote for Quotes, a URL for Bookmarks, a `book:` line for Books, `to-read:`
+/// for Reading List, `idea:` for Ideas); Projects counts any entity page. Without a completed
+/// ingest every file counts.
 ///
 /// Brings the manifest up to date first (an incremental scan), so files written since the last
 /// `sparks scan` count.
@@ -39,7 +40,7 @@ pub fn run(ctx: &Ctx, args: AffectedArgs) -> anyhow::Result<Exit> {
         None => output::status("no completed ingest yet: every file counts"),
     }
     for (c, paths) in &a.reason.0 {
-        output::status(&format!("  {}: {}", c.name(), paths.join(", ")));
+        output::status(&format!("  {}: {}", c.title(), paths.join(", ")));
     }
     output::lines([if a.affected.is_empty() {
         "none".to_string()

@@ -23,9 +23,9 @@ enum CollectionsCommand {
 
 /// Regenerate collection pages: those whose sources changed, the ones named, or all
 ///
-/// Quotes, Bookmarks, Books, ReadingList, Media, Ideas and Projects. With no names, only the
-/// collections `sparks affected` reports. A page whose content did not change is left byte for
-/// byte. With [git] auto_commit, the pages written are committed (and nothing else). Tasks is
+/// Quotes, Bookmarks, Books, Reading List, Media, Ideas and Projects, named by title or registry
+/// key ("Reading List" or ReadingList). With no names, only the collections `sparks affected`
+/// reports. A page whose content did not change is left byte for byte. With [git] auto_commit, the pages written are committed (and nothing else). Tasks is
 /// the live task list and is never regenerated.
 #[derive(Debug, Args)]
 #[command(

@@ -3,14 +3,17 @@
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
 use crate::fmt::{FmtReport, FmtRequest, fmt_recorded};
+use crate::ingest;
 use clap::Args;
 
 /// Check the frontmatter of wiki pages against the schema
 ///
 /// Reads the files from disk (not the manifest) and applies the same schema as `sparks lint`;
-/// exits 1 when any issue remains, with or without --check or --json. --fix repairs only what
-/// is mechanical (key order, tag form, a single value where a list belongs, a year-first date
-/// written another way), changes nothing else in the file, and lists every change.
+/// exits 1 when any issue remains, with or without --check or --json. Without --fix, anything
+/// --fix would change is an issue. --fix repairs only what is mechanical (key order, tag form,
+/// a single value where a list belongs, a year-first date written another way), changes
+/// nothing else in the file, and lists every change. While an ingest is open, the archive files
+/// it will write (raw/inbox/<capture date>.md) count as existing sources.
 ///
 /// Examples: sparks fmt; sparks fmt 'wiki/concepts/*.md' --fix; sparks fmt wiki/entities --json
 #[derive(Debug, Args)]
@@ -38,6 +41,7 @@ pub fn run(ctx: &Ctx, args: FmtArgs) -> anyhow::Result<Exit> {
     let req = FmtRequest {
         target: args.target,
         fix: args.fix && !args.check,
+        pending: ingest::pending_archives_in(&vault)?,
     };
     let mut manifest = ctx.manifest(&vault)?;
     let report = fmt_recorded(&vault, &mut manifest, &req, ctx.now().ns)?;

@@ -2,6 +2,7 @@
 
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
+use crate::collections;
 use crate::ingest::{self, Batch, FinalizeOptions, Prepared};
 use clap::{ArgGroup, Args};
 
@@ -164,7 +165,16 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
             output::count(f.remaining, "entry", "entries")
         )];
         if !f.regenerated.is_empty() {
-            lines.push(format!("Regenerated {}.", f.regenerated.join(", ")));
+            lines.push(format!(
+                "Regenerated {}.",
+                collections::titles(&f.regenerated)
+            ));
+        }
+        if !f.also_regenerated.is_empty() {
+            lines.push(format!(
+                "Also regenerated {}: other sources changed since the last ingest.",
+                collections::titles(&f.also_regenerated)
+            ));
         }
         lines.push(match (&f.commit, &f.commit_skipped) {
             (Some(sha), _) => format!(
@@ -212,7 +222,7 @@ fn batch_text(b: &Batch, what: &str) -> Vec<String> {
     if !b.affected_collections.is_empty() {
         lines.push(format!(
             "Affected collections: {}",
-            b.affected_collections.join(", ")
+            collections::titles(&b.affected_collections)
         ));
     }
     lines

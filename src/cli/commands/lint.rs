@@ -10,7 +10,8 @@ use clap::Args;
 /// Brings the manifest up to date first (an incremental scan). Exits 1 when any
 /// issue is found, in text and JSON alike. --fix applies only safe fixes (tag form, a stale
 /// `updated:` bumped to today, links rewritten to their page's title) and lists each change.
-/// An installed CLAUDE.md, AGENTS.md or GEMINI.md that differs from the contract built into
+/// While an ingest is open, the archive files it will write (raw/inbox/<capture date>.md) are
+/// not dead sources. An installed CLAUDE.md, AGENTS.md or GEMINI.md that differs from the contract built into
 /// this sparks is a warning and a `contract-drift` note in the JSON, not an issue.
 #[derive(Debug, Args)]
 #[command(
