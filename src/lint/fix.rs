@@ -117,7 +117,7 @@ pub fn lint_and_fix(
     if !fixes.is_empty() {
         scan::rescan(vault, manifest, now).map_err(|e| LintError::Rescan(e.to_string()))?;
     }
-    let mut report = lint(manifest, checks)?;
+    let mut report = lint(vault, manifest, checks)?;
     report.fixes = fixes;
     Ok(report)
 }

@@ -6,6 +6,7 @@ pub mod fix;
 use crate::contract::{self, FileState};
 use crate::manifest::{Manifest, ManifestError};
 use crate::schema::{self, Severity};
+use crate::vault::Vault;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -158,8 +159,13 @@ pub fn select(names: &[String]) -> Result<Vec<&'static str>, LintError> {
         .collect()
 }
 
-/// Run the given checks.
-pub fn lint(manifest: &Manifest, checks: &[&'static str]) -> Result<LintReport, LintError> {
+/// Run the given checks on the vault's manifest (the vault's configuration sets the thin
+/// threshold).
+pub fn lint(
+    vault: &Vault,
+    manifest: &Manifest,
+    checks: &[&'static str],
+) -> Result<LintReport, LintError> {
     let on = |c: &str| checks.contains(&c);
     let mut issues = Vec::new();
     let mut push = |check, path: &str, line, message| {
@@ -219,19 +225,19 @@ pub fn lint(manifest: &Manifest, checks: &[&'static str]) -> Result<LintReport, 
         }
     }
     if on("thin-pages") {
-        for (p, words) in manifest.thin_pages()? {
+        let below = vault.config.lint.thin_below_sentences;
+        for (p, n) in manifest.thin_pages(below)? {
             push(
                 "thin-pages",
                 &p,
                 None,
                 format!(
-                    "{} of prose (thin below {})",
-                    if words == 1 {
-                        "1 word".to_string()
+                    "{} of prose (thin below {below})",
+                    if n == 1 {
+                        "1 sentence".to_string()
                     } else {
-                        format!("{words} words")
+                        format!("{n} sentences")
                     },
-                    schema::THIN_WORDS
                 ),
             );
         }

@@ -35,6 +35,7 @@ use std::time::Duration;
 const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0001_init.sql"),
     include_str!("../../migrations/0002_search_without_copies.sql"),
+    include_str!("../../migrations/0003_thin_by_sentences.sql"),
 ];
 
 /// The schema version this binary writes.

@@ -26,8 +26,8 @@ pub struct PageFilter {
     pub stale: bool,
     /// Orphans only.
     pub orphan: bool,
-    /// Thin pages only.
-    pub thin: bool,
+    /// Thin pages only: those with fewer sentences of prose than this.
+    pub thin: Option<usize>,
     /// At most this many rows.
     pub limit: Option<usize>,
 }
@@ -114,8 +114,8 @@ impl Manifest {
         if f.orphan {
             conds.push(format!("{} AND NOT {}", sql::ORPHAN, sql::SYSTEM_PAGE));
         }
-        if f.thin {
-            conds.push(format!("{} AND NOT {}", sql::thin(), sql::SYSTEM_PAGE));
+        if let Some(below) = f.thin {
+            conds.push(format!("{} AND NOT {}", sql::thin(below), sql::SYSTEM_PAGE));
         }
         let wher = if conds.is_empty() {
             String::new()

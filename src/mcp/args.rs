@@ -133,7 +133,7 @@ pub struct QueryArgs {
     /// Pages no other page links to (the index does not count)
     #[serde(default, deserialize_with = "de::orphan")]
     pub orphan: bool,
-    /// Pages with fewer than 40 words of prose
+    /// Pages with fewer sentences of prose than `[lint] thin_below_sentences` (default 3)
     #[serde(default, deserialize_with = "de::thin")]
     pub thin: bool,
     /// At most this many pages (`total` counts all)

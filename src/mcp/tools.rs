@@ -103,7 +103,7 @@ impl Server {
                 let mut manifest = c.manifest(&vault)?;
                 let mut report = match a.fix {
                     true => lint::fix::lint_and_fix(&vault, &mut manifest, &checks, &c.now)?,
-                    false => lint::lint(&manifest, &checks)?,
+                    false => lint::lint(&vault, &manifest, &checks)?,
                 };
                 report.notes = lint::notes(&vault.root);
                 reply::json(&report)
@@ -329,8 +329,9 @@ impl Server {
                     links_to: a.links_to,
                     stale: a.stale,
                     orphan: a.orphan,
-                    thin: a.thin,
+                    thin: a.thin.then_some(vault.config.lint.thin_below_sentences),
                     limit: a.limit,
+                    ..PageFilter::default()
                 };
                 reply::json(&query::query(&manifest, &Request { filter })?)
             })

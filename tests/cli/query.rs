@@ -6,7 +6,7 @@ use crate::snapshot;
 /// A small wiki: pages with aliases, tags, links, a broken page and a stale one.
 fn wiki() -> TestVault {
     let v = TestVault::new();
-    let long = "word ".repeat(50);
+    let long = "A sentence of prose. ".repeat(3);
     v.write(
         "wiki/entities/Cascade.md",
         format!("---\ntitle: Cascade Engine\ntype: entity\nmaturity: stable\ntags: [gcp, Caching]\naliases: [CC4BQ, Cascade]\nsources: [raw/notes/cascade.md]\ncreated: 2026-04-01\nupdated: 2026-04-02\n---\n\n{long}\n"),

@@ -45,7 +45,7 @@ pub fn run(ctx: &Ctx, args: LintArgs) -> anyhow::Result<Exit> {
     let mut report = if args.fix {
         lint::fix::lint_and_fix(&vault, &mut manifest, &checks, ctx.now())?
     } else {
-        lint::lint(&manifest, &checks)?
+        lint::lint(&vault, &manifest, &checks)?
     };
     report.notes = lint::notes(&vault.root);
     for n in &report.notes {

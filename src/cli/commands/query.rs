@@ -44,7 +44,7 @@ pub struct QueryArgs {
     /// Pages no other page links to (the index does not count)
     #[arg(long)]
     orphan: bool,
-    /// Pages with fewer than 40 words of prose
+    /// Pages with fewer sentences of prose than `[lint] thin_below_sentences` (default 3)
     #[arg(long)]
     thin: bool,
     /// Print at most N pages (the JSON says how many matched and whether it was cut)
@@ -96,8 +96,9 @@ pub fn run(ctx: &Ctx, args: QueryArgs) -> anyhow::Result<Exit> {
             links_to: args.links_to,
             stale: args.stale,
             orphan: args.orphan,
-            thin: args.thin,
+            thin: args.thin.then_some(vault.config.lint.thin_below_sentences),
             limit: args.limit,
+            ..PageFilter::default()
         },
     };
     let report = query::query(&manifest, &req)?;
