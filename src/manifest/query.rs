@@ -22,6 +22,8 @@ pub struct PageFilter {
     pub linked_from: Option<String>,
     /// Pages that link to the page at this path.
     pub links_to: Option<String>,
+    /// Pages with a link whose target has this link key: the links to a name no page has yet.
+    pub links_to_name: Option<String>,
     /// Stale pages only.
     pub stale: bool,
     /// Orphans only.
@@ -106,6 +108,12 @@ impl Manifest {
             conds.push(format!(
                 "p.path IN (SELECT l.source FROM links l WHERE l.resolved = {})",
                 arg(dst.clone())
+            ));
+        }
+        if let Some(k) = &f.links_to_name {
+            conds.push(format!(
+                "p.path IN (SELECT l.source FROM links l WHERE l.target_key = {})",
+                arg(k.clone())
             ));
         }
         if f.stale {

@@ -124,7 +124,7 @@ pub struct QueryArgs {
     /// Pages this page (title, alias, file name or path) links to
     #[serde(default, deserialize_with = "de::linked_from")]
     pub linked_from: Option<String>,
-    /// Pages linking to this page (title, alias, file name or path)
+    /// Pages linking to this page (title, alias, file name or path), or to this name if no page has it
     #[serde(default, deserialize_with = "de::links_to")]
     pub links_to: Option<String>,
     /// Pages older than one of their sources

@@ -184,6 +184,13 @@ fn scenario() -> Vec<Step> {
             &["query", "--links-to", "Trees", "--limit", "5", "--json"],
             0,
         ),
+        // A name no page has yet: the pages whose links name it, as the original listed them.
+        call(
+            "sparks_query",
+            json!({"links_to": "gardening"}),
+            &["query", "--links-to", "gardening", "--json"],
+            0,
+        ),
         call(
             "sparks_query",
             json!({"resolve": "trees"}),

@@ -8,8 +8,9 @@ use clap::Args;
 /// Find pages by frontmatter fields and the link graph
 ///
 /// Filters combine with AND. Names given to --linked-from and --links-to may be titles,
-/// aliases, file names or vault-relative paths, resolved as links are. Reads the manifest as
-/// the last scan left it.
+/// aliases, file names or vault-relative paths, resolved as links are; --links-to a name no
+/// page has yet lists the pages whose links name it. Reads the manifest as the last scan left
+/// it. No match prints nothing on stdout and says so on stderr.
 #[derive(Debug, Args)]
 #[command(
     after_help = "Examples:\n  sparks query --tag caching --type concept\n  \
@@ -35,7 +36,7 @@ pub struct QueryArgs {
     /// Pages that PAGE links to
     #[arg(long, value_name = "PAGE")]
     linked_from: Option<String>,
-    /// Pages that link to PAGE
+    /// Pages that link to PAGE (or, if no page has that name, to the name)
     #[arg(long, value_name = "PAGE")]
     links_to: Option<String>,
     /// Pages older than one of their sources
@@ -106,6 +107,10 @@ pub fn run(ctx: &Ctx, args: QueryArgs) -> anyhow::Result<Exit> {
         output::json(&report)?;
     } else {
         output::lines(report.pages.iter().map(|p| p.path.as_str()))?;
+        // Said on stderr: a script reading stdout sees no lines, a person sees why.
+        if report.total == 0 {
+            output::status("No page matches the query.");
+        }
         if report.truncated {
             output::status(&format!(
                 "({} of {} pages shown)",
