@@ -18,6 +18,7 @@ pub mod contract;
 pub mod fault;
 pub mod fmt;
 pub mod fsio;
+pub mod fuzzy;
 pub mod git;
 pub mod inbox;
 pub mod index;

@@ -243,7 +243,7 @@ impl Server {
     }
 
     #[tool(
-        description = "Mark the open task the query names done (exact, unique substring, clear fuzzy match); if several match, lists them.",
+        description = "Mark the open task the query names done (exact, unique substring, or the query's letters in order with a clear winner); if several match, lists them; says when the task is already done.",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
