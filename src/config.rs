@@ -229,9 +229,10 @@ mode = "append-only"   # raw captures are never rewritten
 
 [git]
 auto_commit = true     # commit the vault after `ingest --finalize`
-# Commits use your git identity (`git config user.name` / `user.email`); set a
-# vault-specific one with `git config --local`. Only paths inside the vault are
-# committed, never sparks.db.
+# Commits use your git identity where git finds it: GIT_AUTHOR_NAME/EMAIL and
+# GIT_COMMITTER_NAME/EMAIL in the environment, then `git config user.name` /
+# `user.email` (a vault-specific one with `git config --local`), then EMAIL.
+# Only paths inside the vault are committed, never sparks.db.
 
 [ingest]
 batch_size = {DEFAULT_BATCH_SIZE}        # entries one `ingest --prepare` hands out (0 = all)
