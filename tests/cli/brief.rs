@@ -107,3 +107,17 @@ fn text_lists_ten_a_group_and_counts_the_rest() {
     assert_eq!(j["revisit"]["thin"].as_array().map(Vec::len), Some(14));
     assert_eq!(j["tasks"]["open"], 7);
 }
+
+#[test]
+fn days_must_be_a_whole_number_of_days() {
+    let v = TestVault::new();
+    for bad in ["x", "0", "1.5"] {
+        let run = v.run(&["brief", "--days", bad]).code(2);
+        assert!(
+            run.stderr
+                .contains("expected a whole number of days from 1 to 3660"),
+            "{bad}: {}",
+            run.stderr
+        );
+    }
+}

@@ -355,7 +355,7 @@ fn scenario() -> Vec<Step> {
         refused(
             "sparks_prepare_ingest",
             json!({"limit": "ten"}),
-            "limit: invalid type: string \"ten\"",
+            "limit: expected a whole number, got \"ten\"",
         ),
         refused(
             "sparks_lint",

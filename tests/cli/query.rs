@@ -204,3 +204,36 @@ fn resolve_lists_every_collision() {
     assert_eq!(j["collisions"], serde_json::json!([]));
     snapshot!(v, v.run(&["query", "--resolve", "Cascade"]).ok().stdout);
 }
+
+#[test]
+fn a_limit_that_is_not_a_whole_number_says_so() {
+    let v = wiki();
+    for bad in ["abc", "1.5", "99999999999999999999999"] {
+        let run = v.run(&["query", "--limit", bad]).code(2);
+        assert!(
+            run.stderr
+                .contains(&format!("invalid value '{bad}' for '--limit <N>'")),
+            "{}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("digit"), "{}", run.stderr);
+    }
+    let run = v.run(&["query", "--limit", "abc"]).code(2);
+    assert!(
+        run.stderr.contains("expected a whole number"),
+        "{}",
+        run.stderr
+    );
+    let run = v.run(&["search", "x", "--limit", "ten"]).code(2);
+    assert!(
+        run.stderr.contains("expected a whole number"),
+        "{}",
+        run.stderr
+    );
+    let run = v.run(&["ingest", "--prepare", "--limit", "ten"]).code(2);
+    assert!(
+        run.stderr.contains("expected a whole number"),
+        "{}",
+        run.stderr
+    );
+}

@@ -17,7 +17,7 @@ const SHOWN: usize = 10;
 #[derive(Debug, Args)]
 pub struct BriefArgs {
     /// How many calendar days, today included
-    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=3660))]
+    #[arg(long, default_value_t = 7, value_parser = crate::cli::number::days)]
     days: u32,
 
     /// Print the result as JSON

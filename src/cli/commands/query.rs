@@ -49,7 +49,7 @@ pub struct QueryArgs {
     #[arg(long)]
     thin: bool,
     /// Print at most N pages (the JSON says how many matched and whether it was cut)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::cli::number::count)]
     limit: Option<usize>,
     /// Instead of filtering, list every page a new page called NAME would collide with
     #[arg(long, value_name = "NAME", conflicts_with_all = ["title", "alias", "tag", "kind", "maturity",
