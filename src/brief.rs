@@ -139,7 +139,11 @@ pub fn brief(
         revisit: Revisit {
             stale: manifest.stale_pages()?.into_iter().map(|s| s.0).collect(),
             seed_orphans: manifest.seed_orphans()?,
-            thin: manifest.thin_pages()?.into_iter().map(|t| t.0).collect(),
+            thin: manifest
+                .thin_pages(vault.config.lint.thin_below_sentences)?
+                .into_iter()
+                .map(|t| t.0)
+                .collect(),
         },
         tasks: Tasks {
             open: open.len(),

@@ -1,7 +1,7 @@
 //! `sparks.toml`: the vault's configuration and root marker. Parsing is strict: an unknown key
 //! or collection, a wrong type or an impossible value is an error that names the key and line.
 
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer, de};
 use std::path::{Path, PathBuf};
 
 /// The file name of the configuration, which also marks the vault root.
@@ -12,6 +12,9 @@ pub const DEFAULT_BATCH_SIZE: usize = 15;
 
 /// The default number of pages above which `index` shards by type.
 pub const DEFAULT_SHARD_ABOVE: usize = 500;
+
+/// The default sentence count below which a page is thin (the original's rule).
+pub const DEFAULT_THIN_BELOW_SENTENCES: usize = 3;
 
 /// A parsed `sparks.toml`; absent keys hold their defaults.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -27,6 +30,8 @@ pub struct Config {
     pub ingest: IngestSection,
     /// `[index]`
     pub index: IndexSection,
+    /// `[lint]`
+    pub lint: LintSection,
     /// `[collections.<name>]`
     pub collections: CollectionsSection,
 }
@@ -82,6 +87,7 @@ impl Default for GitSection {
 #[serde(deny_unknown_fields, default)]
 pub struct IngestSection {
     /// Entries one `ingest --prepare` hands out; 0 means all of them.
+    #[serde(deserialize_with = "whole_number")]
     pub batch_size: usize,
 }
 
@@ -98,6 +104,7 @@ impl Default for IngestSection {
 #[serde(deny_unknown_fields, default)]
 pub struct IndexSection {
     /// Above this many pages, `index` writes one page per type.
+    #[serde(deserialize_with = "whole_number")]
     pub shard_above: usize,
 }
 
@@ -105,6 +112,23 @@ impl Default for IndexSection {
     fn default() -> Self {
         IndexSection {
             shard_above: DEFAULT_SHARD_ABOVE,
+        }
+    }
+}
+
+/// `[lint]`: the health checks.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LintSection {
+    /// A page with fewer sentences of prose than this is thin (0: no page is).
+    #[serde(deserialize_with = "whole_number")]
+    pub thin_below_sentences: usize,
+}
+
+impl Default for LintSection {
+    fn default() -> Self {
+        LintSection {
+            thin_below_sentences: DEFAULT_THIN_BELOW_SENTENCES,
         }
     }
 }
@@ -129,6 +153,24 @@ pub struct CollectionsSection {
 pub struct CollectionGlob {
     /// e.g. `raw/quotes/**/*.md`
     pub glob: String,
+}
+
+/// A count: a whole number, with an error that says so (not "expected usize").
+fn whole_number<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    struct WholeNumber;
+    impl de::Visitor<'_> for WholeNumber {
+        type Value = usize;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a whole number (0 or more)")
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<usize, E> {
+            usize::try_from(v).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<usize, E> {
+            usize::try_from(v).map_err(|_| E::invalid_value(de::Unexpected::Signed(v), &self))
+        }
+    }
+    d.deserialize_u64(WholeNumber)
 }
 
 /// Reading or parsing `sparks.toml` failed.
@@ -187,15 +229,19 @@ mode = "append-only"   # raw captures are never rewritten
 
 [git]
 auto_commit = true     # commit the vault after `ingest --finalize`
-# Commits use your git identity (`git config user.name` / `user.email`); set a
-# vault-specific one with `git config --local`. Only paths inside the vault are
-# committed, never sparks.db.
+# Commits use your git identity where git finds it: GIT_AUTHOR_NAME/EMAIL and
+# GIT_COMMITTER_NAME/EMAIL in the environment, then `git config user.name` /
+# `user.email` (a vault-specific one with `git config --local`), then EMAIL.
+# Only paths inside the vault are committed, never sparks.db.
 
 [ingest]
 batch_size = {DEFAULT_BATCH_SIZE}        # entries one `ingest --prepare` hands out (0 = all)
 
 [index]
 shard_above = {DEFAULT_SHARD_ABOVE}      # above this many pages, one index page per type
+
+[lint]
+thin_below_sentences = {DEFAULT_THIN_BELOW_SENTENCES}  # a page with fewer sentences of prose is thin
 
 # Collection source globs (relative to the vault root). Omit a section to keep
 # the default shown here.
@@ -226,6 +272,7 @@ mod tests {
         assert!(c.git.auto_commit);
         assert_eq!(c.ingest.batch_size, 15);
         assert_eq!(c.index.shard_above, 500);
+        assert_eq!(c.lint.thin_below_sentences, 3);
     }
 
     #[test]
@@ -256,8 +303,25 @@ mod tests {
     }
 
     #[test]
+    fn the_thin_threshold_is_a_whole_number() {
+        let c = Config::parse("[lint]\nthin_below_sentences = 5\n").unwrap();
+        assert_eq!(c.lint.thin_below_sentences, 5);
+        for bad in ["-1", "\"3\"", "2.5"] {
+            let err =
+                Config::parse(&format!("[lint]\nthin_below_sentences = {bad}\n")).unwrap_err();
+            assert!(
+                err.contains("line 2")
+                    && err.contains("thin_below_sentences")
+                    && err.contains("expected a whole number"),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
     fn missing_sections_take_defaults() {
         let c = Config::parse("").unwrap();
+        assert_eq!(c.lint.thin_below_sentences, 3);
         assert!(c.git.auto_commit);
         assert_eq!(c.raw.mode, RawMode::AppendOnly);
     }

@@ -1,9 +1,12 @@
 //! Git commits through libgit2 (no `git` executable needed). A commit holds only the changes
 //! inside the vault directory, never `sparks.db*`, and leaves everything else in the
 //! repository, staged or not, exactly as it was: the commit's tree is HEAD's tree with the
-//! vault's paths replaced, and the index is updated for those paths only.
+//! vault's paths replaced, and the index is updated for those paths only. Its author and
+//! committer come from where the git CLI takes them (`GIT_AUTHOR_*`, `GIT_COMMITTER_*`, the
+//! configuration, `EMAIL`; see [`crate::ident`]), which libgit2 alone would not read.
 
-use git2::{ErrorCode, Index, Repository, Status, StatusOptions};
+use crate::ident::{self, IdentError, Role};
+use git2::{ErrorCode, Index, Repository, Signature, Status, StatusOptions, Time};
 use std::path::{Path, PathBuf};
 
 /// What a commit attempt did.
@@ -23,9 +26,14 @@ pub enum Commit {
 /// A git operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum GitError {
-    /// No author identity is configured.
-    #[error("git has no author identity configured for {}", .0.display())]
-    NoIdentity(PathBuf),
+    /// No identity to commit with (or a date git would refuse), found where git looks.
+    #[error("cannot commit in {}: {source}", repo.display())]
+    Identity {
+        /// The repository's work tree.
+        repo: PathBuf,
+        /// What is missing or wrong.
+        source: IdentError,
+    },
     /// libgit2 reported an error.
     #[error("git ({}): {source}", repo.display())]
     Git {
@@ -40,10 +48,7 @@ impl GitError {
     /// What the user can do about it.
     pub fn hint(&self) -> Option<&'static str> {
         match self {
-            GitError::NoIdentity(_) => Some(
-                "run `git config --global user.name \"Your Name\"` and \
-                 `git config --global user.email you@example.com`, then run the command again",
-            ),
+            GitError::Identity { source, .. } => Some(source.hint()),
             GitError::Git { .. } => None,
         }
     }
@@ -91,15 +96,7 @@ fn commit(vault_root: &Path, message: &str, only: Option<&[String]>) -> Result<C
             "nothing to commit: the vault has no changes".into(),
         ));
     }
-    let sig = match repo.signature() {
-        Ok(s) => s,
-        Err(e)
-            if matches!(e.code(), ErrorCode::NotFound) || e.class() == git2::ErrorClass::Config =>
-        {
-            return Err(GitError::NoIdentity(workdir));
-        }
-        Err(e) => return Err(git(e)),
-    };
+    let (author, committer) = signatures(&repo, &workdir)?;
     let mut index = repo.index().map_err(git)?;
     for p in &paths {
         let rel = Path::new(p);
@@ -137,13 +134,40 @@ fn commit(vault_root: &Path, message: &str, only: Option<&[String]>) -> Result<C
     let tree = repo.find_tree(tree_id).map_err(git)?;
     let parents: Vec<&git2::Commit<'_>> = head.iter().collect();
     let id = repo
-        .commit(Some("HEAD"), &sig, &sig, message, &tree, &parents)
+        .commit(Some("HEAD"), &author, &committer, message, &tree, &parents)
         .map_err(git)?;
     index.write().map_err(git)?;
     Ok(Commit::Made {
         sha: id.to_string(),
         paths,
     })
+}
+
+/// The author and committer, found where the git CLI finds them (see [`crate::ident`]): the
+/// environment, then the repository's configuration (local, global, system).
+fn signatures(
+    repo: &Repository,
+    workdir: &Path,
+) -> Result<(Signature<'static>, Signature<'static>), GitError> {
+    let git = |source| GitError::Git {
+        repo: workdir.to_path_buf(),
+        source,
+    };
+    let config = repo.config().and_then(|mut c| c.snapshot()).map_err(git)?;
+    let env = |name: &str| std::env::var(name).ok();
+    let lookup = |key: &str| config.get_string(key).ok();
+    let sign = |role| {
+        let id = ident::resolve(role, &env, &lookup).map_err(|source| GitError::Identity {
+            repo: workdir.to_path_buf(),
+            source,
+        })?;
+        match id.when {
+            Some((secs, minutes)) => Signature::new(&id.name, &id.email, &Time::new(secs, minutes)),
+            None => Signature::now(&id.name, &id.email),
+        }
+        .map_err(git)
+    };
+    Ok((sign(Role::Author)?, sign(Role::Committer)?))
 }
 
 /// The id of the most recent commit among HEAD and its first-parent ancestors (a few) whose

@@ -1,6 +1,7 @@
 //! `query`: structured lookup of pages from the manifest, and `query --resolve`, the check an
 //! agent makes before it creates a page.
 
+use crate::key::link_key;
 use crate::manifest::{Collision, Manifest, ManifestError, PageFilter, PageRow, Resolution};
 use serde::Serialize;
 
@@ -41,9 +42,9 @@ pub struct ResolveReport {
 /// A query could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum QueryError {
-    /// `--linked-from` / `--links-to` names nothing.
+    /// `--linked-from` names nothing.
     #[error(
-        "no page is called {0:?} (give a title, an alias, a file name or a vault-relative path)"
+        "no page is called {0:?}, so it links to nothing (give a title, an alias, a file name or a vault-relative path)"
     )]
     UnknownPage(String),
     /// `--linked-from` / `--links-to` names several pages.
@@ -85,14 +86,19 @@ fn page_path(manifest: &Manifest, name: &str) -> Result<String, QueryError> {
     }
 }
 
-/// Run a query.
+/// Run a query. `links_to` a name no page has yet finds the pages whose links name it (as
+/// the original did): what an agent wants to know before it creates that page.
 pub fn query(manifest: &Manifest, req: &Request) -> Result<QueryReport, QueryError> {
     let mut f = req.filter.clone();
     if let Some(n) = &f.linked_from {
         f.linked_from = Some(page_path(manifest, n)?);
     }
-    if let Some(n) = &f.links_to {
-        f.links_to = Some(page_path(manifest, n)?);
+    if let Some(n) = f.links_to.take() {
+        match page_path(manifest, &n) {
+            Ok(path) => f.links_to = Some(path),
+            Err(QueryError::UnknownPage(_)) => f.links_to_name = Some(link_key(&n)),
+            Err(e) => return Err(e),
+        }
     }
     let (pages, total) = manifest.query_pages(&f)?;
     Ok(QueryReport {

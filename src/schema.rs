@@ -8,9 +8,6 @@ use serde::Serialize;
 pub const TYPES: [&str; 5] = ["entity", "concept", "summary", "synthesis", "collection"];
 /// The maturities.
 pub const MATURITIES: [&str; 4] = ["seed", "working", "stable", "historical"];
-/// A page with fewer words of prose than this is thin.
-pub const THIN_WORDS: i64 = 40;
-
 /// The canonical key order of a frontmatter block: `fmt --check` reports a block in another
 /// order and `fmt --fix` restores it. The contract's frontmatter example is written in this
 /// order (a test runs `fmt --check` on it).

@@ -8,7 +8,7 @@
 use crate::clock::Now;
 use crate::fault;
 use crate::fsio;
-use crate::inbox::hints::checkbox_task;
+use crate::inbox::hints::{checkbox_task, ticked_task};
 use crate::key::key;
 use crate::lock::VaultLock;
 use crate::manifest::Manifest;
@@ -17,10 +17,12 @@ use crate::vault::{TASKS, Vault};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
-/// The most similar open task wins a fuzzy match only with at least this similarity...
-const FUZZY_MIN: f64 = 0.75;
-/// ...and this much more than the runner-up.
-const FUZZY_MARGIN: f64 = 0.15;
+/// A fuzzy match wins only with a score more than this above the runner-up's (the
+/// original's margin).
+const FUZZY_MARGIN: i64 = 5;
+
+/// How many candidates an ambiguous fuzzy match lists (the original's cap).
+const FUZZY_CANDIDATES: usize = 5;
 
 /// How many times a rewrite starts over because the file changed after it was read.
 const REWRITE_ATTEMPTS: usize = 20;
@@ -64,8 +66,15 @@ pub enum Done {
     },
     /// Several tasks match; none was completed.
     Ambiguous {
-        /// The candidates, best first.
+        /// The candidates, best first (at most 5 for a fuzzy match).
         candidates: Vec<Task>,
+        /// How many open tasks matched in all.
+        matches: usize,
+    },
+    /// No open task matches, but a completed one does: nothing was changed.
+    AlreadyDone {
+        /// The completed task.
+        task: Task,
     },
     /// No open task matches.
     NotFound {
@@ -298,6 +307,11 @@ pub fn add(root: &Path, section: &str, text: &str, today: &str) -> Result<Added,
         let n = file.lines.len();
         let want = key(section);
         let heading = (0..n).find(|&i| heading_name(file.line(i)).is_some_and(|h| key(h) == want));
+        // The section as Tasks.md writes it (`home` finds `## Home`).
+        let written_section = heading
+            .and_then(|h| heading_name(file.line(h)))
+            .unwrap_or(section)
+            .to_string();
         let (new_text, line, section_created) = match heading {
             Some(h) => {
                 let end = (h + 1..n)
@@ -309,7 +323,7 @@ pub fn add(root: &Path, section: &str, text: &str, today: &str) -> Result<Added,
                 {
                     // Report the task and section as the file writes them.
                     return Ok(Added {
-                        section: heading_name(file.line(h)).unwrap_or(section).into(),
+                        section: written_section,
                         text: checkbox_task(file.line(i)).unwrap_or(text).into(),
                         line: i + 1,
                         section_created: false,
@@ -344,7 +358,7 @@ pub fn add(root: &Path, section: &str, text: &str, today: &str) -> Result<Added,
         }
         fault::reached("tasks.write");
         return Ok(Added {
-            section: section.into(),
+            section: written_section,
             text: text.into(),
             line,
             section_created,
@@ -355,9 +369,10 @@ pub fn add(root: &Path, section: &str, text: &str, today: &str) -> Result<Added,
     Err(TaskError::Busy { path })
 }
 
-/// Complete the open task that `query` names: an exact match first, then a substring match,
-/// then a fuzzy match with a clear winner. Ambiguity completes nothing. A missing `Tasks.md` is
-/// "not found" and is not created.
+/// Complete the open task that `query` names: an exact match first, then a unique substring
+/// match, then the original's fuzzy match (the query's letters in order) with a clear winner.
+/// Ambiguity completes nothing. When no open task matches but a completed one does, that is
+/// said. A missing `Tasks.md` is "not found" and is not created.
 pub fn done(root: &Path, query: &str) -> Result<Done, TaskError> {
     let query = query.trim();
     if query.is_empty() {
@@ -372,20 +387,22 @@ pub fn done(root: &Path, query: &str) -> Result<Done, TaskError> {
             });
         };
         let file = Lines::parse(&path, bytes.clone())?;
-        let open: Vec<Task> = (0..file.lines.len())
-            .filter_map(|i| {
-                checkbox_task(file.line(i)).map(|t| Task {
-                    text: t.to_string(),
-                    line: i + 1,
-                })
-            })
-            .collect();
+        let open = tasks_where(&file, checkbox_task);
         let (task, matched_by) = match choose(&open, query) {
             Choice::One(t, by) => (t, by),
-            Choice::Many(candidates) => return Ok(Done::Ambiguous { candidates }),
+            Choice::Many(candidates, matches) => {
+                return Ok(Done::Ambiguous {
+                    candidates,
+                    matches,
+                });
+            }
             Choice::None => {
-                return Ok(Done::NotFound {
-                    query: query.into(),
+                let completed = tasks_where(&file, ticked_task);
+                return Ok(match choose(&completed, query) {
+                    Choice::One(task, _) => Done::AlreadyDone { task },
+                    _ => Done::NotFound {
+                        query: query.into(),
+                    },
                 });
             }
         };
@@ -409,61 +426,53 @@ pub fn done(root: &Path, query: &str) -> Result<Done, TaskError> {
     Err(TaskError::Busy { path })
 }
 
+/// The tasks of `file` that `parse` recognises, with their lines.
+fn tasks_where(file: &Lines, parse: fn(&str) -> Option<&str>) -> Vec<Task> {
+    (0..file.lines.len())
+        .filter_map(|i| {
+            parse(file.line(i)).map(|t| Task {
+                text: t.to_string(),
+                line: i + 1,
+            })
+        })
+        .collect()
+}
+
 enum Choice {
     One(Task, &'static str),
-    Many(Vec<Task>),
+    /// The candidates, and how many matched in all.
+    Many(Vec<Task>, usize),
     None,
 }
 
-fn choose(open: &[Task], query: &str) -> Choice {
+fn choose(tasks: &[Task], query: &str) -> Choice {
     let q = key(query);
-    // Identical tasks are interchangeable: completing the first is no guess.
-    if let Some(t) = open.iter().find(|t| key(&t.text) == q) {
+    // Identical tasks are interchangeable: completing the first is no guess. (The original had
+    // no exact stage and called these ambiguous; a unique match is the same either way.)
+    if let Some(t) = tasks.iter().find(|t| key(&t.text) == q) {
         return Choice::One(t.clone(), "exact");
     }
-    let hits: Vec<&Task> = open.iter().filter(|t| key(&t.text).contains(&q)).collect();
+    let hits: Vec<&Task> = tasks.iter().filter(|t| key(&t.text).contains(&q)).collect();
     match hits.as_slice() {
         [one] => return Choice::One((*one).clone(), "substring"),
         [] => {}
-        many => return Choice::Many(many.iter().map(|t| (*t).clone()).collect()),
+        many => return Choice::Many(many.iter().map(|t| (*t).clone()).collect(), many.len()),
     }
-    let mut scored: Vec<(f64, &Task)> = open
-        .iter()
-        .map(|t| (similarity(&q, &key(&t.text)), t))
-        .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.line.cmp(&b.1.line)));
-    match scored.as_slice() {
-        [(best, t), rest @ ..] if *best >= FUZZY_MIN => {
-            let runner_up = rest.first().map_or(0.0, |r| r.0);
-            if best - runner_up >= FUZZY_MARGIN {
-                Choice::One((*t).clone(), "fuzzy")
-            } else {
-                Choice::Many(
-                    scored
-                        .iter()
-                        .take_while(|(s, _)| *s >= FUZZY_MIN && best - s < FUZZY_MARGIN)
-                        .take(5)
-                        .map(|(_, t)| (*t).clone())
-                        .collect(),
-                )
-            }
+    let ranked = crate::fuzzy::rank(query, tasks.iter().map(|t| t.text.as_str()));
+    match ranked.as_slice() {
+        [] => Choice::None,
+        [(i, _)] => Choice::One(tasks[*i].clone(), "fuzzy"),
+        [(i, best), (_, next), ..] if *best > next.saturating_add(FUZZY_MARGIN) => {
+            Choice::One(tasks[*i].clone(), "fuzzy")
         }
-        _ => Choice::None,
+        all => Choice::Many(
+            all.iter()
+                .take(FUZZY_CANDIDATES)
+                .map(|(i, _)| tasks[*i].clone())
+                .collect(),
+            all.len(),
+        ),
     }
-}
-
-/// How well `query` matches the best run of as many words in `text` (0 to 1): typos in a
-/// few words still find their task, a stray word does not.
-fn similarity(query: &str, text: &str) -> f64 {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let n = query.split_whitespace().count().max(1);
-    if words.len() <= n {
-        return strsim::normalized_damerau_levenshtein(query, text);
-    }
-    words
-        .windows(n)
-        .map(|w| strsim::normalized_damerau_levenshtein(query, &w.join(" ")))
-        .fold(0.0, f64::max)
 }
 
 #[cfg(test)]
@@ -558,18 +567,41 @@ mod tests {
             Some("ship finalize")
         );
         assert!(
-            matches!(choose(&tasks(&["write tests for ingest", "write tests for scan"]), "write tests"), Choice::Many(c) if c.len() == 2)
+            matches!(choose(&tasks(&["write tests for ingest", "write tests for scan"]), "write tests"), Choice::Many(c, 2) if c.len() == 2)
         );
     }
 
     #[test]
-    fn fuzzy_needs_a_clear_winner() {
+    fn fuzzy_needs_the_letters_in_order_and_a_clear_winner() {
         assert_eq!(
-            pick(&["ship finalize", "call dentist"], "ship finalzie").as_deref(),
-            Some("ship finalize")
+            pick(&["update README", "read me later"], "updrdme").as_deref(),
+            Some("update README")
         );
-        assert!(pick(&["call dentist", "fix build"], "cat").is_none());
-        assert!(pick(&["fix login bug", "fix logout bug"], "fix logn bug").is_none());
+        // 26 against 5: a clear winner.
+        assert_eq!(
+            pick(&["ship prepare", "ship finalize"], "shp").as_deref(),
+            Some("ship prepare")
+        );
+        // 21 against 20: too close, both listed, best first.
+        match choose(&tasks(&["fix login bug", "fix logout bug"]), "fxbg") {
+            Choice::Many(c, 2) => assert_eq!(c[0].text, "fix login bug"),
+            _ => panic!("fxbg is ambiguous"),
+        }
+        // A typo is not a subsequence: the original found nothing, and so does this.
+        assert!(matches!(
+            choose(&tasks(&["ship finalize"]), "ship finalzie"),
+            Choice::None
+        ));
+    }
+
+    #[test]
+    fn an_ambiguous_fuzzy_match_lists_five_and_counts_all() {
+        let many: Vec<String> = (0..8).map(|i| format!("task number {i}")).collect();
+        let texts: Vec<&str> = many.iter().map(String::as_str).collect();
+        match choose(&tasks(&texts), "tsknm") {
+            Choice::Many(c, 8) => assert_eq!(c.len(), 5),
+            _ => panic!("eight equal matches are ambiguous"),
+        }
     }
 
     #[test]
@@ -583,6 +615,10 @@ mod tests {
         assert_eq!(read(&d), text.replace("* [ ] renew", "* [x] renew"));
         assert!(matches!(
             done(d.path(), "passport").unwrap(),
+            Done::AlreadyDone { ref task } if task.line == 4
+        ));
+        assert!(matches!(
+            done(d.path(), "dentist").unwrap(),
             Done::NotFound { .. }
         ));
     }

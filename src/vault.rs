@@ -47,6 +47,9 @@ pub enum VaultError {
     /// An explicitly named vault has no `sparks.toml`.
     #[error("{} is not a vault (it has no {CONFIG_FILE})", .0.display())]
     NotAVault(PathBuf),
+    /// An explicitly named vault does not exist.
+    #[error("{} does not exist", .0.display())]
+    Missing(PathBuf),
     /// The configuration is unreadable or invalid.
     #[error(transparent)]
     Config(#[from] ConfigError),
@@ -67,6 +70,9 @@ impl VaultError {
             VaultError::NotFound(_) | VaultError::NotAVault(_) => Some(
                 "run `sparks init` to create a vault, or pass --vault PATH (or set SPARKS_VAULT)",
             ),
+            VaultError::Missing(_) => Some(
+                "check the path given to --vault (or SPARKS_VAULT); `sparks init PATH` creates a vault there",
+            ),
             _ => None,
         }
     }
@@ -76,6 +82,9 @@ impl Vault {
     /// Open the vault whose root is exactly `root`.
     pub fn open(root: &Path) -> Result<Vault, VaultError> {
         let root = absolute(root)?;
+        if !root.exists() {
+            return Err(VaultError::Missing(root));
+        }
         if !is_vault_root(&root) {
             return Err(VaultError::NotAVault(root));
         }

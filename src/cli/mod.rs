@@ -4,6 +4,7 @@
 
 pub mod commands;
 pub mod exit;
+pub mod number;
 pub mod output;
 
 use crate::clock::Now;

@@ -42,9 +42,20 @@ impl Hints {
 
 /// `- [ ] text` or `* [ ] text` (an unchecked box): the task text.
 pub fn checkbox_task(line: &str) -> Option<&str> {
+    boxed_task(line, &["[ ]"])
+}
+
+/// `- [x] text` or `* [X] text` (a ticked box): the task text.
+pub fn ticked_task(line: &str) -> Option<&str> {
+    boxed_task(line, &["[x]", "[X]"])
+}
+
+/// The text of a `-` or `*` list item that starts with one of `boxes` and a space.
+fn boxed_task<'a>(line: &'a str, boxes: &[&str]) -> Option<&'a str> {
     let t = line.trim_start();
     let rest = t.strip_prefix("- ").or_else(|| t.strip_prefix("* "))?;
-    let rest = rest.trim_start().strip_prefix("[ ]")?;
+    let rest = rest.trim_start();
+    let rest = boxes.iter().find_map(|b| rest.strip_prefix(b))?;
     if !rest.starts_with([' ', '\t']) {
         return None;
     }

@@ -119,7 +119,7 @@ pub fn lint_and_fix(
         scan::scan_paths(vault, manifest, &written, now.ns)
             .map_err(|e| LintError::Rescan(e.to_string()))?;
     }
-    let mut report = lint(manifest, checks)?;
+    let mut report = lint(vault, manifest, checks)?;
     report.fixes = fixes;
     Ok(report)
 }

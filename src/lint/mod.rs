@@ -179,15 +179,20 @@ pub fn run(
     let seen = scan::refresh(vault, manifest, now).map_err(|e| LintError::Rescan(e.to_string()))?;
     let mut report = match fix {
         true => fix::lint_and_fix(vault, manifest, checks, now)?,
-        false => lint(manifest, checks)?,
+        false => lint(vault, manifest, checks)?,
     };
     report.notes = notes(&vault.root);
     report.seen = seen;
     Ok(report)
 }
 
-/// Run the given checks on the manifest as it is.
-pub fn lint(manifest: &Manifest, checks: &[&'static str]) -> Result<LintReport, LintError> {
+/// Run the given checks on the vault's manifest as it is (the vault's configuration sets the
+/// thin threshold).
+pub fn lint(
+    vault: &Vault,
+    manifest: &Manifest,
+    checks: &[&'static str],
+) -> Result<LintReport, LintError> {
     let on = |c: &str| checks.contains(&c);
     let mut issues = Vec::new();
     let mut push = |check, path: &str, line, message| {
@@ -247,19 +252,19 @@ pub fn lint(manifest: &Manifest, checks: &[&'static str]) -> Result<LintReport, 
         }
     }
     if on("thin-pages") {
-        for (p, words) in manifest.thin_pages()? {
+        let below = vault.config.lint.thin_below_sentences;
+        for (p, n) in manifest.thin_pages(below)? {
             push(
                 "thin-pages",
                 &p,
                 None,
                 format!(
-                    "{} of prose (thin below {})",
-                    if words == 1 {
-                        "1 word".to_string()
+                    "{} of prose (thin below {below})",
+                    if n == 1 {
+                        "1 sentence".to_string()
                     } else {
-                        format!("{words} words")
+                        format!("{n} sentences")
                     },
-                    schema::THIN_WORDS
                 ),
             );
         }

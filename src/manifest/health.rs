@@ -40,8 +40,6 @@ pub struct PageRecord {
     pub error_line: Option<usize>,
     /// The fields, as [`crate::markdown::Frontmatter`].
     pub fields: crate::markdown::Frontmatter,
-    /// Words of prose.
-    pub words: usize,
 }
 
 /// A name claimed by more than one page.
@@ -137,11 +135,12 @@ impl Manifest {
         Ok(paths(self, &q)?.into_iter().map(|(p, _)| p).collect())
     }
 
-    /// Pages with too little prose, with their word counts (system pages excluded).
-    pub fn thin_pages(&self) -> Result<Vec<(String, usize)>> {
+    /// Pages with fewer than `below` sentences of prose, with their sentence counts (system
+    /// pages excluded): the one thin rule of `lint`, `brief` and `query --thin`.
+    pub fn thin_pages(&self, below: usize) -> Result<Vec<(String, usize)>> {
         let q = format!(
-            "SELECT p.path, CAST(p.words AS TEXT) FROM pages p WHERE {} AND NOT {} ORDER BY p.path",
-            sql::thin(),
+            "SELECT p.path, CAST(p.sentences AS TEXT) FROM pages p WHERE {} AND NOT {} ORDER BY p.path",
+            sql::thin(below),
             sql::SYSTEM_PAGE
         );
         Ok(paths(self, &q)?
@@ -249,7 +248,7 @@ impl Manifest {
             .conn
             .prepare(
                 "SELECT p.path, p.frontmatter, p.error, p.error_line, p.title, p.type, p.maturity, p.created,
-                        p.updated, p.sources, p.problems, p.words, p.key_lines
+                        p.updated, p.sources, p.problems, p.key_lines
                  FROM pages p ORDER BY p.path",
             )
             .at(&self.path)?;
@@ -273,9 +272,8 @@ impl Manifest {
                         tags: tags.remove(&path).unwrap_or_default(),
                         aliases: aliases.remove(&path).unwrap_or_default(),
                         problems,
-                        lines: serde_json::from_str(&r.get::<_, String>(12)?).unwrap_or_default(),
+                        lines: serde_json::from_str(&r.get::<_, String>(11)?).unwrap_or_default(),
                     },
-                    words: r.get::<_, i64>(11)? as usize,
                     path,
                 })
             })

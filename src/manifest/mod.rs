@@ -36,6 +36,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0001_init.sql"),
     include_str!("../../migrations/0002_search_without_copies.sql"),
     include_str!("../../migrations/0003_obsidian_heading_keys.sql"),
+    include_str!("../../migrations/0004_thin_by_sentences.sql"),
 ];
 
 /// The schema version this binary writes.

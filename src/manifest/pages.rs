@@ -156,7 +156,7 @@ impl ScanTx<'_> {
         });
         t.prepare_cached(
             "INSERT INTO pages (path, frontmatter, error, error_line, title, title_key, type, maturity,
-                                created, updated, sources, problems, body_line, words, title_loose,
+                                created, updated, sources, problems, body_line, sentences, title_loose,
                                 key_lines)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
         )
@@ -175,7 +175,7 @@ impl ScanTx<'_> {
                 json(fm.map_or(&empty, |f| &f.sources)),
                 problems,
                 doc.body_line as i64,
-                doc.outline.words as i64,
+                doc.outline.sentences as i64,
                 title.map(key::loose_key),
                 fm.map_or("[]".to_string(), |f| serde_json::to_string(&f.lines).unwrap_or_else(|_| "[]".into())),
             ])

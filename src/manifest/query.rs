@@ -22,12 +22,14 @@ pub struct PageFilter {
     pub linked_from: Option<String>,
     /// Pages that link to the page at this path.
     pub links_to: Option<String>,
+    /// Pages with a link whose target has this link key: the links to a name no page has yet.
+    pub links_to_name: Option<String>,
     /// Stale pages only.
     pub stale: bool,
     /// Orphans only.
     pub orphan: bool,
-    /// Thin pages only.
-    pub thin: bool,
+    /// Thin pages only: those with fewer sentences of prose than this.
+    pub thin: Option<usize>,
     /// At most this many rows.
     pub limit: Option<usize>,
 }
@@ -108,14 +110,20 @@ impl Manifest {
                 arg(dst.clone())
             ));
         }
+        if let Some(k) = &f.links_to_name {
+            conds.push(format!(
+                "p.path IN (SELECT l.source FROM links l WHERE l.target_key = {})",
+                arg(k.clone())
+            ));
+        }
         if f.stale {
             conds.push(sql::STALE.into());
         }
         if f.orphan {
             conds.push(format!("{} AND NOT {}", sql::ORPHAN, sql::SYSTEM_PAGE));
         }
-        if f.thin {
-            conds.push(format!("{} AND NOT {}", sql::thin(), sql::SYSTEM_PAGE));
+        if let Some(below) = f.thin {
+            conds.push(format!("{} AND NOT {}", sql::thin(below), sql::SYSTEM_PAGE));
         }
         let wher = if conds.is_empty() {
             String::new()

@@ -19,7 +19,8 @@ pub const ORPHAN: &str = "(NOT EXISTS (
     SELECT 1 FROM links l WHERE l.resolved = p.path AND l.source <> p.path
       AND l.source <> 'wiki/index.md' AND substr(l.source, 1, 11) <> 'wiki/index/'))";
 
-/// The thin rule, with `{THIN}` for the word threshold.
-pub fn thin() -> String {
-    format!("(p.words < {})", crate::schema::THIN_WORDS)
+/// A page (alias `p`) with fewer than `below` sentences of prose. A page not counted yet
+/// (NULL: the manifest was migrated and not scanned since) is not called thin.
+pub fn thin(below: usize) -> String {
+    format!("(p.sentences < {below})")
 }

@@ -4,6 +4,7 @@
 pub mod edit;
 pub mod frontmatter;
 pub mod outline;
+pub mod sentences;
 
 pub use frontmatter::{Block, Frontmatter, Problem, Split};
 pub use outline::{Heading, Link, Outline};

@@ -1,9 +1,9 @@
 //! The outline of a Markdown body: wikilinks and embeds, headings and block ids, with line
-//! numbers. Links follow Obsidian's syntax (`[[T]]`, `[[T|label]]`, `[[T#Heading]]`,
-//! `[[T#^block]]`, `![[embed]]`, `[[folder/T]]`, `[[T.md]]`, and `[[T\|label]]` inside
-//! tables). Nothing inside code (fenced, indented or inline) or an HTML comment is a link.
-//! A heading inside an HTML comment or an Obsidian `%%comment%%` is no heading: Obsidian does
-//! not offer it as a link target.
+//! numbers, and how many sentences of prose it holds. Links follow Obsidian's syntax
+//! (`[[T]]`, `[[T|label]]`, `[[T#Heading]]`, `[[T#^block]]`, `![[embed]]`, `[[folder/T]]`,
+//! `[[T.md]]`, and `[[T\|label]]` inside tables). Nothing inside code (fenced, indented or
+//! inline) or an HTML comment is a link or prose. A heading inside an HTML comment or an
+//! Obsidian `%%comment%%` is no heading: Obsidian does not offer it as a link target.
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
@@ -47,8 +47,9 @@ pub struct Outline {
     pub headings: Vec<Heading>,
     /// Block ids (`^id` at the end of a block) with their lines.
     pub blocks: Vec<(String, usize)>,
-    /// Words of prose: text outside code and headings; each CJK character counts as a word.
-    pub words: usize,
+    /// Sentences of prose (text outside code, headings and comments), counted by
+    /// [`super::sentences::count`].
+    pub sentences: usize,
 }
 
 /// The outline of `body`, whose first line is line `first_line` of its file.
@@ -59,13 +60,15 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
     let mut heading: Option<(u8, String, usize)> = None;
     // Where each heading starts, to drop those inside comments once all comments are known.
     let mut heading_starts = Vec::new();
-    let mut words = 0;
+    // The prose of the body: a space stands for inline code, a line break ends each block.
+    let mut prose = String::new();
     for (event, range) in Parser::new_ext(body, Options::empty()).into_offset_iter() {
         match event {
             Event::Start(Tag::CodeBlock(_)) => excluded.push(range),
             Event::Code(text) => {
-                if let Some((_, t, _)) = heading.as_mut() {
-                    t.push_str(&text);
+                match heading.as_mut() {
+                    Some((_, t, _)) => t.push_str(&text),
+                    None => prose.push(' '),
                 }
                 excluded.push(range);
             }
@@ -80,9 +83,10 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
             }
             Event::Text(text) => match heading.as_mut() {
                 Some((_, t, _)) => t.push_str(&text),
-                None if !in_code(&excluded, range.start) => words += count_words(&text),
+                None if !in_code(&excluded, range.start) => prose.push_str(&text),
                 None => {}
             },
+            Event::SoftBreak | Event::HardBreak => prose.push('\n'),
             Event::End(TagEnd::Heading(_)) => {
                 if let Some((level, text, line)) = heading.take() {
                     headings.push(Heading {
@@ -92,6 +96,14 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
                     });
                 }
             }
+            Event::End(
+                TagEnd::Emphasis
+                | TagEnd::Strong
+                | TagEnd::Strikethrough
+                | TagEnd::Link
+                | TagEnd::Image,
+            ) => {}
+            Event::End(_) => prose.push('\n'),
             _ => {}
         }
     }
@@ -108,32 +120,12 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
         links: links(body, &lines, &inside),
         headings,
         blocks: block_ids(body, &lines, &inside),
-        words,
+        sentences: super::sentences::count(&prose),
     }
 }
 
 fn in_code(excluded: &[Range<usize>], pos: usize) -> bool {
     excluded.last().is_some_and(|r| r.contains(&pos))
-}
-
-/// Words in `text`: runs of letters or digits, with each CJK character a word of its own.
-fn count_words(text: &str) -> usize {
-    let mut n = 0;
-    let mut in_word = false;
-    for c in text.chars() {
-        if crate::cjk::is_cjk(c) {
-            n += 1;
-            in_word = false;
-        } else if c.is_alphanumeric() {
-            if !in_word {
-                n += 1;
-            }
-            in_word = true;
-        } else if !(in_word && (c == '\'' || c == '’' || c == '-')) {
-            in_word = false;
-        }
-    }
-    n
 }
 
 /// An HTML comment event covers the comment's first line at least; extend it to `-->`.
@@ -322,12 +314,14 @@ mod tests {
     }
 
     #[test]
-    fn words_of_prose_only() {
+    fn sentences_of_prose_only() {
         let o = outline(
-            "# A heading here\n\nOne two, three-four.\n\n```\nnot counted\n```\n\n`nor this`\n知識管理\n",
+            "# A heading. Here!\n\nOne two. Three?\n\n```\nnot. counted.\n```\n\n    nor. this.\n\n\
+             Run `a.b.c` now! [Label.](https://x.example/a.b) <https://y.example/c.d>\n\n\
+             <!-- hidden. -->\n\n~~~\nno.\n~~~\n\n知識管理。",
             1,
         );
-        assert_eq!(o.words, 3 + 4);
+        assert_eq!(o.sentences, 2 + 1 + 1 + 1);
     }
 
     #[test]

@@ -124,7 +124,7 @@ pub struct QueryArgs {
     /// Pages this page (title, alias, file name or path) links to
     #[serde(default, deserialize_with = "de::linked_from")]
     pub linked_from: Option<String>,
-    /// Pages linking to this page (title, alias, file name or path)
+    /// Pages linking to this page (title, alias, file name or path), or to this name if no page has it
     #[serde(default, deserialize_with = "de::links_to")]
     pub links_to: Option<String>,
     /// Pages older than one of their sources
@@ -133,7 +133,7 @@ pub struct QueryArgs {
     /// Pages no other page links to (the index does not count)
     #[serde(default, deserialize_with = "de::orphan")]
     pub orphan: bool,
-    /// Pages with fewer than 40 words of prose
+    /// Pages with fewer sentences of prose than `[lint] thin_below_sentences` (default 3)
     #[serde(default, deserialize_with = "de::thin")]
     pub thin: bool,
     /// At most this many pages (`total` counts all)
@@ -307,9 +307,9 @@ mod de {
         stale: bool => lenient::value,
         orphan: bool => lenient::value,
         thin: bool => lenient::value,
-        limit: Option<usize> => lenient::value,
-        days: Option<u32> => lenient::value,
-        keep: Vec<u32> => lenient::list,
+        limit: Option<usize> => lenient::count,
+        days: Option<u32> => lenient::count,
+        keep: Vec<u32> => lenient::counts,
         // The core knows the names (in any case, with or without spaces) and says so.
         names: Vec<String> => lenient::strings,
         scope: Option<String> => |_, v| lenient::name("in", v, &super::SCOPES),
@@ -353,7 +353,11 @@ mod tests {
     #[test]
     fn wrong_types_unknown_names_and_unknown_arguments_are_errors() {
         let e = parse::<PrepareArgs>(json!({"limit": "ten"})).unwrap_err();
-        assert!(e.starts_with("limit: invalid type: string \"ten\""), "{e}");
+        assert_eq!(e, "limit: expected a whole number, got \"ten\"");
+        let e = parse::<FinalizeArgs>(json!({"keep": [1, -2]})).unwrap_err();
+        assert_eq!(e, "keep: expected a whole number, got -2");
+        let e = parse::<BriefArgs>(json!({"days": 1.5})).unwrap_err();
+        assert_eq!(e, "days: expected a whole number, got 1.5");
         let e = parse::<QueryArgs>(json!({"type": "entities"})).unwrap_err();
         assert!(
             e.starts_with("type: \"entities\" is not one of entity,"),

@@ -11,18 +11,32 @@ pub fn value<T: DeserializeOwned>(field: &str, value: Value) -> Result<T, String
     serde_json::from_value(decoded(value)).map_err(|e| format!("{field}: {e}"))
 }
 
+/// `value` as an optional whole number: a number, or a string holding one. Anything else
+/// is an error that says "a whole number" (not a Rust type).
+pub fn count<T: TryFrom<u64>>(field: &str, value: Value) -> Result<Option<T>, String> {
+    match decoded(value) {
+        Value::Null => Ok(None),
+        v => whole(field, v).map(Some),
+    }
+}
+
+/// `value` as a list of whole numbers (each as [`count`] reads one).
+pub fn counts<T: TryFrom<u64>>(field: &str, value: Value) -> Result<Vec<T>, String> {
+    items(value)
+        .into_iter()
+        .map(|item| whole(field, decoded(item)))
+        .collect()
+}
+
+fn whole<T: TryFrom<u64>>(field: &str, v: Value) -> Result<T, String> {
+    v.as_u64()
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or_else(|| format!("{field}: expected a whole number, got {v}"))
+}
+
 /// `value` as a string, exactly as sent (a string is never decoded).
 pub fn text<T: DeserializeOwned>(field: &str, value: Value) -> Result<T, String> {
     serde_json::from_value(value).map_err(|e| format!("{field}: {e}"))
-}
-
-/// `value` as a list of `T`: a list, a JSON-encoded list, or a lone item standing for a list of
-/// one. Each item is decoded as [`value`] decodes.
-pub fn list<T: DeserializeOwned>(field: &str, value: Value) -> Result<Vec<T>, String> {
-    items(value)
-        .into_iter()
-        .map(|item| self::value(field, item))
-        .collect()
 }
 
 /// `value` as a list of strings: a list, a JSON-encoded list or a lone string. The strings
@@ -91,22 +105,24 @@ mod tests {
 
     #[test]
     fn encoded_lists_and_numbers_are_decoded() {
-        assert_eq!(list::<u32>("keep", json!("[2, 3]")), Ok(vec![2, 3]));
-        assert_eq!(list::<u32>("keep", json!([2, "3"])), Ok(vec![2, 3]));
-        assert_eq!(list::<u32>("keep", json!(4)), Ok(vec![4]));
-        assert_eq!(value::<Option<usize>>("limit", json!("10")), Ok(Some(10)));
-        assert_eq!(value::<Option<usize>>("limit", json!(null)), Ok(None));
+        assert_eq!(counts::<u32>("keep", json!("[2, 3]")), Ok(vec![2, 3]));
+        assert_eq!(counts::<u32>("keep", json!([2, "3"])), Ok(vec![2, 3]));
+        assert_eq!(counts::<u32>("keep", json!(4)), Ok(vec![4]));
+        assert_eq!(count::<usize>("limit", json!("10")), Ok(Some(10)));
+        assert_eq!(count::<usize>("limit", json!(null)), Ok(None));
         assert_eq!(value::<bool>("fix", json!("true")), Ok(true));
     }
 
     #[test]
     fn a_wrong_type_is_an_error_that_names_the_argument() {
-        let e = value::<Option<usize>>("limit", json!("ten")).unwrap_err();
-        assert!(e.starts_with("limit: invalid type: string \"ten\""), "{e}");
+        let e = count::<usize>("limit", json!("ten")).unwrap_err();
+        assert_eq!(e, "limit: expected a whole number, got \"ten\"");
+        let e = count::<u32>("days", json!(5_000_000_000u64)).unwrap_err();
+        assert_eq!(e, "days: expected a whole number, got 5000000000");
         let e = value::<bool>("fix", json!("yes")).unwrap_err();
         assert!(e.starts_with("fix: "), "{e}");
-        let e = value::<Option<usize>>("limit", json!(-1)).unwrap_err();
-        assert!(e.starts_with("limit: "), "{e}");
+        let e = count::<usize>("limit", json!(-1)).unwrap_err();
+        assert_eq!(e, "limit: expected a whole number, got -1");
         let e = text::<String>("text", json!(5)).unwrap_err();
         assert!(e.starts_with("text: invalid type: integer"), "{e}");
     }

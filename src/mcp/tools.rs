@@ -238,7 +238,7 @@ impl Server {
     }
 
     #[tool(
-        description = "Mark the open task the query names done (exact, unique substring, clear fuzzy match); if several match, lists them.",
+        description = "Mark the open task the query names done (exact, unique substring, or the query's letters in order with a clear winner); if several match, lists them; says when the task is already done.",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -339,8 +339,9 @@ impl Server {
                     links_to: a.links_to,
                     stale: a.stale,
                     orphan: a.orphan,
-                    thin: a.thin,
+                    thin: a.thin.then_some(vault.config.lint.thin_below_sentences),
                     limit: a.limit,
+                    ..PageFilter::default()
                 };
                 reply::json(&query::query(&manifest, &Request { filter })?)
             })

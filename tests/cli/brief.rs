@@ -83,3 +83,60 @@ fn the_brief_sees_files_written_after_the_last_scan() {
     let pages = j["updated_wiki"].to_string();
     assert!(pages.contains("wiki/concepts/Late.md"), "{j}");
 }
+
+#[test]
+fn text_lists_ten_a_group_and_counts_the_rest() {
+    let v = TestVault::new();
+    for i in 1..=14 {
+        v.page(
+            &format!("wiki/concepts/Thin{i:02}.md"),
+            &format!("Thin {i}"),
+            "Short.",
+        );
+    }
+    for i in 1..=7 {
+        v.run(&[
+            "tasks",
+            "add",
+            "--section",
+            "A",
+            "--text",
+            &format!("task {i}"),
+        ])
+        .ok();
+    }
+    v.run(&["scan"]).ok();
+    let text = v.run(&["brief"]).ok().stdout;
+    let thin = text
+        .split("thin pages: 14\n")
+        .nth(1)
+        .expect("the thin group is counted");
+    let listed: Vec<&str> = thin.lines().take_while(|l| l.starts_with("  ")).collect();
+    assert_eq!(listed.len(), 11, "{text}");
+    assert_eq!(listed[0], "  wiki/concepts/Thin01.md");
+    assert_eq!(listed[10], "  … and 4 more");
+    assert!(
+        text.contains(
+            "open tasks: 7\n  task 1\n  task 2\n  task 3\n  task 4\n  task 5\n  … and 2 more\n"
+        ),
+        "{text}"
+    );
+    // JSON keeps every item.
+    let j = v.run(&["brief", "--json"]).ok().json();
+    assert_eq!(j["revisit"]["thin"].as_array().map(Vec::len), Some(14));
+    assert_eq!(j["tasks"]["open"], 7);
+}
+
+#[test]
+fn days_must_be_a_whole_number_of_days() {
+    let v = TestVault::new();
+    for bad in ["x", "0", "1.5"] {
+        let run = v.run(&["brief", "--days", bad]).code(2);
+        assert!(
+            run.stderr
+                .contains("expected a whole number of days from 1 to 3660"),
+            "{bad}: {}",
+            run.stderr
+        );
+    }
+}

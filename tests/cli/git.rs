@@ -248,6 +248,7 @@ fn without_an_identity_finalize_fails_keeps_the_ingest_open_and_resumes() {
     let r = v.run(&["ingest", "--finalize"]).code(1);
     assert!(r.stderr.contains("identity"), "{}", r.stderr);
     assert!(r.stderr.contains("git config"), "{}", r.stderr);
+    assert!(r.stderr.contains("GIT_AUTHOR_NAME"), "{}", r.stderr);
     let status = v.run(&["ingest", "--status"]).ok().json();
     assert_eq!(status["ingest_id"], 1, "the ingest stays open");
     assert_eq!(status["step"], "regen");
@@ -309,4 +310,149 @@ fn a_file_deleted_in_the_vault_is_committed_as_a_deletion() {
         "{changes}"
     );
     assert_eq!(git(&v, &v.root, &["status", "--porcelain"]), "");
+}
+
+/// Run `sparks` at the vault root with extra environment variables.
+fn run_env(v: &TestVault, args: &[&str], env: &[(&str, &str)]) -> crate::harness::Run {
+    let mut c = v.cmd(args);
+    c.envs(env.iter().copied());
+    c.output().expect("run sparks").into()
+}
+
+/// Author and committer of the last commit, one line each.
+fn who(v: &TestVault) -> String {
+    git(v, &v.root, &["log", "-1", "--format=%an <%ae>%n%cn <%ce>"])
+}
+
+/// The author's and committer's dates of the last commit, as git stores them.
+fn when(v: &TestVault) -> Vec<String> {
+    lines_of(&git(
+        v,
+        &v.root,
+        &["log", "-1", "--date=raw", "--format=%ad%n%cd"],
+    ))
+}
+
+fn lines_of(s: &str) -> Vec<String> {
+    s.lines().map(str::to_string).collect()
+}
+
+/// A repository with no identity anywhere (no gitconfig, no user.name), as in a container.
+fn bare_identity_vault() -> TestVault {
+    let v = TestVault::new();
+    git(&v, &v.root, &["init", "-q"]);
+    assert!(
+        !git_output(&v, &v.root, &["config", "user.name"])
+            .status
+            .success(),
+        "the test needs no identity anywhere"
+    );
+    assert!(!v.home().join(".gitconfig").exists());
+    v.capture(&["a capture"]);
+    v.run(&["ingest", "--prepare"]).ok();
+    v
+}
+
+#[test]
+fn an_identity_in_the_environment_commits_as_git_would() {
+    let v = bare_identity_vault();
+    let env = [
+        ("GIT_AUTHOR_NAME", "Ada Author"),
+        ("GIT_AUTHOR_EMAIL", "ada@example.com"),
+        ("GIT_AUTHOR_DATE", "@1112911993 +0200"),
+        ("GIT_COMMITTER_NAME", "Cy Committer"),
+        ("GIT_COMMITTER_EMAIL", "cy@example.com"),
+        ("GIT_COMMITTER_DATE", "Thu, 07 Apr 2005 22:13:13 +0200"),
+    ];
+    let f = run_env(&v, &["ingest", "--finalize", "--json"], &env)
+        .ok()
+        .json();
+    assert!(f["commit"].is_string(), "{f}");
+    assert_eq!(
+        who(&v),
+        "Ada Author <ada@example.com>\nCy Committer <cy@example.com>\n"
+    );
+    assert_eq!(when(&v), ["1112911993 +0200", "1112904793 +0200"]);
+}
+
+#[test]
+fn the_environment_comes_before_the_config_and_email_comes_last() {
+    let v = bare_identity_vault();
+    identity(&v, &v.root);
+    // The author from the environment, the committer from the config (as git does).
+    let env = [
+        ("GIT_AUTHOR_NAME", "Env Author"),
+        ("GIT_AUTHOR_EMAIL", "env@example.com"),
+        ("GIT_AUTHOR_DATE", "2005-04-07T22:13:13"),
+        ("EMAIL", "ignored@example.com"),
+    ];
+    run_env(&v, &["ingest", "--finalize"], &env).ok();
+    assert_eq!(
+        who(&v),
+        "Env Author <env@example.com>\nTest <test@example.com>\n"
+    );
+    assert_eq!(
+        when(&v)[0],
+        "1112911993 +0000",
+        "a date without an offset is local time (UTC in the tests)"
+    );
+    // Only a name configured: EMAIL supplies the address.
+    git(&v, &v.root, &["config", "--unset", "user.email"]);
+    v.capture(&["another capture"]);
+    v.run(&["ingest", "--prepare"]).ok();
+    run_env(
+        &v,
+        &["ingest", "--finalize"],
+        &[("EMAIL", "mail@example.com")],
+    )
+    .ok();
+    assert_eq!(
+        who(&v),
+        "Test <mail@example.com>\nTest <mail@example.com>\n"
+    );
+}
+
+#[test]
+fn a_missing_identity_or_a_bad_date_names_what_to_set() {
+    let v = bare_identity_vault();
+    // A name but no address anywhere: the error lists where git looks, the hint what to set.
+    let r = run_env(
+        &v,
+        &["ingest", "--finalize"],
+        &[("GIT_AUTHOR_NAME", "A"), ("GIT_COMMITTER_NAME", "C")],
+    )
+    .code(1);
+    assert!(
+        r.stderr.contains(
+            "no author identity: no email in GIT_AUTHOR_EMAIL, author.email, user.email or EMAIL"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL")
+            && r.stderr.contains("git config --global user.email"),
+        "{}",
+        r.stderr
+    );
+    let ok_env = [
+        ("GIT_AUTHOR_NAME", "A"),
+        ("GIT_COMMITTER_NAME", "A"),
+        ("EMAIL", "a@example.com"),
+    ];
+    let mut bad_date = ok_env.to_vec();
+    bad_date.push(("GIT_COMMITTER_DATE", "next tuesday"));
+    let r = run_env(&v, &["ingest", "--finalize"], &bad_date).code(1);
+    assert!(
+        r.stderr
+            .contains("GIT_COMMITTER_DATE=\"next tuesday\" is not a date git accepts"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("RFC 2822"), "{}", r.stderr);
+    assert_eq!(git(&v, &v.root, &["rev-list", "--all"]), "", "no commit");
+    assert_eq!(v.run(&["ingest", "--status"]).ok().json()["ingest_id"], 1);
+    // Fixed, finalize resumes and commits.
+    run_env(&v, &["ingest", "--finalize"], &ok_env).ok();
+    assert_eq!(who(&v), "A <a@example.com>\nA <a@example.com>\n");
 }

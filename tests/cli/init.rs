@@ -170,6 +170,29 @@ fn vault_flag_and_env_select_the_vault() {
         )
         .code(1);
     assert!(run.stderr.contains("is not a vault"), "{}", run.stderr);
+    // A path that does not exist says so, through the flag and the variable alike.
+    let missing = elsewhere.join("no-such-vault");
+    let run = v
+        .run_in(elsewhere, &["--vault", missing.to_str().unwrap(), "status"])
+        .code(1);
+    assert!(
+        run.stderr
+            .starts_with(&format!("error: {} does not exist\n", missing.display())),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("hint: check the path given to --vault"),
+        "{}",
+        run.stderr
+    );
+    let run: crate::harness::Run = command(elsewhere, &v.home())
+        .args(["status"])
+        .env("SPARKS_VAULT", &missing)
+        .output()
+        .unwrap()
+        .into();
+    assert!(run.code(1).stderr.contains("does not exist"));
 }
 
 #[test]

@@ -236,3 +236,139 @@ fn while_an_ingest_is_open_its_archive_files_are_not_dead_sources() {
     assert_eq!(dead(&v), only_the_other);
     assert_eq!(fmt_dead(&v), only_the_other);
 }
+
+/// A page with valid frontmatter and this body, linked from an index-like hub so that only
+/// the thin check can report it.
+fn thin_vault(pages: &[(&str, &str)]) -> TestVault {
+    let v = TestVault::new();
+    for (name, body) in pages {
+        v.page(&format!("wiki/concepts/{name}.md"), name, body);
+    }
+    v.write("raw/inbox/2026-05-01.md", "captures");
+    v.run(&["scan"]).ok();
+    v
+}
+
+fn thin_paths(v: &TestVault) -> Vec<String> {
+    let j = v.run(&["lint", "--check", "thin-pages", "--json"]).json();
+    j["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["path"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn thin_pages_have_fewer_than_three_sentences_as_in_the_original() {
+    let twenty_three = "Sparks keeps a small wiki for you. Agents write its pages every day! \
+                        Does it lint them? Yes, it does so every night.";
+    assert_eq!(twenty_three.split_whitespace().count(), 23);
+    let v = thin_vault(&[
+        ("Four", twenty_three),
+        (
+            "Two",
+            "Only two sentences live here. That is all there is to it.",
+        ),
+        ("Cjk", "知識は力なり。日々の記録を残す。ページを書く。"),
+        (
+            "Urls",
+            "https://a.example/x.y\nhttps://b.example/docs/v1.2/index.html\n<https://c.example/a.b>",
+        ),
+        (
+            "Numbers",
+            "We shipped v0.3 and v1.2.5 with `x.y.z()` and pi at 3.14 in the docs. See [[Four]]",
+        ),
+        (
+            "Code",
+            "One sentence.\n\n```\nno. sentences. in. code.\n```\n\n    nor. here.\n",
+        ),
+    ]);
+    let thin = thin_paths(&v);
+    assert_eq!(
+        thin,
+        [
+            "wiki/concepts/Code.md",
+            "wiki/concepts/Numbers.md",
+            "wiki/concepts/Two.md",
+            "wiki/concepts/Urls.md"
+        ]
+    );
+    // The message says the measure and the threshold.
+    let run = v.run(&["lint", "--check", "thin-pages"]).code(1);
+    assert!(
+        run.stdout
+            .contains("wiki/concepts/Two.md  2 sentences of prose (thin below 3)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("wiki/concepts/Urls.md  0 sentences of prose (thin below 3)"),
+        "{}",
+        run.stdout
+    );
+    // query --thin and brief apply the same rule.
+    let query: Vec<String> = v
+        .run(&["query", "--thin"])
+        .ok()
+        .stdout
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(query, thin);
+    let brief = v.run(&["brief", "--json"]).ok().json();
+    assert_eq!(brief["revisit"]["thin"], serde_json::json!(thin));
+}
+
+#[test]
+fn the_thin_threshold_is_a_config_key() {
+    let v = thin_vault(&[
+        ("Four", "One. Two! Three? Four."),
+        ("Two", "One sentence. Another one."),
+    ]);
+    assert_eq!(thin_paths(&v), ["wiki/concepts/Two.md"]);
+    let config = v.read("sparks.toml");
+    assert!(config.contains("thin_below_sentences = 3"), "{config}");
+    let set = |n: &str| {
+        v.write(
+            "sparks.toml",
+            config.replace(
+                "thin_below_sentences = 3",
+                &format!("thin_below_sentences = {n}"),
+            ),
+        );
+    };
+    set("5");
+    assert_eq!(
+        thin_paths(&v),
+        ["wiki/concepts/Four.md", "wiki/concepts/Two.md"]
+    );
+    let run = v.run(&["lint", "--check", "thin-pages"]).code(1);
+    assert!(run.stdout.contains("(thin below 5)"), "{}", run.stdout);
+    assert_eq!(
+        v.run(&["query", "--thin"]).ok().stdout,
+        "wiki/concepts/Four.md\nwiki/concepts/Two.md\n"
+    );
+    set("2");
+    assert!(thin_paths(&v).is_empty());
+    v.run(&["lint", "--check", "thin-pages"]).ok();
+    // A value that is not a whole number: every command refuses, naming the key and line.
+    set("\"three\"");
+    let line = v
+        .read("sparks.toml")
+        .lines()
+        .position(|l| l.starts_with("thin_below_sentences"))
+        .unwrap()
+        + 1;
+    for args in [&["lint"][..], &["query", "--thin"], &["brief"]] {
+        let run = v.run(args).code(1);
+        assert!(
+            run.stderr.contains(&format!("line {line}"))
+                && run.stderr.contains("thin_below_sentences = \"three\"")
+                && run.stderr.contains("expected a whole number"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+}

@@ -184,6 +184,13 @@ fn scenario() -> Vec<Step> {
             &["query", "--links-to", "Trees", "--limit", "5", "--json"],
             0,
         ),
+        // A name no page has yet: the pages whose links name it, as the original listed them.
+        call(
+            "sparks_query",
+            json!({"links_to": "gardening"}),
+            &["query", "--links-to", "gardening", "--json"],
+            0,
+        ),
         call(
             "sparks_query",
             json!({"resolve": "trees"}),
@@ -348,7 +355,7 @@ fn scenario() -> Vec<Step> {
         refused(
             "sparks_prepare_ingest",
             json!({"limit": "ten"}),
-            "limit: invalid type: string \"ten\"",
+            "limit: expected a whole number, got \"ten\"",
         ),
         refused(
             "sparks_lint",

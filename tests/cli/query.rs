@@ -6,7 +6,7 @@ use crate::snapshot;
 /// A small wiki: pages with aliases, tags, links, a broken page and a stale one.
 fn wiki() -> TestVault {
     let v = TestVault::new();
-    let long = "word ".repeat(50);
+    let long = "A sentence of prose. ".repeat(3);
     v.write(
         "wiki/entities/Cascade.md",
         format!("---\ntitle: Cascade Engine\ntype: entity\nmaturity: stable\ntags: [gcp, Caching]\naliases: [CC4BQ, Cascade]\nsources: [raw/notes/cascade.md]\ncreated: 2026-04-01\nupdated: 2026-04-02\n---\n\n{long}\n"),
@@ -86,8 +86,51 @@ fn graph_filters_resolve_names_like_links() {
         paths(&v, &["--linked-from", "Landscape"]),
         ["wiki/concepts/Pebble.md", "wiki/entities/Cascade.md"]
     );
-    let run = v.run(&["query", "--links-to", "Ghost"]).code(1);
-    assert!(run.stderr.contains("Ghost"), "{}", run.stderr);
+}
+
+#[test]
+fn links_to_a_name_no_page_has_lists_the_pages_that_link_to_it() {
+    let v = wiki();
+    // Pebble links to [[Nowhere]], a page nobody has written yet: the original listed it.
+    assert_eq!(
+        paths(&v, &["--links-to", "Nowhere"]),
+        ["wiki/concepts/Pebble.md"]
+    );
+    assert_eq!(
+        paths(&v, &["--links-to", "nowhere.md"]),
+        ["wiki/concepts/Pebble.md"]
+    );
+    let j = v
+        .run(&["query", "--links-to", "NOWHERE", "--json"])
+        .ok()
+        .json();
+    assert_eq!(j["pages"][0]["path"], "wiki/concepts/Pebble.md");
+    // Filters still combine: Pebble is no entity.
+    assert!(paths(&v, &["--links-to", "Nowhere", "--type", "entity"]).is_empty());
+    // A name nothing links to: no pages, exit 0, and stderr says so.
+    let run = v.run(&["query", "--links-to", "Ghost"]).ok();
+    assert_eq!(run.stdout, "");
+    assert_eq!(run.stderr, "No page matches the query.\n");
+    // --linked-from a page that does not exist is still an error naming it.
+    let run = v.run(&["query", "--linked-from", "Ghost"]).code(1);
+    assert!(run.stderr.contains("\"Ghost\""), "{}", run.stderr);
+}
+
+#[test]
+fn no_result_says_so_on_stderr_only() {
+    let v = wiki();
+    let run = v.run(&["query", "--tag", "nothing-has-this"]).ok();
+    assert_eq!(run.stdout, "", "stdout stays empty for scripts");
+    assert_eq!(run.stderr, "No page matches the query.\n");
+    let quiet = v.run(&["-q", "query", "--tag", "nothing-has-this"]).ok();
+    assert_eq!((quiet.stdout.as_str(), quiet.stderr.as_str()), ("", ""));
+    let json = v
+        .run(&["query", "--tag", "nothing-has-this", "--json"])
+        .ok();
+    assert_eq!(json.json()["total"], 0);
+    assert_eq!(json.stderr, "", "the JSON says it already");
+    // A result says nothing on stderr.
+    assert_eq!(v.run(&["query", "--tag", "gcp"]).ok().stderr, "");
 }
 
 #[test]
@@ -160,4 +203,37 @@ fn resolve_lists_every_collision() {
         .json();
     assert_eq!(j["collisions"], serde_json::json!([]));
     snapshot!(v, v.run(&["query", "--resolve", "Cascade"]).ok().stdout);
+}
+
+#[test]
+fn a_limit_that_is_not_a_whole_number_says_so() {
+    let v = wiki();
+    for bad in ["abc", "1.5", "99999999999999999999999"] {
+        let run = v.run(&["query", "--limit", bad]).code(2);
+        assert!(
+            run.stderr
+                .contains(&format!("invalid value '{bad}' for '--limit <N>'")),
+            "{}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("digit"), "{}", run.stderr);
+    }
+    let run = v.run(&["query", "--limit", "abc"]).code(2);
+    assert!(
+        run.stderr.contains("expected a whole number"),
+        "{}",
+        run.stderr
+    );
+    let run = v.run(&["search", "x", "--limit", "ten"]).code(2);
+    assert!(
+        run.stderr.contains("expected a whole number"),
+        "{}",
+        run.stderr
+    );
+    let run = v.run(&["ingest", "--prepare", "--limit", "ten"]).code(2);
+    assert!(
+        run.stderr.contains("expected a whole number"),
+        "{}",
+        run.stderr
+    );
 }

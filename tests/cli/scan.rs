@@ -403,6 +403,8 @@ fn a_schema_1_manifest_is_migrated_and_reindexed_keeping_change_times() {
              ALTER TABLE files DROP COLUMN indexed;
              DROP INDEX links_resolved_source; CREATE INDEX links_resolved ON links(resolved);
              DROP INDEX links_fragments; CREATE INDEX headings_key ON headings(path, key);
+             ALTER TABLE pages DROP COLUMN sentences;
+             ALTER TABLE pages ADD COLUMN words INTEGER NOT NULL DEFAULT 0;
              UPDATE files SET changed_ns = 12345;
              PRAGMA user_version = 1;",
         )
@@ -461,6 +463,8 @@ fn a_schema_2_manifest_is_read_again_for_obsidian_heading_keys() {
              UPDATE links SET heading_key = lower(heading) WHERE heading IS NOT NULL;
              INSERT INTO headings (path, seq, level, text, key, line)
                VALUES ('wiki/concepts/Guide.md', 9, 2, 'Hidden', 'hidden', 14);
+             ALTER TABLE pages DROP COLUMN sentences;
+             ALTER TABLE pages ADD COLUMN words INTEGER NOT NULL DEFAULT 0;
              PRAGMA user_version = 2;",
         )
         .unwrap();
@@ -484,6 +488,48 @@ fn a_schema_2_manifest_is_read_again_for_obsidian_heading_keys() {
         "{lint}"
     );
     assert_eq!(scan(&v)["hashed"], 0, "the files are read again once");
+}
+
+#[test]
+fn a_schema_2_manifest_counts_sentences_on_the_next_scan() {
+    let v = TestVault::new();
+    v.page("wiki/concepts/Short.md", "Short", "Only one sentence here.")
+        .page("wiki/concepts/Long.md", "Long", "One. Two. Three. Four.")
+        .settle();
+    scan(&v);
+    // Schema 2 counted words: these pages had plenty.
+    db(&v)
+        .execute_batch(
+            "ALTER TABLE pages DROP COLUMN sentences;
+             ALTER TABLE pages ADD COLUMN words INTEGER NOT NULL DEFAULT 0;
+             UPDATE pages SET words = 100;
+             UPDATE files SET changed_ns = 12345;
+             PRAGMA user_version = 2;",
+        )
+        .unwrap();
+    // Migrated but not scanned: a count the page never had makes no page thin.
+    let thin = |v: &TestVault| v.run(&["query", "--thin"]).ok().stdout;
+    assert_eq!(thin(&v), "");
+    assert_eq!(
+        rows(&v, "PRAGMA user_version"),
+        [manifest_version().to_string()]
+    );
+    let report = scan(&v);
+    assert_eq!(report["errors"], serde_json::json!([]), "{report}");
+    assert_eq!(thin(&v), "wiki/concepts/Short.md\n");
+    assert_eq!(
+        rows(
+            &v,
+            "SELECT path, sentences, changed_ns = 12345 FROM files JOIN pages USING (path)
+             WHERE path LIKE 'wiki/concepts/%' ORDER BY path"
+        ),
+        [
+            "wiki/concepts/Long.md | 4 | 1",
+            "wiki/concepts/Short.md | 1 | 1"
+        ],
+        "pages are recounted; their content did not change, nor does their change time"
+    );
+    assert_eq!(scan(&v)["hashed"], 0, "the recount happens once");
 }
 
 fn manifest_version() -> i64 {

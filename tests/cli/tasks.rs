@@ -96,6 +96,26 @@ fn sections_match_case_insensitively() {
     v.write(TASKS, LIST);
     let r = add(&v, "WORK", "write tests for git").ok();
     assert!(!r.stdout.contains("Created section"), "{}", r.stdout);
+    // The section is echoed as Tasks.md writes it, in text and JSON alike.
+    assert_eq!(
+        r.stdout,
+        "Added: write tests for git (line 20 under Work)\n"
+    );
+    let j = v
+        .run(&[
+            "tasks",
+            "add",
+            "--section",
+            "home",
+            "--text",
+            "call mum",
+            "--json",
+        ])
+        .ok()
+        .json();
+    assert_eq!(j["section"], "Home");
+    v.write(TASKS, LIST);
+    add(&v, "WORK", "write tests for git").ok();
     let after = tasks(&v);
     assert_eq!(after.matches("## Work").count(), 1, "{after}");
     assert!(!after.contains("WORK"), "{after}");
@@ -198,13 +218,17 @@ fn done_completes_a_unique_substring_match_and_prints_it() {
         tasks(&v),
         LIST.replace("- [ ] renew passport", "- [x] renew passport")
     );
-    // It is done now: the same query finds nothing.
+    // It is done now: the same query says so, changes nothing, and exits 1 (nothing was
+    // completed, as the original's "no match").
     let r = v.run(&["done", "passport"]).code(1);
-    assert!(
-        r.stdout.contains("No open task matches \"passport\""),
-        "{}",
-        r.stdout
-    );
+    assert_eq!(r.stdout, "Already done: renew passport (line 11)\n");
+    assert!(r.stderr.contains("already done"), "{}", r.stderr);
+    let j = v.run(&["done", "passport", "--json"]).code(1).json();
+    assert_eq!(j["result"], "already_done");
+    assert_eq!(j["task"]["line"], 11);
+    // A task done by hand counts too.
+    let r = v.run(&["done", "milk"]).code(1);
+    assert_eq!(r.stdout, "Already done: buy milk (line 12)\n");
     // Words are joined; case does not matter; `*` items count.
     let r = v.run(&["done", "SHIP", "finalize"]).ok();
     assert_eq!(r.stdout, "Done: ship finalize (line 19)\n");
@@ -252,23 +276,58 @@ fn an_ambiguous_query_lists_candidates_and_changes_nothing() {
 }
 
 #[test]
-fn a_fuzzy_match_needs_a_clear_winner() {
+fn a_fuzzy_match_is_the_letters_in_order_with_a_clear_winner() {
     let v = TestVault::new();
-    v.write(TASKS, "## A\n\n- [ ] ship finalize\n- [ ] call dentist\n");
-    let json = v.run(&["done", "ship", "finalzie", "--json"]).ok().json();
+    // The query's letters in order in exactly one task: it is completed.
+    let list = "## A\n\n- [ ] update README\n- [ ] call dentist\n";
+    v.write(TASKS, list);
+    let json = v.run(&["done", "updrdme", "--json"]).ok().json();
     assert_eq!(json["matched_by"], "fuzzy");
-    assert_eq!(json["task"]["text"], "ship finalize");
-    assert_eq!(
-        tasks(&v),
-        "## A\n\n- [x] ship finalize\n- [ ] call dentist\n"
-    );
+    assert_eq!(json["task"]["text"], "update README");
+    assert_eq!(tasks(&v), list.replace("- [ ] update", "- [x] update"));
 
+    // Both match, but one scores far better (26 against 5, the original's scores).
+    let list = "## A\n\n- [ ] ship prepare\n- [ ] ship finalize\n";
+    v.write(TASKS, list);
+    let r = v.run(&["done", "shp"]).ok();
+    assert_eq!(r.stdout, "Done: ship prepare (line 3)\n");
+
+    // Close scores (21 against 20): ambiguous, best first, nothing completed.
     let close = "## A\n\n- [ ] fix login bug\n- [ ] fix logout bug\n";
     v.write(TASKS, close);
-    v.run(&["done", "fix", "logn", "bug"]).code(1);
+    let r = v.run(&["done", "fxbg"]).code(1);
+    assert_eq!(
+        r.stdout,
+        "Several open tasks match; none was completed:\n  line 3: fix login bug\n  line 4: fix logout bug\n"
+    );
     assert_eq!(tasks(&v), close, "two near matches: none is completed");
+    // Letters out of order, or a typo, match nothing (as in the original).
+    v.run(&["done", "ship", "finalzie"]).code(1);
     v.run(&["done", "water", "plants"]).code(1);
     assert_eq!(tasks(&v), close);
+}
+
+#[test]
+fn an_ambiguous_fuzzy_match_lists_five_and_says_how_many_more() {
+    let v = TestVault::new();
+    let list: String = (1..=8)
+        .map(|i| format!("- [ ] task number {i}\n"))
+        .collect();
+    v.write(TASKS, &list);
+    let r = v.run(&["done", "tsknm"]).code(1);
+    assert_eq!(
+        r.stdout
+            .lines()
+            .filter(|l| l.starts_with("  line "))
+            .count(),
+        5
+    );
+    assert!(r.stdout.ends_with("  … and 3 more\n"), "{}", r.stdout);
+    assert!(r.stderr.contains("matches 8 tasks"), "{}", r.stderr);
+    let j = v.run(&["done", "tsknm", "--json"]).code(1).json();
+    assert_eq!(j["matches"], 8);
+    assert_eq!(j["candidates"].as_array().map(Vec::len), Some(5));
+    assert_eq!(tasks(&v), list);
 }
 
 #[test]

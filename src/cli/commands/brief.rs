@@ -4,6 +4,9 @@ use crate::brief::brief;
 use crate::cli::{Ctx, exit::Exit, output};
 use clap::Args;
 
+/// How many items of each group the text lists.
+const SHOWN: usize = 10;
+
 /// Gather the last N days of activity for the weekly brief
 ///
 /// Log blocks, raw files modified, pages updated, pages to revisit (stale, unlinked seeds,
@@ -14,7 +17,7 @@ use clap::Args;
 #[derive(Debug, Args)]
 pub struct BriefArgs {
     /// How many calendar days, today included
-    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=3660))]
+    #[arg(long, default_value_t = 7, value_parser = crate::cli::number::days)]
     days: u32,
 
     /// Print the result as JSON
@@ -36,38 +39,45 @@ pub fn run(ctx: &Ctx, args: BriefArgs) -> anyhow::Result<Exit> {
         "Brief for {} to {} ({} days)",
         b.window.from, b.window.to, b.window.days
     )];
-    let mut section = |title: &str, items: Vec<String>| {
-        lines.push(format!("{title}: {}", items.len()));
-        lines.extend(items.into_iter().take(10).map(|i| format!("  {i}")));
-    };
-    section(
-        "log entries",
-        b.log_entries.iter().map(|e| e.heading.clone()).collect(),
-    );
-    section(
-        "new raw files",
-        b.new_raw
-            .iter()
-            .map(|r| format!("{} ({})", r.path, r.modified))
-            .collect(),
-    );
-    section(
-        "pages updated",
-        b.updated_wiki
-            .iter()
-            .map(|p| format!("{} ({})", p.path, p.updated))
-            .collect(),
-    );
-    section("stale pages", b.revisit.stale.clone());
-    section("unlinked seed pages", b.revisit.seed_orphans.clone());
-    section("thin pages", b.revisit.thin.clone());
-    section("open tasks", b.tasks.first.clone());
-    if b.tasks.open > b.tasks.first.len() {
-        lines.push(format!(
-            "  … and {} more",
-            b.tasks.open - b.tasks.first.len()
-        ));
+    let groups = [
+        (
+            "log entries",
+            b.log_entries.iter().map(|e| e.heading.clone()).collect(),
+        ),
+        (
+            "new raw files",
+            b.new_raw
+                .iter()
+                .map(|r| format!("{} ({})", r.path, r.modified))
+                .collect(),
+        ),
+        (
+            "pages updated",
+            b.updated_wiki
+                .iter()
+                .map(|p| format!("{} ({})", p.path, p.updated))
+                .collect(),
+        ),
+        ("stale pages", b.revisit.stale.clone()),
+        ("unlinked seed pages", b.revisit.seed_orphans.clone()),
+        ("thin pages", b.revisit.thin.clone()),
+    ];
+    for (title, items) in groups {
+        group(&mut lines, title, &items, items.len());
     }
+    // The JSON lists the first open tasks and counts them all (the original's shape).
+    group(&mut lines, "open tasks", &b.tasks.first, b.tasks.open);
     output::lines(lines)?;
     Ok(Exit::Success)
+}
+
+/// A group of the brief: its count, at most [`SHOWN`] of its `total` items, then how many more
+/// (the JSON has them all).
+fn group(lines: &mut Vec<String>, title: &str, items: &[String], total: usize) {
+    lines.push(format!("{title}: {total}"));
+    let shown = items.len().min(SHOWN);
+    lines.extend(items[..shown].iter().map(|i| format!("  {i}")));
+    if total > shown {
+        lines.push(format!("  … and {} more", total - shown));
+    }
 }

@@ -6,9 +6,10 @@ use clap::Args;
 
 /// Mark the open task that QUERY names as done
 ///
-/// An exact match wins, then a unique substring match, then a fuzzy match with a clear winner.
-/// When several tasks match, none is completed: the candidates are listed and the exit code
-/// is 1.
+/// An exact match wins, then a unique substring match, then a fuzzy match: the query's letters
+/// in order in the task (`updrdme` finds "update README"), with a clear winner. When several
+/// tasks match, none is completed: the candidates are listed and the exit code is 1. A query
+/// that finds only a completed task says it is already done (exit code 1: nothing changed).
 ///
 /// Example: sparks done write fuzz targets
 #[derive(Debug, Args)]
@@ -40,21 +41,31 @@ pub fn run(ctx: &Ctx, args: DoneArgs) -> anyhow::Result<Exit> {
         Done::Completed { task, .. } => {
             output::report([format!("Done: {} (line {})", task.text, task.line)])?
         }
-        Done::Ambiguous { candidates } => {
+        Done::Ambiguous {
+            candidates,
+            matches,
+        } => {
             let mut lines = vec!["Several open tasks match; none was completed:".to_string()];
             lines.extend(
                 candidates
                     .iter()
                     .map(|t| format!("  line {}: {}", t.line, t.text)),
             );
+            if *matches > candidates.len() {
+                lines.push(format!("  … and {} more", matches - candidates.len()));
+            }
             output::lines(lines)?;
             output::error(
-                &format!(
-                    "the query matches {} tasks; add words to pick one",
-                    candidates.len()
-                ),
+                &format!("the query matches {matches} tasks; add words to pick one"),
                 None,
             );
+        }
+        Done::AlreadyDone { task } => {
+            output::write(&format!(
+                "Already done: {} (line {})\n",
+                task.text, task.line
+            ))?;
+            output::error("that task is already done; nothing was changed", None);
         }
         Done::NotFound { query } => {
             output::write(&format!("No open task matches \"{query}\".\n"))?;

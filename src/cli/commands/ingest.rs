@@ -35,7 +35,7 @@ pub struct IngestArgs {
     status: bool,
 
     /// With --prepare: hand out at most N entries (0: all; default: [ingest] batch_size)
-    #[arg(long, value_name = "N", requires = "prepare")]
+    #[arg(long, value_name = "N", requires = "prepare", value_parser = crate::cli::number::count)]
     limit: Option<usize>,
 
     /// With --finalize: the commit message (default: "ingest: N entries")
@@ -43,7 +43,7 @@ pub struct IngestArgs {
     message: Option<String>,
 
     /// With --finalize: leave these entries of the batch in the inbox
-    #[arg(long, value_name = "ID", num_args = 1.., requires = "finalize")]
+    #[arg(long, value_name = "ID", num_args = 1.., requires = "finalize", value_parser = crate::cli::number::id)]
     keep: Vec<u32>,
 
     /// Print JSON (the default for --prepare and --status; --json=false prints text)

@@ -8,8 +8,9 @@ use clap::Args;
 /// Find pages by frontmatter fields and the link graph
 ///
 /// Filters combine with AND. Names given to --linked-from and --links-to may be titles,
-/// aliases, file names or vault-relative paths, resolved as links are. Reads the manifest as
-/// the last scan left it.
+/// aliases, file names or vault-relative paths, resolved as links are; --links-to a name no
+/// page has yet lists the pages whose links name it. Reads the manifest as the last scan left
+/// it. No match prints nothing on stdout and says so on stderr.
 #[derive(Debug, Args)]
 #[command(
     after_help = "Examples:\n  sparks query --tag caching --type concept\n  \
@@ -35,7 +36,7 @@ pub struct QueryArgs {
     /// Pages that PAGE links to
     #[arg(long, value_name = "PAGE")]
     linked_from: Option<String>,
-    /// Pages that link to PAGE
+    /// Pages that link to PAGE (or, if no page has that name, to the name)
     #[arg(long, value_name = "PAGE")]
     links_to: Option<String>,
     /// Pages older than one of their sources
@@ -44,11 +45,11 @@ pub struct QueryArgs {
     /// Pages no other page links to (the index does not count)
     #[arg(long)]
     orphan: bool,
-    /// Pages with fewer than 40 words of prose
+    /// Pages with fewer sentences of prose than `[lint] thin_below_sentences` (default 3)
     #[arg(long)]
     thin: bool,
     /// Print at most N pages (the JSON says how many matched and whether it was cut)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::cli::number::count)]
     limit: Option<usize>,
     /// Instead of filtering, list every page a new page called NAME would collide with
     #[arg(long, value_name = "NAME", conflicts_with_all = ["title", "alias", "tag", "kind", "maturity",
@@ -96,8 +97,9 @@ pub fn run(ctx: &Ctx, args: QueryArgs) -> anyhow::Result<Exit> {
             links_to: args.links_to,
             stale: args.stale,
             orphan: args.orphan,
-            thin: args.thin,
+            thin: args.thin.then_some(vault.config.lint.thin_below_sentences),
             limit: args.limit,
+            ..PageFilter::default()
         },
     };
     let report = query::query(&manifest, &req)?;
@@ -105,6 +107,10 @@ pub fn run(ctx: &Ctx, args: QueryArgs) -> anyhow::Result<Exit> {
         output::json(&report)?;
     } else {
         output::lines(report.pages.iter().map(|p| p.path.as_str()))?;
+        // Said on stderr: a script reading stdout sees no lines, a person sees why.
+        if report.total == 0 {
+            output::status("No page matches the query.");
+        }
         if report.truncated {
             output::status(&format!(
                 "({} of {} pages shown)",

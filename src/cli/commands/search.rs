@@ -32,7 +32,7 @@ pub struct SearchArgs {
     #[arg(long)]
     tag: Option<String>,
     /// At most N hits
-    #[arg(long, default_value_t = 20, value_name = "N")]
+    #[arg(long, default_value_t = 20, value_name = "N", value_parser = crate::cli::number::count)]
     limit: usize,
     /// Print the result as JSON
     #[arg(long)]
