@@ -1,3 +1,5 @@
+//! The renderer's tests: Markdown in, HTML out, through the public `render` only.
+
 use super::*;
 use crate::markdown::outline::outline;
 
