@@ -1,4 +1,4 @@
-//! The renderer's tests: Markdown in, HTML out, through the public `render` only.
+//! The renderer's tests: Markdown in, HTML out (through `render`), and heading slugs.
 
 use super::*;
 use crate::markdown::outline::outline;
