@@ -1,10 +1,9 @@
 //! The routes that show vault files: the original viewer's `/wiki/<path>` and `/raw/<path>`
-//! (with or without `.md`; Markdown rendered, and the directories of `raw/` listed by
-//! [`super::listing`]),
-//! `/page/<path>` for the files elsewhere (a `/page/wiki/…` or `/page/raw/…` URL of earlier
-//! versions redirects), and `/file/<path>` (the bytes, for images). Every path goes through
-//! [`super::paths`]; whatever is refused is a 404, never a redirect, so that no encoding of
-//! `..` leads anywhere.
+//! (with or without `.md`; Markdown rendered, the directories of `raw/` listed by
+//! [`super::listing`]), `/page/<path>` for the files elsewhere (a `/page/wiki/…` or
+//! `/page/raw/…` URL of earlier versions redirects), and `/file/<path>` (the bytes, for
+//! images). Every path goes through [`super::paths`]; whatever is refused is a 404, never a
+//! redirect, so that no encoding of `..` leads anywhere.
 
 use super::html::{chip, crumbs, display_title, esc, file_href, href_for, notice, page_link};
 use super::listing::{listing, size_text};
