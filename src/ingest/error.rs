@@ -1,7 +1,7 @@
 //! How the ingest operations fail, and `FinalizeFailed`, which also says which steps were
 //! done before the failure (running finalize again resumes after them).
 
-use super::steps::REWRITE_ATTEMPTS;
+use super::REWRITE_ATTEMPTS;
 use crate::archive::ArchiveError;
 use crate::git::GitError;
 use crate::inbox::InboxError;

@@ -30,6 +30,9 @@ use crate::manifest::{BatchEntry, Manifest, ManifestError, Outcome};
 use crate::vault::{ARCHIVE_DIR, INBOX, MANIFEST, Vault};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
+/// How many times the inbox rewrite starts over when a human keeps appending.
+const REWRITE_ATTEMPTS: usize = 20;
+
 /// The inbox's bytes; `None` when there is no `inbox.md`.
 fn read_inbox(vault: &Vault) -> Result<Option<Vec<u8>>, IngestError> {
     let path = vault.path(INBOX);

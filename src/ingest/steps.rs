@@ -3,7 +3,7 @@
 //! rewrite it already made), and a commit is recognised by its trailer.
 
 use super::error::failed;
-use super::{FinalizeFailed, IngestError, match_entries, read_inbox};
+use super::{FinalizeFailed, IngestError, REWRITE_ATTEMPTS, match_entries, read_inbox};
 use crate::archive::{self, Item};
 use crate::clock::Now;
 use crate::collections::{ALL, Collection, regen};
@@ -17,9 +17,6 @@ use crate::vault::{INBOX, Vault};
 
 /// The steps of finalize after planning, in order.
 pub(super) const STEPS: [&str; 5] = ["archive", "inbox", "scan", "regen", "commit"];
-
-/// How many times the inbox rewrite starts over when a human keeps appending.
-pub(super) const REWRITE_ATTEMPTS: usize = 20;
 
 /// One finalize run's context.
 pub(super) struct Run<'a> {

@@ -65,7 +65,7 @@ pub(super) fn plain_ok(value: &str, flow: bool) -> bool {
             && value
                 .chars()
                 .all(|c| c.is_ascii_digit() || "_:.+-".contains(c))
-            && !crate::schema::is_date(value));
+            && !crate::markdown::frontmatter::is_date(value));
     let needs_quotes = value != value.trim()
         || value.chars().any(is_break)
         || "#,[]{}&*!|>'\"%@`".contains(first)

@@ -67,7 +67,7 @@ fn no_block_no_edit() {
     ] {
         assert_eq!(set_scalar(text, "title", "A"), None, "{text:?}");
         assert_eq!(set_list(text, "tags", &["a"]), None);
-        assert_eq!(reorder(text, &crate::schema::KEY_ORDER), None);
+        assert_eq!(reorder(text, &frontmatter::KEY_ORDER), None);
         assert_eq!(keys(text), None);
     }
 }
@@ -357,19 +357,19 @@ fn edits_leave_other_fields_alone() {
 #[test]
 fn reorder_moves_keys_with_their_comments() {
     let text = "---\n# header\n\nextra: 1\n# the type\ntype: concept\ntags:\n  - a\n\ntitle: A # t\n\n---\nbody\n";
-    let out = reorder(text, &crate::schema::KEY_ORDER).unwrap();
+    let out = reorder(text, &frontmatter::KEY_ORDER).unwrap();
     assert_eq!(
         out,
         "---\n# header\n\ntitle: A # t\n# the type\ntype: concept\ntags:\n  - a\n\nextra: 1\n\n---\nbody\n"
     );
     let (a, b) = (fm(&out), fm(text));
     assert_eq!((a.title, a.kind, a.tags), (b.title, b.kind, b.tags));
-    assert_eq!(reorder(&out, &crate::schema::KEY_ORDER).unwrap(), out);
+    assert_eq!(reorder(&out, &frontmatter::KEY_ORDER).unwrap(), out);
 }
 
 #[test]
 fn reorder_keeps_a_sorted_block_byte_for_byte() {
-    assert_eq!(reorder(PAGE, &crate::schema::KEY_ORDER).unwrap(), PAGE);
+    assert_eq!(reorder(PAGE, &frontmatter::KEY_ORDER).unwrap(), PAGE);
 }
 
 #[test]
@@ -382,7 +382,7 @@ fn crlf_is_kept() {
         set_list(&text, "aliases", &["pcache", "pebble", "more"]).unwrap(),
         reorder(
             &text.replace("title:", "zzz: 1\r\ntitle:"),
-            &crate::schema::KEY_ORDER,
+            &frontmatter::KEY_ORDER,
         )
         .unwrap(),
     ];
@@ -422,8 +422,8 @@ fn an_edit_applied_twice_equals_once() {
     let once = set_list(PAGE, "aliases", &["x", "pcache"]).unwrap();
     assert_eq!(set_list(&once, "aliases", &["x", "pcache"]).unwrap(), once);
     let text = "---\nupdated: x\nz: 1\ntitle: A\n---\n";
-    let once = reorder(text, &crate::schema::KEY_ORDER).unwrap();
-    assert_eq!(reorder(&once, &crate::schema::KEY_ORDER).unwrap(), once);
+    let once = reorder(text, &frontmatter::KEY_ORDER).unwrap();
+    assert_eq!(reorder(&once, &frontmatter::KEY_ORDER).unwrap(), once);
 }
 
 #[test]
