@@ -9,11 +9,9 @@
 //! some pages (Projects, the archive list) come from the manifest, and a quote file written
 //! after the last `sparks scan` must reach Quotes (the original read its sources from disk).
 
-use super::page::{self, Body};
+use super::page;
 use super::text::Inputs;
-use super::{
-    ALL, Collection, GlobError, bookmarks, books, ideas, media, projects, quotes, reading,
-};
+use super::{ALL, Collection, ExtractError, GlobError};
 use crate::clock::Now;
 use crate::fsio;
 use crate::git::{self, Commit, GitError};
@@ -106,6 +104,16 @@ pub enum RegenError {
     /// The manifest failed.
     #[error(transparent)]
     Manifest(#[from] ManifestError),
+}
+
+// An extractor's error is the regen error of the same name: same message, same hint.
+impl From<ExtractError> for RegenError {
+    fn from(e: ExtractError) -> RegenError {
+        match e {
+            ExtractError::Glob(g) => RegenError::Glob(g),
+            ExtractError::Manifest(m) => RegenError::Manifest(m),
+        }
+    }
 }
 
 impl RegenError {
@@ -213,7 +221,7 @@ pub fn write_pages(
     let today = now.today.to_string();
     let mut out = Vec::new();
     for &c in chosen {
-        let body = body(c, &inputs)?;
+        let body = c.body(&inputs)?;
         let path = c.output();
         let abs = vault.path(&path);
         let old = std::fs::read_to_string(&abs).ok();
@@ -242,18 +250,6 @@ pub fn write_pages(
         });
     }
     Ok(out)
-}
-
-fn body(c: Collection, inputs: &Inputs<'_>) -> Result<Body, RegenError> {
-    match c {
-        Collection::Quotes => quotes::body(inputs),
-        Collection::Bookmarks => bookmarks::body(inputs),
-        Collection::Books => books::body(inputs),
-        Collection::ReadingList => reading::body(inputs),
-        Collection::Media => media::body(inputs),
-        Collection::Ideas => ideas::body(inputs),
-        Collection::Projects => projects::body(inputs),
-    }
 }
 
 #[cfg(test)]
