@@ -7,7 +7,6 @@
 
 pub mod cli;
 
-pub mod affected;
 pub mod archive;
 pub mod brief;
 pub mod cjk;

@@ -225,10 +225,10 @@ fn report(err: &anyhow::Error) {
 /// transparently pass on its hint themselves, since the wrapped one is not in the chain.
 fn hint(err: &anyhow::Error) -> Option<String> {
     use crate::{
-        affected::AffectedError, brief::BriefError, collections::regen::RegenError, git::GitError,
-        index::IndexError, ingest, init::InitError, lint::LintError, manifest::ManifestError,
-        query::QueryError, scan::ScanError, search::SearchError, tasks::TaskError,
-        vault::VaultError,
+        brief::BriefError, collections::affected::AffectedError, collections::regen::RegenError,
+        git::GitError, index::IndexError, ingest, init::InitError, lint::LintError,
+        manifest::ManifestError, query::QueryError, scan::ScanError, search::SearchError,
+        tasks::TaskError, vault::VaultError,
     };
     err.chain().find_map(|e| {
         if let Some(f) = e.downcast_ref::<ingest::FinalizeFailed>() {

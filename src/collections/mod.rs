@@ -1,6 +1,6 @@
 //! The seven generated collections: the registry (names, output pages, sources, and the
 //! extractor that makes each page: [`Collection::body`]), one module per extractor, the page
-//! format, and `regen`, which regenerates them. Extractors fail with their own
+//! format, `affected`, which says which need regenerating, and `regen`, which regenerates them. Extractors fail with their own
 //! [`ExtractError`]; they know nothing of `regen`.
 //!
 //! Sources are matched against vault-relative paths with real globs (`*` stays inside one path
@@ -8,6 +8,7 @@
 //! a source of Quotes, and an override without `**` such as `raw/media/*.md` matches what it
 //! says.
 
+pub mod affected;
 pub mod bookmarks;
 pub mod books;
 pub mod feeds;

@@ -1,5 +1,5 @@
 //! `collections regen`: regenerate collection pages. With no names only the collections whose
-//! sources changed since the last completed ingest ([`crate::affected`]); `--all` all seven.
+//! sources changed since the last completed ingest ([`super::affected`]); `--all` all seven.
 //! Pages are written atomically and only when their content changed (an unchanged page keeps
 //! every byte); then the manifest records them and, with `auto_commit`, exactly the written
 //! pages are committed.
@@ -94,7 +94,7 @@ pub enum RegenError {
     Lock(std::io::Error),
     /// Working out what changed failed.
     #[error(transparent)]
-    Affected(#[from] crate::affected::AffectedError),
+    Affected(#[from] super::affected::AffectedError),
     /// The scan before choosing or after writing failed.
     #[error("the scan around regenerating failed: {0}")]
     Scan(String),
@@ -162,7 +162,7 @@ pub fn regen(
     let mut chosen: Vec<Collection> = if req.all {
         ALL.to_vec()
     } else if req.names.is_empty() {
-        let a = crate::affected::affected(vault, manifest)?;
+        let a = super::affected::affected(vault, manifest)?;
         ALL.into_iter()
             .filter(|c| a.affected.contains(&c.name()))
             .collect()

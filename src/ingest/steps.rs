@@ -168,8 +168,8 @@ impl Run<'_> {
         manifest: &mut Manifest,
         batch: &[Collection],
     ) -> Result<Vec<Collection>, IngestError> {
-        let affected =
-            crate::affected::affected(self.vault, manifest).map_err(regen::RegenError::from)?;
+        let affected = crate::collections::affected::affected(self.vault, manifest)
+            .map_err(regen::RegenError::from)?;
         let chosen: Vec<Collection> = ALL
             .into_iter()
             .filter(|c| batch.contains(c) || affected.affected.contains(&c.name()))

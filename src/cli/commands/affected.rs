@@ -1,7 +1,7 @@
 //! `sparks affected`: which collections need regenerating.
 
-use crate::affected::affected_now;
 use crate::cli::{Ctx, exit::Exit, output};
+use crate::collections::affected::affected_now;
 use clap::Args;
 
 /// List the collections whose sources changed since the last completed ingest
