@@ -1,7 +1,7 @@
 //! The seven generated collections: the registry (names, output pages, sources, and the
 //! extractor that makes each page: [`Collection::body`]), one module per extractor, the page
-//! format, `affected`, which says which need regenerating, and `regen`, which regenerates them. Extractors fail with their own
-//! [`ExtractError`]; they know nothing of `regen`.
+//! format, `affected`, which says which need regenerating, and `regen`, which regenerates them.
+//! Extractors fail with their own [`ExtractError`]; they know nothing of `regen`.
 //!
 //! Sources are matched against vault-relative paths with real globs (`*` stays inside one path
 //! segment, `**` crosses segments), the file-name part included: `raw/quotes/cover.png` is not
