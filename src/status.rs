@@ -3,7 +3,7 @@
 
 use crate::contract::{self, Installed};
 use crate::inbox::Inbox;
-use crate::manifest::{Manifest, ManifestError, meta::LAST_SCAN};
+use crate::manifest::{Manifest, ManifestError, Step, meta::LAST_SCAN};
 use crate::vault::{INBOX, Vault};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -91,7 +91,7 @@ pub struct OpenIngest {
     /// Its batch size.
     pub entries: usize,
     /// The last finalize step done, if finalize was interrupted.
-    pub step: Option<String>,
+    pub step: Option<Step>,
 }
 
 /// Gather the status of the vault.

@@ -44,7 +44,41 @@ pub struct Outcome {
     /// Entries on the page.
     pub items: usize,
     /// `written`, `unchanged` or, with `--dry-run`, `would_write`.
-    pub status: &'static str,
+    pub status: Status,
+}
+
+/// What regen did with a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// The page changed and was written.
+    Written,
+    /// The page would not change; it was left alone.
+    Unchanged,
+    /// The page would change (`--dry-run`: nothing was written).
+    WouldWrite,
+}
+
+impl Status {
+    /// The name in JSON: `written`, `unchanged`, `would_write`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Written => "written",
+            Status::Unchanged => "unchanged",
+            Status::WouldWrite => "would_write",
+        }
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl Serialize for Status {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
 }
 
 /// What regen did.
@@ -177,7 +211,7 @@ pub fn regen(
     let outcomes = write_pages(vault, manifest, now, &chosen, req.dry_run)?;
     let written: Vec<String> = outcomes
         .iter()
-        .filter(|o| o.status == "written")
+        .filter(|o| o.status == Status::Written)
         .map(|o| o.path.clone())
         .collect();
     let (mut commit, mut commit_skipped) = (None, None);
@@ -187,7 +221,7 @@ pub fn regen(
         if req.commit && vault.config.git.auto_commit {
             let names: Vec<&str> = outcomes
                 .iter()
-                .filter(|o| o.status == "written")
+                .filter(|o| o.status == Status::Written)
                 .map(|o| o.name.title())
                 .collect();
             let message = format!("collections: regenerate {}", names.join(", "));
@@ -227,9 +261,9 @@ pub fn write_pages(
         let old = std::fs::read_to_string(&abs).ok();
         let new = page::render(c, &body, old.as_deref(), &today);
         let status = if old.as_deref() == Some(new.as_str()) {
-            "unchanged"
+            Status::Unchanged
         } else if dry_run {
-            "would_write"
+            Status::WouldWrite
         } else {
             let err = |source| RegenError::Write {
                 path: path.clone(),
@@ -240,7 +274,7 @@ pub fn write_pages(
             }
             fsio::write_atomic(&abs, new.as_bytes()).map_err(err)?;
             crate::fault::reached("regen.write");
-            "written"
+            Status::Written
         };
         out.push(Outcome {
             name: c,
@@ -263,5 +297,13 @@ mod tests {
         }
         assert!(matches!(by_name("Tasks"), Err(RegenError::Tasks)));
         assert!(matches!(by_name("Quotez"), Err(RegenError::Unknown(_))));
+    }
+
+    #[test]
+    fn page_statuses_keep_their_json_names() {
+        let json = serde_json::to_string(&[Status::Written, Status::Unchanged, Status::WouldWrite])
+            .unwrap();
+        assert_eq!(json, r#"["written","unchanged","would_write"]"#);
+        assert_eq!(format!("{:>11}", Status::Written), "    written");
     }
 }

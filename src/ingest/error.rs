@@ -5,7 +5,7 @@ use super::REWRITE_ATTEMPTS;
 use crate::archive::ArchiveError;
 use crate::git::GitError;
 use crate::inbox::InboxError;
-use crate::manifest::ManifestError;
+use crate::manifest::{ManifestError, Step};
 use crate::scan::ScanError;
 use std::path::PathBuf;
 
@@ -52,7 +52,7 @@ pub enum IngestError {
         /// The ingest.
         ingest: i64,
         /// Its last step.
-        step: String,
+        step: Step,
     },
     /// The vault lock could not be taken.
     #[error("cannot lock the vault: {0}")]
@@ -100,7 +100,7 @@ pub struct FinalizeFailed {
     /// The ingest (0 when none is open).
     pub ingest: i64,
     /// Steps done before the failure.
-    pub done: Vec<&'static str>,
+    pub done: Vec<Step>,
     /// The cause.
     pub error: Box<IngestError>,
 }
@@ -113,7 +113,10 @@ impl std::fmt::Display for FinalizeFailed {
             (id, done) => write!(
                 f,
                 "finalize of ingest {id} stopped after {} (nothing is lost; run it again to resume)",
-                done.join(", ")
+                done.iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         }
     }
@@ -127,7 +130,7 @@ impl std::error::Error for FinalizeFailed {
 }
 
 /// A [`FinalizeFailed`] for `ingest` after the steps `done`.
-pub(super) fn failed(ingest: i64, done: &[&'static str], error: IngestError) -> FinalizeFailed {
+pub(super) fn failed(ingest: i64, done: &[Step], error: IngestError) -> FinalizeFailed {
     FinalizeFailed {
         ingest,
         done: done.to_vec(),

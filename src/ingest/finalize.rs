@@ -3,14 +3,14 @@
 
 use super::error::failed;
 use super::report::Finalized;
-use super::steps::{Run, STEPS};
+use super::steps::Run;
 use super::{FinalizeFailed, IngestError};
 use crate::clock::Now;
 use crate::collections::feeds;
 use crate::fault;
 use crate::git::Commit;
 use crate::lock::VaultLock;
-use crate::manifest::{BatchEntry, Manifest, Outcome};
+use crate::manifest::{BatchEntry, Manifest, Outcome, Step};
 use crate::vault::Vault;
 
 /// What finalize is asked to do.
@@ -49,12 +49,15 @@ pub fn finalize(
         warnings: Vec::new(),
     };
     let resumed = row.step.is_some();
-    let first = match row.step.as_deref() {
-        None | Some("plan") => 0,
-        Some(step) => STEPS.iter().position(|s| *s == step).map_or(0, |i| i + 1),
+    let first = match row.step {
+        None | Some(Step::Plan) => 0,
+        Some(step) => Step::AFTER_PLAN
+            .iter()
+            .position(|s| *s == step)
+            .map_or(0, |i| i + 1),
     };
     if let Some(step) = &row.step {
-        run.done = STEPS[..first].to_vec();
+        run.done = Step::AFTER_PLAN[..first].to_vec();
         if !opts.keep.is_empty() {
             run.warnings.push(format!(
                 "resuming ingest {id} after step {step}: --keep is ignored, the entries chosen \
@@ -84,35 +87,29 @@ pub fn finalize(
     let regenerated = feeds::fed_by_all(archived.iter().map(|e| e.content.as_str()));
     let mut also_regenerated = Vec::new();
     let mut commit = None;
-    for (i, step) in STEPS.iter().enumerate() {
+    for (i, step) in Step::AFTER_PLAN.into_iter().enumerate() {
         let redo = i < first;
-        let result = match *step {
+        let result = match step {
             // Done steps that produce facts the summary needs are cheap to recompute.
-            "archive" => run.archive(&archived).map(|files| archive_files = files),
-            "inbox" if redo => Ok(()),
-            "inbox" => run
+            Step::Archive => run.archive(&archived).map(|files| archive_files = files),
+            Step::Inbox | Step::Scan | Step::Regen if redo => Ok(()),
+            Step::Inbox => run
                 .clear_inbox(manifest, &archived, row.inbox_rewrite.as_ref())
                 .map(|n| remaining = Some(n)),
-            "scan" if redo => Ok(()),
-            "scan" => run.scan(manifest).map(|errors| scan_errors = errors),
-            "regen" if redo => Ok(()),
-            "regen" => run
+            Step::Scan => run.scan(manifest).map(|errors| scan_errors = errors),
+            Step::Regen => run
                 .regen(manifest, &regenerated)
                 .map(|others| also_regenerated = others),
-            _ => run
+            Step::Commit => run
                 .commit(archived.len(), opts.message.as_deref())
                 .map(|c| commit = Some(c)),
+            // Not steps after planning.
+            Step::Plan | Step::Complete => Ok(()),
         };
         result.map_err(|e| run.fail(e))?;
         if !redo {
-            fault::reached(match *step {
-                "archive" => "finalize.archive",
-                "inbox" => "finalize.inbox",
-                "scan" => "finalize.scan",
-                "regen" => "finalize.regen",
-                _ => "finalize.commit",
-            });
-            if *step != "commit" {
+            fault::reached(step.fault_point());
+            if step != Step::Commit {
                 manifest
                     .record_step(id, step)
                     .map_err(|e| run.fail(e.into()))?;

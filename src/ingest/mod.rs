@@ -26,7 +26,7 @@ pub use report::{Aborted, Batch, BatchItem, Finalized, Prepared};
 use crate::clock::Now;
 use crate::fault;
 use crate::lock::VaultLock;
-use crate::manifest::{BatchEntry, Manifest, ManifestError, Outcome};
+use crate::manifest::{BatchEntry, Manifest, ManifestError, Outcome, Step};
 use crate::vault::{ARCHIVE_DIR, INBOX, MANIFEST, Vault};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
@@ -114,7 +114,7 @@ pub fn abort(vault: &Vault, manifest: &mut Manifest, now: &Now) -> Result<Aborte
     if !manifest.abort_ingest(row.id, &now.timestamp, now.ns)? {
         return Err(IngestError::AbortRefused {
             ingest: row.id,
-            step: "plan".into(),
+            step: Step::Plan,
         });
     }
     fault::reached("abort.close");

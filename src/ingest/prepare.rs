@@ -7,7 +7,7 @@ use crate::clock::Now;
 use crate::collections::feeds;
 use crate::fault;
 use crate::inbox::{Hints, Inbox};
-use crate::manifest::{Manifest, NewEntry, Opened};
+use crate::manifest::{Manifest, NewEntry, Opened, Step};
 use crate::vault::{INBOX, Vault};
 
 /// Open an ingest of at most `limit` entries (`None`: the configured batch size; 0: all).
@@ -88,7 +88,7 @@ fn batch_of(
     entries: Vec<BatchItem>,
     remaining: usize,
     started_at: Option<String>,
-    step: Option<String>,
+    step: Option<Step>,
 ) -> Batch {
     Batch {
         ingest_id: id,

@@ -4,6 +4,7 @@
 
 use crate::collections::Collection;
 use crate::inbox::Hints;
+use crate::manifest::Step;
 use crate::scan::ScanIssue;
 use serde::Serialize;
 
@@ -26,7 +27,7 @@ pub struct Batch {
     /// When the ingest was opened.
     pub started_at: Option<String>,
     /// The last finalize step done, when finalize was interrupted.
-    pub step: Option<String>,
+    pub step: Option<Step>,
     /// Things worth knowing that did not stop the command.
     pub warnings: Vec<String>,
 }

@@ -11,12 +11,9 @@ use crate::fault;
 use crate::fsio;
 use crate::git::{self, Commit};
 use crate::inbox::Inbox;
-use crate::manifest::{BatchEntry, Manifest, Outcome};
+use crate::manifest::{BatchEntry, Manifest, Outcome, Step};
 use crate::scan::{self, ScanIssue};
 use crate::vault::{INBOX, Vault};
-
-/// The steps of finalize after planning, in order.
-pub(super) const STEPS: [&str; 5] = ["archive", "inbox", "scan", "regen", "commit"];
 
 /// One finalize run's context.
 pub(super) struct Run<'a> {
@@ -24,7 +21,7 @@ pub(super) struct Run<'a> {
     pub(super) now: &'a Now,
     pub(super) id: i64,
     pub(super) token: String,
-    pub(super) done: Vec<&'static str>,
+    pub(super) done: Vec<Step>,
     pub(super) warnings: Vec<String>,
 }
 
@@ -80,8 +77,8 @@ impl Run<'_> {
             }
         }
         manifest.record_plan(self.id, &plan)?;
-        fault::reached("finalize.plan");
-        self.done.push("plan");
+        fault::reached(Step::Plan.fault_point());
+        self.done.push(Step::Plan);
         Ok(())
     }
 
@@ -177,7 +174,7 @@ impl Run<'_> {
         let outcomes = regen::write_pages(self.vault, manifest, self.now, &chosen, false)?;
         let written: Vec<Collection> = outcomes
             .iter()
-            .filter(|o| o.status == "written")
+            .filter(|o| o.status == regen::Status::Written)
             .map(|o| o.name)
             .collect();
         if !written.is_empty() {

@@ -2,7 +2,8 @@
 //! finalize got, and how it ended.
 
 use super::{At, Manifest, ManifestError, Result};
-use rusqlite::{OptionalExtension, Row, params};
+use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, ValueRef};
+use rusqlite::{OptionalExtension, Row, ToSql, params};
 
 /// An entry of a batch about to be opened.
 #[derive(Debug, Clone)]
@@ -64,6 +65,106 @@ impl Outcome {
     }
 }
 
+/// How far finalize got: its steps, in the order it runs them. The name of the last one done
+/// is stored in `ingests.step` and printed (`finalize of ingest 3 stopped after archive`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// The outcome of every entry is decided and recorded.
+    Plan,
+    /// The archived entries are in their archive files.
+    Archive,
+    /// The archived entries are out of the inbox.
+    Inbox,
+    /// The manifest has scanned what finalize wrote.
+    Scan,
+    /// The collections are regenerated.
+    Regen,
+    /// The commit is made (never stored: completing the ingest follows at once).
+    Commit,
+    /// The ingest is completed (stored by [`Manifest::complete_ingest`]).
+    Complete,
+}
+
+impl Step {
+    /// The steps finalize runs after planning, in order.
+    pub const AFTER_PLAN: [Step; 5] = [
+        Step::Archive,
+        Step::Inbox,
+        Step::Scan,
+        Step::Regen,
+        Step::Commit,
+    ];
+
+    /// The name stored and printed.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Step::Plan => "plan",
+            Step::Archive => "archive",
+            Step::Inbox => "inbox",
+            Step::Scan => "scan",
+            Step::Regen => "regen",
+            Step::Commit => "commit",
+            Step::Complete => "complete",
+        }
+    }
+
+    /// The fault point right after this step's work ([`crate::fault`]).
+    pub fn fault_point(self) -> &'static str {
+        match self {
+            Step::Plan => "finalize.plan",
+            Step::Archive => "finalize.archive",
+            Step::Inbox => "finalize.inbox",
+            Step::Scan => "finalize.scan",
+            Step::Regen => "finalize.regen",
+            Step::Commit | Step::Complete => "finalize.commit",
+        }
+    }
+}
+
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+/// A step name that is none of [`Step`]'s.
+#[derive(Debug, thiserror::Error)]
+#[error("{0:?} is no finalize step")]
+pub struct UnknownStep(pub String);
+
+impl std::str::FromStr for Step {
+    type Err = UnknownStep;
+
+    fn from_str(s: &str) -> std::result::Result<Step, UnknownStep> {
+        [Step::Plan, Step::Complete]
+            .into_iter()
+            .chain(Step::AFTER_PLAN)
+            .find(|step| step.as_str() == s)
+            .ok_or_else(|| UnknownStep(s.to_string()))
+    }
+}
+
+impl serde::Serialize for Step {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl ToSql for Step {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.as_str()))
+    }
+}
+
+impl FromSql for Step {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Step> {
+        value
+            .as_str()?
+            .parse()
+            .map_err(|e| FromSqlError::Other(Box::new(e)))
+    }
+}
+
 /// An ingest row.
 #[derive(Debug, Clone)]
 pub struct IngestRow {
@@ -80,7 +181,7 @@ pub struct IngestRow {
     /// The same, in ns since the epoch.
     pub finished_ns: Option<i64>,
     /// The last finalize step recorded as done.
-    pub step: Option<String>,
+    pub step: Option<Step>,
     /// Inbox entries left out of the batch at prepare.
     pub remaining: i64,
     /// The commit made, if any.
@@ -257,8 +358,8 @@ impl Manifest {
             }
         }
         tx.execute(
-            "UPDATE ingests SET step = 'plan' WHERE id = ?1 AND status = 'open'",
-            [id],
+            "UPDATE ingests SET step = ?2 WHERE id = ?1 AND status = 'open'",
+            params![id, Step::Plan],
         )
         .at(&path)?;
         tx.commit().at(&path)
@@ -276,7 +377,7 @@ impl Manifest {
     }
 
     /// Record that finalize of ingest `id` has done `step`.
-    pub fn record_step(&self, id: i64, step: &str) -> Result<()> {
+    pub fn record_step(&self, id: i64, step: Step) -> Result<()> {
         self.conn
             .execute(
                 "UPDATE ingests SET step = ?2 WHERE id = ?1 AND status = 'open'",
@@ -300,7 +401,7 @@ impl Manifest {
         let n = self
             .conn
             .execute(
-                "UPDATE ingests SET status = 'completed', step = 'complete', finished_at = ?2,
+                "UPDATE ingests SET status = 'completed', step = ?9, finished_at = ?2,
                     finished_ns = ?3, archived = ?4, kept = ?5, changed = ?6, commit_sha = ?7,
                     commit_note = ?8
                  WHERE id = ?1 AND status = 'open'",
@@ -312,7 +413,8 @@ impl Manifest {
                     kept as i64,
                     changed as i64,
                     commit_sha,
-                    commit_note
+                    commit_note,
+                    Step::Complete
                 ],
             )
             .at(&self.path)?;
@@ -385,5 +487,54 @@ mod tests {
         m.record_plan(1, &[(1, Outcome::Archive)]).unwrap();
         assert!(!m.abort_ingest(1, "t", 0).unwrap());
         assert_eq!(m.batch(1).unwrap()[0].outcome, Some(Outcome::Archive));
+    }
+
+    #[test]
+    fn steps_are_stored_and_read_back_by_their_names() {
+        let all: Vec<Step> = [Step::Plan]
+            .into_iter()
+            .chain(Step::AFTER_PLAN)
+            .chain([Step::Complete])
+            .collect();
+        let names: Vec<String> = all.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            names,
+            [
+                "plan", "archive", "inbox", "scan", "regen", "commit", "complete"
+            ]
+        );
+        for (step, name) in all.iter().zip(&names) {
+            assert_eq!(name.parse::<Step>().unwrap(), *step);
+            assert!(crate::fault::STEPS.contains(&step.fault_point()));
+        }
+        assert!("finalize".parse::<Step>().is_err());
+
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
+        m.open_ingest("k", "t", 0, &[entry("a")]).unwrap();
+        m.record_plan(1, &[(1, Outcome::Archive)]).unwrap();
+        assert_eq!(m.open_ingest_row().unwrap().unwrap().step, Some(Step::Plan));
+        m.record_step(1, Step::Regen).unwrap();
+        let stored: String = m
+            .conn
+            .query_row("SELECT step FROM ingests WHERE id = 1", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(stored, "regen");
+        assert_eq!(
+            m.open_ingest_row().unwrap().unwrap().step,
+            Some(Step::Regen)
+        );
+        // A value no version wrote is an error naming the manifest, not a guess.
+        m.conn
+            .execute("UPDATE ingests SET step = 'rgen' WHERE id = 1", [])
+            .unwrap();
+        let err = m.open_ingest_row().unwrap_err().to_string();
+        assert!(err.contains("sparks.db") && err.contains("rgen"), "{err}");
+        m.conn
+            .execute("UPDATE ingests SET step = 'inbox' WHERE id = 1", [])
+            .unwrap();
+        assert!(m.complete_ingest(1, "t", 0, (1, 0, 0), None, None).unwrap());
+        let done = m.last_completed_ingest().unwrap().unwrap();
+        assert_eq!(done.step, Some(Step::Complete));
     }
 }

@@ -18,7 +18,7 @@ mod view;
 
 pub use files::{FileRow, Stat};
 pub use health::{AliasedLink, Claim, LinkFinding, PageRecord};
-pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened, Outcome};
+pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened, Outcome, Step, UnknownStep};
 pub use links::Resolution;
 pub use query::{Collision, PageFilter, PageRow};
 pub use recent::{RawFile, UpdatedPage};

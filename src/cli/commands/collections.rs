@@ -1,7 +1,7 @@
 //! `sparks collections regen`: regenerate the collection pages.
 
 use crate::cli::{Ctx, exit::Exit, output};
-use crate::collections::regen::{RegenRequest, regen};
+use crate::collections::regen::{RegenRequest, Status, regen};
 use clap::{Args, Subcommand};
 
 /// Manage the generated collection pages in wiki/collections/
@@ -79,8 +79,8 @@ pub fn run(ctx: &Ctx, args: CollectionsArgs) -> anyhow::Result<Exit> {
     }
     for o in &report.collections {
         let status = match o.status {
-            "would_write" => "would write",
-            s => s,
+            Status::WouldWrite => "would write",
+            s => s.as_str(),
         };
         lines.push(format!(
             "{status:>11}  {}  ({})",
