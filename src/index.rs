@@ -189,7 +189,7 @@ pub fn index(
     for _ in 0..ATTEMPTS {
         let plan = plan(vault, manifest, &catalog, &today)?;
         if dry_run {
-            return Ok(plan.report(false, true, seen));
+            return Ok(plan.report(false, true, seen).at(vault));
         }
         if apply(vault, &plan)? {
             let written: Vec<String> = plan
@@ -201,7 +201,7 @@ pub fn index(
             if !written.is_empty() {
                 scan::scan_paths(vault, manifest, &written, now.ns)?;
             }
-            return Ok(plan.report(true, false, seen));
+            return Ok(plan.report(true, false, seen).at(vault));
         }
     }
     Err(IndexError::Busy(vault.path(INDEX)))
@@ -265,11 +265,19 @@ impl Plan {
         };
         IndexReport {
             path: INDEX,
+            output_path: PathBuf::new(),
+            bytes: self
+                .outputs
+                .iter()
+                .find(|o| o.path == INDEX)
+                .and_then(|o| o.new.as_ref())
+                .map_or(0, String::len),
             written: applied && !unchanged,
             unchanged,
             pages: self.pages,
             by_type: self.by_type,
             descriptions_kept: self.descriptions_kept,
+            descriptions_blank: self.pages - self.descriptions_kept,
             kept: self.kept,
             added: self.pages - self.kept,
             removed: self.removed,

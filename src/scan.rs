@@ -44,6 +44,8 @@ pub struct ScanReport {
     pub errors: Vec<ScanIssue>,
     /// Wall time, in milliseconds.
     pub duration_ms: u64,
+    /// Wall time, in nanoseconds (the original's key).
+    pub duration_ns: u64,
 }
 
 /// A file or directory the scan could not read.
@@ -138,7 +140,7 @@ pub fn scan(
     };
     let mut report = store(vault, manifest, work, gone, now_ns)?;
     crate::fault::reached("scan.commit");
-    report.duration_ms = started.elapsed().as_millis() as u64;
+    report.timed(started);
     Ok(report)
 }
 
@@ -188,7 +190,7 @@ pub fn scan_paths(
         last_scan: None,
     };
     let mut report = store(vault, manifest, work, gone, now_ns)?;
-    report.duration_ms = started.elapsed().as_millis() as u64;
+    report.timed(started);
     Ok(report)
 }
 
@@ -339,7 +341,17 @@ fn store(
         resolved,
         errors,
         duration_ms: 0,
+        duration_ns: 0,
     })
+}
+
+impl ScanReport {
+    /// Record the wall time since `started`.
+    fn timed(&mut self, started: Instant) {
+        let elapsed = started.elapsed();
+        self.duration_ms = elapsed.as_millis() as u64;
+        self.duration_ns = elapsed.as_nanos() as u64;
+    }
 }
 
 /// The incremental scan a command runs after writing files, at its own clock reading.

@@ -17,9 +17,16 @@ use output::ColorChoice;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-/// `0.1.0 (abc1234)`: the version and the commit it was built from (`unknown` outside a git
-/// checkout; see build.rs).
-const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SPARKS_COMMIT"), ")");
+/// `version 0.1.0 (abc1234)`: the version and the commit it was built from (`unknown` outside
+/// a git checkout; see build.rs). clap prints it after the name, so `--version` says
+/// `sparks version 0.1.0 (abc1234)`, in the original's form.
+const VERSION: &str = concat!(
+    "version ",
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("SPARKS_COMMIT"),
+    ")"
+);
 
 /// A knowledge-base runtime for AI agents.
 ///
@@ -88,6 +95,7 @@ enum Command {
     Done(commands::done::DoneArgs),
     Serve(commands::serve::ServeArgs),
     View(commands::view::ViewArgs),
+    #[command(alias = "completion")]
     Completions(commands::completions::CompletionsArgs),
 }
 

@@ -94,9 +94,9 @@ pub struct TasksAddArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BriefArgs {
-    /// How many calendar days, today included (default: 7)
+    /// How many calendar days, today included (default, and for 0: 7)
     #[serde(default, deserialize_with = "de::days")]
-    #[schemars(range(min = 1, max = 3660))]
+    #[schemars(range(min = 0, max = 3660))]
     pub days: Option<u32>,
 }
 

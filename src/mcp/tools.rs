@@ -298,10 +298,8 @@ impl Server {
     async fn sparks_brief(&self, Parameters(a): Parameters<BriefArgs>) -> CallToolResult {
         self.runner
             .read(move |c| -> Outcome {
-                let days = a.days.unwrap_or(7);
-                if !(1..=3660).contains(&days) {
-                    anyhow::bail!("days: {days} is not between 1 and 3660");
-                }
+                let days = crate::brief::window_days(a.days.map_or(0, i64::from))
+                    .map_err(|e| anyhow::anyhow!("days: {e}"))?;
                 let vault = c.vault()?;
                 let mut manifest = c.manifest(&vault)?;
                 reply::json(&brief(&vault, &mut manifest, &c.now, days)?)

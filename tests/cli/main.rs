@@ -6,6 +6,7 @@ mod harness;
 mod affected;
 mod brief;
 mod collections;
+mod compat;
 mod fault_matrix;
 mod faults;
 mod fmt;

@@ -23,7 +23,7 @@ fn counts_pages_with_real_plurals_and_pending_entries() {
     v.run(&["scan"]).ok();
     let run = v.run(&["status", "--json"]).ok();
     let j = run.json();
-    let labels: Vec<&str> = j["pages_by_type"]
+    let labels: Vec<&str> = j["page_counts"]
         .as_array()
         .unwrap()
         .iter()

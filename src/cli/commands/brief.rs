@@ -16,8 +16,13 @@ const SHOWN: usize = 10;
 /// Example: sparks brief --days 7 --json
 #[derive(Debug, Args)]
 pub struct BriefArgs {
-    /// How many calendar days, today included
-    #[arg(long, default_value_t = 7, value_parser = crate::cli::number::days)]
+    /// How many calendar days, today included (0 or less: 7)
+    #[arg(
+        long,
+        default_value_t = crate::brief::DEFAULT_DAYS,
+        value_parser = crate::cli::number::days,
+        allow_negative_numbers = true
+    )]
     days: u32,
 
     /// Print the result as JSON

@@ -1,6 +1,7 @@
 //! `sparks collections regen`: regenerate the collection pages.
 
-use crate::cli::{Ctx, exit::Exit, output};
+use crate::cli::output::{self, Style};
+use crate::cli::{Ctx, exit::Exit};
 use crate::collections::regen::{RegenRequest, regen};
 use clap::{Args, Subcommand};
 
@@ -72,6 +73,9 @@ pub fn run(ctx: &Ctx, args: CollectionsArgs) -> anyhow::Result<Exit> {
         return Ok(Exit::Success);
     }
     let mut lines = Vec::new();
+    if report.dry_run {
+        lines.push("Dry run — no files were written.".to_string());
+    }
     if report.collections.is_empty() {
         lines.push(
             "No collection is affected; nothing to regenerate (--all regenerates all).".to_string(),
@@ -79,18 +83,32 @@ pub fn run(ctx: &Ctx, args: CollectionsArgs) -> anyhow::Result<Exit> {
     }
     for o in &report.collections {
         let status = match o.status {
-            "would_write" => "would write",
-            s => s,
+            "written" => output::paint(Style::Good, "written"),
+            "would_write" => output::paint(Style::Warn, "would write"),
+            s => output::paint(Style::Dim, s),
         };
+        // Padded by hand: the colour codes would count in a width.
+        let pad = " ".repeat(11usize.saturating_sub(o.status.len()));
         lines.push(format!(
-            "{status:>11}  {}  ({})",
+            "{pad}{status}  {}  ({})",
             o.path,
             output::count(o.items, "entry", "entries")
         ));
     }
+    lines.push(format!(
+        "{} processed.",
+        output::count(report.collections.len(), "collection", "collections")
+    ));
     match (&report.commit, &report.commit_skipped) {
-        (Some(sha), _) => lines.push(format!("Committed {}.", &sha[..sha.len().min(7)])),
-        (None, Some(reason)) => lines.push(format!("Commit skipped: {reason}.")),
+        (Some(sha), _) => lines.push(format!(
+            "{} {}.",
+            output::paint(Style::Good, "Committed"),
+            crate::git::short(sha)
+        )),
+        (None, Some(reason)) => lines.push(format!(
+            "{}: {reason}.",
+            output::paint(Style::Warn, "Commit skipped")
+        )),
         _ => {}
     }
     output::report(lines)?;

@@ -45,11 +45,12 @@ pub fn run(ctx: &Ctx, args: DoneArgs) -> anyhow::Result<Exit> {
             candidates,
             matches,
         } => {
-            let mut lines = vec!["Several open tasks match; none was completed:".to_string()];
+            // The original's wording, with each candidate's line.
+            let mut lines = vec!["Ambiguous — multiple open tasks match:".to_string()];
             lines.extend(
                 candidates
                     .iter()
-                    .map(|t| format!("  line {}: {}", t.line, t.text)),
+                    .map(|t| format!("  - {} (line {})", t.text, t.line)),
             );
             if *matches > candidates.len() {
                 lines.push(format!("  … and {} more", matches - candidates.len()));
@@ -68,7 +69,7 @@ pub fn run(ctx: &Ctx, args: DoneArgs) -> anyhow::Result<Exit> {
             output::error("that task is already done; nothing was changed", None);
         }
         Done::NotFound { query } => {
-            output::write(&format!("No open task matches \"{query}\".\n"))?;
+            output::write(&format!("No open task matching \"{query}\".\n"))?;
             output::error("no open task matches", None);
         }
     }

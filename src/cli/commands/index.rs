@@ -58,7 +58,7 @@ fn text(r: &IndexReport) -> Vec<String> {
     };
     let mut lines = Vec::new();
     if r.dry_run {
-        lines.push("Dry run — nothing written.".to_string());
+        lines.push("Dry run — no files written.".to_string());
     }
     lines.push(match (r.unchanged, r.dry_run) {
         (true, _) => format!("{} is {}: {pages}", r.path, paint(Style::Dim, "up to date")),

@@ -180,7 +180,7 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
             (Some(sha), _) => format!(
                 "{} {}.",
                 output::paint(Style::Good, "Committed"),
-                &sha[..sha.len().min(7)]
+                crate::git::short(sha)
             ),
             (None, Some(reason)) => {
                 format!(

@@ -96,12 +96,20 @@ fn text(r: &LintReport) -> Vec<String> {
         lines.push(format!("  {}{at}  {}", i.path, i.message));
     }
     if r.total == 0 {
-        lines.push(output::paint(Style::Good, "No lint issues."));
+        lines.push(output::paint(
+            Style::Good,
+            "Vault health: OK (no lint issues).",
+        ));
     } else {
         lines.push(String::new());
+        let checks = r.counts.values().filter(|&&n| n > 0).count();
         lines.push(output::paint(
             Style::Bad,
-            &format!("{} found.", output::count(r.total, "issue", "issues")),
+            &format!(
+                "{} across {}.",
+                output::count(r.total, "issue", "issues"),
+                output::count(checks, "check", "checks")
+            ),
         ));
     }
     lines

@@ -63,8 +63,8 @@ pub fn run(ctx: &Ctx, args: ScanArgs) -> anyhow::Result<Exit> {
             report.duration_ms
         ),
         format!(
-            "  walked: {}  hashed: {}  changed: {}  skipped: {}  deleted: {}",
-            report.walked, report.hashed, report.changed, report.skipped, report.deleted
+            "  walked: {}  hashed: {}  skipped: {}  deleted: {}  changed: {}",
+            report.walked, report.hashed, report.skipped, report.deleted, report.changed
         ),
     ])?;
     for e in &report.errors {

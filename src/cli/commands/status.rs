@@ -30,7 +30,7 @@ pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
         output::json(&s)?;
         return Ok(Exit::Success);
     }
-    let pages: Vec<&str> = s.pages_by_type.iter().map(|p| p.label.as_str()).collect();
+    let pages: Vec<&str> = s.page_counts.iter().map(|p| p.label.as_str()).collect();
     let inbox = match &s.inbox.error {
         Some(e) => output::labelled("inbox", format!("unreadable ({e})")),
         None => output::labelled(
@@ -50,9 +50,9 @@ pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
         output::labelled("pages", pages.join(", ")),
         inbox,
         output::labelled(
-            "files",
+            "manifest",
             format!(
-                "{} tracked, {} changed since the last ingest, {} deleted",
+                "{} files tracked, {} changed since last ingest, {} deleted",
                 s.files.tracked, s.files.changed_since_ingest, s.files.deleted
             ),
         ),
