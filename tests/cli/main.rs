@@ -23,6 +23,7 @@ mod query;
 mod races;
 mod scan;
 mod search;
+mod session;
 mod status;
 mod tasks;
 mod view;
