@@ -46,6 +46,9 @@ pub struct ScanReport {
     pub duration_ms: u64,
     /// Wall time, in nanoseconds (the original's key).
     pub duration_ns: u64,
+    /// With `--rebuild`: where the old manifest's files were moved.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub set_aside: Vec<PathBuf>,
 }
 
 /// A file or directory the scan could not read.
@@ -71,6 +74,9 @@ pub enum ScanError {
     /// The manifest failed.
     #[error(transparent)]
     Manifest(#[from] ManifestError),
+    /// `--rebuild` could not move the old manifest aside.
+    #[error("cannot set the old manifest aside: {0}")]
+    SetAside(std::io::Error),
 }
 
 impl ScanError {
@@ -78,7 +84,7 @@ impl ScanError {
     pub fn hint(&self) -> Option<&'static str> {
         match self {
             ScanError::Manifest(m) => m.hint(),
-            ScanError::Root { .. } => None,
+            ScanError::Root { .. } | ScanError::SetAside(_) => None,
         }
     }
 }
@@ -342,6 +348,7 @@ fn store(
         errors,
         duration_ms: 0,
         duration_ns: 0,
+        set_aside: Vec::new(),
     })
 }
 

@@ -22,14 +22,12 @@ pub fn id(s: &str) -> Result<u32, String> {
     whole(s)
 }
 
-/// A number of calendar days for a window: a whole number, negative or not; 0 or less means
-/// the default, as in the original ([`crate::brief::window_days`]).
-pub fn days(s: &str) -> Result<u32, String> {
-    let d: i64 = s
-        .trim()
+/// A number of calendar days: a whole number, negative or not (what a window of them means
+/// is the operation's rule, [`crate::request::Brief::new`]).
+pub fn days(s: &str) -> Result<i64, String> {
+    s.trim()
         .parse()
-        .map_err(|_| "expected a whole number of days".to_string())?;
-    crate::brief::window_days(d)
+        .map_err(|_| "expected a whole number of days".to_string())
 }
 
 #[cfg(test)]
@@ -56,17 +54,8 @@ mod tests {
             "the number is too large"
         );
         assert_eq!(days("7"), Ok(7));
-        assert_eq!(
-            days("0"),
-            Ok(7),
-            "0 or less means the default, as in the original"
-        );
-        assert_eq!(days("-3"), Ok(7));
+        assert_eq!(days("-3"), Ok(-3));
         assert_eq!(days("x").unwrap_err(), "expected a whole number of days");
-        assert_eq!(
-            days("3661").unwrap_err(),
-            "3661 days is more than 3660 (ten years)"
-        );
         assert_eq!(id("4"), Ok(4));
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
-use crate::collections::regen::{RegenRequest, regen};
+use crate::request::{self, Report as _};
 use clap::{Args, Subcommand};
 
 /// Manage the generated collection pages in wiki/collections/
@@ -35,7 +35,7 @@ enum CollectionsCommand {
 )]
 struct RegenArgs {
     /// Collections to regenerate (default: the affected ones)
-    #[arg(value_name = "NAME", conflicts_with = "all")]
+    #[arg(value_name = "NAME")]
     names: Vec<String>,
 
     /// Regenerate all seven
@@ -54,23 +54,11 @@ struct RegenArgs {
 /// Run `collections`.
 pub fn run(ctx: &Ctx, args: CollectionsArgs) -> anyhow::Result<Exit> {
     let CollectionsCommand::Regen(args) = args.command;
-    let vault = ctx.vault()?;
-    let mut manifest = ctx.manifest(&vault)?;
-    let report = regen(
-        &vault,
-        &mut manifest,
-        ctx.now(),
-        &RegenRequest {
-            names: args.names,
-            all: args.all,
-            dry_run: args.dry_run,
-            commit: true,
-        },
-    )?;
+    let report = ctx.run(request::Regen::new(args.names, args.all, args.dry_run)?)?;
     output::seen(&report.seen);
     if args.json {
         output::json(&report)?;
-        return Ok(Exit::Success);
+        return Ok(report.ending().into());
     }
     let mut lines = Vec::new();
     if report.dry_run {
@@ -112,5 +100,5 @@ pub fn run(ctx: &Ctx, args: CollectionsArgs) -> anyhow::Result<Exit> {
         _ => {}
     }
     output::report(lines)?;
-    Ok(Exit::Success)
+    Ok(report.ending().into())
 }

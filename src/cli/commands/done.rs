@@ -1,6 +1,7 @@
 //! `sparks done`: complete an open task.
 
 use crate::cli::{Ctx, exit::Exit, output};
+use crate::request::{self, Report as _};
 use crate::tasks::Done;
 use clap::Args;
 
@@ -25,14 +26,10 @@ pub struct DoneArgs {
 
 /// Run `done`.
 pub fn run(ctx: &Ctx, args: DoneArgs) -> anyhow::Result<Exit> {
-    let vault = ctx.vault()?;
-    let mut manifest = ctx.manifest(&vault)?;
-    let query = args.query.join(" ");
-    let result = crate::tasks::done_recorded(&vault, &mut manifest, &query, ctx.now())?;
-    let exit = match result {
-        Done::Completed { .. } => Exit::Success,
-        _ => Exit::Problems,
-    };
+    let result = ctx.run(request::Done {
+        query: args.query.join(" "),
+    })?;
+    let exit = result.ending().into();
     if args.json {
         output::json(&result)?;
         return Ok(exit);

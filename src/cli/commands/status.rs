@@ -3,7 +3,7 @@
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
 use crate::contract::FileState;
-use crate::status::status;
+use crate::request;
 use clap::Args;
 
 /// Show the vault, its pages, the inbox and any open ingest
@@ -22,9 +22,7 @@ pub struct StatusArgs {
 
 /// Run `status`.
 pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
-    let vault = ctx.vault()?;
-    let manifest = ctx.manifest(&vault)?;
-    let s = status(&vault, &manifest, ctx.now().today)?;
+    let s = ctx.run(request::Status)?;
     output::contract_drift(&s.contract.files);
     if args.json {
         output::json(&s)?;
