@@ -49,7 +49,7 @@ pub struct Cli {
     #[arg(long, global = true, env = "SPARKS_VAULT", value_name = "PATH")]
     vault: Option<PathBuf>,
 
-    /// Say more: list every file a scan could not read
+    /// Accepted for the original's scripts; scan always lists the files it could not read
     #[arg(short, long, global = true)]
     verbose: bool,
 

@@ -54,10 +54,16 @@ fn status_json_has_the_originals_keys() {
     assert_eq!(j["inbox_pending"], 2);
     has_keys(&j["files"], &["total", "changed", "deleted"]);
     assert_eq!(j["files"]["total"], j["files"]["tracked"]);
+    // A deleted file still counts in the original's total, in JSON and text alike.
+    std::fs::remove_file(v.path("wiki/concepts/A.md")).unwrap();
+    v.run(&["scan"]).ok();
+    let j = v.run(&["status", "--json"]).ok().json();
+    let total = j["files"]["total"].as_u64().unwrap();
+    assert_eq!(total, j["files"]["tracked"].as_u64().unwrap() + 1);
     let text = v.run(&["status"]).ok().stdout;
     assert!(
         text.lines()
-            .any(|l| l.starts_with("manifest: ") && l.contains(" files tracked, ")),
+            .any(|l| l.starts_with(&format!("manifest: {total} files tracked, "))),
         "{text}"
     );
 }
@@ -209,7 +215,7 @@ fn index_and_regen_json_have_output_path_and_bytes() {
         dry.starts_with("Dry run — no files were written.\n"),
         "{dry}"
     );
-    assert!(dry.contains("7 collections processed.\n"), "{dry}");
+    assert!(dry.contains("7 collection(s) processed.\n"), "{dry}");
     let dry = v.run(&["index", "--dry-run"]).ok().stdout;
     assert!(dry.starts_with("Dry run — no files written.\n"), "{dry}");
 }

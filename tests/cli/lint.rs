@@ -53,7 +53,7 @@ fn json_has_the_same_facts_and_exit_code() {
     let n = j["issues"].as_array().unwrap().len();
     assert_eq!(j["total"], n);
     assert!(
-        text.stdout.contains(&format!("{n} issues across ")),
+        text.stdout.contains(&format!("{n} issue(s) across ")),
         "{}",
         text.stdout
     );
@@ -108,7 +108,7 @@ fn a_fixed_vault_lints_clean_again() {
     // Cascade is left alone: an orphan now.
     assert_eq!(
         run.stdout,
-        "orphans (1):\n  wiki/entities/Cascade.md  no other page links here\n\n1 issue across 1 check.\n"
+        "orphans (1):\n  wiki/entities/Cascade.md  no other page links here\n\n1 issue(s) across 1 check(s).\n"
     );
 }
 

@@ -83,9 +83,10 @@ pub fn run(ctx: &Ctx, args: CollectionsArgs) -> anyhow::Result<Exit> {
             output::count(o.items, "entry", "entries")
         ));
     }
+    // The original's words, literally: scripts match them.
     lines.push(format!(
-        "{} processed.",
-        output::count(report.collections.len(), "collection", "collections")
+        "{} collection(s) processed.",
+        report.collections.len()
     ));
     match (&report.commit, &report.commit_skipped) {
         (Some(sha), _) => lines.push(format!(

@@ -108,9 +108,12 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
         } else {
             output::report([match a.ingest_id {
                 Some(id) => format!(
-                    "{} ingest {id}; its {} stay in the inbox.",
+                    "{} ingest {id}; its {} in the inbox.",
                     output::paint(Style::Good, "Aborted"),
-                    output::count(a.entries, "entry", "entries")
+                    match a.entries {
+                        1 => "1 entry stays".to_string(),
+                        n => format!("{n} entries stay"),
+                    }
                 ),
                 None => "No ingest is open.".to_string(),
             }])?;

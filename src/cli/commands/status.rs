@@ -51,7 +51,7 @@ pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
             "manifest",
             format!(
                 "{} files tracked, {} changed since last ingest, {} deleted",
-                s.files.tracked, s.files.changed_since_ingest, s.files.deleted
+                s.files.total, s.files.changed_since_ingest, s.files.deleted
             ),
         ),
         output::labelled(
