@@ -43,6 +43,9 @@ pub struct Status {
     pub files: FileCounts,
     /// The open ingest, if there is one.
     pub open_ingest: Option<OpenIngest>,
+    /// An operation that rewrites several files (`mv`, `merge`, `ingest --revert`) and was
+    /// interrupted: running its command again completes it.
+    pub unfinished: Option<Unfinished>,
     /// The agent instruction files at the vault root.
     pub contract: ContractStatus,
 }
@@ -88,6 +91,19 @@ pub struct FileCounts {
     pub changed: u64,
     /// Files gone since they were last seen.
     pub deleted: u64,
+}
+
+/// An interrupted operation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Unfinished {
+    /// `mv`, `merge` or `revert`.
+    pub kind: String,
+    /// The command that completes it.
+    pub command: String,
+    /// When it started.
+    pub started_at: String,
+    /// The last step it did, if any.
+    pub step: Option<String>,
 }
 
 /// The open ingest.
@@ -164,6 +180,12 @@ pub fn status(
         }),
         None => None,
     };
+    let unfinished = manifest.journaled()?.map(|j| Unfinished {
+        kind: j.kind,
+        command: j.command,
+        started_at: j.started_at,
+        step: j.step,
+    });
     Ok(Status {
         vault_name: vault.name(),
         vault_root: vault.root.clone(),
@@ -186,6 +208,7 @@ pub fn status(
             deleted: counts.deleted,
         },
         open_ingest,
+        unfinished,
         contract: ContractStatus {
             files: contract::installed(&vault.root),
         },

@@ -110,7 +110,7 @@ impl Ctx {
     /// Find the vault, read the clock, and run an operation there.
     pub fn run<R: Request>(&self, request: R) -> Result<R::Report, Failure> {
         let session = self.site.open()?;
-        request.run(&session)
+        crate::request::run(request, &session)
     }
 
     /// Where operations find the vault and which day it is.

@@ -48,7 +48,7 @@ impl Runner {
         let task = tokio::task::spawn_blocking(move || {
             let _guard = guard;
             let session = site.open()?;
-            request.run(&session)
+            crate::request::run(request, &session)
         });
         match task.await {
             Ok(Ok(report)) => reply::json(&report),

@@ -29,6 +29,7 @@ pub use scan::Scan;
 pub use tasks::{Done, TasksAdd};
 
 use crate::failure::Failure;
+use crate::manifest::Journaled;
 use crate::session::Session;
 use serde::Serialize;
 
@@ -40,8 +41,43 @@ pub trait Request: Send + 'static {
     /// operation that only brings the manifest up to date does not count: the manifest is
     /// derived state, and its writes are serialised by SQLite.
     fn writes(&self) -> bool;
-    /// Run it.
+    /// Whether it is the rerun that completes this interrupted operation (a request that
+    /// may write runs only then while one is in the journal).
+    fn resumes(&self, _unfinished: &Journaled) -> bool {
+        false
+    }
+    /// Run it (front ends call [`run`], which guards it).
     fn run(self, session: &Session) -> Result<Self::Report, Failure>;
+}
+
+/// Run a request in a session. While an operation that rewrites several files is unfinished
+/// (interrupted), a request that may write runs only if it completes that operation: nothing
+/// else may change the files its plan was made from.
+pub fn run<R: Request>(request: R, session: &Session) -> Result<R::Report, Failure> {
+    if request.writes()
+        && let Some(j) = session.manifest()?.journaled()?
+        && !request.resumes(&j)
+    {
+        return Err(Failure {
+            message: format!(
+                "`{}` (started {}) was interrupted{}; it must be completed before anything \
+                 else writes to the vault",
+                j.command,
+                j.started_at,
+                j.step
+                    .as_deref()
+                    .map(|s| format!(" after {s}"))
+                    .unwrap_or_default()
+            ),
+            causes: Vec::new(),
+            hint: Some(format!(
+                "run `{}` again: it completes what it started, writing nothing twice",
+                j.command
+            )),
+            usage: false,
+        });
+    }
+    request.run(session)
 }
 
 /// A report: JSON for both front ends, and how it ends a command.

@@ -90,6 +90,21 @@ pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
             ),
         ));
     }
+    if let Some(u) = &s.unfinished {
+        let after = u
+            .step
+            .as_deref()
+            .map(|s| format!(" after {s}"))
+            .unwrap_or_default();
+        lines.push(output::labelled(
+            "unfinished",
+            format!(
+                "`{}` stopped{after}; {}",
+                u.command,
+                output::paint(Style::Warn, "run it again to complete it")
+            ),
+        ));
+    }
     output::lines(lines)?;
     Ok(Exit::Success)
 }
