@@ -46,6 +46,11 @@ pub struct Window {
     pub from: String,
     /// The last day (today).
     pub to: String,
+    /// When the window starts: midnight of `from`, RFC 3339 with the local offset (the
+    /// original's key).
+    pub since: String,
+    /// The moment of the brief, RFC 3339 with the local offset (the original's key).
+    pub now: String,
 }
 
 /// A block of `wiki/log.md`.
@@ -109,6 +114,22 @@ impl BriefError {
     }
 }
 
+/// The window when none is asked for, or a non-positive one (as the original took it).
+pub const DEFAULT_DAYS: u32 = 7;
+
+/// The longest window: ten years.
+pub const MAX_DAYS: u32 = 3660;
+
+/// The window a requested number of days means: [`DEFAULT_DAYS`] for 0 or less (the
+/// original's rule), an error above [`MAX_DAYS`].
+pub fn window_days(days: i64) -> Result<u32, String> {
+    match days {
+        ..=0 => Ok(DEFAULT_DAYS),
+        d if d <= i64::from(MAX_DAYS) => Ok(d as u32),
+        d => Err(format!("{d} days is more than {MAX_DAYS} (ten years)")),
+    }
+}
+
 /// Make the brief for the `days` calendar days ending today.
 pub fn brief(
     vault: &Vault,
@@ -149,9 +170,25 @@ pub fn brief(
             open: open.len(),
             first: open.into_iter().take(TASK_PREVIEW).collect(),
         },
-        window: Window { days, from, to },
+        window: Window {
+            days,
+            since: local_midnight(&from).unwrap_or_else(|| now.timestamp.clone()),
+            now: now.timestamp.clone(),
+            from,
+            to,
+        },
         seen,
     })
+}
+
+/// Midnight at the start of a `YYYY-MM-DD` day, local time, as RFC 3339.
+fn local_midnight(day: &str) -> Option<String> {
+    use chrono::TimeZone;
+    let midnight = NaiveDate::parse_from_str(day, "%Y-%m-%d")
+        .ok()?
+        .and_hms_opt(0, 0, 0)?;
+    let local = chrono::Local.from_local_datetime(&midnight).earliest()?;
+    Some(local.to_rfc3339_opts(chrono::SecondsFormat::Secs, false))
 }
 
 fn read_optional(vault: &Vault, rel: &str) -> Result<String, BriefError> {

@@ -58,6 +58,11 @@ impl GitError {
 pub const NOT_A_REPOSITORY: &str =
     "the vault is not inside a git work tree (run `git init` in the vault to enable commits)";
 
+/// A commit's abbreviated id, as the text reports print it (seven hex digits).
+pub fn short(sha: &str) -> String {
+    sha.chars().take(7).collect()
+}
+
 /// Commit the vault's changes with `message`.
 pub fn commit_vault(vault_root: &Path, message: &str) -> Result<Commit, GitError> {
     commit(vault_root, message, None)

@@ -7,6 +7,10 @@
 
 pub mod cli;
 
+pub mod failure;
+pub mod request;
+pub mod session;
+
 pub mod archive;
 pub mod brief;
 pub mod cjk;

@@ -6,6 +6,7 @@ use crate::inbox::Inbox;
 use crate::manifest::{Manifest, ManifestError, Step, meta::LAST_SCAN};
 use crate::vault::{INBOX, Vault};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// The five page types, in display order, with their plurals.
@@ -28,16 +29,23 @@ pub struct Status {
     pub schema_version: i64,
     /// When the last scan ran, if ever.
     pub last_scan: Option<String>,
-    /// Pages per type: the five types first, then any other type, sorted.
-    pub pages_by_type: Vec<PageCount>,
+    /// Pages per type present, as the original's map `{type: count}`.
+    pub pages_by_type: BTreeMap<String, u64>,
+    /// Pages per type: the five types first (zeros included), then any other type, sorted.
+    pub page_counts: Vec<PageCount>,
     /// Wiki Markdown files, with or without frontmatter.
     pub pages: u64,
+    /// Entries an ingest would see (the original's key; `inbox.pending`).
+    pub inbox_pending: usize,
     /// The inbox.
     pub inbox: InboxStatus,
     /// Manifest file counts.
     pub files: FileCounts,
     /// The open ingest, if there is one.
     pub open_ingest: Option<OpenIngest>,
+    /// An operation that rewrites several files (`mv`, `merge`, `ingest --revert`) and was
+    /// interrupted: running its command again completes it.
+    pub unfinished: Option<Unfinished>,
     /// The agent instruction files at the vault root.
     pub contract: ContractStatus,
 }
@@ -73,12 +81,29 @@ pub struct InboxStatus {
 /// File counts.
 #[derive(Debug, Clone, Serialize)]
 pub struct FileCounts {
+    /// Every file the manifest has seen, deleted ones included (the original's key).
+    pub total: u64,
     /// Live files.
     pub tracked: u64,
     /// Live files whose content changed after the last completed ingest.
     pub changed_since_ingest: u64,
+    /// The same count under the original's key.
+    pub changed: u64,
     /// Files gone since they were last seen.
     pub deleted: u64,
+}
+
+/// An interrupted operation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Unfinished {
+    /// `mv`, `merge` or `revert`.
+    pub kind: String,
+    /// The command that completes it.
+    pub command: String,
+    /// When it started.
+    pub started_at: String,
+    /// The last step it did, if any.
+    pub step: Option<String>,
 }
 
 /// The open ingest.
@@ -104,7 +129,7 @@ pub fn status(
         .last_completed_ingest()?
         .and_then(|r| r.finished_ns);
     let counts = manifest.counts(since)?;
-    let mut pages_by_type: Vec<PageCount> = TYPES
+    let mut page_counts: Vec<PageCount> = TYPES
         .iter()
         .map(|(kind, plural)| {
             let count = counts
@@ -125,7 +150,7 @@ pub fn status(
         .filter(|t| !TYPES.iter().any(|(k, _)| *k == t.kind))
         .collect();
     others.sort_by(|a, b| a.kind.cmp(&b.kind));
-    pages_by_type.extend(others.into_iter().map(|t| PageCount {
+    page_counts.extend(others.into_iter().map(|t| PageCount {
         kind: t.kind.clone(),
         count: t.count,
         label: format!("{} {}", t.count, t.kind),
@@ -155,20 +180,35 @@ pub fn status(
         }),
         None => None,
     };
+    let unfinished = manifest.journaled()?.map(|j| Unfinished {
+        kind: j.kind,
+        command: j.command,
+        started_at: j.started_at,
+        step: j.step,
+    });
     Ok(Status {
         vault_name: vault.name(),
         vault_root: vault.root.clone(),
         schema_version: manifest.schema_version()?,
         last_scan: manifest.meta(LAST_SCAN)?,
-        pages_by_type,
+        pages_by_type: page_counts
+            .iter()
+            .filter(|p| p.count > 0)
+            .map(|p| (p.kind.clone(), p.count))
+            .collect(),
+        page_counts,
         pages: counts.pages,
+        inbox_pending: inbox.pending,
         inbox,
         files: FileCounts {
+            total: counts.tracked + counts.deleted,
             tracked: counts.tracked,
             changed_since_ingest: counts.changed_since_ingest,
+            changed: counts.changed_since_ingest,
             deleted: counts.deleted,
         },
         open_ingest,
+        unfinished,
         contract: ContractStatus {
             files: contract::installed(&vault.root),
         },

@@ -8,8 +8,9 @@ pub mod number;
 pub mod output;
 
 use crate::clock::Now;
-use crate::manifest::Manifest;
-use crate::vault::{MANIFEST, Vault};
+use crate::failure::Failure;
+use crate::request::{Ending, Request};
+use crate::session::Site;
 use anyhow::Context as _;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use exit::Exit;
@@ -17,9 +18,16 @@ use output::ColorChoice;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-/// `0.1.0 (abc1234)`: the version and the commit it was built from (`unknown` outside a git
-/// checkout; see build.rs).
-const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SPARKS_COMMIT"), ")");
+/// `version 0.1.0 (abc1234)`: the version and the commit it was built from (`unknown` outside
+/// a git checkout; see build.rs). clap prints it after the name, so `--version` says
+/// `sparks version 0.1.0 (abc1234)`, in the original's form.
+const VERSION: &str = concat!(
+    "version ",
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("SPARKS_COMMIT"),
+    ")"
+);
 
 /// A knowledge-base runtime for AI agents.
 ///
@@ -41,7 +49,7 @@ pub struct Cli {
     #[arg(long, global = true, env = "SPARKS_VAULT", value_name = "PATH")]
     vault: Option<PathBuf>,
 
-    /// Say more: list every file a scan could not read
+    /// Accepted for the original's scripts; scan always lists the files it could not read
     #[arg(short, long, global = true)]
     verbose: bool,
 
@@ -88,38 +96,46 @@ enum Command {
     Done(commands::done::DoneArgs),
     Serve(commands::serve::ServeArgs),
     View(commands::view::ViewArgs),
+    #[command(alias = "completion")]
     Completions(commands::completions::CompletionsArgs),
 }
 
 /// What every command gets besides its own arguments.
 pub struct Ctx {
-    vault: Option<PathBuf>,
+    site: Site,
     verbose: bool,
-    now: Now,
 }
 
 impl Ctx {
-    /// The vault: `--vault`/`SPARKS_VAULT`, or the one containing the working directory.
-    pub fn vault(&self) -> anyhow::Result<Vault> {
-        Ok(match &self.vault {
-            Some(p) => Vault::open(p)?,
-            None => Vault::discover(std::path::Path::new("."))?,
-        })
+    /// Find the vault, read the clock, and run an operation there.
+    pub fn run<R: Request>(&self, request: R) -> Result<R::Report, Failure> {
+        let session = self.site.open()?;
+        crate::request::run(request, &session)
     }
 
-    /// The vault's manifest.
-    pub fn manifest(&self, vault: &Vault) -> anyhow::Result<Manifest> {
-        Ok(Manifest::open(&vault.path(MANIFEST))?)
+    /// Where operations find the vault and which day it is.
+    pub fn site(&self) -> &Site {
+        &self.site
     }
 
-    /// The clock reading of this command.
-    pub fn now(&self) -> &Now {
-        &self.now
+    /// A clock reading, for a command that runs no operation on a vault.
+    pub fn now(&self) -> Now {
+        self.site.now()
     }
 
     /// Whether `-v` was given.
     pub fn verbose(&self) -> bool {
         self.verbose
+    }
+}
+
+impl From<Ending> for Exit {
+    fn from(e: Ending) -> Exit {
+        match e {
+            Ending::Done => Exit::Success,
+            Ending::Problems => Exit::Problems,
+            Ending::IngestOpen => Exit::IngestOpen,
+        }
     }
 }
 
@@ -146,10 +162,20 @@ pub fn main() -> std::process::ExitCode {
     match run(cli) {
         Ok(exit) => exit.into(),
         Err(err) if is_broken_pipe(&err) => Exit::Success.into(),
-        Err(err) => {
-            report(&err);
-            Exit::Problems.into()
-        }
+        Err(err) => match err.downcast_ref::<Failure>() {
+            Some(f) => {
+                output::error_with(&f.message, &f.details(), f.hint.as_deref());
+                match f.usage {
+                    true => Exit::Usage,
+                    false => Exit::Problems,
+                }
+                .into()
+            }
+            None => {
+                report(&err);
+                Exit::Problems.into()
+            }
+        },
     }
 }
 
@@ -172,9 +198,11 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         _ => None,
     };
     let ctx = Ctx {
-        vault: cli.vault,
+        site: Site {
+            vault: cli.vault,
+            today,
+        },
         verbose: cli.verbose,
-        now: Now::read(today),
     };
     use commands::*;
     match cli.command {
@@ -206,66 +234,17 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
-/// Print an error once: the message, its causes, and a hint where one helps.
+/// Print an error that is no operation's [`Failure`] (writing the output failed, the server
+/// stopped): the message and its causes, each said once.
 fn report(err: &anyhow::Error) {
     let mut causes = Vec::new();
     let mut last = err.to_string();
     for cause in err.chain().skip(1) {
         let c = cause.to_string();
-        // Many messages already include their cause's text; say each thing once.
         if !last.contains(&c) {
             causes.push(format!("  caused by: {c}"));
         }
         last = c;
     }
-    output::error_with(&err.to_string(), &causes, hint(err).as_deref());
-}
-
-/// The hint of the outermost error in the chain that has one. Errors that wrap another
-/// transparently pass on its hint themselves, since the wrapped one is not in the chain.
-fn hint(err: &anyhow::Error) -> Option<String> {
-    use crate::{
-        brief::BriefError, collections::affected::AffectedError, collections::regen::RegenError,
-        git::GitError, index::IndexError, ingest, init::InitError, lint::LintError,
-        manifest::ManifestError, query::QueryError, scan::ScanError, search::SearchError,
-        tasks::TaskError, vault::VaultError,
-    };
-    err.chain().find_map(|e| {
-        if let Some(f) = e.downcast_ref::<ingest::FinalizeFailed>() {
-            return Some(f.error.hint().map_or_else(
-                || {
-                    "fix the cause and run `sparks ingest --finalize` again: it resumes where \
-                     it stopped"
-                        .to_string()
-                },
-                str::to_owned,
-            ));
-        }
-        if let Some(l) = e.downcast_ref::<LintError>() {
-            return l.hint();
-        }
-        macro_rules! static_hints {
-            ($($t:ty),*) => {$(
-                if let Some(x) = e.downcast_ref::<$t>() {
-                    return x.hint().map(str::to_owned);
-                }
-            )*};
-        }
-        static_hints!(
-            VaultError,
-            ingest::IngestError,
-            IndexError,
-            AffectedError,
-            RegenError,
-            QueryError,
-            ScanError,
-            BriefError,
-            SearchError,
-            TaskError,
-            InitError,
-            ManifestError,
-            GitError
-        );
-        None
-    })
+    output::error_with(&err.to_string(), &causes, None);
 }

@@ -22,22 +22,12 @@ pub fn id(s: &str) -> Result<u32, String> {
     whole(s)
 }
 
-/// A number of calendar days: a whole number from 1 to 3660 (ten years).
-pub fn days(s: &str) -> Result<u32, String> {
-    const RANGE: std::ops::RangeInclusive<u32> = 1..=3660;
-    let fail = || {
-        format!(
-            "expected a whole number of days from {} to {}",
-            RANGE.start(),
-            RANGE.end()
-        )
-    };
-    let d: u32 = whole(s).map_err(|_| fail())?;
-    if RANGE.contains(&d) {
-        Ok(d)
-    } else {
-        Err(fail())
-    }
+/// A number of calendar days: a whole number, negative or not (what a window of them means
+/// is the operation's rule, [`crate::request::Brief::new`]).
+pub fn days(s: &str) -> Result<i64, String> {
+    s.trim()
+        .parse()
+        .map_err(|_| "expected a whole number of days".to_string())
 }
 
 #[cfg(test)]
@@ -64,12 +54,8 @@ mod tests {
             "the number is too large"
         );
         assert_eq!(days("7"), Ok(7));
-        for bad in ["0", "3661", "x", "-3"] {
-            assert_eq!(
-                days(bad).unwrap_err(),
-                "expected a whole number of days from 1 to 3660"
-            );
-        }
+        assert_eq!(days("-3"), Ok(-3));
+        assert_eq!(days("x").unwrap_err(), "expected a whole number of days");
         assert_eq!(id("4"), Ok(4));
     }
 }

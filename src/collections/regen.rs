@@ -41,6 +41,10 @@ pub struct Outcome {
     pub name: Collection,
     /// Its page, vault-relative.
     pub path: String,
+    /// Its page, absolute (the original's key).
+    pub output_path: std::path::PathBuf,
+    /// The page's length in bytes, as generated (the original's key).
+    pub bytes: usize,
     /// Entries on the page.
     pub items: usize,
     /// `written`, `unchanged` or, with `--dry-run`, `would_write`.
@@ -279,6 +283,8 @@ pub fn write_pages(
         out.push(Outcome {
             name: c,
             path,
+            bytes: new.len(),
+            output_path: abs,
             items: body.items,
             status,
         });

@@ -102,7 +102,7 @@ pub fn index(
     for _ in 0..ATTEMPTS {
         let plan = plan(vault, manifest, &catalog, &today)?;
         if dry_run {
-            return Ok(plan.report(false, true, seen));
+            return Ok(plan.report(false, true, seen).at(vault));
         }
         if apply(vault, &plan)? {
             let written: Vec<String> = plan
@@ -114,7 +114,7 @@ pub fn index(
             if !written.is_empty() {
                 scan::scan_paths(vault, manifest, &written, now.ns)?;
             }
-            return Ok(plan.report(true, false, seen));
+            return Ok(plan.report(true, false, seen).at(vault));
         }
     }
     Err(IndexError::Busy(vault.path(INDEX)))

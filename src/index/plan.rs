@@ -12,6 +12,7 @@ use crate::manifest::catalog::CatalogPage;
 use crate::scan;
 use crate::vault::{INDEX, Vault};
 use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
 
 /// The title of a new `wiki/index.md`.
 const INDEX_TITLE: &str = "Index";
@@ -65,11 +66,19 @@ impl Plan {
         };
         IndexReport {
             path: INDEX,
+            output_path: PathBuf::new(),
+            bytes: self
+                .outputs
+                .iter()
+                .find(|o| o.path == INDEX)
+                .and_then(|o| o.new.as_ref())
+                .map_or(0, String::len),
             written: applied && !unchanged,
             unchanged,
             pages: self.pages,
             by_type: self.by_type,
             descriptions_kept: self.descriptions_kept,
+            descriptions_blank: self.pages - self.descriptions_kept,
             kept: self.kept,
             added: self.pages - self.kept,
             removed: self.removed,

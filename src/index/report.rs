@@ -9,16 +9,23 @@ use serde::Serialize;
 pub struct IndexReport {
     /// `wiki/index.md`.
     pub path: &'static str,
+    /// `wiki/index.md`, absolute (the original's key).
+    pub output_path: std::path::PathBuf,
+    /// The length of `wiki/index.md` as this run leaves it (or would), in bytes.
+    pub bytes: usize,
     /// True when this run changed a file (the index, a shard, or removed a shard).
     pub written: bool,
     /// True when every file already had the content it would be given.
     pub unchanged: bool,
     /// Pages listed.
     pub pages: usize,
-    /// Pages listed per section.
+    /// Pages listed per section (the original's key).
+    #[serde(rename = "pages_by_type")]
     pub by_type: ByType,
     /// Pages listed with a description carried over from the old index.
     pub descriptions_kept: usize,
+    /// Pages listed without a description.
+    pub descriptions_blank: usize,
     /// Pages that had an entry before and have one now.
     pub kept: usize,
     /// Pages that had no entry before.
@@ -36,6 +43,14 @@ pub struct IndexReport {
     /// What bringing the manifest up to date first met, when anything.
     #[serde(flatten)]
     pub seen: crate::scan::Seen,
+}
+
+impl IndexReport {
+    /// The report, with the absolute path of the index in `vault`.
+    pub fn at(mut self, vault: &crate::vault::Vault) -> IndexReport {
+        self.output_path = vault.path(self.path);
+        self
+    }
 }
 
 /// Pages per section.

@@ -65,6 +65,10 @@ pub struct Finalized {
     pub ingest_id: i64,
     /// Entries archived and removed from the inbox.
     pub archived: usize,
+    /// The same count under the original's key.
+    pub entry_count: usize,
+    /// How many archive files hold them (the original's key; `archive_files` lists them).
+    pub archived_files: usize,
     /// Entries left in the inbox by `--keep`.
     pub kept: usize,
     /// Entries edited or removed since prepare, left alone.
@@ -79,6 +83,8 @@ pub struct Finalized {
     pub archive_files: Vec<String>,
     /// The commit made, if any.
     pub commit: Option<String>,
+    /// Its abbreviated form, as the text prints it (the original's key).
+    pub commit_sha: Option<String>,
     /// Why no commit was made.
     pub commit_skipped: Option<String>,
     /// Files the post-ingest scan could not read.

@@ -6,6 +6,7 @@ pub mod catalog;
 mod files;
 mod health;
 mod ingests;
+mod journal;
 mod links;
 pub mod meta;
 mod query;
@@ -19,6 +20,7 @@ mod view;
 pub use files::{FileRow, Stat};
 pub use health::{AliasedLink, Claim, LinkFinding, PageRecord};
 pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened, Outcome, Step, UnknownStep};
+pub use journal::{Entry as JournalEntry, Journaled};
 pub use links::Resolution;
 pub use query::{Collision, PageFilter, PageRow};
 pub use recent::{RawFile, UpdatedPage};
@@ -37,6 +39,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0002_search_without_copies.sql"),
     include_str!("../../migrations/0003_obsidian_heading_keys.sql"),
     include_str!("../../migrations/0004_thin_by_sentences.sql"),
+    include_str!("../../migrations/0005_journal.sql"),
 ];
 
 /// The schema version this binary writes.

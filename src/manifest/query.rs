@@ -50,6 +50,10 @@ pub struct PageRow {
     pub tags: Vec<String>,
     /// `aliases:`
     pub aliases: Vec<String>,
+    /// `sources:`
+    pub sources: Vec<String>,
+    /// `created:`
+    pub created: Option<String>,
     /// `updated:`
     pub updated: Option<String>,
 }
@@ -135,7 +139,7 @@ impl Manifest {
         let mut stmt = self
             .conn
             .prepare(&format!(
-                "SELECT p.path, p.title, p.type, p.maturity, p.updated,
+                "SELECT p.path, p.title, p.type, p.maturity, p.updated, p.sources, p.created,
                     (SELECT json_group_array(tag) FROM (SELECT tag FROM tags WHERE path = p.path ORDER BY tag_key)),
                     (SELECT json_group_array(alias) FROM (SELECT alias FROM aliases WHERE path = p.path ORDER BY seq))
                  FROM pages p {wher} ORDER BY p.path LIMIT {limit}"
@@ -150,8 +154,10 @@ impl Manifest {
                     kind: r.get(2)?,
                     maturity: r.get(3)?,
                     updated: r.get(4)?,
-                    tags: list(r.get(5)?),
-                    aliases: list(r.get(6)?),
+                    sources: list(r.get(5)?),
+                    created: r.get(6)?,
+                    tags: list(r.get(7)?),
+                    aliases: list(r.get(8)?),
                 })
             })
             .at(&self.path)?

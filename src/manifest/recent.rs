@@ -9,6 +9,8 @@ pub struct RawFile {
     pub path: String,
     /// Its local modification date.
     pub modified: String,
+    /// Its modification time, RFC 3339 in UTC (the original's key).
+    pub mtime: String,
 }
 
 /// A page updated in the window.
@@ -34,7 +36,8 @@ impl Manifest {
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT path, date(mtime_ns / 1000000000, 'unixepoch', 'localtime') AS d FROM files
+                "SELECT path, date(mtime_ns / 1000000000, 'unixepoch', 'localtime') AS d,
+                        strftime('%Y-%m-%dT%H:%M:%SZ', mtime_ns / 1000000000, 'unixepoch') FROM files
                  WHERE deleted = 0 AND substr(path, 1, 4) = 'raw/'
                    AND substr(path, 1, 10) <> 'raw/inbox/' AND substr(path, 1, 12) <> 'raw/archive/'
                    AND d BETWEEN ?1 AND ?2
@@ -46,6 +49,7 @@ impl Manifest {
                 Ok(RawFile {
                     path: r.get(0)?,
                     modified: r.get(1)?,
+                    mtime: r.get(2)?,
                 })
             })
             .at(&self.path)?;

@@ -94,10 +94,10 @@ pub struct TasksAddArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BriefArgs {
-    /// How many calendar days, today included (default: 7)
+    /// How many calendar days, today included (default, and for 0 or less: 7)
     #[serde(default, deserialize_with = "de::days")]
-    #[schemars(range(min = 1, max = 3660))]
-    pub days: Option<u32>,
+    #[schemars(range(max = 3660))]
+    pub days: Option<i64>,
 }
 
 /// `sparks_query`.
@@ -142,23 +142,6 @@ pub struct QueryArgs {
     /// Alone: the pages a new page of this name would collide with
     #[serde(default, deserialize_with = "de::resolve")]
     pub resolve: Option<String>,
-}
-
-impl QueryArgs {
-    /// Whether any filter is set.
-    pub fn filters(&self) -> bool {
-        self.title.is_some()
-            || self.alias.is_some()
-            || self.tag.is_some()
-            || self.kind.is_some()
-            || self.maturity.is_some()
-            || self.linked_from.is_some()
-            || self.links_to.is_some()
-            || self.stale
-            || self.orphan
-            || self.thin
-            || self.limit.is_some()
-    }
 }
 
 /// `sparks_search`.
@@ -308,7 +291,7 @@ mod de {
         orphan: bool => lenient::value,
         thin: bool => lenient::value,
         limit: Option<usize> => lenient::count,
-        days: Option<u32> => lenient::count,
+        days: Option<i64> => lenient::integer,
         keep: Vec<u32> => lenient::counts,
         // The core knows the names (in any case, with or without spaces) and says so.
         names: Vec<String> => lenient::strings,

@@ -20,6 +20,17 @@ pub fn count<T: TryFrom<u64>>(field: &str, value: Value) -> Result<Option<T>, St
     }
 }
 
+/// `value` as an optional integer, negative or not: a number, or a string holding one.
+pub fn integer(field: &str, value: Value) -> Result<Option<i64>, String> {
+    match decoded(value) {
+        Value::Null => Ok(None),
+        v => v
+            .as_i64()
+            .map(Some)
+            .ok_or_else(|| format!("{field}: expected a whole number, got {v}")),
+    }
+}
+
 /// `value` as a list of whole numbers (each as [`count`] reads one).
 pub fn counts<T: TryFrom<u64>>(field: &str, value: Value) -> Result<Vec<T>, String> {
     items(value)

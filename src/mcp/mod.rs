@@ -15,7 +15,7 @@ mod reply;
 mod stdio;
 mod tools;
 
-pub use call::Site;
+pub use crate::session::Site;
 
 use call::Runner;
 use rmcp::handler::server::tool::ToolRouter;

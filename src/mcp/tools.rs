@@ -1,27 +1,16 @@
-//! The tools. Each converts its arguments and calls the same core function as its CLI command,
-//! and answers with the report that command prints with `--json`. A command's non-zero exit
-//! with data (an ingest already open, lint or fmt issues, an ambiguous `done`) is a normal
-//! result here: the data says what happened. Annotations say what each tool can change; a
-//! tool that writes only with some argument is not read-only.
+//! The tools. Each builds the request its CLI command builds and answers with the report that
+//! command prints with `--json`. A command's non-zero exit with data (an ingest already open,
+//! lint or fmt issues, an ambiguous `done`) is a normal result here: the data says what
+//! happened. Annotations say what each tool can change; a tool that writes only with some
+//! argument is not read-only.
 
 use super::Server;
 use super::args::*;
-use super::call::Outcome;
 use super::reply;
-use crate::brief::brief;
-use crate::collections::affected::affected_now;
-use crate::collections::regen::{RegenRequest, regen};
 use crate::contract::CONTRACT;
-use crate::fmt::{FmtRequest, fmt_recorded};
-use crate::index::index;
-use crate::ingest::{self, FinalizeOptions, Prepared};
-use crate::lint;
-use crate::manifest::{PageFilter, Scope};
-use crate::query::{self, Request};
-use crate::scan::{ScanOptions, scan};
-use crate::search;
-use crate::status::status;
-use crate::tasks;
+use crate::ingest::FinalizeOptions;
+use crate::manifest::Scope;
+use crate::request;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::{tool, tool_router};
@@ -38,13 +27,7 @@ impl Server {
         )
     )]
     async fn sparks_status(&self, _: Parameters<NoArgs>) -> CallToolResult {
-        self.runner
-            .read(|c| {
-                let vault = c.vault()?;
-                let manifest = c.manifest(&vault)?;
-                reply::json(&status(&vault, &manifest, c.now.today)?)
-            })
-            .await
+        self.runner.call(Ok(request::Status)).await
     }
 
     #[tool(
@@ -58,18 +41,10 @@ impl Server {
     )]
     async fn sparks_scan(&self, Parameters(a): Parameters<ScanArgs>) -> CallToolResult {
         self.runner
-            .write(move |c| {
-                let vault = c.vault()?;
-                let mut manifest = c.manifest(&vault)?;
-                let opts = ScanOptions { full: a.full };
-                reply::json(&scan(
-                    &vault,
-                    &mut manifest,
-                    opts,
-                    &c.now.timestamp,
-                    c.now.ns,
-                )?)
-            })
+            .call(Ok(request::Scan {
+                full: a.full,
+                rebuild: false,
+            }))
             .await
     }
 
@@ -96,14 +71,7 @@ impl Server {
         )
     )]
     async fn sparks_lint(&self, Parameters(a): Parameters<LintArgs>) -> CallToolResult {
-        self.runner
-            .run(a.fix, move |c| {
-                let checks = lint::select(&a.checks)?;
-                let vault = c.vault()?;
-                let mut manifest = c.manifest(&vault)?;
-                reply::json(&lint::run(&vault, &mut manifest, &checks, a.fix, &c.now)?)
-            })
-            .await
+        self.runner.call(request::Lint::new(&a.checks, a.fix)).await
     }
 
     #[tool(
@@ -116,13 +84,7 @@ impl Server {
         )
     )]
     async fn sparks_affected(&self, _: Parameters<NoArgs>) -> CallToolResult {
-        self.runner
-            .read(|c| {
-                let vault = c.vault()?;
-                let mut manifest = c.manifest(&vault)?;
-                reply::json(&affected_now(&vault, &mut manifest, &c.now)?)
-            })
-            .await
+        self.runner.call(Ok(request::Affected)).await
     }
 
     #[tool(
@@ -136,11 +98,7 @@ impl Server {
     )]
     async fn sparks_index(&self, Parameters(a): Parameters<IndexArgs>) -> CallToolResult {
         self.runner
-            .run(!a.dry_run, move |c| {
-                let vault = c.vault()?;
-                let mut manifest = c.manifest(&vault)?;
-                reply::json(&index(&vault, &mut manifest, &c.now, a.dry_run)?)
-            })
+            .call(Ok(request::Index { dry_run: a.dry_run }))
             .await
     }
 
@@ -158,15 +116,7 @@ impl Server {
         Parameters(a): Parameters<PrepareArgs>,
     ) -> CallToolResult {
         self.runner
-            .write(move |c| {
-                let vault = c.vault()?;
-                let mut manifest = c.manifest(&vault)?;
-                match ingest::prepare(&vault, &mut manifest, &c.now, a.limit)? {
-                    Prepared::Opened(b) | Prepared::InProgress(b) | Prepared::Empty(b) => {
-                        reply::json(&b)
-                    }
-                }
-            })
+            .call(Ok(request::Prepare { limit: a.limit }))
             .await
     }
 
@@ -183,17 +133,11 @@ impl Server {
         &self,
         Parameters(a): Parameters<FinalizeArgs>,
     ) -> CallToolResult {
-        self.runner
-            .write(move |c| {
-                let vault = c.vault()?;
-                let mut manifest = c.manifest(&vault)?;
-                let opts = FinalizeOptions {
-                    message: a.message,
-                    keep: a.keep,
-                };
-                reply::json(&ingest::finalize(&vault, &mut manifest, &c.now, &opts)?)
-            })
-            .await
+        let opts = FinalizeOptions {
+            message: a.message,
+            keep: a.keep,
+        };
+        self.runner.call(Ok(request::Finalize(opts))).await
     }
 
     #[tool(
@@ -206,13 +150,7 @@ impl Server {
         )
     )]
     async fn sparks_abort_ingest(&self, _: Parameters<NoArgs>) -> CallToolResult {
-        self.runner
-            .write(|c| {
-                let vault = c.vault()?;
-                let mut manifest = c.manifest(&vault)?;
-                reply::json(&ingest::abort(&vault, &mut manifest, &c.now)?)
-            })
-            .await
+        self.runner.call(Ok(request::Abort)).await
     }
 
     #[tool(
@@ -225,16 +163,7 @@ impl Server {
         )
     )]
     async fn sparks_ingest_status(&self, _: Parameters<NoArgs>) -> CallToolResult {
-        self.runner
-            .read(|c| {
-                let vault = c.vault()?;
-                let manifest = c.manifest(&vault)?;
-                match ingest::open_batch(&vault, &manifest, &c.now)? {
-                    Some(b) => reply::json(&b),
-                    None => reply::json(&serde_json::json!({ "ingest_id": null })),
-                }
-            })
-            .await
+        self.runner.call(Ok(request::IngestStatus)).await
     }
 
     #[tool(
@@ -247,18 +176,7 @@ impl Server {
         )
     )]
     async fn sparks_done(&self, Parameters(a): Parameters<DoneArgs>) -> CallToolResult {
-        self.runner
-            .write(move |c| {
-                let vault = c.vault()?;
-                let mut manifest = c.manifest(&vault)?;
-                reply::json(&tasks::done_recorded(
-                    &vault,
-                    &mut manifest,
-                    &a.query,
-                    &c.now,
-                )?)
-            })
-            .await
+        self.runner.call(Ok(request::Done { query: a.query })).await
     }
 
     #[tool(
@@ -271,19 +189,11 @@ impl Server {
         )
     )]
     async fn sparks_tasks_add(&self, Parameters(a): Parameters<TasksAddArgs>) -> CallToolResult {
-        self.runner
-            .write(move |c| {
-                let vault = c.vault()?;
-                let mut manifest = c.manifest(&vault)?;
-                reply::json(&tasks::add_recorded(
-                    &vault,
-                    &mut manifest,
-                    &a.section,
-                    &a.text,
-                    &c.now,
-                )?)
-            })
-            .await
+        let add = request::TasksAdd {
+            section: a.section,
+            text: a.text,
+        };
+        self.runner.call(Ok(add)).await
     }
 
     #[tool(
@@ -296,17 +206,7 @@ impl Server {
         )
     )]
     async fn sparks_brief(&self, Parameters(a): Parameters<BriefArgs>) -> CallToolResult {
-        self.runner
-            .read(move |c| -> Outcome {
-                let days = a.days.unwrap_or(7);
-                if !(1..=3660).contains(&days) {
-                    anyhow::bail!("days: {days} is not between 1 and 3660");
-                }
-                let vault = c.vault()?;
-                let mut manifest = c.manifest(&vault)?;
-                reply::json(&brief(&vault, &mut manifest, &c.now, days)?)
-            })
-            .await
+        self.runner.call(request::Brief::new(a.days)).await
     }
 
     #[tool(
@@ -319,32 +219,21 @@ impl Server {
         )
     )]
     async fn sparks_query(&self, Parameters(a): Parameters<QueryArgs>) -> CallToolResult {
+        let filters = request::Filters {
+            title: a.title,
+            alias: a.alias,
+            tag: a.tag,
+            kind: a.kind,
+            maturity: a.maturity,
+            linked_from: a.linked_from,
+            links_to: a.links_to,
+            stale: a.stale,
+            orphan: a.orphan,
+            thin: a.thin,
+            limit: a.limit,
+        };
         self.runner
-            .read(move |c| -> Outcome {
-                if a.resolve.is_some() && a.filters() {
-                    anyhow::bail!("resolve cannot be combined with filters or limit");
-                }
-                let vault = c.vault()?;
-                let manifest = c.manifest(&vault)?;
-                if let Some(name) = &a.resolve {
-                    return reply::json(&query::resolve(&manifest, name)?);
-                }
-                let filter = PageFilter {
-                    title: a.title,
-                    alias: a.alias,
-                    tag: a.tag,
-                    kind: a.kind,
-                    maturity: a.maturity,
-                    linked_from: a.linked_from,
-                    links_to: a.links_to,
-                    stale: a.stale,
-                    orphan: a.orphan,
-                    thin: a.thin.then_some(vault.config.lint.thin_below_sentences),
-                    limit: a.limit,
-                    ..PageFilter::default()
-                };
-                reply::json(&query::query(&manifest, &Request { filter })?)
-            })
+            .call(request::Query::new(filters, a.resolve))
             .await
     }
 
@@ -359,19 +248,7 @@ impl Server {
     )]
     async fn sparks_fmt(&self, Parameters(a): Parameters<FmtArgs>) -> CallToolResult {
         self.runner
-            .run(a.fix, move |c| -> Outcome {
-                if a.fix && a.check {
-                    anyhow::bail!("fix and check cannot be combined");
-                }
-                let vault = c.vault()?;
-                let mut manifest = c.manifest(&vault)?;
-                let req = FmtRequest {
-                    target: a.path,
-                    fix: a.fix,
-                    pending: crate::ingest::pending_archives_in(&vault)?,
-                };
-                reply::json(&fmt_recorded(&vault, &mut manifest, &req, c.now.ns)?)
-            })
+            .call(request::Fmt::new(a.path, a.fix, a.check))
             .await
     }
 
@@ -385,24 +262,13 @@ impl Server {
         )
     )]
     async fn sparks_search(&self, Parameters(a): Parameters<SearchArgs>) -> CallToolResult {
-        self.runner
-            .read(move |c| {
-                let vault = c.vault()?;
-                let manifest = c.manifest(&vault)?;
-                let req = search::Request {
-                    query: a.query,
-                    scope: match a.scope.as_deref() {
-                        Some("raw") => Scope::Raw,
-                        Some("all") => Scope::All,
-                        _ => Scope::Wiki,
-                    },
-                    kind: a.kind,
-                    tag: a.tag,
-                    limit: a.limit.unwrap_or(20),
-                };
-                reply::json(&search::search(&vault, &manifest, &req)?)
-            })
-            .await
+        let scope = match a.scope.as_deref() {
+            Some("raw") => Scope::Raw,
+            Some("all") => Scope::All,
+            _ => Scope::Wiki,
+        };
+        let search = request::Search::new(a.query, Some(scope), a.kind, a.tag, a.limit);
+        self.runner.call(Ok(search)).await
     }
 
     #[tool(
@@ -419,20 +285,7 @@ impl Server {
         Parameters(a): Parameters<RegenArgs>,
     ) -> CallToolResult {
         self.runner
-            .run(!a.dry_run, move |c| -> Outcome {
-                if a.all && !a.names.is_empty() {
-                    anyhow::bail!("names and all cannot be combined");
-                }
-                let vault = c.vault()?;
-                let mut manifest = c.manifest(&vault)?;
-                let req = RegenRequest {
-                    names: a.names,
-                    all: a.all,
-                    dry_run: a.dry_run,
-                    commit: true,
-                };
-                reply::json(&regen(&vault, &mut manifest, &c.now, &req)?)
-            })
+            .call(request::Regen::new(a.names, a.all, a.dry_run))
             .await
     }
 }

@@ -41,6 +41,9 @@ pub enum ScanError {
     /// The manifest failed.
     #[error(transparent)]
     Manifest(#[from] ManifestError),
+    /// `--rebuild` could not move the old manifest aside.
+    #[error("cannot set the old manifest aside: {0}")]
+    SetAside(std::io::Error),
 }
 
 impl ScanError {
@@ -48,7 +51,7 @@ impl ScanError {
     pub fn hint(&self) -> Option<&'static str> {
         match self {
             ScanError::Manifest(m) => m.hint(),
-            ScanError::Root { .. } => None,
+            ScanError::Root { .. } | ScanError::SetAside(_) => None,
         }
     }
 }
@@ -84,7 +87,7 @@ pub fn scan(
     };
     let mut report = store(vault, manifest, work, gone, now_ns)?;
     crate::fault::reached("scan.commit");
-    report.duration_ms = started.elapsed().as_millis() as u64;
+    report.timed(started);
     Ok(report)
 }
 
@@ -134,7 +137,7 @@ pub fn scan_paths(
         last_scan: None,
     };
     let mut report = store(vault, manifest, work, gone, now_ns)?;
-    report.duration_ms = started.elapsed().as_millis() as u64;
+    report.timed(started);
     Ok(report)
 }
 
@@ -272,6 +275,8 @@ fn store(
         resolved,
         errors,
         duration_ms: 0,
+        duration_ns: 0,
+        set_aside: Vec::new(),
     })
 }
 

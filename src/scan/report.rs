@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 use std::path::PathBuf;
+use std::time::Instant;
 
 /// What to scan.
 #[derive(Debug, Clone, Copy, Default)]
@@ -33,6 +34,20 @@ pub struct ScanReport {
     pub errors: Vec<ScanIssue>,
     /// Wall time, in milliseconds.
     pub duration_ms: u64,
+    /// Wall time, in nanoseconds (the original's key).
+    pub duration_ns: u64,
+    /// With `--rebuild`: where the old manifest's files were moved.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub set_aside: Vec<PathBuf>,
+}
+
+impl ScanReport {
+    /// Record the wall time since `started`.
+    pub(super) fn timed(&mut self, started: Instant) {
+        let elapsed = started.elapsed();
+        self.duration_ms = elapsed.as_millis() as u64;
+        self.duration_ns = elapsed.as_nanos() as u64;
+    }
 }
 
 /// A file or directory the scan could not read.

@@ -29,9 +29,9 @@ pub struct Task {
     pub line: usize,
 }
 
-/// What `done` found.
-#[derive(Debug, Clone, Serialize)]
-#[serde(tag = "result", rename_all = "snake_case")]
+/// What `done` found. In JSON: `result` names the variant, its fields follow, then the
+/// original's keys (see the `Serialize` impl).
+#[derive(Debug, Clone)]
 pub enum Done {
     /// This task was completed.
     Completed {
@@ -57,4 +57,46 @@ pub enum Done {
         /// The query.
         query: String,
     },
+}
+
+impl Serialize for Done {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        match self {
+            Done::Completed { task, matched_by } => {
+                m.serialize_entry("result", "completed")?;
+                m.serialize_entry("task", task)?;
+                m.serialize_entry("matched_by", matched_by)?;
+            }
+            Done::Ambiguous {
+                candidates,
+                matches,
+            } => {
+                m.serialize_entry("result", "ambiguous")?;
+                m.serialize_entry("candidates", candidates)?;
+                m.serialize_entry("matches", matches)?;
+            }
+            Done::AlreadyDone { task } => {
+                m.serialize_entry("result", "already_done")?;
+                m.serialize_entry("task", task)?;
+            }
+            Done::NotFound { query } => {
+                m.serialize_entry("result", "not_found")?;
+                m.serialize_entry("query", query)?;
+            }
+        }
+        // The original's keys: the completed task's text and line (`""` and 0 when none was
+        // completed), and `ambiguous` only when several tasks matched.
+        let (matched, line) = match self {
+            Done::Completed { task, .. } => (task.text.as_str(), task.line),
+            _ => ("", 0),
+        };
+        m.serialize_entry("matched", matched)?;
+        m.serialize_entry("line", &line)?;
+        if matches!(self, Done::Ambiguous { .. }) {
+            m.serialize_entry("ambiguous", &true)?;
+        }
+        m.end()
+    }
 }

@@ -317,7 +317,7 @@ macro_rules! snapshot {
         settings.add_filter(r"\b[0-9a-f]{64}\b", "[HASH]");
         settings.add_filter(r"\b[0-9a-f]{40}\b", "[SHA]");
         settings.add_filter(r"in \d+ms", "in [N]ms");
-        settings.add_filter(r#""duration_ms": \d+"#, r#""duration_ms": [N]"#);
+        settings.add_filter(r#""duration_(ms|ns)": \d+"#, r#""duration_$1": [N]"#);
         settings.bind(|| insta::assert_snapshot!($value));
     }};
 }

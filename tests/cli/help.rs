@@ -142,7 +142,7 @@ fn version_names_the_commit_it_was_built_from() {
     let v = TestVault::empty();
     let out = v.run_in(v.dir.path(), &["--version"]).ok().stdout;
     let rest = out
-        .strip_prefix(&format!("sparks {} (", env!("CARGO_PKG_VERSION")))
+        .strip_prefix(&format!("sparks version {} (", env!("CARGO_PKG_VERSION")))
         .and_then(|r| r.strip_suffix(")\n"))
         .unwrap_or_else(|| panic!("{out:?}"));
     let checkout = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".git/HEAD");

@@ -130,8 +130,19 @@ fn groups_by_type_sorts_by_title_and_drops_no_page() {
     scan(&v);
     let r = index(&v);
     assert_eq!(
-        r["by_type"],
-        json!({"entity": 3, "concept": 1, "summary": 1, "synthesis": 1, "collection": 2, "other": 3})
+        r["pages_by_type"],
+        json!({"entity": 3, "concept": 1, "summary": 1, "synthesis": 1, "collection": 2, "other": 3}),
+        "the original's key"
+    );
+    assert_eq!(r["descriptions_blank"], 11, "{r}");
+    assert_eq!(
+        r["output_path"].as_str(),
+        Some(v.path("wiki/index.md").to_str().unwrap()),
+        "the original's absolute path"
+    );
+    assert_eq!(
+        r["bytes"].as_u64(),
+        Some(v.read("wiki/index.md").len() as u64)
     );
     assert_eq!(
         (r["pages"].clone(), r["added"].clone(), r["written"].clone()),

@@ -8,7 +8,7 @@ fn a_fresh_vault_lints_clean() {
     let v = TestVault::new();
     v.run(&["scan"]).ok();
     let run = v.run(&["lint"]).ok();
-    assert_eq!(run.stdout, "No lint issues.\n");
+    assert_eq!(run.stdout, "Vault health: OK (no lint issues).\n");
     let j = v.run(&["lint", "--json"]).ok().json();
     assert_eq!(j["total"], 0);
 }
@@ -52,7 +52,11 @@ fn json_has_the_same_facts_and_exit_code() {
     let j = run.json();
     let n = j["issues"].as_array().unwrap().len();
     assert_eq!(j["total"], n);
-    assert!(text.stdout.contains(&format!("{n} issues found.")));
+    assert!(
+        text.stdout.contains(&format!("{n} issue(s) across ")),
+        "{}",
+        text.stdout
+    );
     assert_eq!(
         j["counts"].as_object().unwrap().len(),
         13,
@@ -104,7 +108,7 @@ fn a_fixed_vault_lints_clean_again() {
     // Cascade is left alone: an orphan now.
     assert_eq!(
         run.stdout,
-        "orphans (1):\n  wiki/entities/Cascade.md  no other page links here\n\n1 issue found.\n"
+        "orphans (1):\n  wiki/entities/Cascade.md  no other page links here\n\n1 issue(s) across 1 check(s).\n"
     );
 }
 

@@ -23,7 +23,7 @@ fn counts_pages_with_real_plurals_and_pending_entries() {
     v.run(&["scan"]).ok();
     let run = v.run(&["status", "--json"]).ok();
     let j = run.json();
-    let labels: Vec<&str> = j["pages_by_type"]
+    let labels: Vec<&str> = j["page_counts"]
         .as_array()
         .unwrap()
         .iter()
@@ -91,4 +91,52 @@ fn a_malformed_inbox_is_reported_not_counted_as_empty() {
     v.write("inbox.md", "idea one\nidea two\n");
     let j = v.run(&["status", "--json"]).ok().json();
     assert!(j["inbox"]["error"].as_str().unwrap().contains("separator"));
+}
+
+#[test]
+fn an_interrupted_operation_is_shown_and_blocks_other_writes_until_rerun() {
+    let v = TestVault::new();
+    v.run(&["scan"]).ok();
+    // What an `mv` interrupted after its writes leaves in the journal.
+    crate::harness::db(&v)
+        .execute(
+            "INSERT INTO journal (kind, command, request, plan, step, started_at)
+             VALUES ('mv', 'sparks mv \"Old\" \"New\"', '{}', '[]', 'write',
+                     '2026-05-01T10:00:00+00:00')",
+            [],
+        )
+        .unwrap();
+    let j = v.run(&["status", "--json"]).ok().json();
+    assert_eq!(
+        j["unfinished"]["command"], "sparks mv \"Old\" \"New\"",
+        "{j}"
+    );
+    assert_eq!(j["unfinished"]["step"], "write");
+    let text = v.run(&["status"]).ok().stdout;
+    assert!(
+        text.contains("unfinished: `sparks mv \"Old\" \"New\"` stopped after write; run it again"),
+        "{text}"
+    );
+    // A command that writes is refused, and says what to run; nothing is written.
+    let before = v.read("wiki/collections/Tasks.md");
+    let r = v
+        .run(&["tasks", "add", "--section", "Home", "--text", "x"])
+        .code(1);
+    assert!(
+        r.stderr.contains("was interrupted after write"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("hint: run `sparks mv \"Old\" \"New\"` again"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(v.read("wiki/collections/Tasks.md"), before);
+    // Reading goes on: lookups and lint (which only refreshes the derived manifest).
+    v.run(&["query", "--type", "collection"]).ok();
+    v.run(&["lint"]).ok();
+    v.run(&["index", "--dry-run"]).ok();
+    v.run(&["index"]).code(1);
 }

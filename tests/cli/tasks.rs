@@ -258,12 +258,12 @@ fn an_ambiguous_query_lists_candidates_and_changes_nothing() {
     v.write(TASKS, LIST);
     let r = v.run(&["done", "write", "tests"]).code(1);
     assert!(
-        r.stdout.contains("line 17: write tests for ingest"),
+        r.stdout.contains("  - write tests for ingest (line 17)"),
         "{}",
         r.stdout
     );
     assert!(
-        r.stdout.contains("line 18: write tests for scan"),
+        r.stdout.contains("  - write tests for scan (line 18)"),
         "{}",
         r.stdout
     );
@@ -284,6 +284,12 @@ fn a_fuzzy_match_is_the_letters_in_order_with_a_clear_winner() {
     let json = v.run(&["done", "updrdme", "--json"]).ok().json();
     assert_eq!(json["matched_by"], "fuzzy");
     assert_eq!(json["task"]["text"], "update README");
+    // The original's keys too.
+    assert_eq!(
+        (&json["matched"], &json["line"]),
+        (&serde_json::json!("update README"), &serde_json::json!(3))
+    );
+    assert!(json.get("ambiguous").is_none(), "{json}");
     assert_eq!(tasks(&v), list.replace("- [ ] update", "- [x] update"));
 
     // Both match, but one scores far better (26 against 5, the original's scores).
@@ -295,10 +301,20 @@ fn a_fuzzy_match_is_the_letters_in_order_with_a_clear_winner() {
     // Close scores (21 against 20): ambiguous, best first, nothing completed.
     let close = "## A\n\n- [ ] fix login bug\n- [ ] fix logout bug\n";
     v.write(TASKS, close);
+    let j = v.run(&["done", "fxbg", "--json"]).code(1).json();
+    assert_eq!(
+        (&j["ambiguous"], &j["matched"], &j["line"]),
+        (
+            &serde_json::json!(true),
+            &serde_json::json!(""),
+            &serde_json::json!(0)
+        ),
+        "{j}"
+    );
     let r = v.run(&["done", "fxbg"]).code(1);
     assert_eq!(
         r.stdout,
-        "Several open tasks match; none was completed:\n  line 3: fix login bug\n  line 4: fix logout bug\n"
+        "Ambiguous — multiple open tasks match:\n  - fix login bug (line 3)\n  - fix logout bug (line 4)\n"
     );
     assert_eq!(tasks(&v), close, "two near matches: none is completed");
     // Letters out of order, or a typo, match nothing (as in the original).
@@ -318,7 +334,7 @@ fn an_ambiguous_fuzzy_match_lists_five_and_says_how_many_more() {
     assert_eq!(
         r.stdout
             .lines()
-            .filter(|l| l.starts_with("  line "))
+            .filter(|l| l.starts_with("  - task number "))
             .count(),
         5
     );
@@ -335,7 +351,7 @@ fn a_failed_done_never_creates_the_task_list() {
     let v = TestVault::new();
     std::fs::remove_file(v.path(TASKS)).expect("remove Tasks.md");
     let r = v.run(&["done", "anything"]).code(1);
-    assert_eq!(r.stdout, "No open task matches \"anything\".\n");
+    assert_eq!(r.stdout, "No open task matching \"anything\".\n");
     assert!(r.stderr.contains("no open task matches"), "{}", r.stderr);
     assert!(!v.path(TASKS).exists());
     v.run(&["done", "  "]).code(1);

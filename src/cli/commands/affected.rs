@@ -1,7 +1,7 @@
 //! `sparks affected`: which collections need regenerating.
 
 use crate::cli::{Ctx, exit::Exit, output};
-use crate::collections::affected::affected_now;
+use crate::request::{self, Report as _};
 use clap::Args;
 
 /// List the collections whose sources changed since the last completed ingest
@@ -27,13 +27,11 @@ pub struct AffectedArgs {
 
 /// Run `affected`.
 pub fn run(ctx: &Ctx, args: AffectedArgs) -> anyhow::Result<Exit> {
-    let vault = ctx.vault()?;
-    let mut manifest = ctx.manifest(&vault)?;
-    let a = affected_now(&vault, &mut manifest, ctx.now())?;
+    let a = ctx.run(request::Affected)?;
     output::seen(&a.seen);
     if args.json {
         output::json(&a)?;
-        return Ok(Exit::Success);
+        return Ok(a.ending().into());
     }
     match &a.since {
         Some(t) => output::status(&format!("changes since the last completed ingest ({t}):")),
@@ -47,5 +45,5 @@ pub fn run(ctx: &Ctx, args: AffectedArgs) -> anyhow::Result<Exit> {
     } else {
         a.affected.join(",")
     }])?;
-    Ok(Exit::Success)
+    Ok(a.ending().into())
 }

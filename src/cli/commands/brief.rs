@@ -1,7 +1,7 @@
 //! `sparks brief`: recent activity and what to revisit.
 
-use crate::brief::brief;
 use crate::cli::{Ctx, exit::Exit, output};
+use crate::request::{self, Report as _};
 use clap::Args;
 
 /// How many items of each group the text lists.
@@ -16,9 +16,14 @@ const SHOWN: usize = 10;
 /// Example: sparks brief --days 7 --json
 #[derive(Debug, Args)]
 pub struct BriefArgs {
-    /// How many calendar days, today included
-    #[arg(long, default_value_t = 7, value_parser = crate::cli::number::days)]
-    days: u32,
+    /// How many calendar days, today included (0 or less: 7)
+    #[arg(
+        long,
+        default_value_t = i64::from(crate::brief::DEFAULT_DAYS),
+        value_parser = crate::cli::number::days,
+        allow_negative_numbers = true
+    )]
+    days: i64,
 
     /// Print the result as JSON
     #[arg(long)]
@@ -27,13 +32,11 @@ pub struct BriefArgs {
 
 /// Run `brief`.
 pub fn run(ctx: &Ctx, args: BriefArgs) -> anyhow::Result<Exit> {
-    let vault = ctx.vault()?;
-    let mut manifest = ctx.manifest(&vault)?;
-    let b = brief(&vault, &mut manifest, ctx.now(), args.days)?;
+    let b = ctx.run(request::Brief::new(Some(args.days))?)?;
     output::seen(&b.seen);
     if args.json {
         output::json(&b)?;
-        return Ok(Exit::Success);
+        return Ok(b.ending().into());
     }
     let mut lines = vec![format!(
         "Brief for {} to {} ({} days)",
@@ -68,7 +71,7 @@ pub fn run(ctx: &Ctx, args: BriefArgs) -> anyhow::Result<Exit> {
     // The JSON lists the first open tasks and counts them all (the original's shape).
     group(&mut lines, "open tasks", &b.tasks.first, b.tasks.open);
     output::lines(lines)?;
-    Ok(Exit::Success)
+    Ok(b.ending().into())
 }
 
 /// A group of the brief: its count, at most [`SHOWN`] of its `total` items, then how many more

@@ -1,7 +1,9 @@
 //! `sparks collections regen`: regenerate the collection pages.
 
-use crate::cli::{Ctx, exit::Exit, output};
-use crate::collections::regen::{RegenRequest, Status, regen};
+use crate::cli::output::{self, Style};
+use crate::cli::{Ctx, exit::Exit};
+use crate::collections::regen::Status;
+use crate::request::{self, Report as _};
 use clap::{Args, Subcommand};
 
 /// Manage the generated collection pages in wiki/collections/
@@ -34,7 +36,7 @@ enum CollectionsCommand {
 )]
 struct RegenArgs {
     /// Collections to regenerate (default: the affected ones)
-    #[arg(value_name = "NAME", conflicts_with = "all")]
+    #[arg(value_name = "NAME")]
     names: Vec<String>,
 
     /// Regenerate all seven
@@ -53,25 +55,16 @@ struct RegenArgs {
 /// Run `collections`.
 pub fn run(ctx: &Ctx, args: CollectionsArgs) -> anyhow::Result<Exit> {
     let CollectionsCommand::Regen(args) = args.command;
-    let vault = ctx.vault()?;
-    let mut manifest = ctx.manifest(&vault)?;
-    let report = regen(
-        &vault,
-        &mut manifest,
-        ctx.now(),
-        &RegenRequest {
-            names: args.names,
-            all: args.all,
-            dry_run: args.dry_run,
-            commit: true,
-        },
-    )?;
+    let report = ctx.run(request::Regen::new(args.names, args.all, args.dry_run)?)?;
     output::seen(&report.seen);
     if args.json {
         output::json(&report)?;
-        return Ok(Exit::Success);
+        return Ok(report.ending().into());
     }
     let mut lines = Vec::new();
+    if report.dry_run {
+        lines.push("Dry run — no files were written.".to_string());
+    }
     if report.collections.is_empty() {
         lines.push(
             "No collection is affected; nothing to regenerate (--all regenerates all).".to_string(),
@@ -79,20 +72,35 @@ pub fn run(ctx: &Ctx, args: CollectionsArgs) -> anyhow::Result<Exit> {
     }
     for o in &report.collections {
         let status = match o.status {
-            Status::WouldWrite => "would write",
-            s => s.as_str(),
+            Status::Written => output::paint(Style::Good, "written"),
+            Status::WouldWrite => output::paint(Style::Warn, "would write"),
+            s => output::paint(Style::Dim, s.as_str()),
         };
+        // Padded by hand: the colour codes would count in a width.
+        let pad = " ".repeat(11usize.saturating_sub(o.status.as_str().len()));
         lines.push(format!(
-            "{status:>11}  {}  ({})",
+            "{pad}{status}  {}  ({})",
             o.path,
             output::count(o.items, "entry", "entries")
         ));
     }
+    // The original's words, literally: scripts match them.
+    lines.push(format!(
+        "{} collection(s) processed.",
+        report.collections.len()
+    ));
     match (&report.commit, &report.commit_skipped) {
-        (Some(sha), _) => lines.push(format!("Committed {}.", &sha[..sha.len().min(7)])),
-        (None, Some(reason)) => lines.push(format!("Commit skipped: {reason}.")),
+        (Some(sha), _) => lines.push(format!(
+            "{} {}.",
+            output::paint(Style::Good, "Committed"),
+            crate::git::short(sha)
+        )),
+        (None, Some(reason)) => lines.push(format!(
+            "{}: {reason}.",
+            output::paint(Style::Warn, "Commit skipped")
+        )),
         _ => {}
     }
     output::report(lines)?;
-    Ok(Exit::Success)
+    Ok(report.ending().into())
 }

@@ -1,6 +1,7 @@
 //! `sparks done`: complete an open task.
 
 use crate::cli::{Ctx, exit::Exit, output};
+use crate::request::{self, Report as _};
 use crate::tasks::Done;
 use clap::Args;
 
@@ -25,14 +26,10 @@ pub struct DoneArgs {
 
 /// Run `done`.
 pub fn run(ctx: &Ctx, args: DoneArgs) -> anyhow::Result<Exit> {
-    let vault = ctx.vault()?;
-    let mut manifest = ctx.manifest(&vault)?;
-    let query = args.query.join(" ");
-    let result = crate::tasks::done_recorded(&vault, &mut manifest, &query, ctx.now())?;
-    let exit = match result {
-        Done::Completed { .. } => Exit::Success,
-        _ => Exit::Problems,
-    };
+    let result = ctx.run(request::Done {
+        query: args.query.join(" "),
+    })?;
+    let exit = result.ending().into();
     if args.json {
         output::json(&result)?;
         return Ok(exit);
@@ -45,11 +42,12 @@ pub fn run(ctx: &Ctx, args: DoneArgs) -> anyhow::Result<Exit> {
             candidates,
             matches,
         } => {
-            let mut lines = vec!["Several open tasks match; none was completed:".to_string()];
+            // The original's wording, with each candidate's line.
+            let mut lines = vec!["Ambiguous — multiple open tasks match:".to_string()];
             lines.extend(
                 candidates
                     .iter()
-                    .map(|t| format!("  line {}: {}", t.line, t.text)),
+                    .map(|t| format!("  - {} (line {})", t.text, t.line)),
             );
             if *matches > candidates.len() {
                 lines.push(format!("  … and {} more", matches - candidates.len()));
@@ -68,7 +66,7 @@ pub fn run(ctx: &Ctx, args: DoneArgs) -> anyhow::Result<Exit> {
             output::error("that task is already done; nothing was changed", None);
         }
         Done::NotFound { query } => {
-            output::write(&format!("No open task matches \"{query}\".\n"))?;
+            output::write(&format!("No open task matching \"{query}\".\n"))?;
             output::error("no open task matches", None);
         }
     }

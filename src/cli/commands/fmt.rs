@@ -2,8 +2,8 @@
 
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
-use crate::fmt::{FmtReport, FmtRequest, fmt_recorded};
-use crate::ingest;
+use crate::fmt::FmtReport;
+use crate::request::{self, Report as _};
 use clap::Args;
 
 /// Check the frontmatter of wiki pages against the schema
@@ -23,7 +23,7 @@ pub struct FmtArgs {
     target: Option<String>,
 
     /// Write nothing, only report (what fmt does without --fix)
-    #[arg(long, conflicts_with = "fix")]
+    #[arg(long)]
     check: bool,
 
     /// Repair what is mechanical, then report what remains
@@ -37,20 +37,10 @@ pub struct FmtArgs {
 
 /// Run `fmt`.
 pub fn run(ctx: &Ctx, args: FmtArgs) -> anyhow::Result<Exit> {
-    let vault = ctx.vault()?;
-    let req = FmtRequest {
-        target: args.target,
-        fix: args.fix && !args.check,
-        pending: ingest::pending_archives_in(&vault)?,
-    };
-    let mut manifest = ctx.manifest(&vault)?;
-    let report = fmt_recorded(&vault, &mut manifest, &req, ctx.now().ns)?;
-    let exit = if report.issues.is_empty() {
-        Exit::Success
-    } else {
-        Exit::Problems
-    };
-    if let (0, Some(t)) = (report.files_checked, &req.target) {
+    let target = args.target.clone();
+    let report = ctx.run(request::Fmt::new(args.target, args.fix, args.check)?)?;
+    let exit = report.ending().into();
+    if let (0, Some(t)) = (report.files_checked, &target) {
         output::warn(&format!(
             "no Markdown file matches {t:?} (paths and globs are relative to the vault root)"
         ));

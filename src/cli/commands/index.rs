@@ -2,7 +2,8 @@
 
 use crate::cli::output::{self, Style, paint};
 use crate::cli::{Ctx, exit::Exit};
-use crate::index::{GROUPS, IndexReport, index};
+use crate::index::{GROUPS, IndexReport};
+use crate::request;
 use clap::Args;
 
 /// Rebuild wiki/index.md, the catalogue of pages grouped by type
@@ -32,9 +33,9 @@ pub struct IndexArgs {
 
 /// Run `index`.
 pub fn run(ctx: &Ctx, args: IndexArgs) -> anyhow::Result<Exit> {
-    let vault = ctx.vault()?;
-    let mut manifest = ctx.manifest(&vault)?;
-    let report = index(&vault, &mut manifest, ctx.now(), args.dry_run)?;
+    let report = ctx.run(request::Index {
+        dry_run: args.dry_run,
+    })?;
     output::seen(&report.seen);
     if args.json {
         output::json(&report)?;
@@ -58,7 +59,7 @@ fn text(r: &IndexReport) -> Vec<String> {
     };
     let mut lines = Vec::new();
     if r.dry_run {
-        lines.push("Dry run — nothing written.".to_string());
+        lines.push("Dry run — no files written.".to_string());
     }
     lines.push(match (r.unchanged, r.dry_run) {
         (true, _) => format!("{} is {}: {pages}", r.path, paint(Style::Dim, "up to date")),

@@ -3,7 +3,8 @@
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
 use crate::collections;
-use crate::ingest::{self, Batch, FinalizeOptions, Prepared};
+use crate::ingest::{Batch, FinalizeOptions, Finalized};
+use crate::request::{self, OpenBatch, Report as _};
 use clap::{ArgGroup, Args};
 
 /// Hand the agent a batch of inbox entries, then archive exactly that batch
@@ -53,17 +54,14 @@ pub struct IngestArgs {
 
 /// Run `ingest`.
 pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
-    let vault = ctx.vault()?;
-    let mut manifest = ctx.manifest(&vault)?;
-    let now = ctx.now();
     if args.prepare || args.status {
         let json = args.json.unwrap_or(true);
         let (batch, exit, what) = if args.status {
-            match ingest::open_batch(&vault, &manifest, now)? {
-                Some(b) => (b, Exit::Success, "open"),
-                None => {
+            match ctx.run(request::IngestStatus)? {
+                OpenBatch::Open(b) => (b, Exit::Success, "open"),
+                none @ OpenBatch::None { .. } => {
                     if json {
-                        output::json(&serde_json::json!({ "ingest_id": null }))?;
+                        output::json(&none)?;
                     } else {
                         output::write("No ingest is open.\n")?;
                     }
@@ -71,11 +69,14 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
                 }
             }
         } else {
-            match ingest::prepare(&vault, &mut manifest, now, args.limit)? {
-                Prepared::Opened(b) => (b, Exit::Success, "opened"),
-                Prepared::InProgress(b) => (b, Exit::IngestOpen, "in progress"),
-                Prepared::Empty(b) => (b, Exit::Success, "empty"),
-            }
+            let prepared = ctx.run(request::Prepare { limit: args.limit })?;
+            let exit = Exit::from(prepared.ending());
+            let what = match (exit, prepared.batch.ingest_id) {
+                (Exit::IngestOpen, _) => "in progress",
+                (_, None) => "empty",
+                _ => "opened",
+            };
+            (prepared.batch, exit, what)
         };
         for w in &batch.warnings {
             output::warn(w);
@@ -101,30 +102,28 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
     }
     let json = args.json.unwrap_or(false);
     if args.abort {
-        let a = ingest::abort(&vault, &mut manifest, now)?;
+        let a = ctx.run(request::Abort)?;
         if json {
             output::json(&a)?;
         } else {
             output::report([match a.ingest_id {
                 Some(id) => format!(
-                    "{} ingest {id}; its {} stay in the inbox.",
+                    "{} ingest {id}; its {} in the inbox.",
                     output::paint(Style::Good, "Aborted"),
-                    output::count(a.entries, "entry", "entries")
+                    match a.entries {
+                        1 => "1 entry stays".to_string(),
+                        n => format!("{n} entries stay"),
+                    }
                 ),
                 None => "No ingest is open.".to_string(),
             }])?;
         }
-        return Ok(Exit::Success);
+        return Ok(a.ending().into());
     }
-    let f = ingest::finalize(
-        &vault,
-        &mut manifest,
-        now,
-        &FinalizeOptions {
-            message: args.message,
-            keep: args.keep,
-        },
-    )?;
+    let f = ctx.run(request::Finalize(FinalizeOptions {
+        message: args.message,
+        keep: args.keep,
+    }))?;
     for w in &f.warnings {
         output::warn(w);
     }
@@ -137,66 +136,66 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
     if json {
         output::json(&f)?;
     } else {
-        let mut parts = vec![format!(
-            "{} archived",
-            output::count(f.archived, "entry", "entries")
-        )];
-        if f.kept > 0 {
-            parts.push(format!("{} kept", f.kept));
-        }
-        if f.changed > 0 {
-            parts.push(format!(
-                "{} changed since prepare and left in the inbox",
-                f.changed
-            ));
-        }
-        let mut lines = vec![format!(
-            "{} ingest {}: {}; {} left in the inbox.",
-            output::paint(
-                Style::Good,
-                if f.resumed {
-                    "Resumed and finalized"
-                } else {
-                    "Finalized"
-                }
-            ),
-            f.ingest_id,
-            parts.join(", "),
-            output::count(f.remaining, "entry", "entries")
-        )];
-        if !f.regenerated.is_empty() {
-            lines.push(format!(
-                "Regenerated {}.",
-                collections::titles(&f.regenerated)
-            ));
-        }
-        if !f.also_regenerated.is_empty() {
-            lines.push(format!(
-                "Also regenerated {}: other sources changed since the last ingest.",
-                collections::titles(&f.also_regenerated)
-            ));
-        }
-        lines.push(match (&f.commit, &f.commit_skipped) {
-            (Some(sha), _) => format!(
-                "{} {}.",
-                output::paint(Style::Good, "Committed"),
-                &sha[..sha.len().min(7)]
-            ),
-            (None, Some(reason)) => {
-                format!(
-                    "{}: {reason}.",
-                    output::paint(Style::Warn, "Commit skipped")
-                )
-            }
-            (None, None) => format!("{}.", output::paint(Style::Warn, "Commit skipped")),
-        });
-        output::report(lines)?;
+        output::report(finalized_text(&f))?;
     }
-    Ok(if f.scan_errors.is_empty() {
-        Exit::Success
-    } else {
-        Exit::Problems
-    })
+    Ok(f.ending().into())
+}
+
+fn finalized_text(f: &Finalized) -> Vec<String> {
+    let mut parts = vec![format!(
+        "{} archived",
+        output::count(f.archived, "entry", "entries")
+    )];
+    if f.kept > 0 {
+        parts.push(format!("{} kept", f.kept));
+    }
+    if f.changed > 0 {
+        parts.push(format!(
+            "{} changed since prepare and left in the inbox",
+            f.changed
+        ));
+    }
+    let mut lines = vec![format!(
+        "{} ingest {}: {}; {} left in the inbox.",
+        output::paint(
+            Style::Good,
+            if f.resumed {
+                "Resumed and finalized"
+            } else {
+                "Finalized"
+            }
+        ),
+        f.ingest_id,
+        parts.join(", "),
+        output::count(f.remaining, "entry", "entries")
+    )];
+    if !f.regenerated.is_empty() {
+        lines.push(format!(
+            "Regenerated {}.",
+            collections::titles(&f.regenerated)
+        ));
+    }
+    if !f.also_regenerated.is_empty() {
+        lines.push(format!(
+            "Also regenerated {}: other sources changed since the last ingest.",
+            collections::titles(&f.also_regenerated)
+        ));
+    }
+    lines.push(match (&f.commit, &f.commit_skipped) {
+        (Some(sha), _) => format!(
+            "{} {}.",
+            output::paint(Style::Good, "Committed"),
+            crate::git::short(sha)
+        ),
+        (None, Some(reason)) => {
+            format!(
+                "{}: {reason}.",
+                output::paint(Style::Warn, "Commit skipped")
+            )
+        }
+        (None, None) => format!("{}.", output::paint(Style::Warn, "Commit skipped")),
+    });
+    lines
 }
 
 fn batch_text(b: &Batch, what: &str) -> Vec<String> {

@@ -58,13 +58,15 @@ impl From<AgentName> for Agent {
 
 /// Run `init`.
 pub fn run(ctx: &Ctx, args: InitArgs) -> anyhow::Result<Exit> {
+    let now = ctx.now();
     let report = init(&InitRequest {
         root: args.path,
         agent: args.agent.map(Agent::from),
         force: args.force,
-        today: ctx.now().today.to_string(),
-        now_ns: ctx.now().ns,
-    })?;
+        today: now.today.to_string(),
+        now_ns: now.ns,
+    })
+    .map_err(crate::failure::Failure::from)?;
     if args.json {
         output::json(&report)?;
         return Ok(Exit::Success);

@@ -2,7 +2,8 @@
 
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
-use crate::lint::{self, LintReport};
+use crate::lint::LintReport;
+use crate::request::{self, Report as _};
 use clap::Args;
 
 /// Check the vault's health: links, frontmatter, orphans, thin and stale pages
@@ -35,26 +36,13 @@ pub struct LintArgs {
 
 /// Run `lint`.
 pub fn run(ctx: &Ctx, args: LintArgs) -> anyhow::Result<Exit> {
-    let checks = match lint::select(&args.check) {
-        Ok(c) => c,
-        Err(e) => {
-            output::error(&e.to_string(), e.hint().as_deref());
-            return Ok(Exit::Usage);
-        }
-    };
-    let vault = ctx.vault()?;
-    let mut manifest = ctx.manifest(&vault)?;
-    let report = lint::run(&vault, &mut manifest, &checks, args.fix, ctx.now())?;
+    let report = ctx.run(request::Lint::new(&args.check, args.fix)?)?;
     output::seen(&report.seen);
     for n in &report.notes {
         output::warn_hint(&n.message, &format!("run `{}` to refresh it", n.hint));
     }
     // Notes are not issues: they leave the exit code alone.
-    let exit = if report.total == 0 {
-        Exit::Success
-    } else {
-        Exit::Problems
-    };
+    let exit = report.ending().into();
     if args.json {
         output::json(&report)?;
     } else {
@@ -96,12 +84,17 @@ fn text(r: &LintReport) -> Vec<String> {
         lines.push(format!("  {}{at}  {}", i.path, i.message));
     }
     if r.total == 0 {
-        lines.push(output::paint(Style::Good, "No lint issues."));
+        lines.push(output::paint(
+            Style::Good,
+            "Vault health: OK (no lint issues).",
+        ));
     } else {
         lines.push(String::new());
+        let checks = r.counts.values().filter(|&&n| n > 0).count();
         lines.push(output::paint(
             Style::Bad,
-            &format!("{} found.", output::count(r.total, "issue", "issues")),
+            // The original's words, literally: scripts match them.
+            &format!("{} issue(s) across {checks} check(s).", r.total),
         ));
     }
     lines

@@ -1,8 +1,7 @@
 //! `sparks query`: find pages by frontmatter and links.
 
 use crate::cli::{Ctx, exit::Exit, output};
-use crate::manifest::PageFilter;
-use crate::query::{self, Request};
+use crate::request::{Filters, Query, QueryAnswer, Report as _};
 use clap::Args;
 
 /// Find pages by frontmatter fields and the link graph
@@ -52,8 +51,7 @@ pub struct QueryArgs {
     #[arg(long, value_name = "N", value_parser = crate::cli::number::count)]
     limit: Option<usize>,
     /// Instead of filtering, list every page a new page called NAME would collide with
-    #[arg(long, value_name = "NAME", conflicts_with_all = ["title", "alias", "tag", "kind", "maturity",
-        "linked_from", "links_to", "stale", "orphan", "thin", "limit"])]
+    #[arg(long, value_name = "NAME")]
     resolve: Option<String>,
     /// Print the result as JSON
     #[arg(long)]
@@ -62,62 +60,57 @@ pub struct QueryArgs {
 
 /// Run `query`.
 pub fn run(ctx: &Ctx, args: QueryArgs) -> anyhow::Result<Exit> {
-    let vault = ctx.vault()?;
-    let manifest = ctx.manifest(&vault)?;
-    if let Some(name) = &args.resolve {
-        let r = query::resolve(&manifest, name)?;
-        if args.json {
-            output::json(&r)?;
-            return Ok(Exit::Success);
-        }
-        let mut lines = vec![match (&r.resolves_to, r.ambiguous) {
-            (Some(p), _) => format!("[[{name}]] already resolves to {p}"),
-            (None, true) => format!("[[{name}]] is ambiguous: several pages claim it"),
-            (None, false) => format!("[[{name}]] resolves to nothing yet"),
-        }];
-        lines.extend(r.collisions.iter().map(|c| {
-            let title = c
-                .title
-                .as_deref()
-                .map(|t| format!(" ({t})"))
-                .unwrap_or_default();
-            format!("  {}{title}: {} {:?}", c.path, c.via, c.name)
-        }));
-        output::lines(lines)?;
-        return Ok(Exit::Success);
-    }
-    let req = Request {
-        filter: PageFilter {
-            title: args.title,
-            alias: args.alias,
-            tag: args.tag,
-            kind: args.kind,
-            maturity: args.maturity,
-            linked_from: args.linked_from,
-            links_to: args.links_to,
-            stale: args.stale,
-            orphan: args.orphan,
-            thin: args.thin.then_some(vault.config.lint.thin_below_sentences),
-            limit: args.limit,
-            ..PageFilter::default()
-        },
+    let name = args.resolve.clone();
+    let filters = Filters {
+        title: args.title,
+        alias: args.alias,
+        tag: args.tag,
+        kind: args.kind,
+        maturity: args.maturity,
+        linked_from: args.linked_from,
+        links_to: args.links_to,
+        stale: args.stale,
+        orphan: args.orphan,
+        thin: args.thin,
+        limit: args.limit,
     };
-    let report = query::query(&manifest, &req)?;
+    let answer = ctx.run(Query::new(filters, args.resolve)?)?;
     if args.json {
-        output::json(&report)?;
-    } else {
-        output::lines(report.pages.iter().map(|p| p.path.as_str()))?;
-        // Said on stderr: a script reading stdout sees no lines, a person sees why.
-        if report.total == 0 {
-            output::status("No page matches the query.");
+        output::json(&answer)?;
+        return Ok(answer.ending().into());
+    }
+    match &answer {
+        QueryAnswer::Resolve(r) => {
+            let name = name.unwrap_or_default();
+            let mut lines = vec![match (&r.resolves_to, r.ambiguous) {
+                (Some(p), _) => format!("[[{name}]] already resolves to {p}"),
+                (None, true) => format!("[[{name}]] is ambiguous: several pages claim it"),
+                (None, false) => format!("[[{name}]] resolves to nothing yet"),
+            }];
+            lines.extend(r.collisions.iter().map(|c| {
+                let title = c
+                    .title
+                    .as_deref()
+                    .map(|t| format!(" ({t})"))
+                    .unwrap_or_default();
+                format!("  {}{title}: {} {:?}", c.path, c.via, c.name)
+            }));
+            output::lines(lines)?;
         }
-        if report.truncated {
-            output::status(&format!(
-                "({} of {} pages shown)",
-                report.pages.len(),
-                report.total
-            ));
+        QueryAnswer::Pages(report) => {
+            output::lines(report.pages.iter().map(|p| p.path.as_str()))?;
+            // Said on stderr: a script reading stdout sees no lines, a person sees why.
+            if report.total == 0 {
+                output::status("No page matches the query.");
+            }
+            if report.truncated {
+                output::status(&format!(
+                    "({} of {} pages shown)",
+                    report.pages.len(),
+                    report.total
+                ));
+            }
         }
     }
-    Ok(Exit::Success)
+    Ok(answer.ending().into())
 }

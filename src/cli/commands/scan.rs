@@ -2,7 +2,7 @@
 
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
-use crate::scan::{ScanOptions, scan};
+use crate::request::{self, Report as _};
 use clap::Args;
 
 /// Update the manifest from the vault's files
@@ -30,27 +30,14 @@ pub struct ScanArgs {
 
 /// Run `scan`.
 pub fn run(ctx: &Ctx, args: ScanArgs) -> anyhow::Result<Exit> {
-    let vault = ctx.vault()?;
-    let now = ctx.now();
-    if args.rebuild {
-        let kept = crate::manifest::set_aside(&vault.path(crate::vault::MANIFEST), &now.timestamp)?;
-        for k in &kept {
-            output::status(&format!("moved the old manifest to {}", k.display()));
-        }
+    let report = ctx.run(request::Scan {
+        full: args.full,
+        rebuild: args.rebuild,
+    })?;
+    for k in &report.set_aside {
+        output::status(&format!("moved the old manifest to {}", k.display()));
     }
-    let mut manifest = ctx.manifest(&vault)?;
-    let report = scan(
-        &vault,
-        &mut manifest,
-        ScanOptions { full: args.full },
-        &now.timestamp,
-        now.ns,
-    )?;
-    let exit = if report.errors.is_empty() {
-        Exit::Success
-    } else {
-        Exit::Problems
-    };
+    let exit = report.ending().into();
     if args.json {
         output::json(&report)?;
         return Ok(exit);
@@ -63,8 +50,8 @@ pub fn run(ctx: &Ctx, args: ScanArgs) -> anyhow::Result<Exit> {
             report.duration_ms
         ),
         format!(
-            "  walked: {}  hashed: {}  changed: {}  skipped: {}  deleted: {}",
-            report.walked, report.hashed, report.changed, report.skipped, report.deleted
+            "  walked: {}  hashed: {}  skipped: {}  deleted: {}  changed: {}",
+            report.walked, report.hashed, report.skipped, report.deleted, report.changed
         ),
     ])?;
     for e in &report.errors {

@@ -3,7 +3,7 @@
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
 use crate::manifest::Scope;
-use crate::search::{self, Request};
+use crate::request;
 use clap::{Args, ValueEnum};
 
 /// Search page text, titles, aliases and tags, and raw files
@@ -32,7 +32,7 @@ pub struct SearchArgs {
     #[arg(long)]
     tag: Option<String>,
     /// At most N hits
-    #[arg(long, default_value_t = 20, value_name = "N", value_parser = crate::cli::number::count)]
+    #[arg(long, default_value_t = request::SEARCH_LIMIT, value_name = "N", value_parser = crate::cli::number::count)]
     limit: usize,
     /// Print the result as JSON
     #[arg(long)]
@@ -51,20 +51,18 @@ enum Where {
 
 /// Run `search`.
 pub fn run(ctx: &Ctx, args: SearchArgs) -> anyhow::Result<Exit> {
-    let vault = ctx.vault()?;
-    let manifest = ctx.manifest(&vault)?;
-    let req = Request {
-        query: args.query.join(" "),
-        scope: match args.scope {
-            Where::Wiki => Scope::Wiki,
-            Where::Raw => Scope::Raw,
-            Where::All => Scope::All,
-        },
-        kind: args.kind,
-        tag: args.tag,
-        limit: args.limit,
+    let scope = match args.scope {
+        Where::Wiki => Scope::Wiki,
+        Where::Raw => Scope::Raw,
+        Where::All => Scope::All,
     };
-    let report = search::search(&vault, &manifest, &req)?;
+    let report = ctx.run(request::Search::new(
+        args.query.join(" "),
+        Some(scope),
+        args.kind,
+        args.tag,
+        Some(args.limit),
+    ))?;
     if args.json {
         output::json(&report)?;
         return Ok(Exit::Success);

@@ -1,7 +1,7 @@
 //! `sparks serve`: run the MCP server on stdin and stdout.
 
 use crate::cli::{Ctx, exit::Exit};
-use crate::mcp::{self, Site};
+use crate::mcp;
 use anyhow::Context as _;
 use clap::Args;
 
@@ -21,15 +21,7 @@ pub struct ServeArgs {}
 
 /// Run `serve`.
 pub fn run(ctx: &Ctx, _args: ServeArgs) -> anyhow::Result<Exit> {
-    // Each call reads the clock again; SPARKS_TODAY (checked by `cli::run`) pins the date.
-    let today = match std::env::var("SPARKS_TODAY") {
-        Ok(s) if !s.is_empty() => Some(ctx.now().today),
-        _ => None,
-    };
-    let site = Site {
-        vault: ctx.vault.clone(),
-        today,
-    };
-    mcp::serve(site).context("the MCP server stopped")?;
+    // Each call finds the vault and reads the clock again, as a command does.
+    mcp::serve(ctx.site().clone()).context("the MCP server stopped")?;
     Ok(Exit::Success)
 }

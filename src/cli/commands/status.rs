@@ -3,7 +3,7 @@
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
 use crate::contract::FileState;
-use crate::status::status;
+use crate::request;
 use clap::Args;
 
 /// Show the vault, its pages, the inbox and any open ingest
@@ -22,15 +22,13 @@ pub struct StatusArgs {
 
 /// Run `status`.
 pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
-    let vault = ctx.vault()?;
-    let manifest = ctx.manifest(&vault)?;
-    let s = status(&vault, &manifest, ctx.now().today)?;
+    let s = ctx.run(request::Status)?;
     output::contract_drift(&s.contract.files);
     if args.json {
         output::json(&s)?;
         return Ok(Exit::Success);
     }
-    let pages: Vec<&str> = s.pages_by_type.iter().map(|p| p.label.as_str()).collect();
+    let pages: Vec<&str> = s.page_counts.iter().map(|p| p.label.as_str()).collect();
     let inbox = match &s.inbox.error {
         Some(e) => output::labelled("inbox", format!("unreadable ({e})")),
         None => output::labelled(
@@ -50,10 +48,10 @@ pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
         output::labelled("pages", pages.join(", ")),
         inbox,
         output::labelled(
-            "files",
+            "manifest",
             format!(
-                "{} tracked, {} changed since the last ingest, {} deleted",
-                s.files.tracked, s.files.changed_since_ingest, s.files.deleted
+                "{} files tracked, {} changed since last ingest, {} deleted",
+                s.files.total, s.files.changed_since_ingest, s.files.deleted
             ),
         ),
         output::labelled(
@@ -89,6 +87,21 @@ pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
                 i.id,
                 i.started_at,
                 output::count(i.entries, "entry", "entries")
+            ),
+        ));
+    }
+    if let Some(u) = &s.unfinished {
+        let after = u
+            .step
+            .as_deref()
+            .map(|s| format!(" after {s}"))
+            .unwrap_or_default();
+        lines.push(output::labelled(
+            "unfinished",
+            format!(
+                "`{}` stopped{after}; {}",
+                u.command,
+                output::paint(Style::Warn, "run it again to complete it")
             ),
         ));
     }

@@ -1,6 +1,7 @@
 //! `sparks tasks`: manage wiki/collections/Tasks.md.
 
 use crate::cli::{Ctx, exit::Exit, output};
+use crate::request;
 use clap::{Args, Subcommand};
 
 /// Manage the task list in wiki/collections/Tasks.md
@@ -43,9 +44,10 @@ struct AddArgs {
 /// Run `tasks`.
 pub fn run(ctx: &Ctx, args: TasksArgs) -> anyhow::Result<Exit> {
     let TasksCommand::Add(add) = args.command;
-    let vault = ctx.vault()?;
-    let mut manifest = ctx.manifest(&vault)?;
-    let a = crate::tasks::add_recorded(&vault, &mut manifest, &add.section, &add.text, ctx.now())?;
+    let a = ctx.run(request::TasksAdd {
+        section: add.section,
+        text: add.text,
+    })?;
     if add.json {
         output::json(&a)?;
         return Ok(Exit::Success);

@@ -1,6 +1,7 @@
 //! `sparks view`: serve the vault as a local, read-only website.
 
 use crate::cli::{Ctx, exit::Exit, output};
+use crate::failure::Failure;
 use crate::view::{self, Options, RequestLog, Site, ViewError};
 use clap::Args;
 use std::process::{Command, Stdio};
@@ -31,18 +32,15 @@ pub struct ViewArgs {
 
 /// Run `view`.
 pub fn run(ctx: &Ctx, args: ViewArgs) -> anyhow::Result<Exit> {
-    let vault = ctx.vault()?;
-    let bound = match view::bind(&args.addr, args.allow_remote) {
-        Ok(b) => b,
-        Err(e @ ViewError::Addr(_)) => {
-            eprintln!("error: {e}");
-            if let Some(h) = e.hint() {
-                eprintln!("hint: {h}");
-            }
-            return Ok(Exit::Usage);
-        }
-        Err(e) => return Err(e.into()),
-    };
+    let vault = ctx.site().vault().map_err(Failure::from)?;
+    let bound = view::bind(&args.addr, args.allow_remote).map_err(|e| match e {
+        // A bad --addr is a usage error (exit 2).
+        ViewError::Addr(_) => Failure {
+            usage: true,
+            ..Failure::from(e)
+        },
+        e => Failure::from(e),
+    })?;
     if args.allow_remote {
         output::warn(&format!(
             "--allow-remote: any Host header is accepted{}; anyone who can reach {} can read the whole vault",
@@ -76,7 +74,7 @@ pub fn run(ctx: &Ctx, args: ViewArgs) -> anyhow::Result<Exit> {
         allow_remote: args.allow_remote,
         log: Some(Arc::new(log)),
     };
-    view::serve(bound, site, options)?;
+    view::serve(bound, site, options).map_err(Failure::from)?;
     Ok(Exit::Success)
 }
 

@@ -1,0 +1,41 @@
+//! `brief`: the last N days of activity.
+
+use super::{Report, Request};
+use crate::failure::Failure;
+use crate::session::Session;
+
+/// `brief` over a window of calendar days ending today.
+#[derive(Debug, Clone)]
+pub struct Brief {
+    days: u32,
+}
+
+impl Brief {
+    /// The window: 7 days when `None` or 0 or less (the original's rule); more than ten years
+    /// is a usage error.
+    pub fn new(days: Option<i64>) -> Result<Brief, Failure> {
+        let days = crate::brief::window_days(days.unwrap_or(0))
+            .map_err(|e| Failure::usage(format!("days: {e}")))?;
+        Ok(Brief { days })
+    }
+}
+
+impl Request for Brief {
+    type Report = crate::brief::Brief;
+
+    fn writes(&self) -> bool {
+        false
+    }
+
+    fn run(self, s: &Session) -> Result<Self::Report, Failure> {
+        let mut manifest = s.manifest()?;
+        Ok(crate::brief::brief(
+            &s.vault,
+            &mut manifest,
+            &s.now,
+            self.days,
+        )?)
+    }
+}
+
+impl Report for crate::brief::Brief {}

@@ -1,0 +1,33 @@
+//! `index`: rebuild `wiki/index.md`.
+
+use super::{Report, Request};
+use crate::failure::Failure;
+use crate::index::IndexReport;
+use crate::session::Session;
+
+/// `index`; with `dry_run`, work out what would change and write nothing.
+#[derive(Debug, Clone, Default)]
+pub struct Index {
+    /// Write nothing.
+    pub dry_run: bool,
+}
+
+impl Request for Index {
+    type Report = IndexReport;
+
+    fn writes(&self) -> bool {
+        !self.dry_run
+    }
+
+    fn run(self, s: &Session) -> Result<IndexReport, Failure> {
+        let mut manifest = s.manifest()?;
+        Ok(crate::index::index(
+            &s.vault,
+            &mut manifest,
+            &s.now,
+            self.dry_run,
+        )?)
+    }
+}
+
+impl Report for IndexReport {}

@@ -1,0 +1,55 @@
+//! `lint`: the health checks, after bringing the manifest up to date.
+
+use super::{Ending, Report, Request};
+use crate::failure::Failure;
+use crate::lint::LintReport;
+use crate::session::Session;
+
+/// `lint`, of the named checks (all when none), applying the safe fixes first with `fix`.
+#[derive(Debug, Clone)]
+pub struct Lint {
+    checks: Vec<&'static str>,
+    fix: bool,
+}
+
+impl Lint {
+    /// The checks by name; a name that is no check is a usage error that says the nearest.
+    pub fn new(checks: &[String], fix: bool) -> Result<Lint, Failure> {
+        let checks = crate::lint::select(checks).map_err(|e| {
+            let hint = e.hint();
+            let mut f = Failure::usage(e.to_string());
+            f.hint = hint;
+            f
+        })?;
+        Ok(Lint { checks, fix })
+    }
+}
+
+impl Request for Lint {
+    type Report = LintReport;
+
+    fn writes(&self) -> bool {
+        self.fix
+    }
+
+    fn run(self, s: &Session) -> Result<LintReport, Failure> {
+        let mut manifest = s.manifest()?;
+        Ok(crate::lint::run(
+            &s.vault,
+            &mut manifest,
+            &self.checks,
+            self.fix,
+            &s.now,
+        )?)
+    }
+}
+
+impl Report for LintReport {
+    /// Issues are problems (exit 1), in text and JSON alike; notes are not.
+    fn ending(&self) -> Ending {
+        match self.total {
+            0 => Ending::Done,
+            _ => Ending::Problems,
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! The operations both front ends run. Each is a typed request, built and checked once (the
+//! rules of its arguments live in its constructor, nowhere else), that runs against a
+//! [`Session`] and returns the report both front ends render: the CLI as text or `--json`, the
+//! MCP server as the same JSON. A failure is a [`Failure`], told the same way by both.
+//!
+//! Adding an operation: a core function, a request here (one file), a command in
+//! `src/cli/commands/`, a tool in `src/mcp/tools.rs`.
+
+mod brief;
+mod fmt;
+mod index;
+mod ingest;
+mod lint;
+mod query;
+mod read;
+mod regen;
+mod scan;
+mod tasks;
+
+pub use brief::Brief;
+pub use fmt::Fmt;
+pub use index::Index;
+pub use ingest::{Abort, Finalize, IngestStatus, OpenBatch, Prepare, PreparedBatch};
+pub use lint::Lint;
+pub use query::{Filters, Query, QueryAnswer};
+pub use read::{Affected, SEARCH_LIMIT, Search, Status};
+pub use regen::Regen;
+pub use scan::Scan;
+pub use tasks::{Done, TasksAdd};
+
+use crate::failure::Failure;
+use crate::manifest::Journaled;
+use crate::session::Session;
+use serde::Serialize;
+
+/// An operation, ready to run.
+pub trait Request: Send + 'static {
+    /// What it reports.
+    type Report: Report;
+    /// Whether it may write to the vault's files (the MCP server runs those one at a time). An
+    /// operation that only brings the manifest up to date does not count: the manifest is
+    /// derived state, and its writes are serialised by SQLite.
+    fn writes(&self) -> bool;
+    /// Whether it is the rerun that completes this interrupted operation (a request that
+    /// may write runs only then while one is in the journal).
+    fn resumes(&self, _unfinished: &Journaled) -> bool {
+        false
+    }
+    /// Run it (front ends call [`run`], which guards it).
+    fn run(self, session: &Session) -> Result<Self::Report, Failure>;
+}
+
+/// Run a request in a session. While an operation that rewrites several files is unfinished
+/// (interrupted), a request that may write runs only if it completes that operation: nothing
+/// else may change the files its plan was made from.
+pub fn run<R: Request>(request: R, session: &Session) -> Result<R::Report, Failure> {
+    if request.writes()
+        && let Some(j) = session.manifest()?.journaled()?
+        && !request.resumes(&j)
+    {
+        return Err(Failure {
+            message: format!(
+                "`{}` (started {}) was interrupted{}; it must be completed before anything \
+                 else writes to the vault",
+                j.command,
+                j.started_at,
+                j.step
+                    .as_deref()
+                    .map(|s| format!(" after {s}"))
+                    .unwrap_or_default()
+            ),
+            causes: Vec::new(),
+            hint: Some(format!(
+                "run `{}` again: it completes what it started, writing nothing twice",
+                j.command
+            )),
+            usage: false,
+        });
+    }
+    request.run(session)
+}
+
+/// A report: JSON for both front ends, and how it ends a command.
+pub trait Report: Serialize + Send + 'static {
+    /// How the command that printed it ends (the CLI's exit code; the MCP server answers any
+    /// ending as a normal result, the data saying what happened).
+    fn ending(&self) -> Ending {
+        Ending::Done
+    }
+}
+
+/// How an operation that ran ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// It did what was asked.
+    Done,
+    /// It ran and found problems (lint or fmt issues, an ambiguous `done`, unreadable files).
+    Problems,
+    /// Another ingest is open: the report is that ingest's batch.
+    IngestOpen,
+}
+
+crate::hints!(
+    crate::collections::affected::AffectedError,
+    crate::brief::BriefError,
+    crate::collections::regen::RegenError,
+    crate::git::GitError,
+    crate::index::IndexError,
+    crate::ingest::IngestError,
+    crate::init::InitError,
+    crate::lint::LintError,
+    crate::manifest::ManifestError,
+    crate::query::QueryError,
+    crate::scan::ScanError,
+    crate::search::SearchError,
+    crate::tasks::TaskError,
+    crate::vault::VaultError,
+    crate::view::ViewError,
+);
+
+impl crate::failure::Hint for crate::fmt::FmtError {
+    fn hint(&self) -> Option<String> {
+        None
+    }
+}
+
+impl crate::failure::Hint for crate::ingest::FinalizeFailed {
+    fn hint(&self) -> Option<String> {
+        Some(self.error.hint().map_or_else(
+            || {
+                "fix the cause and finalize again (`sparks ingest --finalize`, or the \
+                 sparks_finalize_ingest tool): it resumes where it stopped"
+                    .to_string()
+            },
+            str::to_owned,
+        ))
+    }
+}

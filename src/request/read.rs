@@ -1,0 +1,90 @@
+//! The lookups that change no file: `status`, `affected`, `search`.
+
+use super::{Report, Request};
+use crate::failure::Failure;
+use crate::manifest::Scope;
+use crate::session::Session;
+
+/// `status`: the vault at a glance, from the manifest as the last scan left it.
+#[derive(Debug, Clone, Default)]
+pub struct Status;
+
+impl Request for Status {
+    type Report = crate::status::Status;
+
+    fn writes(&self) -> bool {
+        false
+    }
+
+    fn run(self, s: &Session) -> Result<Self::Report, Failure> {
+        let manifest = s.manifest()?;
+        Ok(crate::status::status(&s.vault, &manifest, s.now.today)?)
+    }
+}
+
+impl Report for crate::status::Status {}
+
+/// `affected`: the collections whose sources changed since the last completed ingest (after
+/// bringing the manifest up to date).
+#[derive(Debug, Clone, Default)]
+pub struct Affected;
+
+impl Request for Affected {
+    type Report = crate::collections::affected::Affected;
+
+    fn writes(&self) -> bool {
+        false
+    }
+
+    fn run(self, s: &Session) -> Result<Self::Report, Failure> {
+        let mut manifest = s.manifest()?;
+        Ok(crate::collections::affected::affected_now(
+            &s.vault,
+            &mut manifest,
+            &s.now,
+        )?)
+    }
+}
+
+impl Report for crate::collections::affected::Affected {}
+
+/// `search`: full-text search of the wiki, the raw files, or both.
+#[derive(Debug, Clone)]
+pub struct Search(crate::search::Request);
+
+/// Hits shown when no limit is given.
+pub const SEARCH_LIMIT: usize = 20;
+
+impl Search {
+    /// A search for `query` in `scope` (`wiki` when `None`), filtered by type and tag.
+    pub fn new(
+        query: String,
+        scope: Option<Scope>,
+        kind: Option<String>,
+        tag: Option<String>,
+        limit: Option<usize>,
+    ) -> Search {
+        Search(crate::search::Request {
+            query,
+            scope: scope.unwrap_or(Scope::Wiki),
+            kind,
+            tag,
+            limit: limit.unwrap_or(SEARCH_LIMIT),
+        })
+    }
+}
+
+impl Request for Search {
+    type Report = crate::search::SearchReport;
+
+    fn writes(&self) -> bool {
+        false
+    }
+
+    fn run(self, s: &Session) -> Result<Self::Report, Failure> {
+        let manifest = s.manifest()?;
+        Ok(crate::search::search(&s.vault, &manifest, &self.0)?)
+    }
+}
+
+impl Report for crate::search::SearchReport {}

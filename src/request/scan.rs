@@ -1,0 +1,50 @@
+//! `scan`: bring the manifest up to date with the files.
+
+use super::{Ending, Report, Request};
+use crate::failure::Failure;
+use crate::scan::{ScanError, ScanOptions, ScanReport};
+use crate::session::Session;
+use crate::vault::MANIFEST;
+
+/// `scan`, incremental unless `full`; with `rebuild`, the old manifest is set aside first and
+/// a new one built from the files.
+#[derive(Debug, Clone, Default)]
+pub struct Scan {
+    /// Read every file, whatever its metadata says.
+    pub full: bool,
+    /// Set the manifest aside and build a new one.
+    pub rebuild: bool,
+}
+
+impl Request for Scan {
+    type Report = ScanReport;
+
+    fn writes(&self) -> bool {
+        false
+    }
+
+    fn run(self, s: &Session) -> Result<ScanReport, Failure> {
+        let set_aside = match self.rebuild {
+            true => crate::manifest::set_aside(&s.vault.path(MANIFEST), &s.now.timestamp)
+                .map_err(ScanError::SetAside)?,
+            false => Vec::new(),
+        };
+        let mut manifest = s.manifest()?;
+        let opts = ScanOptions { full: self.full };
+        let report = crate::scan::scan(&s.vault, &mut manifest, opts, &s.now.timestamp, s.now.ns)?;
+        Ok(ScanReport {
+            set_aside,
+            ..report
+        })
+    }
+}
+
+impl Report for ScanReport {
+    /// Files that could not be read are problems: exit 1.
+    fn ending(&self) -> Ending {
+        match self.errors.is_empty() {
+            true => Ending::Done,
+            false => Ending::Problems,
+        }
+    }
+}
