@@ -155,7 +155,7 @@ pub fn status(
         count: t.count,
         label: format!("{} {}", t.count, t.kind),
     }));
-    let inbox = match std::fs::read(vault.path(INBOX)) {
+    let inbox = match crate::fsio::read(&vault.path(INBOX)) {
         Ok(bytes) => match Inbox::parse(&bytes, today) {
             Ok(i) => InboxStatus {
                 pending: i.entries.len(),

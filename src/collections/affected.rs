@@ -159,7 +159,7 @@ impl<'a> ArchiveCache<'a> {
     /// feed any of them.
     fn get(&mut self, path: &str) -> &[Collection] {
         self.feeds.entry(path.to_string()).or_insert_with(|| {
-            match std::fs::read(self.vault.path(path)) {
+            match crate::fsio::read(&self.vault.path(path)) {
                 Ok(bytes) => fed_by(&String::from_utf8_lossy(&bytes)),
                 Err(_) => FROM_ARCHIVE.to_vec(),
             }

@@ -262,7 +262,7 @@ pub fn write_pages(
         let body = c.body(&inputs)?;
         let path = c.output();
         let abs = vault.path(&path);
-        let old = std::fs::read_to_string(&abs).ok();
+        let old = fsio::read_to_string(&abs).ok();
         let new = page::render(c, &body, old.as_deref(), &today);
         let status = if old.as_deref() == Some(new.as_str()) {
             Status::Unchanged

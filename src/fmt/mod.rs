@@ -124,7 +124,7 @@ fn process(
     let abs = root.join(rel);
     // A file edited between our read and our write is read again, never overwritten.
     for _ in 0..3 {
-        let bytes = match std::fs::read(&abs) {
+        let bytes = match fsio::read(&abs) {
             Ok(b) => b,
             Err(e) => {
                 return Ok((
@@ -133,14 +133,9 @@ fn process(
                 ));
             }
         };
-        let text = match std::str::from_utf8(&bytes) {
+        let text = match fsio::utf8(&bytes) {
             Ok(t) => t,
-            Err(e) => {
-                let line = bytes[..e.valid_up_to()]
-                    .iter()
-                    .filter(|&&b| b == b'\n')
-                    .count()
-                    + 1;
+            Err(line) => {
                 let message = "not UTF-8 text".to_string();
                 return Ok((
                     vec![issue(rel, Some(line), None, Severity::Invalid, message)],

@@ -31,6 +31,7 @@ pub use group::{GROUPS, Group};
 pub use report::{ByType, FileDiff, IndexReport, ShardReport};
 
 use crate::clock::Now;
+use crate::fsio;
 use crate::lock::VaultLock;
 use crate::manifest::{Manifest, ManifestError};
 use crate::scan::{self, ScanError};
@@ -146,17 +147,10 @@ fn io<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -
     }
 }
 
+/// The bytes of the vault file `rel`; `None` when there is none.
 fn read_opt(vault: &Vault, rel: &str) -> Result<Option<Vec<u8>>, IndexError> {
     let path = vault.path(rel);
-    match std::fs::read(&path) {
-        Ok(b) => Ok(Some(b)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(source) => Err(IndexError::Io {
-            action: "read",
-            path,
-            source,
-        }),
-    }
+    fsio::read_if_exists(&path).map_err(io("read", &path))
 }
 
 #[cfg(test)]

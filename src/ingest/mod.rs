@@ -25,6 +25,7 @@ pub use report::{Aborted, Batch, BatchItem, Finalized, Prepared};
 
 use crate::clock::Now;
 use crate::fault;
+use crate::fsio;
 use crate::lock::VaultLock;
 use crate::manifest::{BatchEntry, Manifest, ManifestError, Outcome, Step};
 use crate::vault::{ARCHIVE_DIR, INBOX, MANIFEST, Vault};
@@ -36,15 +37,11 @@ const REWRITE_ATTEMPTS: usize = 20;
 /// The inbox's bytes; `None` when there is no `inbox.md`.
 fn read_inbox(vault: &Vault) -> Result<Option<Vec<u8>>, IngestError> {
     let path = vault.path(INBOX);
-    match std::fs::read(&path) {
-        Ok(b) => Ok(Some(b)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(source) => Err(IngestError::InboxIo {
-            action: "read",
-            path,
-            source,
-        }),
-    }
+    fsio::read_if_exists(&path).map_err(|source| IngestError::InboxIo {
+        action: "read",
+        path,
+        source,
+    })
 }
 
 /// The archive files the open ingest will write: `raw/inbox/<capture date>.md` for each

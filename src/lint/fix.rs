@@ -85,7 +85,7 @@ pub fn lint_and_fix(
             path: path.clone(),
             source,
         };
-        let old = std::fs::read_to_string(&file).map_err(err)?;
+        let old = crate::fsio::read_to_string(&file).map_err(err)?;
         let mut text = old.clone();
         let mut step = |text: &mut String, new: Option<String>, reason: &str| {
             if let Some(new) = new.filter(|n| n != text) {

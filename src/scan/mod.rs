@@ -19,6 +19,7 @@ pub use read::is_page;
 pub use report::{ScanIssue, ScanOptions, ScanReport, Seen};
 pub use walk::stat_of;
 
+use crate::fsio;
 use crate::manifest::{Content, Dirty, FileRow, Manifest, ManifestError, Stat, meta::LAST_SCAN};
 use crate::vault::{MANIFEST, Vault};
 use read::{Read, read_streaming};
@@ -66,7 +67,7 @@ pub fn scan(
 ) -> Result<ScanReport, ScanError> {
     let started = Instant::now();
     let root = &vault.root;
-    std::fs::read_dir(root).map_err(|source| ScanError::Root {
+    fsio::read_dir(root).map_err(|source| ScanError::Root {
         path: root.clone(),
         source,
     })?;
@@ -108,14 +109,13 @@ pub fn scan_paths(
     unique.sort();
     unique.dedup();
     for rel in unique {
-        match std::fs::symlink_metadata(vault.root.join(rel)) {
-            Ok(meta) if meta.is_file() => found.push(Found {
+        match fsio::if_exists(fsio::symlink_metadata(&vault.root.join(rel))) {
+            Ok(Some(meta)) if meta.is_file() => found.push(Found {
                 rel: rel.clone(),
                 raw: None,
                 stat: stat_of(&meta),
             }),
             Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => errors.push(ScanIssue {
                 path: rel.clone(),
                 error: e.to_string(),

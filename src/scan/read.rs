@@ -4,6 +4,7 @@
 
 use super::ScanError;
 use super::walk::Found;
+use crate::fsio;
 use crate::manifest::FileRow;
 use crate::markdown::{Block, Document};
 use std::collections::{BTreeMap, HashMap};
@@ -89,9 +90,9 @@ pub(super) fn read_streaming(
 
 fn read_one(root: &Path, f: &Found, row: Option<&FileRow>) -> Read {
     let path = f.raw.clone().unwrap_or_else(|| root.join(&f.rel));
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Read::Vanished,
+    let bytes = match fsio::read_if_exists(&path) {
+        Ok(Some(b)) => b,
+        Ok(None) => return Read::Vanished,
         Err(e) => return Read::Failed(e.to_string()),
     };
     let hash = blake3::hash(&bytes).to_hex().to_string();
@@ -128,14 +129,9 @@ pub fn is_page(rel: &str) -> bool {
 }
 
 fn parse_page(bytes: &[u8]) -> Document {
-    match std::str::from_utf8(bytes) {
+    match fsio::utf8(bytes) {
         Ok(text) => Document::parse(text),
-        Err(e) => {
-            let line = bytes[..e.valid_up_to()]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count()
-                + 1;
+        Err(line) => {
             let mut doc = Document::parse(&String::from_utf8_lossy(bytes));
             doc.block = Block::Invalid {
                 line,

@@ -25,14 +25,12 @@ pub(super) struct Lines {
 
 impl Lines {
     pub(super) fn parse(path: &Path, bytes: Vec<u8>) -> Result<Lines, TaskError> {
-        let text = String::from_utf8(bytes).map_err(|e| TaskError::Encoding {
-            path: path.to_path_buf(),
-            line: e.as_bytes()[..e.utf8_error().valid_up_to()]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count()
-                + 1,
-        })?;
+        let text = fsio::utf8(&bytes)
+            .map_err(|line| TaskError::Encoding {
+                path: path.to_path_buf(),
+                line,
+            })?
+            .to_string();
         let mut lines = Vec::new();
         let mut pos = 0;
         for l in text.split_inclusive('\n') {
@@ -79,15 +77,12 @@ pub(super) fn heading_name(line: &str) -> Option<&str> {
     Some(rest.trim())
 }
 
+/// The bytes of the file; `None` when there is none.
 pub(super) fn load(path: &Path) -> Result<Option<Vec<u8>>, TaskError> {
-    match std::fs::read(path) {
-        Ok(b) => Ok(Some(b)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(source) => Err(TaskError::Io {
-            path: path.to_path_buf(),
-            source,
-        }),
-    }
+    fsio::read_if_exists(path).map_err(|source| TaskError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 pub(super) fn write(path: &Path, text: &str) -> Result<(), TaskError> {
