@@ -90,8 +90,8 @@ mod tests {
     fn installed_files_are_compared_byte_for_byte() {
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(installed(dir.path()), []);
-        std::fs::write(dir.path().join("CLAUDE.md"), CONTRACT).unwrap();
-        std::fs::write(
+        fs_err::write(dir.path().join("CLAUDE.md"), CONTRACT).unwrap();
+        fs_err::write(
             dir.path().join("GEMINI.md"),
             format!("{CONTRACT}\nMy own rule.\n"),
         )

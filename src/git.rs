@@ -105,7 +105,7 @@ fn commit(vault_root: &Path, message: &str, only: Option<&[String]>) -> Result<C
     let mut index = repo.index().map_err(git)?;
     for p in &paths {
         let rel = Path::new(p);
-        if workdir.join(rel).symlink_metadata().is_ok() {
+        if fs_err::symlink_metadata(workdir.join(rel)).is_ok() {
             index.add_path(rel).map_err(git)?;
         } else {
             index.remove_path(rel).map_err(git)?;

@@ -210,7 +210,7 @@ fn create_file(
     created: &mut Vec<String>,
 ) -> Result<(), InitError> {
     let p = root.join(rel);
-    if p.symlink_metadata().is_ok() {
+    if fs_err::symlink_metadata(&p).is_ok() {
         return Ok(());
     }
     fsio::write_atomic(&p, content.as_bytes())

@@ -16,7 +16,7 @@ pub(super) fn select(
     };
     let rel = relative_arg(root, arg)?;
     let abs = root.join(&rel);
-    match abs.symlink_metadata() {
+    match fs_err::symlink_metadata(&abs) {
         Ok(m) if m.file_type().is_symlink() => Err(FmtError::Symlink(rel)),
         Ok(m) if m.is_dir() => Ok(walk(root, &rel, &|_| true)),
         Ok(_) => Ok((vec![rel], Vec::new())),

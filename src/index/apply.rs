@@ -49,7 +49,7 @@ fn write(vault: &Vault, o: &Output) -> Result<bool, IndexError> {
             if let Some(dir) = path.parent() {
                 fs_err::create_dir_all(dir).map_err(io("create", dir))?;
             }
-            if path.symlink_metadata().is_ok() {
+            if fs_err::symlink_metadata(&path).is_ok() {
                 return Ok(false);
             }
             fsio::write_atomic(&path, new.as_bytes()).map_err(io("write", &path))?;

@@ -329,7 +329,7 @@ mod tests {
     fn a_file_that_is_not_a_database_is_an_error_with_a_hint() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("sparks.db");
-        std::fs::write(&p, b"this is not sqlite, just some text that is long enough to be a header..........................................").unwrap();
+        fs_err::write(&p, b"this is not sqlite, just some text that is long enough to be a header..........................................").unwrap();
         let err = Manifest::open(&p).unwrap_err();
         assert!(err.to_string().contains("sparks.db"), "{err}");
         assert!(err.hint().is_some());

@@ -313,9 +313,9 @@ fn under_any(path: &str, prefixes: &[String]) -> bool {
 /// not with the (finer, and ahead) system clock, is what makes the racy check sound.
 fn fs_clock(root: &Path) -> std::io::Result<i64> {
     let p = root.join(format!("{MANIFEST}-clock"));
-    std::fs::write(&p, b"")?;
-    let meta = std::fs::metadata(&p);
-    let _ = std::fs::remove_file(&p);
+    fs_err::write(&p, b"")?;
+    let meta = fs_err::metadata(&p);
+    let _ = fs_err::remove_file(&p);
     Ok(stat_of(&meta?).mtime_ns)
 }
 

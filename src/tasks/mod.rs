@@ -271,7 +271,7 @@ mod tests {
     }
 
     fn read(dir: &tempfile::TempDir) -> String {
-        std::fs::read_to_string(dir.path().join(TASKS)).unwrap()
+        fs_err::read_to_string(dir.path().join(TASKS)).unwrap()
     }
 
     #[test]
@@ -293,8 +293,8 @@ mod tests {
     #[test]
     fn add_inserts_after_the_last_line_of_the_section() {
         let d = vault();
-        std::fs::create_dir_all(d.path().join("wiki/collections")).unwrap();
-        std::fs::write(
+        fs_err::create_dir_all(d.path().join("wiki/collections")).unwrap();
+        fs_err::write(
             d.path().join(TASKS),
             "## A\r\n- [ ] one\r\nSome note\r\n\r\n## B\r\n",
         )
@@ -328,9 +328,9 @@ mod tests {
     #[test]
     fn done_marks_one_line_and_keeps_the_rest() {
         let d = vault();
-        std::fs::create_dir_all(d.path().join("wiki/collections")).unwrap();
+        fs_err::create_dir_all(d.path().join("wiki/collections")).unwrap();
         let text = "# T\r\n\r\n## A\r\n  * [ ] renew passport\r\n- [ ] other\r\n";
-        std::fs::write(d.path().join(TASKS), text).unwrap();
+        fs_err::write(d.path().join(TASKS), text).unwrap();
         let r = done(d.path(), "passport").unwrap();
         assert!(matches!(r, Done::Completed { ref task, .. } if task.line == 4));
         assert_eq!(read(&d), text.replace("* [ ] renew", "* [x] renew"));
