@@ -18,6 +18,7 @@ pub mod clock;
 pub mod collections;
 pub mod config;
 pub mod contract;
+pub mod diff;
 pub mod fault;
 pub mod fmt;
 pub mod fsio;

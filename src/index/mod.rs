@@ -17,10 +17,10 @@
 //!
 //! The pieces: `group` names the sections, `plan` works out what every index page becomes
 //! (pure but for reading the old pages), `apply` writes it, `links` and `page` read and write
-//! entries and pages as text, `diff` shows what changed, `report` is what the command returns.
+//! entries and pages as text, `report` is what the command returns ([`crate::diff`] shows
+//! what changed).
 
 mod apply;
-mod diff;
 mod group;
 mod links;
 mod page;

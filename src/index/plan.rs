@@ -5,7 +5,8 @@
 use super::links::{Harvest, link_for, shard_line};
 use super::page::{self, OldPage};
 use super::report::{ByType, FileDiff, IndexReport, ShardReport};
-use super::{GROUPS, Group, IndexError, diff, is_generated, read_opt, stem_path};
+use super::{GROUPS, Group, IndexError, is_generated, read_opt, stem_path};
+use crate::diff;
 use crate::key;
 use crate::manifest::Manifest;
 use crate::manifest::catalog::CatalogPage;

@@ -171,13 +171,7 @@ fn changed_lines(path: &str, old: &str, new: &str, reason: &str) -> Vec<Fix> {
             .map(|i| fix(i + 1, &a[i..=i], &b[i..=i]))
             .collect();
     }
-    let start = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let tail = a[start..]
-        .iter()
-        .rev()
-        .zip(b[start..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
+    let (start, tail) = crate::diff::common_ends(&a, &b);
     vec![fix(
         start + 1,
         &a[start..a.len() - tail],
