@@ -4,6 +4,7 @@
 
 pub mod catalog;
 mod files;
+mod finalize;
 mod health;
 mod ingests;
 mod journal;
@@ -18,8 +19,9 @@ mod stats;
 mod view;
 
 pub use files::{FileRow, Stat};
+pub use finalize::{Outcome, Step, UnknownStep};
 pub use health::{AliasedLink, Claim, LinkFinding, PageRecord};
-pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened, Outcome, Step, UnknownStep};
+pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened};
 pub use journal::{Entry as JournalEntry, Journaled};
 pub use links::Resolution;
 pub use query::{Collision, PageFilter, PageRow};
