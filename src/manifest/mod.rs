@@ -18,7 +18,7 @@ mod sql;
 mod stats;
 mod view;
 
-pub use files::{FileRow, Stat};
+pub use files::{FileRow, FileRows, Stat};
 pub use finalize::{Outcome, Step, UnknownStep};
 pub use health::{AliasedLink, Claim, LinkFinding, PageRecord};
 pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened};

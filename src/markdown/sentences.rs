@@ -50,6 +50,10 @@ fn without_wikilinks(text: &str) -> String {
 
 /// Sentences ended in one whitespace-free token.
 fn count_token(token: &str) -> usize {
+    // Most words end nothing: no need to look for an address in them.
+    if !token.contains(is_terminator) {
+        return 0;
+    }
     match address_start(token) {
         Some(start) => {
             let end = token.trim_end_matches(is_trailing).len().max(start);
@@ -61,17 +65,19 @@ fn count_token(token: &str) -> usize {
 
 /// Terminators in `text`, a dot between two digits excepted.
 fn count_plain(text: &str) -> usize {
-    let chars: Vec<char> = text.chars().collect();
-    (0..chars.len())
-        .filter(|&i| {
-            let c = chars[i];
-            let in_number = c == '.'
-                && i > 0
-                && chars[i - 1].is_ascii_digit()
-                && chars.get(i + 1).is_some_and(char::is_ascii_digit);
-            is_terminator(c) && !in_number
-        })
-        .count()
+    let mut n = 0;
+    let mut prev: Option<char> = None;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let in_number = c == '.'
+            && prev.is_some_and(|p| p.is_ascii_digit())
+            && chars.peek().is_some_and(char::is_ascii_digit);
+        if is_terminator(c) && !in_number {
+            n += 1;
+        }
+        prev = Some(c);
+    }
+    n
 }
 
 /// Where a URL or e-mail address starts in `token`, if it holds one: a `scheme://`, `www.`,

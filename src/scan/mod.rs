@@ -20,10 +20,9 @@ pub use report::{ScanIssue, ScanOptions, ScanReport, Seen};
 pub use walk::stat_of;
 
 use crate::fsio;
-use crate::manifest::{Content, Dirty, FileRow, Manifest, ManifestError, Stat, meta::LAST_SCAN};
+use crate::manifest::{Content, Dirty, FileRow, FileRows, Manifest, ManifestError, Stat, meta::LAST_SCAN};
 use crate::vault::{MANIFEST, Vault};
 use read::{Read, read_streaming};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use walk::{Found, walk, walked};
@@ -168,7 +167,7 @@ pub fn refresh(
 /// rows the manifest holds for them, and the errors met finding them.
 struct Work<'a> {
     found: Vec<Found>,
-    known: HashMap<String, FileRow>,
+    known: FileRows,
     errors: Vec<ScanIssue>,
     /// Read every found file, whatever its metadata says.
     full: bool,

@@ -5,9 +5,9 @@
 use super::ScanError;
 use super::walk::Found;
 use crate::fsio;
-use crate::manifest::FileRow;
+use crate::manifest::{FileRow, FileRows};
 use crate::markdown::{Block, Document};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -38,7 +38,7 @@ pub(super) fn read_streaming(
     root: &Path,
     found: &[Found],
     which: &[usize],
-    known: &HashMap<String, FileRow>,
+    known: &FileRows,
     mut store: impl FnMut(usize, Read) -> Result<(), ScanError>,
 ) -> Result<(), ScanError> {
     let workers = std::thread::available_parallelism()

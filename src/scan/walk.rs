@@ -3,7 +3,9 @@
 
 use super::ScanIssue;
 use crate::manifest::Stat;
-use crate::vault::{MANIFEST, relative};
+use crate::fsio;
+use crate::vault::MANIFEST;
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 /// A file found by the walk.
@@ -33,78 +35,98 @@ pub(super) fn walked(rel: &str) -> bool {
 }
 
 /// Walk the vault: the files found, the errors met, and the vault-relative paths of
-/// directories (or files) that could not be read.
+/// directories (or files) that could not be read. Depth first, each directory's entries in
+/// byte order of their names; the relative path is built as the walk descends, so no entry's
+/// path is parsed again (sorting by `Path::file_name` took a sixth of a warm scan).
 pub(super) fn walk(root: &Path) -> (Vec<Found>, Vec<ScanIssue>, Vec<String>) {
-    let mut found = Vec::new();
-    let mut errors = Vec::new();
-    let mut unreadable = Vec::new();
-    let walker = walkdir::WalkDir::new(root)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| {
-            !skipped_name(
-                &e.file_name().to_string_lossy(),
-                e.file_type().is_dir(),
-                e.depth(),
-            )
+    let mut walk = Walk {
+        found: Vec::new(),
+        errors: Vec::new(),
+        unreadable: Vec::new(),
+    };
+    walk.dir(root, "", false, 0);
+    (walk.found, walk.errors, walk.unreadable)
+}
+
+struct Walk {
+    found: Vec<Found>,
+    errors: Vec<ScanIssue>,
+    unreadable: Vec<String>,
+}
+
+impl Walk {
+    /// Something at `rel` could not be read.
+    fn fail(&mut self, rel: &str, error: &std::io::Error) {
+        self.errors.push(ScanIssue {
+            path: if rel.is_empty() { ".".into() } else { rel.into() },
+            error: error.to_string(),
         });
-    for entry in walker {
-        let entry = match entry {
-            Ok(e) => e,
+        self.unreadable.push(rel.to_string());
+    }
+
+    /// The directory `abs` (vault-relative `rel`, `lossy` when some name on the way is not
+    /// UTF-8) at `depth`.
+    fn dir(&mut self, abs: &Path, rel: &str, lossy: bool, depth: usize) {
+        let entries = match fsio::read_dir(abs) {
+            Ok(rd) => rd,
             // Removed between being listed and being read: as if never listed.
-            Err(e) if is_gone(&e) => continue,
-            Err(e) => {
-                let rel = e.path().and_then(|p| relative(root, p)).unwrap_or_default();
-                let error = e
-                    .io_error()
-                    .map_or_else(|| e.to_string(), |io| io.to_string());
-                errors.push(ScanIssue {
-                    path: if rel.is_empty() {
-                        ".".into()
-                    } else {
-                        rel.clone()
-                    },
-                    error,
-                });
-                unreadable.push(rel);
+            Err(e) if depth > 0 && e.kind() == ErrorKind::NotFound => return,
+            Err(e) => return self.fail(rel, &e),
+        };
+        let mut named: Vec<(std::ffi::OsString, std::fs::DirEntry)> = Vec::new();
+        for entry in entries {
+            match entry {
+                Ok(e) => named.push((e.file_name(), e)),
+                Err(e) if e.kind() == ErrorKind::NotFound => {}
+                Err(e) => return self.fail(rel, &e),
+            }
+        }
+        named.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        for (name, entry) in named {
+            let file_type = match entry.file_type() {
+                Ok(t) => t,
+                Err(e) if e.kind() == ErrorKind::NotFound => continue,
+                Err(e) => {
+                    let child = join(rel, &name.to_string_lossy());
+                    self.fail(&child, &e);
+                    continue;
+                }
+            };
+            let text = name.to_string_lossy();
+            if skipped_name(&text, file_type.is_dir(), depth + 1) {
                 continue;
             }
-        };
-        // Symbolic links are not followed: they may leave the vault or form loops.
-        if !entry.file_type().is_file() {
-            continue;
-        }
-        let Some(rel) = relative(root, entry.path()) else {
-            continue;
-        };
-        match entry.metadata() {
-            Ok(meta) => found.push(Found {
-                raw: entry
-                    .path()
-                    .to_str()
-                    .is_none()
-                    .then(|| entry.path().to_path_buf()),
-                rel,
-                stat: stat_of(&meta),
-            }),
-            Err(e) if is_gone(&e) => {}
-            Err(e) => {
-                errors.push(ScanIssue {
-                    path: rel.clone(),
-                    error: e.to_string(),
-                });
-                unreadable.push(rel);
+            let lossy = lossy || name.to_str().is_none();
+            let child = join(rel, &text);
+            // Symbolic links are not followed: they may leave the vault or form loops.
+            if file_type.is_dir() {
+                self.dir(&entry.path(), &child, lossy, depth + 1);
+            } else if file_type.is_file() {
+                match entry.metadata() {
+                    Ok(meta) => self.found.push(Found {
+                        raw: lossy.then(|| entry.path()),
+                        rel: child,
+                        stat: stat_of(&meta),
+                    }),
+                    Err(e) if e.kind() == ErrorKind::NotFound => {}
+                    Err(e) => self.fail(&child, &e),
+                }
             }
         }
     }
-    (found, errors, unreadable)
 }
 
-/// Whether a walk error says the entry no longer exists (a file or folder deleted while the
-/// scan ran); the root itself is checked before the walk.
-fn is_gone(e: &walkdir::Error) -> bool {
-    e.depth() > 0 && e.io_error().map(std::io::Error::kind) == Some(std::io::ErrorKind::NotFound)
+/// `rel/name`, or `name` at the root.
+fn join(rel: &str, name: &str) -> String {
+    if rel.is_empty() {
+        name.to_string()
+    } else {
+        let mut s = String::with_capacity(rel.len() + 1 + name.len());
+        s.push_str(rel);
+        s.push('/');
+        s.push_str(name);
+        s
+    }
 }
 
 /// What the scan compares of a file's metadata.

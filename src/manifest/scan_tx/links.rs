@@ -10,7 +10,9 @@ impl ScanTx<'_> {
     /// Resolve the links whose targets may have changed meaning: new links, and links whose
     /// key is in `dirty`; or every link when `all` is set. Returns how many targets it resolved.
     pub fn resolve(&self, dirty: &Dirty, all: bool) -> Result<usize> {
-        let keys = if all {
+        // Each key, and whether every link to it is resolved again (its meaning may have
+        // changed) or only its new links (those still `pending`).
+        let keys: Vec<(String, bool)> = if all {
             // In the order of the `links_target_key` index: no temporary table of every key.
             // The empty key is a link to a heading of its own page unless some other target
             // folds to it.
@@ -22,7 +24,7 @@ impl ScanTx<'_> {
             if blank.is_empty() {
                 keys.retain(|k| !k.is_empty());
             }
-            keys
+            keys.into_iter().map(|k| (k, true)).collect()
         } else {
             self.tx
                 .execute_batch(
@@ -37,12 +39,27 @@ impl ScanTx<'_> {
             for k in dirty {
                 ins.execute([k]).at(&self.path)?;
             }
-            self.collect(
-                "SELECT target_key FROM links WHERE status = 'pending'
-                 UNION SELECT target_key FROM links WHERE name_key IN (SELECT key FROM temp.dirty)
-                 UNION SELECT target_key FROM links WHERE target_key IN (SELECT key FROM temp.dirty)",
+            let changed: std::collections::BTreeSet<String> = self
+                .collect(
+                    "SELECT target_key FROM links WHERE name_key IN (SELECT key FROM temp.dirty)
+                     UNION SELECT target_key FROM links WHERE target_key IN (SELECT key FROM temp.dirty)",
+                    &[],
+                )?
+                .into_iter()
+                .collect();
+            // `status <> 'resolved'` repeats the partial index's condition, which SQLite
+            // must see to use it: without it, finding the new links read every link.
+            let pending = self.collect(
+                "SELECT DISTINCT target_key FROM links
+                 WHERE status = 'pending' AND status <> 'resolved'",
                 &[],
-            )?
+            )?;
+            let new_only: Vec<(String, bool)> = pending
+                .into_iter()
+                .filter(|k| !changed.contains(k))
+                .map(|k| (k, false))
+                .collect();
+            changed.into_iter().map(|k| (k, true)).chain(new_only).collect()
         };
         // Resolving every key asks the same few tables thousands of times: read them once.
         let everything;
@@ -52,21 +69,34 @@ impl ScanTx<'_> {
         } else {
             &*self.tx
         };
-        let mut update = self
+        // Only the rows whose resolution changes are written: a page with thousands of
+        // backlinks, edited, would otherwise rewrite every one of them and their index
+        // entries; and a key only new links name leaves its other links alone.
+        let mut every = self
             .tx
             .prepare_cached(
                 "UPDATE links SET status = ?2, resolved = ?3, candidates = ?4
-                 WHERE target_key = ?1 AND target <> ''",
+                 WHERE target_key = ?1 AND target <> ''
+                   AND (status <> ?2 OR resolved IS NOT ?3 OR candidates <> ?4)",
             )
             .at(&self.path)?;
-        for k in &keys {
+        let mut new = self
+            .tx
+            .prepare_cached(
+                "UPDATE links INDEXED BY links_status
+                 SET status = ?2, resolved = ?3, candidates = ?4
+                 WHERE status = 'pending' AND status <> 'resolved' AND target_key = ?1
+                   AND target <> ''",
+            )
+            .at(&self.path)?;
+        for (k, all_rows) in &keys {
             let (status, resolved, candidates) = match resolve_key(source, k).at(&self.path)? {
                 Resolution::Resolved(p) => ("resolved", Some(p), 1),
                 Resolution::Broken => ("broken", None, 0),
                 Resolution::Ambiguous(n) => ("ambiguous", None, n),
             };
-            update
-                .execute(params![k, status, resolved, candidates as i64])
+            let stmt = if *all_rows { &mut every } else { &mut new };
+            stmt.execute(params![k, status, resolved, candidates as i64])
                 .at(&self.path)?;
         }
         Ok(keys.len())
