@@ -5,6 +5,7 @@
 
 use crate::clock::Now;
 use crate::manifest::{Manifest, ManifestError};
+use crate::progress::Listener;
 use crate::vault::{MANIFEST, Vault, VaultError};
 use chrono::NaiveDate;
 use std::path::{Path, PathBuf};
@@ -25,6 +26,8 @@ pub struct Session {
     pub vault: Vault,
     /// The clock, read once.
     pub now: Now,
+    /// Who hears the progress of long operations: silent unless the CLI draws a bar.
+    pub progress: Listener,
 }
 
 impl Site {
@@ -46,6 +49,7 @@ impl Site {
         Ok(Session {
             vault: self.vault()?,
             now: self.now(),
+            progress: Listener::default(),
         })
     }
 }
@@ -53,6 +57,8 @@ impl Site {
 impl Session {
     /// The vault's manifest, opened (and migrated) for this operation.
     pub fn manifest(&self) -> Result<Manifest, ManifestError> {
-        Manifest::open(&self.vault.path(MANIFEST))
+        let mut m = Manifest::open(&self.vault.path(MANIFEST))?;
+        m.listen(self.progress.clone());
+        Ok(m)
     }
 }

@@ -6,6 +6,7 @@ pub mod commands;
 pub mod exit;
 pub mod number;
 pub mod output;
+pub mod progress;
 
 use crate::clock::Now;
 use crate::failure::Failure;
@@ -104,6 +105,9 @@ enum Command {
 pub struct Ctx {
     site: Site,
     verbose: bool,
+    /// Whether a long operation may draw a progress bar: stderr is a terminal and `-q` was
+    /// not given.
+    progress: bool,
 }
 
 impl Ctx {
@@ -111,6 +115,22 @@ impl Ctx {
     pub fn run<R: Request>(&self, request: R) -> Result<R::Report, Failure> {
         let session = self.site.open()?;
         crate::request::run(request, &session)
+    }
+
+    /// [`Ctx::run`] an operation that may take long (a scan, regen, index, lint or fmt of a
+    /// large vault), with a progress bar on stderr when it runs past half a second; none for
+    /// `--json` (`json`), `-q` or a stderr that is no terminal. The bar is gone when this
+    /// returns, before the command prints anything.
+    pub fn run_showing<R: Request>(&self, request: R, json: bool) -> Result<R::Report, Failure> {
+        if !self.progress || json {
+            return self.run(request);
+        }
+        let mut session = self.site.open()?;
+        let bar = std::sync::Arc::new(progress::Bar::new());
+        session.progress = crate::progress::Listener(bar.clone());
+        let result = crate::request::run(request, &session);
+        bar.clear();
+        result
     }
 
     /// Where operations find the vault and which day it is.
@@ -203,6 +223,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
             today,
         },
         verbose: cli.verbose,
+        progress: std::io::stderr().is_terminal() && !cli.quiet,
     };
     use commands::*;
     match cli.command {

@@ -31,6 +31,7 @@ pub use search::{Hit, Scope, Scores};
 pub use stats::{Counts, TypeCount};
 pub use view::{Backlink, NameHit, TagCount, ViewPage};
 
+use crate::progress::Listener;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -58,6 +59,9 @@ const CACHE_KIB: i64 = 16 * 1024;
 pub struct Manifest {
     conn: Connection,
     path: PathBuf,
+    /// Who hears the progress of the long operations run on it (a scan): the session's
+    /// listener, silent unless the CLI draws a bar.
+    progress: Listener,
 }
 
 /// A manifest operation failed.
@@ -179,6 +183,7 @@ impl Manifest {
         let mut m = Manifest {
             conn,
             path: path.to_path_buf(),
+            progress: Listener::default(),
         };
         m.configure().at(path)?;
         m.migrate()?;
@@ -212,6 +217,7 @@ impl Manifest {
         let m = Manifest {
             conn,
             path: path.to_path_buf(),
+            progress: Listener::default(),
         };
         let found = m.schema_version()?;
         if found > SCHEMA_VERSION {
@@ -229,6 +235,16 @@ impl Manifest {
             });
         }
         Ok(m)
+    }
+
+    /// Report the progress of the long operations run on this manifest to `listener`.
+    pub fn listen(&mut self, listener: Listener) {
+        self.progress = listener;
+    }
+
+    /// Who hears the progress of the operations run on this manifest.
+    pub fn progress(&self) -> Listener {
+        self.progress.clone()
     }
 
     /// The database file.

@@ -20,7 +20,10 @@ pub use report::{ScanIssue, ScanOptions, ScanReport, Seen};
 pub use walk::stat_of;
 
 use crate::fsio;
-use crate::manifest::{Content, Dirty, FileRow, FileRows, Manifest, ManifestError, Stat, meta::LAST_SCAN};
+use crate::manifest::{
+    Content, Dirty, FileRow, FileRows, Manifest, ManifestError, Stat, meta::LAST_SCAN,
+};
+use crate::progress::Phase;
 use crate::vault::{MANIFEST, Vault};
 use read::{Read, read_streaming};
 use std::path::{Path, PathBuf};
@@ -70,7 +73,7 @@ pub fn scan(
         path: root.clone(),
         source,
     })?;
-    let (found, errors, unreadable) = walk(root);
+    let (found, errors, unreadable) = walk(root, &*manifest.progress());
     let known = manifest.file_rows()?;
     // A cold or full scan touches most keys: resolving every target at once is cheaper, and
     // needs no record of which keys changed.
@@ -204,6 +207,10 @@ fn store(
             _ => to_read.push(i),
         }
     }
+    let progress = manifest.progress();
+    if !to_read.is_empty() {
+        progress.phase(Phase::Reading, Some(to_read.len() as u64));
+    }
     let tx = manifest.scan_tx()?;
     let mut dirty = Dirty::new();
     let (mut hashed, mut changed) = (0, 0);
@@ -212,6 +219,7 @@ fn store(
     // bounded number of files in flight: memory does not grow with the vault.
     read_streaming(root, &found, &to_read, &known, |i, read| {
         let f = &found[i];
+        progress.advance(1);
         match read {
             Read::Same => {
                 hashed += 1;

@@ -2,8 +2,9 @@
 //! skipping hidden entries, `node_modules` and the manifest's own files, following no link.
 
 use super::ScanIssue;
-use crate::manifest::Stat;
 use crate::fsio;
+use crate::manifest::Stat;
+use crate::progress::{Phase, Progress};
 use crate::vault::MANIFEST;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -38,27 +39,37 @@ pub(super) fn walked(rel: &str) -> bool {
 /// directories (or files) that could not be read. Depth first, each directory's entries in
 /// byte order of their names; the relative path is built as the walk descends, so no entry's
 /// path is parsed again (sorting by `Path::file_name` took a sixth of a warm scan).
-pub(super) fn walk(root: &Path) -> (Vec<Found>, Vec<ScanIssue>, Vec<String>) {
+pub(super) fn walk(
+    root: &Path,
+    progress: &dyn Progress,
+) -> (Vec<Found>, Vec<ScanIssue>, Vec<String>) {
+    progress.phase(Phase::Walking, None);
     let mut walk = Walk {
         found: Vec::new(),
         errors: Vec::new(),
         unreadable: Vec::new(),
+        progress,
     };
     walk.dir(root, "", false, 0);
     (walk.found, walk.errors, walk.unreadable)
 }
 
-struct Walk {
+struct Walk<'p> {
     found: Vec<Found>,
     errors: Vec<ScanIssue>,
     unreadable: Vec<String>,
+    progress: &'p dyn Progress,
 }
 
-impl Walk {
+impl Walk<'_> {
     /// Something at `rel` could not be read.
     fn fail(&mut self, rel: &str, error: &std::io::Error) {
         self.errors.push(ScanIssue {
-            path: if rel.is_empty() { ".".into() } else { rel.into() },
+            path: if rel.is_empty() {
+                ".".into()
+            } else {
+                rel.into()
+            },
             error: error.to_string(),
         });
         self.unreadable.push(rel.to_string());
@@ -103,11 +114,14 @@ impl Walk {
                 self.dir(&entry.path(), &child, lossy, depth + 1);
             } else if file_type.is_file() {
                 match entry.metadata() {
-                    Ok(meta) => self.found.push(Found {
-                        raw: lossy.then(|| entry.path()),
-                        rel: child,
-                        stat: stat_of(&meta),
-                    }),
+                    Ok(meta) => {
+                        self.found.push(Found {
+                            raw: lossy.then(|| entry.path()),
+                            rel: child,
+                            stat: stat_of(&meta),
+                        });
+                        self.progress.advance(1);
+                    }
                     Err(e) if e.kind() == ErrorKind::NotFound => {}
                     Err(e) => self.fail(&child, &e),
                 }

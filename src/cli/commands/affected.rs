@@ -27,7 +27,7 @@ pub struct AffectedArgs {
 
 /// Run `affected`.
 pub fn run(ctx: &Ctx, args: AffectedArgs) -> anyhow::Result<Exit> {
-    let a = ctx.run(request::Affected)?;
+    let a = ctx.run_showing(request::Affected, args.json)?;
     output::seen(&a.seen);
     if args.json {
         output::json(&a)?;

@@ -32,7 +32,7 @@ pub struct BriefArgs {
 
 /// Run `brief`.
 pub fn run(ctx: &Ctx, args: BriefArgs) -> anyhow::Result<Exit> {
-    let b = ctx.run(request::Brief::new(Some(args.days))?)?;
+    let b = ctx.run_showing(request::Brief::new(Some(args.days))?, args.json)?;
     output::seen(&b.seen);
     if args.json {
         output::json(&b)?;

@@ -55,7 +55,10 @@ struct RegenArgs {
 /// Run `collections`.
 pub fn run(ctx: &Ctx, args: CollectionsArgs) -> anyhow::Result<Exit> {
     let CollectionsCommand::Regen(args) = args.command;
-    let report = ctx.run(request::Regen::new(args.names, args.all, args.dry_run)?)?;
+    let report = ctx.run_showing(
+        request::Regen::new(args.names, args.all, args.dry_run)?,
+        args.json,
+    )?;
     output::seen(&report.seen);
     if args.json {
         output::json(&report)?;

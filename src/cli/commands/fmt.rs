@@ -38,7 +38,10 @@ pub struct FmtArgs {
 /// Run `fmt`.
 pub fn run(ctx: &Ctx, args: FmtArgs) -> anyhow::Result<Exit> {
     let target = args.target.clone();
-    let report = ctx.run(request::Fmt::new(args.target, args.fix, args.check)?)?;
+    let report = ctx.run_showing(
+        request::Fmt::new(args.target, args.fix, args.check)?,
+        args.json,
+    )?;
     let exit = report.ending().into();
     if let (0, Some(t)) = (report.files_checked, &target) {
         output::warn(&format!(

@@ -33,9 +33,12 @@ pub struct IndexArgs {
 
 /// Run `index`.
 pub fn run(ctx: &Ctx, args: IndexArgs) -> anyhow::Result<Exit> {
-    let report = ctx.run(request::Index {
-        dry_run: args.dry_run,
-    })?;
+    let report = ctx.run_showing(
+        request::Index {
+            dry_run: args.dry_run,
+        },
+        args.json,
+    )?;
     output::seen(&report.seen);
     if args.json {
         output::json(&report)?;

@@ -36,7 +36,7 @@ pub struct LintArgs {
 
 /// Run `lint`.
 pub fn run(ctx: &Ctx, args: LintArgs) -> anyhow::Result<Exit> {
-    let report = ctx.run(request::Lint::new(&args.check, args.fix)?)?;
+    let report = ctx.run_showing(request::Lint::new(&args.check, args.fix)?, args.json)?;
     output::seen(&report.seen);
     for n in &report.notes {
         output::warn_hint(&n.message, &format!("run `{}` to refresh it", n.hint));

@@ -30,10 +30,13 @@ pub struct ScanArgs {
 
 /// Run `scan`.
 pub fn run(ctx: &Ctx, args: ScanArgs) -> anyhow::Result<Exit> {
-    let report = ctx.run(request::Scan {
-        full: args.full,
-        rebuild: args.rebuild,
-    })?;
+    let report = ctx.run_showing(
+        request::Scan {
+            full: args.full,
+            rebuild: args.rebuild,
+        },
+        args.json,
+    )?;
     for k in &report.set_aside {
         output::status(&format!("moved the old manifest to {}", k.display()));
     }

@@ -4,6 +4,7 @@
 use super::{Dirty, ScanTx};
 use crate::manifest::links::{Candidates, InMemory, resolve_key};
 use crate::manifest::{At, Resolution, Result};
+use crate::progress::Phase;
 use rusqlite::params;
 
 impl ScanTx<'_> {
@@ -59,7 +60,11 @@ impl ScanTx<'_> {
                 .filter(|k| !changed.contains(k))
                 .map(|k| (k, false))
                 .collect();
-            changed.into_iter().map(|k| (k, true)).chain(new_only).collect()
+            changed
+                .into_iter()
+                .map(|k| (k, true))
+                .chain(new_only)
+                .collect()
         };
         // Resolving every key asks the same few tables thousands of times: read them once.
         let everything;
@@ -89,7 +94,10 @@ impl ScanTx<'_> {
                    AND target <> ''",
             )
             .at(&self.path)?;
+        self.progress
+            .phase(Phase::Resolving, Some(keys.len() as u64));
         for (k, all_rows) in &keys {
+            self.progress.advance(1);
             let (status, resolved, candidates) = match resolve_key(source, k).at(&self.path)? {
                 Resolution::Resolved(p) => ("resolved", Some(p), 1),
                 Resolution::Broken => ("broken", None, 0),

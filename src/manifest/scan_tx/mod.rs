@@ -11,6 +11,7 @@ use super::files::Stat;
 use super::{At, Manifest, Result};
 use crate::key;
 use crate::markdown::Document;
+use crate::progress::Listener;
 use rusqlite::{OptionalExtension, Transaction, params};
 use search::SearchBatch;
 use std::cell::RefCell;
@@ -49,6 +50,7 @@ impl Manifest {
             tx,
             path,
             search: RefCell::default(),
+            progress: self.progress.clone(),
         })
     }
 }
@@ -59,6 +61,8 @@ pub struct ScanTx<'a> {
     path: std::path::PathBuf,
     /// Search-index changes not written yet.
     search: RefCell<SearchBatch>,
+    /// Who hears how resolution goes.
+    progress: Listener,
 }
 
 impl ScanTx<'_> {

@@ -1,0 +1,120 @@
+//! Progress of a long operation (a scan, regen, index, lint or fmt over a large vault), as the
+//! core reports it: which phase it is in and how many items it has done. The core never
+//! prints; whoever opened the session decides who listens. The CLI draws a bar on a terminal
+//! (`src/cli/progress.rs`); the MCP server, the viewer and every test listen to nothing
+//! ([`Silent`]).
+
+use std::fmt;
+use std::sync::Arc;
+
+/// What a long operation is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Listing the vault's files and their metadata.
+    Walking,
+    /// Reading, hashing and parsing the files that changed.
+    Reading,
+    /// Writing the search index.
+    Indexing,
+    /// Resolving the links whose targets may have changed.
+    Resolving,
+    /// Running checks over the manifest (lint) or the files (fmt).
+    Checking,
+    /// Working out and writing generated pages (index, collections).
+    Writing,
+}
+
+impl Phase {
+    /// The phase as people read it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Phase::Walking => "walking",
+            Phase::Reading => "reading",
+            Phase::Indexing => "indexing",
+            Phase::Resolving => "resolving links",
+            Phase::Checking => "checking",
+            Phase::Writing => "writing",
+        }
+    }
+}
+
+/// Listens to an operation's progress. Called from the thread doing the work, once per item:
+/// an implementation must be cheap and must never fail the operation.
+pub trait Progress: Send + Sync {
+    /// A phase begins, with its number of items when it is known.
+    fn phase(&self, phase: Phase, total: Option<u64>);
+    /// `n` more items of the current phase are done.
+    fn advance(&self, n: u64);
+}
+
+/// Listens to nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Silent;
+
+impl Progress for Silent {
+    fn phase(&self, _: Phase, _: Option<u64>) {}
+    fn advance(&self, _: u64) {}
+}
+
+/// A shared listener, as a session and a manifest hold it.
+#[derive(Clone)]
+pub struct Listener(pub Arc<dyn Progress>);
+
+impl Listener {
+    /// The listener that hears nothing.
+    pub fn silent() -> Listener {
+        Listener(Arc::new(Silent))
+    }
+}
+
+impl Default for Listener {
+    fn default() -> Listener {
+        Listener::silent()
+    }
+}
+
+impl fmt::Debug for Listener {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Listener")
+    }
+}
+
+impl std::ops::Deref for Listener {
+    type Target = dyn Progress;
+    fn deref(&self) -> &(dyn Progress + 'static) {
+        &*self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// Records what it hears.
+    #[derive(Default)]
+    struct Log(Mutex<Vec<String>>);
+
+    impl Progress for Log {
+        fn phase(&self, phase: Phase, total: Option<u64>) {
+            self.0
+                .lock()
+                .unwrap()
+                .push(format!("{} {total:?}", phase.label()));
+        }
+        fn advance(&self, n: u64) {
+            self.0.lock().unwrap().push(format!("+{n}"));
+        }
+    }
+
+    #[test]
+    fn a_listener_passes_what_it_hears_on() {
+        let log = Arc::new(Log::default());
+        let l = Listener(log.clone());
+        l.phase(Phase::Resolving, Some(3));
+        l.advance(2);
+        assert_eq!(*log.0.lock().unwrap(), ["resolving links Some(3)", "+2"]);
+        // The silent one takes anything.
+        Listener::default().advance(1);
+    }
+}
