@@ -115,7 +115,6 @@ crate::hints!(
     crate::search::SearchError,
     crate::tasks::TaskError,
     crate::vault::VaultError,
-    crate::view::ViewError,
 );
 
 impl crate::failure::Hint for crate::fmt::FmtError {
