@@ -3,11 +3,11 @@
 //! A Markdown link `[text](url)` is described by its text; a bare URL by the rest of its line.
 
 use super::text::{Inputs, archive_lines, body_lines, inline, labelled, stem};
-use super::{Collection, ExtractError, is_archive, page::Body};
+use super::{ARCHIVES, Collection, ExtractError, is_archive, page::Body};
 use crate::inbox::hints::urls;
 
 /// A bookmark.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Bookmark {
     /// The URL.
     pub url: String,
@@ -67,17 +67,23 @@ pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
     let glob = Collection::Bookmarks
         .glob(&inputs.vault.config)?
         .expect("Bookmarks has a glob");
-    let files = inputs.files(|p| glob.is_match(p) || is_archive(p));
+    let found = inputs.extract(
+        "bookmarks",
+        &[glob.prefix(), ARCHIVES],
+        |p| glob.is_match(p) || is_archive(p),
+        |text, f| match is_archive(f) {
+            true => in_archive(text),
+            false => parse(text),
+        },
+    )?;
     let (mut text, mut n, mut groups) = (String::new(), 0, 0);
-    for f in &files {
-        let read = if is_archive(f) { in_archive } else { parse };
-        let marks = inputs.text(f).map(|t| read(&t)).unwrap_or_default();
-        if marks.is_empty() {
+    for (f, marks) in &found {
+        let Some(marks) = marks.as_ref().filter(|m| !m.is_empty()) else {
             continue;
-        }
+        };
         groups += 1;
         text.push_str(&format!("## {}\n\n", inline(stem(f))));
-        for b in &marks {
+        for b in marks {
             n += 1;
             if b.description.is_empty() {
                 text.push_str(&format!("- <{}>\n", b.url));
@@ -101,7 +107,7 @@ pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
         ("bookmark", "bookmarks", &verb),
         "_No bookmarks captured yet._",
         text,
-        files,
+        found.into_iter().map(|(f, _)| f).collect(),
     ))
 }
 

@@ -4,8 +4,9 @@
 
 use super::quotes;
 use super::text::{Inputs, archive_lines, inline, labelled, shorten};
-use super::{ExtractError, is_archive, page::Body};
+use super::{ARCHIVES, ExtractError, is_archive, page::Body};
 use crate::key::loose_key;
+use std::collections::HashMap;
 
 /// How long a quote snippet may be, in characters.
 const SNIPPET: usize = 80;
@@ -28,13 +29,18 @@ pub fn noted(text: &str) -> impl Iterator<Item = &str> {
 /// The Books page body.
 pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
     let (quotes, mut sources) = quotes::all(inputs)?;
-    // (key, display title, contexts)
+    // (key, display title, contexts), and where each key is: a look-up, not a search of
+    // every book so far for each title met.
     let mut books: Vec<(String, String, Vec<String>)> = Vec::new();
+    let mut at: HashMap<String, usize> = HashMap::new();
     let mut add = |title: &str, context: String| {
         let k = loose_key(title);
-        match books.iter_mut().find(|b| b.0 == k) {
-            Some(b) => b.2.push(context),
-            None => books.push((k, title.to_string(), vec![context])),
+        match at.get(&k) {
+            Some(&i) => books[i].2.push(context),
+            None => {
+                at.insert(k.clone(), books.len());
+                books.push((k, title.to_string(), vec![context]));
+            }
         }
     };
     for q in &quotes {
@@ -45,14 +51,15 @@ pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
             );
         }
     }
-    let archives = inputs.files(is_archive);
-    for f in &archives {
-        let Some(text) = inputs.text(f) else { continue };
-        for title in noted(&text) {
-            add(title, format!("noted in {f}"));
+    let archives = inputs.extract("books", &[ARCHIVES], is_archive, |text, _| {
+        noted(text).map(str::to_string).collect::<Vec<_>>()
+    })?;
+    for (f, titles) in archives {
+        for title in titles.unwrap_or_default() {
+            add(&title, format!("noted in {f}"));
         }
+        sources.push(f);
     }
-    sources.extend(archives);
     books.sort_by(|a, b| a.0.cmp(&b.0));
     let mut text = String::new();
     for (_, title, contexts) in &books {

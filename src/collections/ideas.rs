@@ -3,7 +3,7 @@
 //! status.
 
 use super::text::{Inputs, archive_lines, body_lines, inline, labelled, stem};
-use super::{Collection, ExtractError, is_archive, page::Body};
+use super::{ARCHIVES, Collection, ExtractError, is_archive, page::Body};
 use crate::markdown::{Block, frontmatter};
 
 /// The order of the usual statuses; others follow alphabetically.
@@ -19,7 +19,7 @@ const ORDER: [&str; 8] = [
 ];
 
 /// An idea.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Idea {
     /// Its title.
     pub title: String,
@@ -70,18 +70,20 @@ pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
     let glob = Collection::Ideas
         .glob(&inputs.vault.config)?
         .expect("Ideas has a glob");
-    let mut sources = inputs.files(|p| glob.is_match(p));
-    let mut ideas: Vec<Idea> = sources
-        .iter()
-        .filter_map(|f| inputs.text(f).map(|t| parse(&t, f)))
-        .collect();
-    for f in inputs.files(is_archive) {
-        let Some(text) = inputs.text(&f) else {
-            continue;
-        };
-        for title in captured(&text) {
+    let notes = inputs.extract("ideas", &[glob.prefix()], |p| glob.is_match(p), parse)?;
+    let captures = inputs.extract("ideas-captured", &[ARCHIVES], is_archive, |text, _| {
+        captured(text).map(str::to_string).collect::<Vec<_>>()
+    })?;
+    let mut sources = Vec::new();
+    let mut ideas: Vec<Idea> = Vec::new();
+    for (f, idea) in notes {
+        ideas.extend(idea);
+        sources.push(f);
+    }
+    for (f, titles) in captures {
+        for title in titles.unwrap_or_default() {
             ideas.push(Idea {
-                title: title.to_string(),
+                title,
                 status: "captured".into(),
                 source: f.clone(),
             });

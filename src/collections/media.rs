@@ -8,7 +8,7 @@ use crate::inbox::hints::urls;
 use crate::markdown::{Block, frontmatter};
 
 /// A media note.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Note {
     /// Its title.
     pub title: String,
@@ -47,17 +47,16 @@ pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
     let glob = Collection::Media
         .glob(&inputs.vault.config)?
         .expect("Media has a glob");
-    let files = inputs.files(|p| glob.is_match(p));
+    let found = inputs.extract("media", &[glob.prefix()], |p| glob.is_match(p), parse)?;
     let mut text = String::new();
     let mut n = 0;
-    for f in &files {
-        let Some(content) = inputs.text(f) else {
+    for (f, note) in &found {
+        let Some(note) = note else {
             continue;
         };
-        let note = parse(&content, f);
         let link = inputs.manifest.link_to(f, &inline(&note.title))?;
         n += 1;
-        match note.url {
+        match &note.url {
             Some(u) => text.push_str(&format!("- {link} — <{u}>\n")),
             None => text.push_str(&format!("- {link}\n")),
         }
@@ -67,7 +66,7 @@ pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
         ("media note", "media notes", "kept"),
         "_No media notes captured yet._",
         text,
-        files,
+        found.into_iter().map(|(f, _)| f).collect(),
     ))
 }
 

@@ -138,7 +138,20 @@ impl Glob {
     pub fn as_str(&self) -> &str {
         &self.text
     }
+
+    /// The directory every match lies under (`raw/quotes/` for `raw/quotes/**/*.md`; empty
+    /// when the first segment already holds a wildcard): where to look for matches.
+    pub fn prefix(&self) -> &str {
+        let literal = self
+            .text
+            .find(['*', '?', '[', '{', '\\'])
+            .map_or(self.text.as_str(), |i| &self.text[..i]);
+        literal.rfind('/').map_or("", |i| &literal[..=i])
+    }
 }
+
+/// The directory of the archive files, as a path prefix.
+pub const ARCHIVES: &str = "raw/inbox/";
 
 impl Collection {
     /// The registry key, as `collections regen` and `affected` name it.
@@ -334,6 +347,19 @@ mod tests {
         assert!(!g.is_match("raw/media/podcasts/ep12.md"));
         let c = config("[collections.media]\nglob = \"\"\n");
         assert_eq!(glob(Collection::Media, &c).as_str(), "raw/media/**/*.md");
+    }
+
+    #[test]
+    fn globs_know_the_directory_their_matches_lie_under() {
+        let prefix = |g: &str| Glob::new(g).expect("a valid glob").prefix().to_string();
+        assert_eq!(prefix("raw/quotes/**/*.md"), "raw/quotes/");
+        assert_eq!(prefix("raw/media/*.md"), "raw/media/");
+        assert_eq!(prefix("raw/**/quotes/*.md"), "raw/");
+        assert_eq!(prefix("raw/q[0-9]/*.md"), "raw/");
+        assert_eq!(prefix("**/*.md"), "");
+        assert_eq!(prefix("raw/ideas/one.md"), "raw/ideas/");
+        assert_eq!(ARCHIVES, format!("{ARCHIVE_DIR}/"));
+        assert!(is_archive(&format!("{ARCHIVES}2026-05-01.md")));
     }
 
     #[test]

@@ -4,11 +4,11 @@
 //! item, not an attribution. Each archived capture is read on its own, its marker left out.
 
 use super::text::{Inputs, archive_entries, body_lines, inline};
-use super::{Collection, ExtractError, is_archive, page::Body};
+use super::{ARCHIVES, Collection, ExtractError, is_archive, page::Body};
 use crate::inbox::hints::inline_quote;
 
 /// A quote.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Quote {
     /// The quote, lines joined with `\n`.
     pub text: String,
@@ -103,21 +103,26 @@ fn parse_lines(lines: &[&str], source: &str) -> Vec<Quote> {
     out
 }
 
-/// Every quote of the Quotes sources (the quote files and the archive), by file then position.
+/// Every quote of the Quotes sources (the quote files and the archive), by file then position,
+/// and the files.
 pub fn all(inputs: &Inputs<'_>) -> Result<(Vec<Quote>, Vec<String>), ExtractError> {
     let glob = Collection::Quotes
         .glob(&inputs.vault.config)?
         .expect("Quotes has a glob");
-    let files = inputs.files(|p| glob.is_match(p) || is_archive(p));
+    let found = inputs.extract(
+        "quotes",
+        &[glob.prefix(), ARCHIVES],
+        |p| glob.is_match(p) || is_archive(p),
+        |text, f| match is_archive(f) {
+            true => in_archive(text, f),
+            false => parse(text, f),
+        },
+    )?;
     let mut quotes = Vec::new();
-    for f in &files {
-        if let Some(text) = inputs.text(f) {
-            quotes.extend(if is_archive(f) {
-                in_archive(&text, f)
-            } else {
-                parse(&text, f)
-            });
-        }
+    let mut files = Vec::new();
+    for (f, found) in found {
+        quotes.extend(found.unwrap_or_default());
+        files.push(f);
     }
     Ok((quotes, files))
 }

@@ -4,7 +4,7 @@
 //! text.
 
 use super::text::{Inputs, archive_lines, inline, labelled};
-use super::{ExtractError, is_archive, page::Body};
+use super::{ARCHIVES, ExtractError, is_archive, page::Body};
 use crate::inbox::hints::urls;
 use crate::key::key;
 
@@ -45,15 +45,15 @@ fn shown(item: &str) -> String {
 
 /// The Reading List page body.
 pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
-    let archives = inputs.files(is_archive);
+    let found = inputs.extract("reading", &[ARCHIVES], is_archive, |text, _| {
+        items(text).map(str::to_string).collect::<Vec<_>>()
+    })?;
     let mut seen = std::collections::HashSet::new();
     let mut text = String::new();
     let mut n = 0;
-    for f in &archives {
-        let Some(content) = inputs.text(f) else {
-            continue;
-        };
-        for item in items(&content) {
+    for (f, items) in &found {
+        for item in items.iter().flatten() {
+            let item = item.as_str();
             // The same URL with or without a title is one item.
             let same = link(item).map_or_else(|| key(item), |(url, _)| url.to_string());
             if !seen.insert(same) {
@@ -68,7 +68,7 @@ pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
         ("item", "items", "to read"),
         "_No to-read items captured yet._",
         text,
-        archives,
+        found.into_iter().map(|(f, _)| f).collect(),
     ))
 }
 

@@ -255,7 +255,7 @@ pub fn write_pages(
     chosen: &[Collection],
     dry_run: bool,
 ) -> Result<Vec<Outcome>, RegenError> {
-    let inputs = Inputs::new(vault, manifest)?;
+    let inputs = Inputs::new(vault, manifest);
     let today = now.today.to_string();
     let mut out = Vec::new();
     for &c in chosen {
@@ -289,6 +289,7 @@ pub fn write_pages(
             status,
         });
     }
+    inputs.keep()?;
     Ok(out)
 }
 

@@ -1,39 +1,91 @@
 //! Reading source files for the extractors: which files, their text, and line helpers.
 
-use crate::manifest::{Manifest, ManifestError};
+use crate::manifest::{Fresh, Manifest, ManifestError};
 use crate::vault::Vault;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-/// What the extractors read: the vault's live files (as the last scan saw them) and their
-/// text, each file read once.
+/// The build whose findings the manifest's extracts hold: a finding of another build (whose
+/// extractors may differ) is never used.
+const BUILD: &str = concat!(env!("CARGO_PKG_VERSION"), " ", env!("SPARKS_COMMIT"));
+
+/// What the extractors read: the vault's live files (as the last scan saw them), what each
+/// extractor found in them before (kept in the manifest with the content it came from), and
+/// the text of the files that changed since, each read once.
 pub struct Inputs<'a> {
     /// The vault.
     pub vault: &'a Vault,
     /// Its manifest.
     pub manifest: &'a Manifest,
-    files: Vec<String>,
     cache: RefCell<HashMap<String, Option<String>>>,
+    fresh: RefCell<Vec<Fresh>>,
 }
 
 impl<'a> Inputs<'a> {
     /// The inputs of `vault`.
-    pub fn new(vault: &'a Vault, manifest: &'a Manifest) -> Result<Inputs<'a>, ManifestError> {
-        Ok(Inputs {
+    pub fn new(vault: &'a Vault, manifest: &'a Manifest) -> Inputs<'a> {
+        Inputs {
             vault,
             manifest,
-            files: manifest.changed_since(None)?,
             cache: RefCell::new(HashMap::new()),
-        })
+            fresh: RefCell::new(Vec::new()),
+        }
     }
 
-    /// Live files for which `keep` holds, by path.
-    pub fn files(&self, keep: impl Fn(&str) -> bool) -> Vec<String> {
-        self.files.iter().filter(|p| keep(p)).cloned().collect()
+    /// What extractor `kind` finds (`find`, given a file's text and path) in each live file
+    /// under one of `prefixes` that `keep` accepts, by path; `None` for a file that cannot be
+    /// read. Only the files whose content changed since the last run are read: the cost is
+    /// that of the files that changed and of the findings, not of reading every source.
+    pub fn extract<T: Serialize + DeserializeOwned>(
+        &self,
+        kind: &'static str,
+        prefixes: &[&str],
+        keep: impl Fn(&str) -> bool,
+        find: impl Fn(&str, &str) -> T,
+    ) -> Result<Vec<(String, Option<T>)>, ManifestError> {
+        let mut rows = Vec::new();
+        for prefix in prefixes {
+            rows.extend(self.manifest.extracts(kind, prefix, BUILD)?);
+        }
+        rows.sort_by(|a, b| a.path.cmp(&b.path));
+        rows.dedup_by(|a, b| a.path == b.path);
+        let mut out = Vec::new();
+        for row in rows.into_iter().filter(|r| keep(&r.path)) {
+            let kept = row
+                .data
+                .as_deref()
+                .and_then(|d| serde_json::from_str::<T>(d).ok());
+            let found = match kept {
+                Some(found) => Some(found),
+                None => self.text(&row.path).map(|text| {
+                    let found = find(&text, &row.path);
+                    if let Ok(data) = serde_json::to_string(&found) {
+                        // The hash of what was read, which the scan's hash of the file
+                        // matches as long as the file stays as it is now.
+                        self.fresh.borrow_mut().push(Fresh {
+                            kind,
+                            path: row.path.clone(),
+                            hash: blake3::hash(text.as_bytes()).to_hex().to_string(),
+                            data,
+                        });
+                    }
+                    found
+                }),
+            };
+            out.push((row.path, found));
+        }
+        Ok(out)
+    }
+
+    /// Keep in the manifest what was found in the files read, for the next run.
+    pub fn keep(self) -> Result<(), ManifestError> {
+        self.manifest.keep_extracts(BUILD, &self.fresh.into_inner())
     }
 
     /// The text of a vault file (invalid UTF-8 replaced), or `None` if it cannot be read.
-    pub fn text(&self, rel: &str) -> Option<String> {
+    fn text(&self, rel: &str) -> Option<String> {
         if let Some(t) = self.cache.borrow().get(rel) {
             return t.clone();
         }
@@ -110,6 +162,56 @@ pub fn stem(path: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::cell::Cell;
+
+    #[test]
+    fn only_files_that_changed_are_read_again() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let root = dir.path();
+        fs_err::write(root.join("sparks.toml"), "").expect("config");
+        fs_err::create_dir_all(root.join("raw/quotes")).expect("dirs");
+        for name in ["a", "b", "c"] {
+            fs_err::write(
+                root.join(format!("raw/quotes/{name}.md")),
+                format!("> {name}\n"),
+            )
+            .expect("a quote file");
+        }
+        let vault = Vault::open(root).expect("the vault");
+        let mut m = Manifest::open(&root.join("sparks.db")).expect("the manifest");
+        let now = crate::clock::Now::read(None);
+        crate::scan::rescan(&vault, &mut m, &now).expect("scan");
+        let reads = Cell::new(0);
+        let run = |m: &Manifest| {
+            let inputs = Inputs::new(&vault, m);
+            let found = inputs
+                .extract(
+                    "quotes",
+                    &["raw/quotes/"],
+                    |_| true,
+                    |text, _| {
+                        reads.set(reads.get() + 1);
+                        text.trim().to_string()
+                    },
+                )
+                .expect("extract");
+            inputs.keep().expect("kept");
+            found
+        };
+        let first = run(&m);
+        assert_eq!(reads.replace(0), 3);
+        assert_eq!(run(&m), first, "the same findings, from the manifest");
+        assert_eq!(reads.replace(0), 0, "nothing changed: nothing read");
+        fs_err::write(root.join("raw/quotes/b.md"), "> bee\n").expect("an edit");
+        crate::scan::scan_paths(&vault, &mut m, &["raw/quotes/b.md".into()], now.ns).expect("scan");
+        let again = run(&m);
+        assert_eq!(reads.get(), 1, "only the edited file is read");
+        assert_eq!(
+            again[1],
+            ("raw/quotes/b.md".to_string(), Some("> bee".to_string()))
+        );
+        assert_eq!(again[0], first[0]);
+    }
 
     #[test]
     fn shorten_never_splits_a_character() {

@@ -158,7 +158,7 @@ impl Run<'_> {
 
     /// Regenerate the collections `batch` feeds, and those whose other sources changed since
     /// the last completed ingest (pages the agent wrote, files dropped into raw/), so that the
-    /// commit includes them; rescan if any page was written. Returns the other collections
+    /// commit includes them; record the pages written in the manifest. Returns the other collections
     /// whose pages were rewritten.
     pub(super) fn regen(
         &self,
@@ -177,8 +177,11 @@ impl Run<'_> {
             .filter(|o| o.status == regen::Status::Written)
             .map(|o| o.name)
             .collect();
-        if !written.is_empty() {
-            scan::rescan(self.vault, manifest, self.now)?;
+        // The scan step has just seen every other file: record the pages written, not the
+        // whole vault again.
+        let paths: Vec<String> = written.iter().map(|c| c.output()).collect();
+        if !paths.is_empty() {
+            scan::scan_paths(self.vault, manifest, &paths, self.now.ns)?;
         }
         Ok(written.into_iter().filter(|c| !batch.contains(c)).collect())
     }

@@ -3,6 +3,7 @@
 //! history of ingests): deleting it and scanning rebuilds it.
 
 pub mod catalog;
+mod extracts;
 mod files;
 mod finalize;
 mod health;
@@ -18,6 +19,7 @@ mod sql;
 mod stats;
 mod view;
 
+pub use extracts::{Extract, Fresh};
 pub use files::{FileRow, FileRows, Stat};
 pub use finalize::{Outcome, Step, UnknownStep};
 pub use health::{AliasedLink, Claim, LinkFinding, PageRecord};
@@ -43,6 +45,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0003_obsidian_heading_keys.sql"),
     include_str!("../../migrations/0004_thin_by_sentences.sql"),
     include_str!("../../migrations/0005_journal.sql"),
+    include_str!("../../migrations/0006_extracts.sql"),
 ];
 
 /// The schema version this binary writes.
