@@ -8,7 +8,7 @@
 -- ignored and replaced.
 
 CREATE TABLE IF NOT EXISTS extracts (
-    kind  TEXT NOT NULL,               -- the extractor: quotes, bookmarks, books, reading, media, ideas, ideas-captured
+    kind  TEXT NOT NULL,               -- the extractor (quotes, bookmarks, books-quoted, books, reading, media, ideas, ideas-captured)
     path  TEXT NOT NULL,               -- the source file, vault-relative
     hash  TEXT NOT NULL,               -- blake3 of the content it was found in
     build TEXT NOT NULL,               -- the sparks build that found it (another build's findings are not used)

@@ -4,7 +4,7 @@
 
 use super::quotes;
 use super::text::{Inputs, archive_lines, inline, labelled, shorten};
-use super::{ARCHIVES, ExtractError, is_archive, page::Body};
+use super::{ARCHIVES, Collection, ExtractError, is_archive, page::Body};
 use crate::key::loose_key;
 use std::collections::HashMap;
 
@@ -26,9 +26,35 @@ pub fn noted(text: &str) -> impl Iterator<Item = &str> {
     archive_lines(text).filter_map(|line| labelled(line, "book:"))
 }
 
+/// The books the quotes of one source file name, in order: each title with the line that
+/// says where it was quoted.
+fn quoted(text: &str, path: &str) -> Vec<(String, String)> {
+    let quotes = match is_archive(path) {
+        true => quotes::in_archive(text, path),
+        false => quotes::parse(text, path),
+    };
+    quotes
+        .iter()
+        .filter_map(|q| {
+            let title = q.attribution.as_deref().and_then(title_of)?;
+            let context = format!("quote: \"{}\" ({})", shorten(&q.text, SNIPPET), q.source);
+            Some((title.to_string(), context))
+        })
+        .collect()
+}
+
 /// The Books page body.
 pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
-    let (quotes, mut sources) = quotes::all(inputs)?;
+    // Only the quotes that name a book are kept per file, not every quote of the vault.
+    let glob = Collection::Quotes
+        .glob(&inputs.vault.config)?
+        .expect("Quotes has a glob");
+    let quoted = inputs.extract(
+        "books-quoted",
+        &[glob.prefix(), ARCHIVES],
+        |p| glob.is_match(p) || is_archive(p),
+        quoted,
+    )?;
     // (key, display title, contexts), and where each key is: a look-up, not a search of
     // every book so far for each title met.
     let mut books: Vec<(String, String, Vec<String>)> = Vec::new();
@@ -43,13 +69,12 @@ pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
             }
         }
     };
-    for q in &quotes {
-        if let Some(title) = q.attribution.as_deref().and_then(title_of) {
-            add(
-                title,
-                format!("quote: \"{}\" ({})", shorten(&q.text, SNIPPET), q.source),
-            );
+    let mut sources = Vec::new();
+    for (f, books) in quoted {
+        for (title, context) in books.unwrap_or_default() {
+            add(&title, context);
         }
+        sources.push(f);
     }
     let archives = inputs.extract("books", &[ARCHIVES], is_archive, |text, _| {
         noted(text).map(str::to_string).collect::<Vec<_>>()

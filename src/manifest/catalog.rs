@@ -38,8 +38,11 @@ impl Manifest {
 
     /// Live files whose content changed after `since_ns` (every live file for `None`), by path.
     pub fn changed_since(&self, since_ns: Option<i64>) -> Result<Vec<String>> {
+        // The range on `files_changed`, then a sort of what it found: left to itself, SQLite
+        // reads every file in path order to save the sort, which costs what the vault costs.
         self.catalog_rows(
-            "SELECT path FROM files WHERE deleted = 0 AND changed_ns > ?1 ORDER BY path",
+            "SELECT path FROM files INDEXED BY files_changed
+             WHERE changed_ns > ?1 AND deleted = 0 ORDER BY path",
             &[&since_ns.unwrap_or(i64::MIN)],
             |r| r.get(0),
         )
@@ -48,7 +51,8 @@ impl Manifest {
     /// Files found deleted after `since_ns` (every deleted file for `None`), by path.
     pub fn deleted_since(&self, since_ns: Option<i64>) -> Result<Vec<String>> {
         self.catalog_rows(
-            "SELECT path FROM files WHERE deleted = 1 AND changed_ns > ?1 ORDER BY path",
+            "SELECT path FROM files INDEXED BY files_changed
+             WHERE changed_ns > ?1 AND deleted = 1 ORDER BY path",
             &[&since_ns.unwrap_or(i64::MIN)],
             |r| r.get(0),
         )
