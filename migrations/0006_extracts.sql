@@ -1,4 +1,5 @@
--- Sparks manifest, schema 6: what the collection extractors found in each source file.
+-- Sparks manifest, schema 6: what the collection extractors found in each source file, and
+-- the pages of a tag in path order.
 --
 -- Regenerating a collection read every one of its source files (all the quote files for
 -- Quotes and Books, all the web clippings and archive files for Bookmarks), so that finalizing
@@ -15,3 +16,52 @@ CREATE TABLE IF NOT EXISTS extracts (
     data  TEXT NOT NULL,               -- what was found, JSON
     PRIMARY KEY (kind, path)
 ) WITHOUT ROWID;
+
+-- `query --tag T --limit N` reads the pages of a tag in path order from this index and stops
+-- after N, instead of gathering every page of the tag (a third of the vault for a common one)
+-- and looking each up in the table.
+DROP INDEX IF EXISTS tags_key;
+CREATE INDEX tags_key ON tags(tag_key, path);
+
+-- What `status` counts, kept as the files and pages change: counting them took a pass over
+-- every file and page, the cost of the vault for a glance at it. Keys: `files` and `deleted`
+-- (live and deleted files), `pages`, and `type:<type>` for each page type.
+CREATE TABLE IF NOT EXISTS tallies (
+    key TEXT PRIMARY KEY,
+    n   INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT OR REPLACE INTO tallies (key, n)
+    SELECT 'files', count(*) FROM files WHERE deleted = 0
+    UNION ALL SELECT 'deleted', count(*) FROM files WHERE deleted = 1
+    UNION ALL SELECT 'pages', count(*) FROM pages
+    UNION ALL SELECT 'type:' || type, count(*) FROM pages
+              WHERE type IS NOT NULL AND type <> '' GROUP BY type;
+
+CREATE TRIGGER IF NOT EXISTS files_tally_insert AFTER INSERT ON files BEGIN
+    UPDATE tallies SET n = n + 1 WHERE key = iif(new.deleted, 'deleted', 'files');
+END;
+CREATE TRIGGER IF NOT EXISTS files_tally_update AFTER UPDATE OF deleted ON files
+WHEN old.deleted IS NOT new.deleted BEGIN
+    UPDATE tallies SET n = n - 1 WHERE key = iif(old.deleted, 'deleted', 'files');
+    UPDATE tallies SET n = n + 1 WHERE key = iif(new.deleted, 'deleted', 'files');
+END;
+CREATE TRIGGER IF NOT EXISTS files_tally_delete AFTER DELETE ON files BEGIN
+    UPDATE tallies SET n = n - 1 WHERE key = iif(old.deleted, 'deleted', 'files');
+END;
+CREATE TRIGGER IF NOT EXISTS pages_tally_insert AFTER INSERT ON pages BEGIN
+    UPDATE tallies SET n = n + 1 WHERE key = 'pages';
+    INSERT OR IGNORE INTO tallies (key, n)
+        SELECT 'type:' || new.type, 0 WHERE new.type IS NOT NULL AND new.type <> '';
+    UPDATE tallies SET n = n + 1 WHERE key = 'type:' || new.type;
+END;
+CREATE TRIGGER IF NOT EXISTS pages_tally_delete AFTER DELETE ON pages BEGIN
+    UPDATE tallies SET n = n - 1 WHERE key = 'pages';
+    UPDATE tallies SET n = n - 1 WHERE key = 'type:' || old.type;
+END;
+CREATE TRIGGER IF NOT EXISTS pages_tally_update AFTER UPDATE OF type ON pages
+WHEN old.type IS NOT new.type BEGIN
+    UPDATE tallies SET n = n - 1 WHERE key = 'type:' || old.type;
+    INSERT OR IGNORE INTO tallies (key, n)
+        SELECT 'type:' || new.type, 0 WHERE new.type IS NOT NULL AND new.type <> '';
+    UPDATE tallies SET n = n + 1 WHERE key = 'type:' || new.type;
+END;

@@ -114,12 +114,19 @@ impl Manifest {
                 arg(key::key(a))
             ));
         }
-        if let Some(t) = &f.tag {
-            conds.push(format!(
-                "p.path IN (SELECT t.path FROM tags t WHERE t.tag_key = {})",
-                arg(key::key(t.trim().trim_start_matches('#')))
-            ));
-        }
+        // With a tag, the pages come from the tag's entries in `tags_key` (tag, path), in path
+        // order: a limit stops the query after that many, and no list of every page of the
+        // tag is gathered first.
+        let (from, order) = match &f.tag {
+            Some(t) => {
+                conds.push(format!(
+                    "d.tag_key = {}",
+                    arg(key::key(t.trim().trim_start_matches('#')))
+                ));
+                ("tags d JOIN pages p ON p.path = d.path", "d.path")
+            }
+            None => ("pages p", "p.path"),
+        };
         if let Some(t) = &f.kind {
             conds.push(format!("p.type = {}", arg(t.clone())));
         }
@@ -170,7 +177,7 @@ impl Manifest {
                 "SELECT p.path, p.title, p.type, p.maturity, p.updated, p.sources, p.created,
                     (SELECT json_group_array(tag) FROM (SELECT tag FROM tags WHERE path = p.path ORDER BY tag_key)),
                     (SELECT json_group_array(alias) FROM (SELECT alias FROM aliases WHERE path = p.path ORDER BY seq))
-                 FROM pages p {wher} ORDER BY p.path LIMIT {limit}"
+                 FROM {from} {wher} ORDER BY {order} LIMIT {limit}"
             ))
             .at(&self.path)?;
         let list = |s: String| serde_json::from_str::<Vec<String>>(&s).unwrap_or_default();
@@ -199,7 +206,7 @@ impl Manifest {
         let total: i64 = self
             .conn
             .query_row(
-                &format!("SELECT count(*) FROM pages p {wher}"),
+                &format!("SELECT count(*) FROM {from} {wher}"),
                 rusqlite::params_from_iter(&args),
                 |r| r.get(0),
             )
