@@ -203,6 +203,11 @@ impl Manifest {
             let total = rows.len();
             return Ok((rows, total));
         }
+        // A tag alone is counted in its index: every tag row has its page.
+        let from = match (&f.tag, conds.len()) {
+            (Some(_), 1) => "tags d",
+            _ => from,
+        };
         let total: i64 = self
             .conn
             .query_row(

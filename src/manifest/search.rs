@@ -4,7 +4,7 @@
 //! indexes.
 
 use super::{At, Manifest, Result};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// Which files to search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,8 +27,10 @@ impl Scope {
     }
 }
 
-/// Matching files, by rowid, with their scores (lower is better, as FTS5's bm25).
-pub type Scores = HashMap<i64, f64>;
+/// Matching files, by rowid ascending, with their scores (lower is better, as FTS5's bm25). A
+/// sorted list, not a map: a common word matches most of a vault, and merging sorted lists
+/// costs less than hashing every match.
+pub type Scores = Vec<(i64, f64)>;
 
 /// A search hit, described.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -62,9 +64,12 @@ impl Manifest {
                 .query_map([expr], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?)))
                 .at(&self.path)?;
             for row in rows {
-                let (id, score) = row.at(&self.path)?;
-                out.insert(id, score);
+                out.push(row.at(&self.path)?);
             }
+        }
+        // Each table answers in rowid order; two tables need merging.
+        if !out.is_sorted_by_key(|r| r.0) {
+            out.sort_unstable_by_key(|r| r.0);
         }
         Ok(out)
     }

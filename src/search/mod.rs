@@ -224,41 +224,45 @@ pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
             let Some(expr) = expression(atom) else {
                 continue;
             };
-            for (id, s) in manifest.search_match(&expr, req.scope)? {
-                let e = union.entry(id).or_insert(s);
-                *e = e.min(s);
-            }
+            union = either(union, manifest.search_match(&expr, req.scope)?);
         }
         matched = Some(match matched {
             None => union,
-            Some(prev) => prev
-                .into_iter()
-                .filter_map(|(id, s)| union.get(&id).map(|u| (id, s + u)))
-                .collect(),
+            Some(prev) => both(prev, &union),
         });
     }
     let mut scores = matched.unwrap_or_default();
     for atom in &q.excluded {
         if let Some(expr) = expression(atom) {
-            for id in manifest.search_match(&expr, req.scope)?.keys() {
-                scores.remove(id);
-            }
+            scores = without(scores, &manifest.search_match(&expr, req.scope)?);
         }
     }
     if req.kind.is_some() || req.tag.is_some() {
         let allowed = manifest.search_allowed(req.kind.as_deref(), req.tag.as_deref())?;
-        scores.retain(|id, _| allowed.contains(id));
+        scores.retain(|(id, _)| allowed.contains(id));
     }
     let total = scores.len();
     // Describe only what is shown: the best `limit`, and any tied with the last of them, so
-    // that ties are broken by path as before the cut.
-    let mut ranked: Vec<(i64, f64)> = scores.into_iter().collect();
-    ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
-    let keep = match req.limit.checked_sub(1).map(|last| ranked.get(last)) {
+    // that ties are broken by path as before the cut. Only those are sorted.
+    let mut ranked = scores;
+    let keep = match req.limit.checked_sub(1) {
         None => 0,
-        Some(None) => ranked.len(),
-        Some(Some(&(_, cut))) => ranked.partition_point(|r| r.1 <= cut),
+        Some(last) if last >= ranked.len() => ranked.len(),
+        Some(last) => {
+            let cut = ranked.select_nth_unstable_by(last, |a, b| a.1.total_cmp(&b.1)).1.1;
+            let (mut i, mut end) = (0, ranked.len());
+            while i < end {
+                if ranked[i].1 <= cut {
+                    i += 1;
+                } else {
+                    end -= 1;
+                    ranked.swap(i, end);
+                }
+            }
+            end
+        }
     };
+    ranked[..keep].sort_by(|a, b| a.1.total_cmp(&b.1));
     let mut hits = Vec::new();
     for &(id, score) in &ranked[..keep] {
         if let Some(h) = manifest.search_hit(id, score)? {
@@ -274,9 +278,78 @@ pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
     Ok(Ranked { total, hits, terms })
 }
 
+/// The files in `a` or `b` (each sorted by rowid), with the better score of the two.
+fn either(a: Scores, b: Scores) -> Scores {
+    if a.is_empty() {
+        return b;
+    }
+    let mut out = Vec::with_capacity(a.len().max(b.len()));
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push((a[i].0, a[i].1.min(b[j].1)));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+/// The files in both `a` and `b` (each sorted by rowid), their scores added.
+fn both(a: Scores, b: &Scores) -> Scores {
+    let mut j = 0;
+    a.into_iter()
+        .filter_map(|(id, s)| {
+            while j < b.len() && b[j].0 < id {
+                j += 1;
+            }
+            (j < b.len() && b[j].0 == id).then(|| (id, s + b[j].1))
+        })
+        .collect()
+}
+
+/// The files of `a` not in `b` (each sorted by rowid).
+fn without(a: Scores, b: &Scores) -> Scores {
+    let mut j = 0;
+    a.into_iter()
+        .filter(|&(id, _)| {
+            while j < b.len() && b[j].0 < id {
+                j += 1;
+            }
+            !(j < b.len() && b[j].0 == id)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sorted_matches_combine_as_sets() {
+        let a = vec![(1, -1.0), (3, -3.0), (5, -5.0)];
+        let b = vec![(2, -2.0), (3, -4.0), (6, -6.0)];
+        assert_eq!(
+            either(a.clone(), b.clone()),
+            [(1, -1.0), (2, -2.0), (3, -4.0), (5, -5.0), (6, -6.0)]
+        );
+        assert_eq!(both(a.clone(), &b), [(3, -7.0)]);
+        assert_eq!(without(a.clone(), &b), [(1, -1.0), (5, -5.0)]);
+        assert_eq!(either(Vec::new(), b.clone()), b);
+        assert!(both(a, &Vec::new()).is_empty());
+    }
 
     fn atom(t: &str) -> Atom {
         Atom {
