@@ -1,5 +1,5 @@
 -- Sparks manifest, schema 6: what the collection extractors found in each source file, and
--- the pages of a tag in path order.
+-- the counts, tag pages and citations that answered from a pass over the whole vault.
 --
 -- Regenerating a collection read every one of its source files (all the quote files for
 -- Quotes and Books, all the web clippings and archive files for Bookmarks), so that finalizing
@@ -64,4 +64,34 @@ WHEN old.type IS NOT new.type BEGIN
     INSERT OR IGNORE INTO tallies (key, n)
         SELECT 'type:' || new.type, 0 WHERE new.type IS NOT NULL AND new.type <> '';
     UPDATE tallies SET n = n + 1 WHERE key = 'type:' || new.type;
+END;
+
+-- Each page's `sources:` entries (a leading `./` dropped), kept as the pages change, so that
+-- the viewer finds the pages citing a file in an index instead of reading every page's list.
+CREATE TABLE IF NOT EXISTS page_sources (
+    path   TEXT NOT NULL,                 -- the citing page
+    seq    INTEGER NOT NULL,              -- the entry's position in its list
+    source TEXT NOT NULL,                 -- the entry, `./` dropped
+    PRIMARY KEY (path, seq)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS page_sources_source ON page_sources(source);
+INSERT OR REPLACE INTO page_sources (path, seq, source)
+    SELECT p.path, s.key, CASE WHEN substr(s.value, 1, 2) = './' THEN substr(s.value, 3) ELSE s.value END
+    FROM pages p, json_each(p.sources) s WHERE json_valid(p.sources) AND s.type = 'text';
+CREATE TRIGGER IF NOT EXISTS pages_sources_insert AFTER INSERT ON pages
+WHEN json_valid(new.sources) BEGIN
+    INSERT OR REPLACE INTO page_sources (path, seq, source)
+        SELECT new.path, s.key,
+               CASE WHEN substr(s.value, 1, 2) = './' THEN substr(s.value, 3) ELSE s.value END
+        FROM json_each(new.sources) s WHERE s.type = 'text';
+END;
+CREATE TRIGGER IF NOT EXISTS pages_sources_delete AFTER DELETE ON pages BEGIN
+    DELETE FROM page_sources WHERE path = old.path;
+END;
+CREATE TRIGGER IF NOT EXISTS pages_sources_update AFTER UPDATE OF sources ON pages BEGIN
+    DELETE FROM page_sources WHERE path = old.path;
+    INSERT OR REPLACE INTO page_sources (path, seq, source)
+        SELECT new.path, s.key,
+               CASE WHEN substr(s.value, 1, 2) = './' THEN substr(s.value, 3) ELSE s.value END
+        FROM json_each(new.sources) s WHERE json_valid(new.sources) AND s.type = 'text';
 END;

@@ -128,26 +128,45 @@ impl Manifest {
         )
     }
 
-    /// The pages whose links resolve to `path`, by path. The index and its shards link to
-    /// every page, so they do not count (as for orphans).
-    pub fn backlinks(&self, path: &str) -> Result<Vec<Backlink>> {
-        self.view_rows(
-            "SELECT l.source, nullif(trim(p.title), ''), count(*) FROM links l
-             LEFT JOIN pages p ON p.path = l.source
-             WHERE l.resolved = ?1 AND l.source <> ?1
-               AND l.source <> 'wiki/index.md' AND substr(l.source, 1, 11) <> 'wiki/index/'
-             GROUP BY l.source ORDER BY l.source",
-            &[&path],
+    /// The pages whose links resolve to `path`, by path: at most `limit` of them, and how many
+    /// there are. The index and its shards link to every page, so they do not count (as for
+    /// orphans). The list stops at the limit: a hub page's tens of thousands of backlinks cost
+    /// a count, not a list.
+    pub fn backlinks(&self, path: &str, limit: usize) -> Result<(Vec<Backlink>, usize)> {
+        const LINKING: &str = "l.resolved = ?1 AND l.source <> ?1
+               AND l.source <> 'wiki/index.md' AND substr(l.source, 1, 11) <> 'wiki/index/'";
+        let limit = limit as i64;
+        let list = self.view_rows(
+            &format!(
+                "SELECT l.source, nullif(trim(p.title), ''), count(*) FROM links l
+                 LEFT JOIN pages p ON p.path = l.source
+                 WHERE {LINKING}
+                 GROUP BY l.source ORDER BY l.source LIMIT ?2"
+            ),
+            &[&path, &limit],
             backlink,
-        )
+        )?;
+        if (list.len() as i64) < limit {
+            let n = list.len();
+            return Ok((list, n));
+        }
+        let total: i64 = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT count(DISTINCT l.source) FROM links l WHERE {LINKING}"
+            ))
+            .and_then(|mut s| s.query_row([path], |r| r.get(0)))
+            .at(&self.path)?;
+        Ok((list, total as usize))
     }
 
     /// The pages that list `path` among their `sources:`, by path.
     pub fn citing_pages(&self, path: &str) -> Result<Vec<Backlink>> {
         self.view_rows(
-            "SELECT p.path, nullif(trim(p.title), ''), count(*) FROM pages p, json_each(p.sources) s
-             WHERE CASE WHEN substr(s.value, 1, 2) = './' THEN substr(s.value, 3) ELSE s.value END = ?1
-             GROUP BY p.path ORDER BY p.path",
+            "SELECT s.path, nullif(trim(p.title), ''), count(*) FROM page_sources s
+             JOIN pages p ON p.path = s.path
+             WHERE s.source = ?1
+             GROUP BY s.path ORDER BY s.path",
             &[&path],
             backlink,
         )
@@ -303,7 +322,7 @@ mod tests {
         assert!(m.view_pages().unwrap().is_empty());
         assert!(m.tag_counts().unwrap().is_empty());
         assert!(m.recent_pages(10).unwrap().is_empty());
-        assert!(m.backlinks("wiki/a.md").unwrap().is_empty());
+        assert!(m.backlinks("wiki/a.md", 10).unwrap().0.is_empty());
         assert!(m.citing_pages("raw/a.md").unwrap().is_empty());
         assert!(m.link_resolutions("wiki/a.md").unwrap().is_empty());
         assert!(!m.has_heading("wiki/a.md", "x").unwrap());
@@ -313,6 +332,50 @@ mod tests {
                 .is_empty()
         );
         assert!(m.search_names(&[" ".into()], 10).unwrap().is_empty());
+    }
+
+    #[test]
+    fn backlinks_stop_at_the_limit_and_citations_follow_the_pages() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
+        m.conn
+            .execute_batch(
+                "PRAGMA foreign_keys = OFF;
+                 INSERT INTO pages (path, frontmatter, title, sources) VALUES
+                    ('wiki/a.md', 'ok', 'A', '[\"./raw/x.md\", \"raw/x.md\"]'),
+                    ('wiki/b.md', 'ok', 'B', '[\"raw/y.md\"]'),
+                    ('wiki/c.md', 'ok', 'C', 'not json');
+                 INSERT INTO links (source, seq, line, target, target_key, name_key, embed,
+                                    status, resolved) VALUES
+                    ('wiki/a.md', 1, 1, 'H', 'h', 'h', 0, 'resolved', 'wiki/h.md'),
+                    ('wiki/a.md', 2, 2, 'H', 'h', 'h', 0, 'resolved', 'wiki/h.md'),
+                    ('wiki/b.md', 1, 1, 'H', 'h', 'h', 0, 'resolved', 'wiki/h.md'),
+                    ('wiki/c.md', 1, 1, 'H', 'h', 'h', 0, 'resolved', 'wiki/h.md'),
+                    ('wiki/index.md', 1, 1, 'H', 'h', 'h', 0, 'resolved', 'wiki/h.md');",
+            )
+            .unwrap();
+        let (all, n) = m.backlinks("wiki/h.md", 10).unwrap();
+        assert_eq!((all.len(), n), (3, 3), "the index does not count");
+        assert_eq!(all[0].links, 2);
+        let (some, n) = m.backlinks("wiki/h.md", 2).unwrap();
+        assert_eq!((some.len(), n), (2, 3));
+        let cited = m.citing_pages("raw/x.md").unwrap();
+        assert_eq!(cited.len(), 1);
+        assert_eq!((cited[0].source.as_str(), cited[0].links), ("wiki/a.md", 2));
+        m.conn
+            .execute_batch(
+                "UPDATE pages SET sources = '[\"raw/x.md\"]' WHERE path = 'wiki/b.md';
+                 DELETE FROM pages WHERE path = 'wiki/a.md';",
+            )
+            .unwrap();
+        let cited: Vec<String> = m
+            .citing_pages("raw/x.md")
+            .unwrap()
+            .into_iter()
+            .map(|b| b.source)
+            .collect();
+        assert_eq!(cited, ["wiki/b.md"]);
+        assert!(m.citing_pages("raw/y.md").unwrap().is_empty());
     }
 
     #[test]

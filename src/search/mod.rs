@@ -249,7 +249,10 @@ pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
         None => 0,
         Some(last) if last >= ranked.len() => ranked.len(),
         Some(last) => {
-            let cut = ranked.select_nth_unstable_by(last, |a, b| a.1.total_cmp(&b.1)).1.1;
+            let cut = ranked
+                .select_nth_unstable_by(last, |a, b| a.1.total_cmp(&b.1))
+                .1
+                .1;
             let (mut i, mut end) = (0, ranked.len());
             while i < end {
                 if ranked[i].1 <= cut {

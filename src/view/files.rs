@@ -311,8 +311,12 @@ fn markdown(rel: &str, md: &MarkdownView, db_notice: &str) -> (String, String) {
         }
         aside.push_str("</ul>\n</section>\n");
     }
-    aside.push_str(&backlinks("Linked from", &md.backlinks));
-    aside.push_str(&backlinks("Cited as a source by", &md.cited_by));
+    aside.push_str(&backlinks("Linked from", &md.backlinks, md.backlinks_total));
+    aside.push_str(&backlinks(
+        "Cited as a source by",
+        &md.cited_by,
+        md.cited_by.len(),
+    ));
     let _ = writeln!(
         aside,
         "<section>\n<h2>File</h2>\n<p class=\"path\"><code>{}</code></p>\n<p><a href=\"{}?source\">Show source</a></p>\n</section>",
@@ -322,18 +326,26 @@ fn markdown(rel: &str, md: &MarkdownView, db_notice: &str) -> (String, String) {
     (main, aside)
 }
 
-fn backlinks(heading: &str, links: &[Backlink]) -> String {
+/// The pages in `links`, by title, under `heading` with the count `total` (more than are
+/// listed when the list was cut).
+fn backlinks(heading: &str, links: &[Backlink], total: usize) -> String {
     if links.is_empty() {
         return String::new();
     }
     let mut sorted: Vec<&Backlink> = links.iter().collect();
     sorted.sort_by_cached_key(|b| crate::key::key(&display_title(&b.source, b.title.as_deref())));
     let mut out = format!(
-        "<section class=\"backlinks\">\n<h2>{heading} <span class=\"n\">{}</span></h2>\n<ul>\n",
-        links.len()
+        "<section class=\"backlinks\">\n<h2>{heading} <span class=\"n\">{total}</span></h2>\n<ul>\n"
     );
     for b in sorted {
         let _ = writeln!(out, "<li>{}</li>", page_link(&b.source, b.title.as_deref()));
+    }
+    if total > links.len() {
+        let _ = writeln!(
+            out,
+            "<li class=\"more\">and {} more</li>",
+            total - links.len()
+        );
     }
     out.push_str("</ul>\n</section>\n");
     out
@@ -362,6 +374,25 @@ fn source_link(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cut_list_of_backlinks_says_how_many_more_there_are() {
+        let b = |s: &str| Backlink {
+            source: s.into(),
+            title: None,
+            links: 1,
+        };
+        let cut = backlinks("Linked from", &[b("wiki/b.md"), b("wiki/a.md")], 2_000);
+        assert!(cut.contains("<span class=\"n\">2000</span>"), "{cut}");
+        assert!(cut.contains("and 1998 more"), "{cut}");
+        assert!(
+            cut.find(">a<").unwrap() < cut.find(">b<").unwrap(),
+            "by title: {cut}"
+        );
+        let whole = backlinks("Linked from", &[b("wiki/a.md")], 1);
+        assert!(!whole.contains("more"), "{whole}");
+        assert!(backlinks("Linked from", &[], 0).is_empty());
+    }
 
     #[test]
     fn sources_link_only_where_they_can() {

@@ -54,8 +54,10 @@ pub struct MarkdownView {
     pub frontmatter_error: Option<String>,
     /// The body.
     pub rendered: Rendered,
-    /// Pages linking here (as of the last scan).
+    /// Pages linking here (as of the last scan): the first [`BACKLINKS_SHOWN`] by path.
     pub backlinks: Vec<Backlink>,
+    /// How many pages link here in all.
+    pub backlinks_total: usize,
     /// Pages citing this file in `sources:` (as of the last scan).
     pub cited_by: Vec<Backlink>,
     /// How the file relates to the last scan.
@@ -63,6 +65,10 @@ pub struct MarkdownView {
     /// The source text, for `?source`.
     pub source: String,
 }
+
+/// The most backlinks a page lists: a hub that tens of thousands of pages link to says how
+/// many, and lists these.
+pub const BACKLINKS_SHOWN: usize = 500;
 
 /// Whether the manifest knows the file as it is on disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -183,16 +189,20 @@ fn markdown(
         .map(|t| t.trim().to_string())
         .or_else(|| rendered.dropped_h1.clone())
         .unwrap_or_else(|| super::html::display_title(rel, None));
-    let (backlinks, cited_by, freshness) = match manifest {
+    let ((backlinks, backlinks_total), cited_by, freshness) = match manifest {
         Some(m) => {
             let freshness = match m.file_hash(rel)? {
                 None => Freshness::Unscanned,
                 Some(h) if h == blake3::hash(bytes).to_hex().as_str() => Freshness::Current,
                 Some(_) => Freshness::Changed,
             };
-            (m.backlinks(rel)?, m.citing_pages(rel)?, freshness)
+            (
+                m.backlinks(rel, BACKLINKS_SHOWN)?,
+                m.citing_pages(rel)?,
+                freshness,
+            )
         }
-        None => (Vec::new(), Vec::new(), Freshness::NoManifest),
+        None => ((Vec::new(), 0), Vec::new(), Freshness::NoManifest),
     };
     Ok(MarkdownView {
         title,
@@ -200,6 +210,7 @@ fn markdown(
         frontmatter_error: fm_error,
         rendered,
         backlinks,
+        backlinks_total,
         cited_by,
         freshness,
         source: text.to_string(),
