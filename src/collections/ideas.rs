@@ -105,9 +105,7 @@ pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
             let link = if is_archive(&idea.source) {
                 format!("{} _(captured in {})_", inline(&idea.title), idea.source)
             } else {
-                inputs
-                    .manifest
-                    .link_to(&idea.source, &inline(&idea.title))?
+                inputs.link_to(&idea.source, &inline(&idea.title))?
             };
             text.push_str(&format!("- {link}\n"));
         }

@@ -54,7 +54,7 @@ pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
         let Some(note) = note else {
             continue;
         };
-        let link = inputs.manifest.link_to(f, &inline(&note.title))?;
+        let link = inputs.link_to(f, &inline(&note.title))?;
         n += 1;
         match &note.url {
             Some(u) => text.push_str(&format!("- {link} — <{u}>\n")),

@@ -47,7 +47,7 @@ pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
         for p in members {
             text.push_str(&format!(
                 "- {}\n",
-                inputs.manifest.link_to(&p.path, &inline(&title(p)))?
+                inputs.link_to(&p.path, &inline(&title(p)))?
             ));
         }
         text.push('\n');

@@ -1,10 +1,10 @@
 //! Reading source files for the extractors: which files, their text, and line helpers.
 
-use crate::manifest::{Fresh, Manifest, ManifestError};
+use crate::manifest::{Fresh, Manifest, ManifestError, Resolver};
 use crate::vault::Vault;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 
 /// The build whose findings the manifest's extracts hold: a finding of another build (whose
@@ -21,6 +21,7 @@ pub struct Inputs<'a> {
     pub manifest: &'a Manifest,
     cache: RefCell<HashMap<String, Option<String>>>,
     fresh: RefCell<Vec<Fresh>>,
+    names: OnceCell<Resolver>,
 }
 
 impl<'a> Inputs<'a> {
@@ -31,7 +32,21 @@ impl<'a> Inputs<'a> {
             manifest,
             cache: RefCell::new(HashMap::new()),
             fresh: RefCell::new(Vec::new()),
+            names: OnceCell::new(),
         }
+    }
+
+    /// A wikilink to `path` shown as `title` ([`Manifest::link_to`]), resolved from memory:
+    /// a collection links every entry, and the candidates are read once for all of them.
+    pub fn link_to(&self, path: &str, title: &str) -> Result<String, ManifestError> {
+        let names = match self.names.get() {
+            Some(n) => n,
+            None => {
+                let loaded = self.manifest.resolver()?;
+                self.names.get_or_init(|| loaded)
+            }
+        };
+        names.link_to(path, title)
     }
 
     /// What extractor `kind` finds (`find`, given a file's text and path) in each live file

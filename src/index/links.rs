@@ -5,7 +5,7 @@
 use super::page::{self, BodyLine, OldPage};
 use super::{GROUPS, Group, IndexError, is_generated};
 use crate::key;
-use crate::manifest::{Manifest, Resolution};
+use crate::manifest::{Resolution, Resolver};
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
@@ -34,7 +34,7 @@ impl Harvest {
     /// Take the descriptions out of `page` and return its other lines, in order.
     pub(super) fn take(
         &mut self,
-        manifest: &Manifest,
+        names: &Resolver,
         page: &OldPage,
         listed: &HashSet<&str>,
     ) -> Result<Vec<String>, IndexError> {
@@ -44,7 +44,7 @@ impl Harvest {
                 BodyLine::Text(t) => hand.push(t.clone()),
                 BodyLine::Section => {}
                 BodyLine::Entry(raw, e) => {
-                    match target(manifest, &e.target, e.label.as_deref(), listed)? {
+                    match target(names, &e.target, e.label.as_deref(), listed)? {
                         Target::Page(path) => match self.descriptions.get_mut(&path) {
                             None => {
                                 self.descriptions.insert(path, e.description.clone());
@@ -85,7 +85,7 @@ static GENERATED: LazyLock<HashSet<String>> = LazyLock::new(|| {
 /// Resolve an old entry's link as the manifest resolves links; a link that resolves to nothing
 /// is tried by its label.
 fn target(
-    manifest: &Manifest,
+    names: &Resolver,
     link: &str,
     label: Option<&str>,
     listed: &HashSet<&str>,
@@ -93,9 +93,9 @@ fn target(
     if GENERATED.contains(&key::link_key(link)) {
         return Ok(Target::Generated);
     }
-    let mut r = manifest.resolve_name(link)?;
+    let mut r = names.resolve_name(link)?;
     if let (Resolution::Broken | Resolution::Ambiguous(_), Some(label)) = (&r, label)
-        && let Resolution::Resolved(p) = manifest.resolve_name(label)?
+        && let Resolution::Resolved(p) = names.resolve_name(label)?
         && listed.contains(p.as_str())
     {
         r = Resolution::Resolved(p);
@@ -108,20 +108,16 @@ fn target(
     })
 }
 
-/// The link to a page (see [`Manifest::link_to`]).
-pub(super) fn link_for(manifest: &Manifest, path: &str, title: &str) -> Result<String, IndexError> {
-    Ok(manifest.link_to(path, title)?)
+/// The link to a page (see [`crate::manifest::Manifest::link_to`]).
+pub(super) fn link_for(names: &Resolver, path: &str, title: &str) -> Result<String, IndexError> {
+    Ok(names.link_to(path, title)?)
 }
 
 /// The map line of a shard in a sharded `wiki/index.md`. The shard may be new (not scanned
 /// yet): its short path is used when nothing else answers to it.
-pub(super) fn shard_line(
-    manifest: &Manifest,
-    g: Group,
-    pages: usize,
-) -> Result<String, IndexError> {
+pub(super) fn shard_line(names: &Resolver, g: Group, pages: usize) -> Result<String, IndexError> {
     let short = format!("index/{}", g.heading());
-    let target = match manifest.resolve_name(&short)? {
+    let target = match names.resolve_name(&short)? {
         Resolution::Broken => short,
         Resolution::Resolved(p) if p == g.shard() => short,
         _ => format!("wiki/{short}"),

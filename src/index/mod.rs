@@ -99,9 +99,11 @@ pub fn index(
     };
     let seen = scan::refresh(vault, manifest, now)?;
     let catalog = manifest.catalog_pages()?;
+    // The index resolves a name for every page it lists: from memory, read once.
+    let names = manifest.resolver()?;
     let today = now.today.format("%Y-%m-%d").to_string();
     for _ in 0..ATTEMPTS {
-        let plan = plan(vault, manifest, &catalog, &today)?;
+        let plan = plan(vault, &names, &catalog, &today)?;
         if dry_run {
             return Ok(plan.report(false, true, seen).at(vault));
         }

@@ -8,7 +8,7 @@ use super::report::{ByType, FileDiff, IndexReport, ShardReport};
 use super::{GROUPS, Group, IndexError, is_generated, read_opt, stem_path};
 use crate::diff;
 use crate::key;
-use crate::manifest::Manifest;
+use crate::manifest::Resolver;
 use crate::manifest::catalog::CatalogPage;
 use crate::scan;
 use crate::vault::{INDEX, Vault};
@@ -159,7 +159,7 @@ fn finish(old: Option<&[u8]>, page: &OldPage, body: &str, title: &str, today: &s
 /// descriptions and hand-written lines, and the frontmatter each keeps.
 pub(super) fn plan(
     vault: &Vault,
-    manifest: &Manifest,
+    names: &Resolver,
     catalog: &[CatalogPage],
     today: &str,
 ) -> Result<Plan, IndexError> {
@@ -191,14 +191,14 @@ pub(super) fn plan(
             .as_deref()
             .map(|b| page::parse(&String::from_utf8_lossy(b)))
             .unwrap_or_default();
-        let hand = harvest.take(manifest, &page, &paths)?;
+        let hand = harvest.take(names, &page, &paths)?;
         old_pages.push((group, rel, old, page, hand));
     }
 
     let mut entries: HashMap<Group, Vec<String>> = HashMap::new();
     let mut descriptions_kept = 0;
     for p in &listed {
-        let link = link_for(manifest, p.path, &p.title)?;
+        let link = link_for(names, p.path, &p.title)?;
         let line = match harvest.descriptions.get(p.path).map(String::as_str) {
             Some(d) if !d.is_empty() => {
                 descriptions_kept += 1;
@@ -256,7 +256,7 @@ pub(super) fn plan(
     let sections: Vec<(Option<&str>, Vec<String>)> = if sharded {
         let map = GROUPS
             .into_iter()
-            .filter_map(|g| entries.get(&g).map(|e| shard_line(manifest, g, e.len())))
+            .filter_map(|g| entries.get(&g).map(|e| shard_line(names, g, e.len())))
             .collect::<Result<Vec<_>, _>>()?;
         vec![(None, map)]
     } else {

@@ -16,11 +16,11 @@ pub struct CatalogPage {
 }
 
 impl Manifest {
-    /// Every live wiki page (with or without frontmatter), by path.
+    /// Every live wiki page (with or without frontmatter), by path. A page row exists only for
+    /// a live file (the scan removes it with its file), so `files` is not consulted.
     pub fn catalog_pages(&self) -> Result<Vec<CatalogPage>> {
         self.catalog_rows(
-            "SELECT p.path, p.title, p.type FROM pages p JOIN files f ON f.path = p.path
-             WHERE f.deleted = 0 ORDER BY p.path",
+            "SELECT p.path, p.title, p.type FROM pages p ORDER BY p.path",
             &[],
             |r| {
                 Ok(CatalogPage {

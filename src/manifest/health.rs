@@ -107,7 +107,7 @@ impl Manifest {
             // The first condition is the partial index `links_fragments`: only links with a
             // fragment are visited.
             "(l.heading_key IS NOT NULL OR l.block IS NOT NULL)
-             AND l.status = 'resolved' AND l.resolved IN (SELECT path FROM pages) AND (
+             AND l.status = 'resolved' AND EXISTS (SELECT 1 FROM pages WHERE path = l.resolved) AND (
                (l.heading_key IS NOT NULL AND NOT EXISTS
                  (SELECT 1 FROM headings h WHERE h.path = l.resolved AND h.key = l.heading_key))
                OR (l.block IS NOT NULL AND NOT EXISTS

@@ -24,48 +24,82 @@ impl Manifest {
     /// title resolves to it; otherwise its path (inside `wiki/` when that is unambiguous, else
     /// from the vault root) labelled with the title.
     pub fn link_to(&self, path: &str, title: &str) -> Result<String> {
-        let here = Resolution::Resolved(path.to_string());
-        let plain = !title.is_empty() && !title.contains(['|', '#', '[', ']', '\n', '\r']);
-        if plain && self.resolve_name(title)? == here {
-            return Ok(format!("[[{title}]]"));
-        }
-        let full = match path.len().checked_sub(3) {
-            Some(n) if path[n..].eq_ignore_ascii_case(".md") => &path[..n],
-            _ => path,
-        };
-        let target = match full.strip_prefix("wiki/").filter(|s| s.contains('/')) {
-            Some(short) if self.resolve_name(short)? == here => short,
-            _ => full,
-        };
-        let label = if title.is_empty()
-            || title.contains("]]")
-            || title.contains("[[")
-            || title.contains(['\n', '\r'])
-        {
-            full.rsplit('/').next().unwrap_or(full)
-        } else {
-            title
-        };
-        Ok(format!("[[{target}|{label}]]"))
+        link_to(&self.conn, path, title).at(&self.path)
     }
 
     /// What `name` (a vault-relative path, or link text as in `[[name]]`) refers to.
     pub fn resolve_name(&self, name: &str) -> Result<Resolution> {
-        let exact: Option<String> = self
-            .conn
-            .prepare_cached("SELECT path FROM files WHERE path = ?1 AND deleted = 0")
-            .and_then(|mut s| s.query_row([name.trim()], |r| r.get(0)).optional())
-            .at(&self.path)?;
-        if let Some(p) = exact {
-            return Ok(Resolution::Resolved(p));
-        }
-        resolve_key(&self.conn, &crate::key::link_key(name)).at(&self.path)
+        resolve_name(&self.conn, name).at(&self.path)
     }
+
+    /// A resolver that answers from the candidate tables read into memory once: for a command
+    /// that resolves a name for every page (`index`), a hash look-up each instead of three or
+    /// four statements.
+    pub fn resolver(&self) -> Result<Resolver> {
+        Ok(Resolver {
+            names: InMemory::load(&self.conn).at(&self.path)?,
+            path: self.path.clone(),
+        })
+    }
+}
+
+/// Names resolved as [`Manifest::resolve_name`] resolves them, from memory.
+pub struct Resolver {
+    names: InMemory,
+    /// The manifest they were read from, for errors.
+    path: std::path::PathBuf,
+}
+
+impl Resolver {
+    /// See [`Manifest::link_to`].
+    pub fn link_to(&self, path: &str, title: &str) -> Result<String> {
+        link_to(&self.names, path, title).at(&self.path)
+    }
+
+    /// See [`Manifest::resolve_name`].
+    pub fn resolve_name(&self, name: &str) -> Result<Resolution> {
+        resolve_name(&self.names, name).at(&self.path)
+    }
+}
+
+fn link_to(c: &dyn Candidates, path: &str, title: &str) -> rusqlite::Result<String> {
+    let here = Resolution::Resolved(path.to_string());
+    let plain = !title.is_empty() && !title.contains(['|', '#', '[', ']', '\n', '\r']);
+    if plain && resolve_name(c, title)? == here {
+        return Ok(format!("[[{title}]]"));
+    }
+    let full = match path.len().checked_sub(3) {
+        Some(n) if path[n..].eq_ignore_ascii_case(".md") => &path[..n],
+        _ => path,
+    };
+    let target = match full.strip_prefix("wiki/").filter(|s| s.contains('/')) {
+        Some(short) if resolve_name(c, short)? == here => short,
+        _ => full,
+    };
+    let label = if title.is_empty()
+        || title.contains("]]")
+        || title.contains("[[")
+        || title.contains(['\n', '\r'])
+    {
+        full.rsplit('/').next().unwrap_or(full)
+    } else {
+        title
+    };
+    Ok(format!("[[{target}|{label}]]"))
+}
+
+fn resolve_name(c: &dyn Candidates, name: &str) -> rusqlite::Result<Resolution> {
+    if let Some(p) = c.live(name.trim())? {
+        return Ok(Resolution::Resolved(p));
+    }
+    resolve_key(c, &crate::key::link_key(name))
 }
 
 /// Where link resolution finds its candidates: the database, or the same tables read into
 /// memory once.
 pub(super) trait Candidates {
+    /// The live file at exactly this path, if there is one.
+    fn live(&self, path: &str) -> rusqlite::Result<Option<String>>;
     /// Live files named `name_key`, with their path keys.
     fn named(&self, name_key: &str) -> rusqlite::Result<Vec<(String, String)>>;
     /// Pages titled `k`, by path.
@@ -75,6 +109,12 @@ pub(super) trait Candidates {
 }
 
 impl Candidates for Connection {
+    fn live(&self, path: &str) -> rusqlite::Result<Option<String>> {
+        self.prepare_cached("SELECT path FROM files WHERE path = ?1 AND deleted = 0")?
+            .query_row([path], |r| r.get(0))
+            .optional()
+    }
+
     fn named(&self, name_key: &str) -> rusqlite::Result<Vec<(String, String)>> {
         let mut stmt = self.prepare_cached(
             "SELECT path, path_key FROM files WHERE deleted = 0 AND name_key = ?1",
@@ -137,6 +177,16 @@ impl InMemory {
 }
 
 impl Candidates for InMemory {
+    fn live(&self, path: &str) -> rusqlite::Result<Option<String>> {
+        // A live file is among the files named like it (its name key is the last component
+        // of its path key).
+        let key = crate::key::link_key(path);
+        Ok(self
+            .named
+            .get(crate::key::last_component(&key))
+            .and_then(|paths| paths.iter().find(|p| *p == path).cloned()))
+    }
+
     fn named(&self, name_key: &str) -> rusqlite::Result<Vec<(String, String)>> {
         // Path keys are derived here, not held for every file of the vault.
         Ok(self.named.get(name_key).map_or_else(Vec::new, |paths| {

@@ -25,7 +25,7 @@ pub use finalize::{Outcome, Step, UnknownStep};
 pub use health::{AliasedLink, Claim, LinkFinding, PageRecord};
 pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened};
 pub use journal::{Entry as JournalEntry, Journaled};
-pub use links::Resolution;
+pub use links::{Resolution, Resolver};
 pub use query::{Collision, PageFilter, PageRow};
 pub use recent::{RawFile, UpdatedPage};
 pub use scan_tx::{Content, Dirty, ScanTx};
