@@ -18,7 +18,7 @@ pub enum Phase {
     Indexing,
     /// Resolving the links whose targets may have changed.
     Resolving,
-    /// Running checks over the manifest (lint) or the files (fmt).
+    /// Running lint's checks over the manifest.
     Checking,
     /// Working out and writing generated pages (index, collections).
     Writing,
@@ -34,6 +34,16 @@ impl Phase {
             Phase::Resolving => "resolving links",
             Phase::Checking => "checking",
             Phase::Writing => "writing",
+        }
+    }
+
+    /// What the phase counts.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Phase::Walking | Phase::Reading | Phase::Indexing => "files",
+            Phase::Resolving => "targets",
+            Phase::Checking => "checks",
+            Phase::Writing => "pages",
         }
     }
 }

@@ -84,13 +84,7 @@ impl Drop for Bar {
 /// each change may draw).
 fn style(bar: &ProgressBar, phase: Option<(Phase, Option<u64>)>, done: u64) {
     let Some((phase, total)) = phase else { return };
-    let unit = match phase {
-        Phase::Walking | Phase::Reading | Phase::Indexing => "files",
-        Phase::Resolving => "targets",
-        Phase::Checking => "checks",
-        Phase::Writing => "pages",
-    };
-    bar.set_message(format!("{}: {unit}", phase.label()));
+    bar.set_message(format!("{}: {}", phase.label(), phase.unit()));
     bar.set_length(total.unwrap_or(0));
     bar.set_position(done);
     let template = match total {

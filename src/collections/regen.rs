@@ -17,6 +17,7 @@ use crate::fsio;
 use crate::git::{self, Commit, GitError};
 use crate::lock::VaultLock;
 use crate::manifest::{Manifest, ManifestError};
+use crate::progress::Phase;
 use crate::scan;
 use crate::vault::Vault;
 use serde::Serialize;
@@ -258,7 +259,10 @@ pub fn write_pages(
     let inputs = Inputs::new(vault, manifest);
     let today = now.today.to_string();
     let mut out = Vec::new();
+    let progress = manifest.progress();
+    progress.phase(Phase::Writing, Some(chosen.len() as u64));
     for &c in chosen {
+        progress.advance(1);
         let body = c.body(&inputs)?;
         let path = c.output();
         let abs = vault.path(&path);

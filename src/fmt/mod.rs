@@ -20,6 +20,7 @@ pub use report::{Fix, FmtIssue, FmtReport};
 
 use crate::manifest::Manifest;
 use crate::markdown::{Block, frontmatter};
+use crate::progress::{Phase, Progress};
 use crate::schema::{self, Severity};
 use crate::vault::Vault;
 use crate::{fault, fsio};
@@ -80,14 +81,17 @@ pub enum FmtError {
     Record(#[from] crate::scan::ScanError),
 }
 
-/// Check (and with `req.fix`, repair) the frontmatter of the chosen files of the vault at `root`.
-pub fn fmt(root: &Path, req: &FmtRequest) -> Result<FmtReport, FmtError> {
+/// Check (and with `req.fix`, repair) the frontmatter of the chosen files of the vault at
+/// `root`, telling `progress` how many files are done.
+pub fn fmt(root: &Path, req: &FmtRequest, progress: &dyn Progress) -> Result<FmtReport, FmtError> {
     let (files, mut issues) = select(root, req.target.as_deref())?;
     let mut report = FmtReport {
         files_with_issues: issues.len(),
         ..FmtReport::default()
     };
+    progress.phase(Phase::Reading, Some(files.len() as u64));
     for rel in files {
+        progress.advance(1);
         let (file_issues, fixes) = process(root, &rel, req)?;
         report.files_checked += 1;
         report.files_with_issues += usize::from(!file_issues.is_empty());
@@ -107,7 +111,7 @@ pub fn fmt_recorded(
     req: &FmtRequest,
     now_ns: i64,
 ) -> Result<FmtReport, FmtError> {
-    let report = fmt(&vault.root, req)?;
+    let report = fmt(&vault.root, req, &*manifest.progress())?;
     let fixed: Vec<String> = report.fixes.iter().map(|f| f.path.clone()).collect();
     if !fixed.is_empty() {
         crate::scan::scan_paths(vault, manifest, &fixed, now_ns)?;

@@ -103,7 +103,7 @@ pub fn index(
     let names = manifest.resolver()?;
     let today = now.today.format("%Y-%m-%d").to_string();
     for _ in 0..ATTEMPTS {
-        let plan = plan(vault, &names, &catalog, &today)?;
+        let plan = plan(vault, &names, &catalog, &today, &*manifest.progress())?;
         if dry_run {
             return Ok(plan.report(false, true, seen).at(vault));
         }

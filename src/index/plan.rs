@@ -10,6 +10,7 @@ use crate::diff;
 use crate::key;
 use crate::manifest::Resolver;
 use crate::manifest::catalog::CatalogPage;
+use crate::progress::{Phase, Progress};
 use crate::scan;
 use crate::vault::{INDEX, Vault};
 use std::collections::{HashMap, HashSet};
@@ -162,6 +163,7 @@ pub(super) fn plan(
     names: &Resolver,
     catalog: &[CatalogPage],
     today: &str,
+    progress: &dyn Progress,
 ) -> Result<Plan, IndexError> {
     let mut listed: Vec<Listed<'_>> = catalog
         .iter()
@@ -197,7 +199,9 @@ pub(super) fn plan(
 
     let mut entries: HashMap<Group, Vec<String>> = HashMap::new();
     let mut descriptions_kept = 0;
+    progress.phase(Phase::Writing, Some(listed.len() as u64));
     for p in &listed {
+        progress.advance(1);
         let link = link_for(names, p.path, &p.title)?;
         let line = match harvest.descriptions.get(p.path).map(String::as_str) {
             Some(d) if !d.is_empty() => {

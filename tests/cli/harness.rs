@@ -79,6 +79,24 @@ pub fn command(cwd: &Path, home: &Path) -> Command {
     c
 }
 
+/// Run `sparks <args>` (split at spaces) in `cwd` with HOME at `home` on a pseudo-terminal
+/// (`script` from util-linux), with the clean environment of [`command`], `TERM=xterm` and
+/// `env`; what the terminal showed, stdout and stderr together.
+pub fn on_terminal(cwd: &Path, home: &Path, args: &str, env: &[(&str, &str)]) -> String {
+    let mut c = command(cwd, home);
+    c.envs(env.iter().copied()).env("TERM", "xterm");
+    let cmd = format!("{} {args}", bin());
+    let o = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .current_dir(cwd)
+        .env_clear()
+        .envs(c.get_envs().filter_map(|(k, v)| Some((k, v?))))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("script (util-linux) runs a command on a pseudo-terminal");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
 impl TestVault {
     /// An empty temporary directory; the vault will be `<dir>/vault` once created.
     pub fn empty() -> TestVault {

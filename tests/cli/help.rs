@@ -234,20 +234,8 @@ fn colour_decorates_stderr_only_when_allowed() {
 fn auto_colours_a_terminal_unless_no_color() {
     let v = TestVault::empty();
     // `script` runs sparks on a pseudo-terminal; its output is the terminal's.
-    let on_terminal = |env: &[(&str, &str)]| {
-        let mut c = command(v.dir.path(), &v.home());
-        c.envs(env.iter().copied()).env("TERM", "xterm");
-        let cmd = format!("{} status", crate::harness::bin());
-        let o = std::process::Command::new("script")
-            .args(["-qec", &cmd, "/dev/null"])
-            .current_dir(v.dir.path())
-            .env_clear()
-            .envs(c.get_envs().filter_map(|(k, v)| Some((k, v?))))
-            .stdin(Stdio::null())
-            .output()
-            .expect("script (util-linux) runs a command on a pseudo-terminal");
-        String::from_utf8_lossy(&o.stdout).into_owned()
-    };
+    let on_terminal =
+        |env: &[(&str, &str)]| crate::harness::on_terminal(v.dir.path(), &v.home(), "status", env);
     let coloured = on_terminal(&[]);
     assert!(coloured.contains("\x1b[1;31merror"), "{coloured:?}");
     let plain = on_terminal(&[("NO_COLOR", "1")]);

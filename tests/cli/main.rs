@@ -21,6 +21,7 @@ mod init;
 mod lint;
 mod lint_fix;
 mod mcp;
+mod progress;
 mod query;
 mod races;
 mod scan;

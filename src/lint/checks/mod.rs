@@ -8,6 +8,7 @@ mod pages;
 
 use super::{Check, Issue, LintError};
 use crate::manifest::Manifest;
+use crate::progress::Phase;
 use crate::vault::Vault;
 
 /// What every check gets: the vault, its manifest and the checks selected.
@@ -40,16 +41,29 @@ impl Issues {
     }
 }
 
-/// Run every selected check.
+/// A family of checks.
+type Family = fn(&Context<'_>, &mut Issues) -> Result<(), LintError>;
+
+/// Every family, in report order.
+const FAMILIES: [Family; 8] = [
+    links::unresolved,
+    links::fragments,
+    pages::orphans,
+    pages::thin,
+    pages::stale,
+    pages::dead_sources,
+    names::duplicates,
+    frontmatter::frontmatter,
+];
+
+/// Run every selected check, telling the manifest's listener how far it got.
 pub(super) fn run(cx: &Context<'_>) -> Result<Vec<Issue>, LintError> {
+    let progress = cx.manifest.progress();
+    progress.phase(Phase::Checking, Some(FAMILIES.len() as u64));
     let mut out = Issues::default();
-    links::unresolved(cx, &mut out)?;
-    links::fragments(cx, &mut out)?;
-    pages::orphans(cx, &mut out)?;
-    pages::thin(cx, &mut out)?;
-    pages::stale(cx, &mut out)?;
-    pages::dead_sources(cx, &mut out)?;
-    names::duplicates(cx, &mut out)?;
-    frontmatter::frontmatter(cx, &mut out)?;
+    for family in FAMILIES {
+        family(cx, &mut out)?;
+        progress.advance(1);
+    }
     Ok(out.0)
 }

@@ -186,7 +186,7 @@ impl ScanTx<'_> {
 
     /// Make the transaction's writes visible.
     pub fn commit(self) -> Result<()> {
-        self.flush_search()?;
+        self.flush_search(true)?;
         self.tx.commit().at(&self.path)
     }
 

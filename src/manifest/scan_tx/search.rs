@@ -5,6 +5,7 @@ use super::ScanTx;
 use crate::cjk;
 use crate::manifest::{At, Result};
 use crate::markdown::{Block, Document};
+use crate::progress::Phase;
 use rusqlite::params;
 
 impl ScanTx<'_> {
@@ -56,15 +57,22 @@ impl ScanTx<'_> {
             batch.bytes >= SEARCH_BATCH_BYTES
         };
         if full {
-            self.flush_search()?;
+            self.flush_search(false)?;
         }
         Ok(())
     }
 
-    /// Write the queued search-index changes, in order.
-    pub(super) fn flush_search(&self) -> Result<()> {
+    /// Write the queued search-index changes, in order; with `shown`, as the indexing phase
+    /// of the scan's progress (the last batch, written at commit).
+    pub(super) fn flush_search(&self, shown: bool) -> Result<()> {
         let ops = std::mem::take(&mut *self.search.borrow_mut()).ops;
+        if shown && !ops.is_empty() {
+            self.progress.phase(Phase::Indexing, Some(ops.len() as u64));
+        }
         for op in ops {
+            if shown {
+                self.progress.advance(1);
+            }
             match op {
                 SearchOp::Delete { table, rowid } => {
                     let sql = format!("DELETE FROM {table} WHERE rowid = ?1");
