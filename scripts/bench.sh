@@ -28,6 +28,9 @@ timeout_s=${BENCH_TIMEOUT:-300}
 out=${BENCH_OUT:-$repo/BENCHMARKS.md}
 inbox_entries=600
 ingest_limit=500
+# Finalize closes an agent's batch: 15 entries, 5 pages written for them (issue 20).
+finalize_batch=15
+finalize_pages=5
 
 log() { printf 'bench: %s\n' "$*" >&2; }
 die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
@@ -69,66 +72,12 @@ started=$(date +%s)
 
 # --- Helpers run by hyperfine's --prepare (which runs without a shell here) ------------------
 
+# shellcheck source=scripts/bench-common.sh
+. "$repo/scripts/bench-common.sh"
+bench_tools "$work"
 helper=$work/helper.sh
-cat >"$helper" <<'EOF'
-#!/usr/bin/env bash
-# prepare steps: helper.sh STEP VAULT SNAPSHOT
-set -euo pipefail
-step=$1 vault=$2 snap=$3
-sparks=$SPARKS_BIN
-restore() {
-  "$sparks" --vault "$vault" ingest --abort >/dev/null 2>&1 || true
-  cp -p "$snap/inbox.md" "$vault/inbox.md"
-  rm -rf "$vault/raw/inbox"
-  cp -a "$snap/raw-inbox" "$vault/raw/inbox"
-}
-case $step in
-  cold) rm -f "$vault/sparks.db" "$vault/sparks.db-wal" "$vault/sparks.db-shm" ;;
-  change)
-    # A real edit of 1% of the pages: a line appended, so hash and parse run again.
-    n=$(cat "$snap/edits")
-    while IFS= read -r f; do printf '\nEdited by the benchmark, run %s.\n' "$n" >>"$vault/$f"; done <"$snap/changed.list"
-    echo $((n + 1)) >"$snap/edits" ;;
-  ingest) restore; "$sparks" --vault "$vault" scan >/dev/null ;;
-  finalize)
-    restore
-    "$sparks" --vault "$vault" scan >/dev/null
-    "$sparks" --vault "$vault" ingest --prepare --limit "$LIMIT" >/dev/null ;;
-  *) echo "unknown step $step" >&2; exit 2 ;;
-esac
-EOF
-export SPARKS_BIN=$sparks LIMIT=$ingest_limit
-
-# The MCP client: hand-written JSON-RPC lines over stdio (initialize, initialized, one call).
 mcp_client=$work/mcp_client.py
-cat >"$mcp_client" <<'EOF'
-import json, subprocess, sys
-sparks, vault = sys.argv[1], sys.argv[2]
-p = subprocess.Popen([sparks, "serve", "--vault", vault], stdin=subprocess.PIPE,
-                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-def send(msg):
-    p.stdin.write((json.dumps(msg) + "\n").encode())
-    p.stdin.flush()
-def answer(i):
-    for line in p.stdout:
-        msg = json.loads(line)
-        if msg.get("id") == i:
-            if "error" in msg:
-                sys.exit("error: %s" % msg["error"])
-            return msg["result"]
-    sys.exit("the server closed stdout before answering %d" % i)
-send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-      "params": {"protocolVersion": "2025-03-26", "capabilities": {},
-                 "clientInfo": {"name": "bench", "version": "0"}}})
-answer(1)
-send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-      "params": {"name": "sparks_status", "arguments": {}}})
-if answer(2).get("isError"):
-    sys.exit("sparks_status failed")
-p.stdin.close()
-sys.exit(p.wait())
-EOF
+export SPARKS_BIN=$sparks LIMIT=$ingest_limit BATCH=$finalize_batch PAGES=$finalize_pages
 
 # --- Measuring -------------------------------------------------------------------------------
 
@@ -215,18 +164,12 @@ for i in "${!sizes[@]}"; do
   vault=$bench/vault-$size
   snap=$bench/snap-$size
   log "vault of $size pages: generating $vault"
-  rm -rf "$vault" "$snap"
-  "$gen" "$vault" --pages "$size" --inbox "$inbox_entries" --seed "$seed" --today "$today" 2>"$work/gen.err" ||
+  bench_generate "$gen" "$sparks" "$vault" "$snap" "$size" "$inbox_entries" "$seed" "$today" 2>"$work/gen.err" ||
     die "gen_vault failed: $(cat "$work/gen.err")"
   cat "$work/gen.err" >&2
-  mkdir -p "$snap"
-  cp -p "$vault/inbox.md" "$snap/inbox.md"
-  cp -a "$vault/raw/inbox" "$snap/raw-inbox"
-  (cd "$vault" && find wiki -name '*.md' -not -path 'wiki/collections/*' -not -path 'wiki/index*' -not -name log.md | sort | awk 'NR % 100 == 0') >"$snap/changed.list"
-  echo 1 >"$snap/edits"
   # shellcheck disable=SC1091
   . "$vault/.bench-hints"
-  "$sparks" init "$vault" >/dev/null
+  export HUB_TITLE
 
   # Set-up, not measured: a first scan, the index and collection pages written, a rescan, so
   # that the measured commands see a vault in its steady state.
@@ -241,10 +184,7 @@ for i in "${!sizes[@]}"; do
     record "$size" cold_scan "scan (cold, no manifest)" read timeout 1 "$timeout_s" "$timeout_s" "$timeout_s" "$rss" "the set-up scan, killed after ${timeout_s} s (peak RSS until then); the commands that read the manifest are not measured"
   fi
   if $setup_ok; then
-    "$sparks" --vault "$vault" index >/dev/null 2>&1 || log "$size: index failed"
-    $has_regen && { "$sparks" --vault "$vault" collections regen --all >/dev/null 2>&1 || log "$size: collections regen failed"; }
-    "$sparks" --vault "$vault" scan >/dev/null 2>&1 || true
-    "$sparks" --vault "$vault" scan >/dev/null 2>&1 || true
+    bench_settle "$sparks" "$vault"
   fi
 
   # The floor: the same files the scan walks (hidden entries and sparks.db* left out), with a
@@ -268,10 +208,12 @@ for i in "${!sizes[@]}"; do
   measure warm_scan "scan (warm, nothing changed)" list 0 "" -- "$sparks" "${v[@]}" scan
   measure status "status" list 0 "" -- "$sparks" "${v[@]}" status
   measure query_tag "query --tag $TAG" list 0 "" -- "$sparks" "${v[@]}" query --tag "$TAG"
+  measure query_limit "query --tag $TAG --limit 50" list 0 "" -- "$sparks" "${v[@]}" query --tag "$TAG" --limit 50
   measure query_links "query --links-to (hub page)" list "0 1" "" -- "$sparks" "${v[@]}" query --links-to "$HUB_TITLE"
   measure query_resolve "query --resolve" list "0 1" "" -- "$sparks" "${v[@]}" query --resolve "$RESOLVE_NAME"
   measure search_word "search $WORD" list "0 1" "" -- "$sparks" "${v[@]}" search "$WORD"
   measure search_phrase "search '$PHRASE'" list "0 1" "" -- "$sparks" "${v[@]}" search "$PHRASE"
+  measure search_limit "search $WORD --limit 20" list "0 1" "" -- "$sparks" "${v[@]}" search "$WORD" --limit 20
   measure lint "lint" list "0 1" "" -- "$sparks" "${v[@]}" lint
   measure fmt "fmt --check" list "0 1" "" -- "$sparks" "${v[@]}" fmt --check
   measure index "index --dry-run" list "0 1" "" -- "$sparks" "${v[@]}" index --dry-run
@@ -297,7 +239,7 @@ for i in "${!sizes[@]}"; do
     done
     if [ -n "$url" ]; then
       page=$(python3 -c "import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))" "$HUB_PATH")
-      measure view "view: GET a page (curl)" list 0 "" -- curl -sf -o /dev/null "${url%/}/page/$page"
+      measure view "view: GET a page (curl)" list 0 "" -- curl -sfL -o /dev/null "${url%/}/page/$page"
       # The server's peak RSS, not curl's.
       hwm=$(awk '/VmHWM/ {print $2}' "/proc/$view_pid/status" 2>/dev/null || echo -)
       python3 - "$results" "$size" "$hwm" <<'EOF'
@@ -320,7 +262,7 @@ EOF
   fi
   measure changed_scan "scan (1% of pages edited)" list 0 change -- "$sparks" "${v[@]}" scan
   measure prepare "ingest --prepare --limit $ingest_limit" list 0 ingest -- "$sparks" "${v[@]}" ingest --prepare --limit "$ingest_limit"
-  measure finalize "ingest --finalize" list 0 finalize -- "$sparks" "${v[@]}" ingest --finalize -m bench
+  measure finalize "ingest --finalize ($finalize_batch entries, $finalize_pages pages)" list 0 finalize -- "$sparks" "${v[@]}" ingest --finalize -m bench
   bash "$helper" ingest "$vault" "$snap" || true
   $has_serve && floor py "python3 start (MCP client floor)" "$py -c 'import json, subprocess'"
 done
@@ -339,6 +281,7 @@ export BENCH_MACHINE="nproc $(nproc); CPU: $cpu; RAM: $mem; disk: $fsinfo; kerne
 export BENCH_VERSIONS="$("$sparks" --version), work tree at $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$repo" diff --quiet HEAD 2>/dev/null || echo ' with uncommitted changes'); $(hyperfine --version); $(rustc --version 2>/dev/null || echo rustc ?)"
 export BENCH_BINARY=$binary_bytes BENCH_SEEDV=$seed BENCH_TIMEOUTV=$timeout_s
 export BENCH_ELAPSED=$(($(date +%s) - started)) BENCH_LIMIT=$ingest_limit BENCH_INBOX=$inbox_entries
+export BENCH_BATCH=$finalize_batch BENCH_PAGES=$finalize_pages
 python3 - "$results" "$out" <<'EOF'
 """Turn the results TSV into BENCHMARKS.md; keep the hand-written part after the marker."""
 import math, os, sys
@@ -371,9 +314,9 @@ def mb(kb):
 def n(x):
     return "{:,}".format(int(x))
 
-ORDER = ["cold_scan", "warm_scan", "changed_scan", "status", "query_tag", "query_links",
-         "query_resolve", "search_word", "search_phrase", "lint", "fmt", "index", "brief",
-         "regen", "prepare", "finalize", "mcp", "view"]
+ORDER = ["cold_scan", "warm_scan", "changed_scan", "status", "query_tag", "query_limit",
+         "query_links", "query_resolve", "search_word", "search_phrase", "search_limit", "lint",
+         "fmt", "index", "brief", "regen", "prepare", "finalize", "mcp", "view"]
 env = os.environ
 lines = []
 w = lines.append
@@ -403,51 +346,76 @@ w("- **Floors**: *list* is `find VAULT -type f -printf '%s %T@ %p\\n'`, *read* i
 w("- **State**: the cold scan deletes `sparks.db*` before each run; the 1%% scan appends a line "
   "to the same 1%% of pages before each run (a real edit: hashed and parsed again); "
   "`ingest --prepare --limit %s` restores the inbox and `raw/inbox/`, aborts any open ingest "
-  "and rescans before each run; `ingest --finalize` does the same and then prepares." % env.get("BENCH_LIMIT", "500"))
+  "and rescans before each run; `ingest --finalize` does the same, prepares a batch of %s "
+  "entries and writes %s pages for it (an agent's loop)." % (
+      env.get("BENCH_LIMIT", "500"), env.get("BENCH_BATCH", "15"), env.get("BENCH_PAGES", "5")))
 w("- **Total time** of this run: %d min %d s." % divmod(int(env.get("BENCH_ELAPSED", "0")), 60))
 w("")
 
 # Targets.
 def verdict(ok):
     return "**met**" if ok else "**missed**"
-def verdict2(oks, cells):
-    """Missed if a measured size misses; met where measured if only unmeasured ones fail."""
-    measured = [ok for ok, c in zip(oks, cells) if "×" in c]
-    if measured and all(measured) and len(measured) < len(oks):
-        return "**met** where measured"
-    return verdict(bool(oks) and all(oks))
 targets = []
-def ratio_target(id, floor, limit, name):
+def cell(s):
+    return n(s) + ": "
+def per_size(name, sizes_, test):
+    """A target checked at each of `sizes_`: `test(size)` gives (text, ok) or None."""
     cells, oks = [], []
-    for s in sizes:
-        m, f = med(s, id), med(s, floor)
-        r = get(s, id)
+    for sz in sizes_:
+        got = test(sz)
+        if got is None:
+            cells.append(cell(sz) + "not measured")
+        else:
+            cells.append(cell(sz) + got[0])
+            oks.append(got[1])
+    if not oks:
+        v = "**missed**"
+    elif not all(oks):
+        v = "**missed**"
+    elif len(oks) < len(sizes_):
+        v = "**met** where measured"
+    else:
+        v = "**met**"
+    targets.append((name, "; ".join(cells) or "not measured", v))
+def ratio(id, floor, limit, extra=None):
+    def test(sz):
+        m, f = med(sz, id), med(sz, floor)
         if m is None or f is None:
-            cells.append("%s: %s" % (n(s), r["status"] if r else "not measured"))
-            oks.append(False)
-        else:
-            cells.append("%s: %.1f×" % (n(s), m / f))
-            oks.append(m / f <= limit)
-    targets.append((name, "; ".join(cells), verdict2(oks, cells)))
-ratio_target("cold_scan", "read", 2, "cold scan ≤ 2× the read floor")
-ratio_target("warm_scan", "list", 3, "warm scan ≤ 3× the listing floor")
-def abs_target(ids, limit, name, size="10000"):
-    cells, oks = [], []
-    for id in ids:
-        r, m = get(size, id), med(size, id)
-        label = r["label"] if r else id
-        if m is None:
-            cells.append("%s: %s" % (label, r["status"] if r else "not measured"))
-            oks.append(False)
-        else:
-            cells.append("%s %s" % (label, secs(m)))
-            oks.append(m <= limit)
-    targets.append((name, "; ".join(cells), verdict(all(oks) and oks)))
-abs_target(["status", "query_tag", "query_links", "query_resolve"], 0.020,
-           "status, query and resolve ≤ 20 ms at 10,000 pages")
-abs_target(["search_word", "search_phrase"], 0.050, "search ≤ 50 ms at 10,000 pages")
-abs_target(["lint", "brief", "index", "regen"], 0.5, "lint, brief, index and regen ≤ 0.5 s at 10,000 pages")
+            return None
+        bound = limit * f + (extra(sz) if extra else 0)
+        return ("%s, %.1f× %s" % (secs(m), m / f, floor.replace("_", " ")), m <= bound)
+    return test
+def absolute(id, limit):
+    def test(sz):
+        m = med(sz, id)
+        return None if m is None else ("%s" % secs(m), m <= limit)
+    return test
 big = sizes[-1] if sizes else None
+mid = [sz for sz in sizes if sz in ("10000", "100000")] or sizes[-1:]
+per_size("ingest --finalize of a 15-entry batch that wrote 5 pages ≤ 1.5× a warm scan",
+         sizes, ratio("finalize", "warm_scan", 1.5))
+def one_percent_read(sz):
+    r = med(sz, "read")
+    return 0.01 * r if r else 0
+per_size("scan after 1% of pages changed ≤ 2× a warm scan + the read floor of the changed files",
+         sizes, ratio("changed_scan", "warm_scan", 2, one_percent_read))
+for id, limit, label in [("status", 0.020, "status"), ("query_resolve", 0.020, "query --resolve"),
+                         ("query_limit", 0.020, "query --tag --limit 50"),
+                         ("search_limit", 0.050, "search --limit 20"),
+                         ("view", 0.020, "viewer: GET a page")]:
+    per_size("%s ≤ %d ms" % (label, limit * 1000), [big] if big else [], absolute(id, limit))
+def mcp(sz):
+    m, py_ = med(sz, "mcp"), med(sz, "py")
+    if m is None or py_ is None:
+        return None
+    return ("%s (python %s)" % (secs(m), secs(py_)), m <= py_ + 0.030)
+per_size("MCP initialize + sparks_status ≤ python start + 30 ms", [big] if big else [], mcp)
+for id, label in [("lint", "lint"), ("regen", "collections regen --all --dry-run"),
+                  ("index", "index --dry-run")]:
+    per_size("%s ≤ 3× the list floor" % label, sizes, ratio(id, "list", 3))
+per_size("cold scan ≤ 4× the read floor", mid, ratio("cold_scan", "read", 4))
+per_size("index --dry-run at 10,000 pages ≤ 150 ms", [sz for sz in sizes if sz == "10000"],
+         absolute("index", 0.150))
 if big == "100000":
     bad = [r["label"] + " (" + r["status"] + ")" for r in rows
            if r["size"] == big and r["id"] in ORDER and r["status"] not in ("ok", "skipped")]
@@ -456,17 +424,21 @@ if big == "100000":
     peaks = [(int(r["rss"]), r["label"] + (" until killed" if r["status"] == "timeout" else ""))
              for r in rows if r["size"] == big and r["id"] in ORDER and r["rss"].isdigit()]
     top = max(peaks) if peaks else (0, "–")
-    unmeasured = [r for r in rows if r["size"] == big and r["status"] == "timeout"]
     ok = bool(peaks) and top[0] <= 300 * 1024
     targets.append(("100,000 pages: peak memory ≤ 300 MB",
-                    "highest: %s MB (%s)" % (mb(top[0]), top[1]) +
-                    ("; the commands that need the manifest not measured" if unmeasured else ""),
-                    "**missed**" if not ok else ("**met** where measured" if unmeasured else "**met**")))
+                    "highest: %s MB (%s)" % (mb(top[0]), top[1]), verdict(ok)))
+    steep = []
+    for id in ORDER:
+        a, b_ = med("10000", id), med("100000", id)
+        if a and b_ and b_ > 0.020 and math.log10(b_ / a) > 1.1:
+            steep.append("%s (n^%.2f)" % (get("100000", id)["label"], math.log10(b_ / a)))
+    targets.append(("no command grows faster than n^1.1 from 10,000 to 100,000 pages (above 20 ms)",
+                    "none" if not steep else ", ".join(steep), verdict(not steep)))
 else:
     targets.append(("100,000 pages", "not measured in this run", "**missed**"))
 b = int(env["BENCH_BINARY"])
 targets.append(("release binary ≤ 15 MB", "%.1f MB" % (b / 1e6), verdict(b <= 15e6)))
-w("## Targets (issue 9)")
+w("## Targets (issue 20)")
 w("")
 w("| target | measured | |")
 w("|---|---|---|")

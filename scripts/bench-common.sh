@@ -1,0 +1,98 @@
+# What scripts/bench.sh and scripts/bench-smoke.sh share: the vault they generate and set up,
+# the steps that put it back in shape between runs, and the MCP client. Sourced, not run.
+
+# bench_tools WORK: write WORK/helper.sh (the steps below, run before a measured command) and
+# WORK/mcp_client.py. The helper reads SPARKS_BIN, LIMIT (the batch `ingest --prepare`
+# takes) and BATCH (the batch `ingest --finalize` closes, with PAGES pages written for it).
+bench_tools() {
+  local work=$1
+  cat >"$work/helper.sh" <<'EOF'
+#!/usr/bin/env bash
+# prepare steps: helper.sh STEP VAULT SNAPSHOT
+set -euo pipefail
+step=$1 vault=$2 snap=$3
+sparks=$SPARKS_BIN
+restore() {
+  "$sparks" --vault "$vault" ingest --abort >/dev/null 2>&1 || true
+  cp -p "$snap/inbox.md" "$vault/inbox.md"
+  rm -rf "$vault/raw/inbox"
+  cp -a "$snap/raw-inbox" "$vault/raw/inbox"
+}
+case $step in
+  cold) rm -f "$vault/sparks.db" "$vault/sparks.db-wal" "$vault/sparks.db-shm" ;;
+  change)
+    # A real edit of 1% of the pages: a line appended, so hash and parse run again.
+    n=$(cat "$snap/edits")
+    while IFS= read -r f; do printf '\nEdited by the benchmark, run %s.\n' "$n" >>"$vault/$f"; done <"$snap/changed.list"
+    echo $((n + 1)) >"$snap/edits" ;;
+  ingest) restore; "$sparks" --vault "$vault" scan >/dev/null ;;
+  finalize)
+    # An agent's loop: a batch prepared, pages written for it, then finalize (measured).
+    restore
+    rm -rf "$vault/wiki/bench"
+    "$sparks" --vault "$vault" scan >/dev/null
+    "$sparks" --vault "$vault" ingest --prepare --limit "$BATCH" >/dev/null
+    mkdir -p "$vault/wiki/bench"
+    n=$(date +%s%N)
+    for i in $(seq "$PAGES"); do
+      printf -- '---\ntitle: Bench page %s %s\ntype: concept\ntags: [bench]\n---\n\nWritten for the batch; see [[%s]].\n' \
+        "$i" "$n" "$HUB_TITLE" >"$vault/wiki/bench/page-$i.md"
+    done ;;
+  *) echo "unknown step $step" >&2; exit 2 ;;
+esac
+EOF
+  # The MCP client: hand-written JSON-RPC lines over stdio (initialize, initialized, one call).
+  cat >"$work/mcp_client.py" <<'EOF'
+import json, subprocess, sys
+sparks, vault = sys.argv[1], sys.argv[2]
+p = subprocess.Popen([sparks, "serve", "--vault", vault], stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+def send(msg):
+    p.stdin.write((json.dumps(msg) + "\n").encode())
+    p.stdin.flush()
+def answer(i):
+    for line in p.stdout:
+        msg = json.loads(line)
+        if msg.get("id") == i:
+            if "error" in msg:
+                sys.exit("error: %s" % msg["error"])
+            return msg["result"]
+    sys.exit("the server closed stdout before answering %d" % i)
+send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+      "params": {"protocolVersion": "2025-03-26", "capabilities": {},
+                 "clientInfo": {"name": "bench", "version": "0"}}})
+answer(1)
+send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+      "params": {"name": "sparks_status", "arguments": {}}})
+if answer(2).get("isError"):
+    sys.exit("sparks_status failed")
+p.stdin.close()
+sys.exit(p.wait())
+EOF
+}
+
+# bench_generate GEN SPARKS VAULT SNAP SIZE INBOX SEED TODAY: a fresh vault of SIZE pages and
+# its snapshot (the inbox and the archive to restore, the 1% of pages to edit), initialised;
+# then source VAULT/.bench-hints for the names the commands query by.
+bench_generate() {
+  local gen=$1 sparks=$2 vault=$3 snap=$4 size=$5 inbox=$6 seed=$7 today=$8
+  rm -rf "$vault" "$snap"
+  "$gen" "$vault" --pages "$size" --inbox "$inbox" --seed "$seed" --today "$today" || return 1
+  mkdir -p "$snap"
+  cp -p "$vault/inbox.md" "$snap/inbox.md"
+  cp -a "$vault/raw/inbox" "$snap/raw-inbox"
+  (cd "$vault" && find wiki -name '*.md' -not -path 'wiki/collections/*' -not -path 'wiki/index*' -not -name log.md | sort | awk 'NR % 100 == 0') >"$snap/changed.list"
+  echo 1 >"$snap/edits"
+  "$sparks" init "$vault" >/dev/null
+}
+
+# bench_settle SPARKS VAULT: after the first scan, the index and the collection pages written
+# and the vault scanned again, so that the measured commands see it in its steady state.
+bench_settle() {
+  local sparks=$1 vault=$2
+  "$sparks" --vault "$vault" index >/dev/null 2>&1 || echo "bench: index failed" >&2
+  "$sparks" --vault "$vault" collections regen --all >/dev/null 2>&1 || echo "bench: collections regen failed" >&2
+  "$sparks" --vault "$vault" scan >/dev/null 2>&1 || true
+  "$sparks" --vault "$vault" scan >/dev/null 2>&1 || true
+}
