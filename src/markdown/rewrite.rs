@@ -1,0 +1,378 @@
+//! Rewriting references: where each part of a wikilink (target, fragment) and of a Markdown
+//! link (destination) sits in a file's bytes, and the edits that replace those parts and
+//! nothing else. The one implementation of "rewrite a reference", used by `lint --fix` (a link
+//! by alias becomes a link by title) and by `mv` and `merge` (links to a renamed or merged
+//! page). Links are found as [`super::outline`] finds them: nothing inside code or HTML
+//! comments, nothing in the frontmatter block. Pure; no I/O.
+
+use super::frontmatter;
+use super::outline::{self, Link};
+use pulldown_cmark::{Event, LinkType, Options, Parser, Tag};
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
+
+/// A wikilink or embed, with the bytes of its parts in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WikiRef {
+    /// The link as the outline reads it; its `span` is in file offsets here.
+    pub link: Link,
+    /// The target as written (spaces around it excluded); empty at the start of the link's
+    /// text for a link to a heading of its own page (`[[#Heading]]`).
+    pub target: Range<usize>,
+    /// What follows `#` (`Heading`, or `^block`), spaces around it excluded.
+    pub fragment: Option<Range<usize>>,
+    /// True when the label is separated by `\|` (inside a table).
+    pub escaped_pipe: bool,
+}
+
+/// A Markdown link `[text](dest)` or image `![alt](dest)` whose destination is no URL: a
+/// path, relative to the linking file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MarkdownRef {
+    /// The 1-based line of the link.
+    pub line: usize,
+    /// The bytes of the destination as written, without `<>`.
+    pub dest: Range<usize>,
+    /// The destination written in angle brackets (`[x](<Old Name.md>)`), where spaces stay.
+    pub angle: bool,
+}
+
+/// Replace the bytes of `range` with `text`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Edit {
+    /// Byte offsets in the old text.
+    pub range: Range<usize>,
+    /// The new bytes.
+    pub text: String,
+}
+
+impl WikiRef {
+    /// The edit that makes the link name `target`, keeping its fragment, label, separator and
+    /// embed mark as written.
+    pub fn retarget(&self, target: &str) -> Edit {
+        Edit {
+            range: self.target.clone(),
+            text: target.to_string(),
+        }
+    }
+
+    /// The edit that makes the fragment `fragment` (`Heading` or `^block`); `None` when the
+    /// link has no fragment.
+    pub fn refragment(&self, fragment: &str) -> Option<Edit> {
+        self.fragment.clone().map(|range| Edit {
+            range,
+            text: fragment.to_string(),
+        })
+    }
+
+    /// The edit that replaces the whole `[[…]]` with `text`.
+    pub fn replace(&self, text: String) -> Edit {
+        Edit {
+            range: self.link.span.clone(),
+            text,
+        }
+    }
+
+    /// The label separator as written: `\|` inside a table, else `|`.
+    pub fn pipe(&self) -> &'static str {
+        if self.escaped_pipe { "\\|" } else { "|" }
+    }
+}
+
+/// Where the body of `text` starts, in bytes.
+fn body_offset(text: &str) -> (usize, frontmatter::Split<'_>) {
+    let split = frontmatter::split(text);
+    (text.len() - split.body.len(), split)
+}
+
+/// The wikilinks and embeds of a file (body only), in order, with file offsets.
+pub fn wikilinks(text: &str) -> Vec<WikiRef> {
+    let (offset, split) = body_offset(text);
+    outline::outline(split.body, split.body_line)
+        .links
+        .into_iter()
+        .map(|mut link| {
+            link.span = offset + link.span.start..offset + link.span.end;
+            parts(text, link)
+        })
+        .collect()
+}
+
+/// The parts of a link found at `link.span`, read as [`outline`] reads them: the label
+/// starts at the first `|` (`\|` in a table), the fragment at the first `#` before it.
+fn parts(text: &str, link: Link) -> WikiRef {
+    let inner_start = link.span.start + 2;
+    let inner = &text[inner_start..link.span.end - 2];
+    let (head, escaped_pipe) = match inner.find('|') {
+        Some(p) if inner[..p].ends_with('\\') => (&inner[..p - 1], true),
+        Some(p) => (&inner[..p], false),
+        None => (inner, false),
+    };
+    let (name, fragment) = match head.find('#') {
+        Some(h) => (&head[..h], Some((h + 1, &head[h + 1..]))),
+        None => (head, None),
+    };
+    let trimmed = |at: usize, s: &str| {
+        let start = at + (s.len() - s.trim_start().len());
+        inner_start + start..inner_start + start + s.trim().len()
+    };
+    WikiRef {
+        target: trimmed(0, name),
+        fragment: fragment.map(|(at, f)| trimmed(at, f)),
+        escaped_pipe,
+        link,
+    }
+}
+
+/// The Markdown links and images of a file (body only) whose destination is a path: no
+/// scheme (`https:`, `mailto:`), not only a `#fragment`. Reference-style links are left out.
+pub fn markdown_links(text: &str) -> Vec<MarkdownRef> {
+    let (offset, split) = body_offset(text);
+    let body = split.body;
+    // Most pages have no Markdown link at all: skip the parse.
+    if !body.contains("](") {
+        return Vec::new();
+    }
+    let line_of = |at: usize| split.body_line + body[..at].matches('\n').count();
+    let mut out = Vec::new();
+    for (event, range) in Parser::new_ext(body, Options::empty()).into_offset_iter() {
+        let (Event::Start(Tag::Link {
+            link_type: LinkType::Inline,
+            dest_url,
+            ..
+        })
+        | Event::Start(Tag::Image {
+            link_type: LinkType::Inline,
+            dest_url,
+            ..
+        })) = event
+        else {
+            continue;
+        };
+        if dest_url.is_empty() || dest_url.starts_with('#') || has_scheme(&dest_url) {
+            continue;
+        }
+        if let Some((dest, angle)) = destination(body, range.clone(), &dest_url) {
+            out.push(MarkdownRef {
+                line: line_of(range.start),
+                dest: offset + dest.start..offset + dest.end,
+                angle,
+            });
+        }
+    }
+    out
+}
+
+/// Whether a destination starts with a URL scheme (`https:`, `mailto:`, `obsidian:`).
+fn has_scheme(dest: &str) -> bool {
+    match dest.find(':') {
+        Some(i) if i > 0 => {
+            let scheme = &dest[..i];
+            scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        }
+        _ => false,
+    }
+}
+
+/// The bytes of an inline link's destination inside `range` (which covers `[text](dest
+/// "title")`): the last `](` from which `dest`, an optional title and `)` reach the end of the
+/// link, and whose destination reads as `dest_url`. `None` for a destination written with
+/// escapes or entities, which is left alone rather than guessed at.
+fn destination(body: &str, range: Range<usize>, dest_url: &str) -> Option<(Range<usize>, bool)> {
+    let link = &body[range.clone()];
+    let mut found = None;
+    for (i, _) in link.match_indices("](") {
+        let at = range.start + i + 2;
+        if let Some(d) = parse_destination(body, at, range.end)
+            && body[d.0.clone()] == *dest_url
+        {
+            found = Some(d);
+        }
+    }
+    found
+}
+
+/// Parse `dest "title")` from `at` (just after `(`), which must end exactly at `end`.
+fn parse_destination(body: &str, at: usize, end: usize) -> Option<(Range<usize>, bool)> {
+    let bytes = body.as_bytes();
+    let skip_space = |mut i: usize| {
+        while i < end && matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r') {
+            i += 1;
+        }
+        i
+    };
+    let start = skip_space(at);
+    let (dest, angle, mut i) = if bytes.get(start) == Some(&b'<') {
+        let close = body[start + 1..end].find(['>', '\n'])? + start + 1;
+        if bytes[close] != b'>' {
+            return None;
+        }
+        (start + 1..close, true, close + 1)
+    } else {
+        let mut depth = 0usize;
+        let mut i = start;
+        while i < end {
+            match bytes[i] {
+                b' ' | b'\t' | b'\n' | b'\r' => break,
+                b'(' => depth += 1,
+                b')' if depth == 0 => break,
+                b')' => depth -= 1,
+                b'\\' => i += 1,
+                _ => {}
+            }
+            i += 1;
+        }
+        (start..i.min(end), false, i.min(end))
+    };
+    i = skip_space(i);
+    if i < end && matches!(bytes[i], b'"' | b'\'' | b'(') {
+        let close = if bytes[i] == b'(' { b')' } else { bytes[i] };
+        let rest = body[i + 1..end].as_bytes();
+        let j = rest.iter().position(|&b| b == close)?;
+        i = skip_space(i + 1 + j + 1);
+    }
+    (i + 1 == end && bytes.get(i) == Some(&b')')).then_some((dest, angle))
+}
+
+/// `text` with `edits` applied. Edits are given in any order and must not overlap.
+pub fn apply(text: &str, edits: &[Edit]) -> String {
+    let mut sorted: Vec<&Edit> = edits.iter().collect();
+    sorted.sort_by_key(|e| (e.range.start, e.range.end));
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut at = 0;
+    for e in sorted {
+        debug_assert!(e.range.start >= at, "overlapping edits");
+        out.push_str(&text[at..e.range.start]);
+        out.push_str(&e.text);
+        at = e.range.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// The edit that turns `old` into `new` where both are one region of a file starting at
+/// `offset`: the differing middle, common prefix and suffix left out. `None` when equal.
+pub fn difference(old: &str, new: &str, offset: usize) -> Option<Edit> {
+    if old == new {
+        return None;
+    }
+    let prefix = common_prefix(old, new);
+    let suffix = common_suffix(&old[prefix..], &new[prefix..]);
+    Some(Edit {
+        range: offset + prefix..offset + old.len() - suffix,
+        text: new[prefix..new.len() - suffix].to_string(),
+    })
+}
+
+fn common_prefix(a: &str, b: &str) -> usize {
+    let n = a
+        .bytes()
+        .zip(b.bytes())
+        .take_while(|(x, y)| x == y)
+        .count();
+    // Back to a character boundary of both.
+    (0..=n)
+        .rev()
+        .find(|&i| a.is_char_boundary(i) && b.is_char_boundary(i))
+        .unwrap_or(0)
+}
+
+fn common_suffix(a: &str, b: &str) -> usize {
+    let n = a
+        .bytes()
+        .rev()
+        .zip(b.bytes().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    (0..=n)
+        .rev()
+        .find(|&i| a.is_char_boundary(a.len() - i) && b.is_char_boundary(b.len() - i))
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAGE: &str = "---\ntitle: P\n---\nSee [[Old]], [[ old # Design | the design ]] and ![[Old#^b1]].\n\
+                        | [[Old\\|x]] |\n`[[Old]]` stays, [[#Local]] too.\n";
+
+    fn texts<'a>(text: &'a str, r: &WikiRef) -> (&'a str, Option<&'a str>) {
+        (
+            &text[r.target.clone()],
+            r.fragment.clone().map(|f| &text[f]),
+        )
+    }
+
+    #[test]
+    fn parts_of_every_form() {
+        let refs = wikilinks(PAGE);
+        let got: Vec<_> = refs.iter().map(|r| texts(PAGE, r)).collect();
+        assert_eq!(
+            got,
+            [
+                ("Old", None),
+                ("old", Some("Design")),
+                ("Old", Some("^b1")),
+                ("Old", None),
+                ("", Some("Local")),
+            ]
+        );
+        assert!(refs[3].escaped_pipe && !refs[0].escaped_pipe);
+        assert!(refs[2].link.embed);
+        assert_eq!(&PAGE[refs[0].link.span.clone()], "[[Old]]");
+        assert_eq!(refs[1].link.line, 4);
+    }
+
+    #[test]
+    fn retargeting_keeps_everything_else() {
+        let edits: Vec<Edit> = wikilinks(PAGE)
+            .iter()
+            .filter(|r| !r.target.is_empty())
+            .map(|r| r.retarget("New Name"))
+            .collect();
+        assert_eq!(
+            apply(PAGE, &edits),
+            "---\ntitle: P\n---\nSee [[New Name]], [[ New Name # Design | the design ]] and ![[New Name#^b1]].\n\
+             | [[New Name\\|x]] |\n`[[Old]]` stays, [[#Local]] too.\n"
+        );
+        let r = &wikilinks(PAGE)[2];
+        assert_eq!(
+            apply(PAGE, &[r.refragment("^b1-2").unwrap()]),
+            PAGE.replace("#^b1]]", "#^b1-2]]")
+        );
+    }
+
+    #[test]
+    fn markdown_destinations() {
+        let text = "---\ntitle: P\n---\n[a](Old.md), [b](<Old Name.md> \"t\"), ![c](../x/Old%20Name.md#Part),\n\
+                    [web](https://x.example/Old.md), [top](#Local), `[code](Old.md)`, [p](a(b).md)\n";
+        let refs = markdown_links(text);
+        let dests: Vec<(&str, bool, usize)> = refs
+            .iter()
+            .map(|r| (&text[r.dest.clone()], r.angle, r.line))
+            .collect();
+        assert_eq!(
+            dests,
+            [
+                ("Old.md", false, 4),
+                ("Old Name.md", true, 4),
+                ("../x/Old%20Name.md#Part", false, 4),
+                ("a(b).md", false, 5),
+            ]
+        );
+        assert!(markdown_links("no links here [[Old]]\n").is_empty());
+    }
+
+    #[test]
+    fn difference_is_the_changed_middle() {
+        let e = difference("updated: 2026-01-01\n", "updated: 2026-05-01\n", 10).unwrap();
+        assert_eq!((e.range, e.text.as_str()), (25..26, "5"));
+        assert_eq!(difference("same", "same", 0), None);
+        let e = difference("é", "è", 0).unwrap();
+        assert_eq!((e.range, e.text.as_str()), (0..2, "è"));
+    }
+}
