@@ -21,6 +21,12 @@ pub const STEPS: &[&str] = &[
     "fmt.write",
     "index.shards",
     "index.write",
+    "mv.write",
+    "mv.scan",
+    "mv.commit",
+    "merge.write",
+    "merge.delete",
+    "merge.commit",
 ];
 
 /// The environment variable that names the step.

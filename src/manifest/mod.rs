@@ -12,6 +12,7 @@ pub mod meta;
 mod pages;
 mod query;
 mod recent;
+mod refs;
 mod search;
 mod sql;
 mod stats;

@@ -253,6 +253,58 @@ pub fn apply(text: &str, edits: &[Edit]) -> String {
     out
 }
 
+/// Lines of a file before and after some edits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LineChange {
+    /// The 1-based line of the first line changed, in the old text.
+    pub line: usize,
+    /// The whole lines the edits touch, as they were (line breaks between them kept).
+    pub before: String,
+    /// The same lines after the edits.
+    pub after: String,
+}
+
+/// The lines `edits` change in `old`, one entry per run of lines they touch.
+pub fn line_changes(old: &str, edits: &[Edit]) -> Vec<LineChange> {
+    let mut sorted: Vec<&Edit> = edits.iter().collect();
+    sorted.sort_by_key(|e| (e.range.start, e.range.end));
+    let line_start = |at: usize| old[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = |at: usize| old[at..].find('\n').map_or(old.len(), |i| at + i);
+    // An edit that ends with a line break ends on that line, not on the next.
+    let last = |e: &Edit| match e.range.end > e.range.start && old[..e.range.end].ends_with('\n') {
+        true => e.range.end - 1,
+        false => e.range.end,
+    };
+    let mut out: Vec<LineChange> = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let start = line_start(sorted[i].range.start);
+        let mut end = line_end(last(sorted[i])).max(sorted[i].range.end);
+        let mut j = i + 1;
+        while j < sorted.len() && sorted[j].range.start <= end {
+            end = end.max(line_end(last(sorted[j]))).max(sorted[j].range.end);
+            j += 1;
+        }
+        let group: Vec<Edit> = sorted[i..j]
+            .iter()
+            .map(|e| Edit {
+                range: e.range.start - start..e.range.end - start,
+                text: e.text.clone(),
+            })
+            .collect();
+        let before = &old[start..end];
+        out.push(LineChange {
+            line: old[..start].matches('\n').count() + 1,
+            before: before.trim_end_matches(['\r', '\n']).to_string(),
+            after: apply(before, &group)
+                .trim_end_matches(['\r', '\n'])
+                .to_string(),
+        });
+        i = j;
+    }
+    out
+}
+
 /// The edit that turns `old` into `new` where both are one region of a file starting at
 /// `offset`: the differing middle, common prefix and suffix left out. `None` when equal.
 pub fn difference(old: &str, new: &str, offset: usize) -> Option<Edit> {
@@ -267,12 +319,60 @@ pub fn difference(old: &str, new: &str, offset: usize) -> Option<Edit> {
     })
 }
 
+/// The edits that turn `old` into `new` line by line, each changed run of whole lines one
+/// edit, where both are one region of a file starting at `offset`: for a frontmatter block
+/// whose title, aliases and `updated:` change, three small edits rather than one that spans
+/// them. Texts too long for a line diff get one [`difference`].
+pub fn line_edits(old: &str, new: &str, offset: usize) -> Vec<Edit> {
+    let a: Vec<&str> = old.split_inclusive('\n').collect();
+    let b: Vec<&str> = new.split_inclusive('\n').collect();
+    if a.len() * b.len() > 250_000 {
+        return difference(old, new, offset).into_iter().collect();
+    }
+    // Longest common subsequence of lines, from the end.
+    let mut lcs = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for i in (0..a.len()).rev() {
+        for j in (0..b.len()).rev() {
+            lcs[i][j] = match a[i] == b[j] {
+                true => lcs[i + 1][j + 1] + 1,
+                false => lcs[i + 1][j].max(lcs[i][j + 1]),
+            };
+        }
+    }
+    let mut edits = Vec::new();
+    let (mut i, mut j, mut at) = (0, 0, offset);
+    let mut run: Option<(usize, String)> = None;
+    let flush = |run: &mut Option<(usize, String)>, end: usize, edits: &mut Vec<Edit>| {
+        if let Some((start, text)) = run.take() {
+            edits.push(Edit {
+                range: start..end,
+                text,
+            });
+        }
+    };
+    while i < a.len() || j < b.len() {
+        if i < a.len() && j < b.len() && a[i] == b[j] {
+            flush(&mut run, at, &mut edits);
+            at += a[i].len();
+            i += 1;
+            j += 1;
+        } else if j < b.len() && (i == a.len() || lcs[i][j + 1] >= lcs[i + 1][j]) {
+            run.get_or_insert_with(|| (at, String::new()))
+                .1
+                .push_str(b[j]);
+            j += 1;
+        } else {
+            run.get_or_insert_with(|| (at, String::new()));
+            at += a[i].len();
+            i += 1;
+        }
+    }
+    flush(&mut run, at, &mut edits);
+    edits
+}
+
 fn common_prefix(a: &str, b: &str) -> usize {
-    let n = a
-        .bytes()
-        .zip(b.bytes())
-        .take_while(|(x, y)| x == y)
-        .count();
+    let n = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
     // Back to a character boundary of both.
     (0..=n)
         .rev()
@@ -365,6 +465,62 @@ mod tests {
             ]
         );
         assert!(markdown_links("no links here [[Old]]\n").is_empty());
+    }
+
+    #[test]
+    fn line_changes_cover_whole_lines() {
+        let old = "a [[X]] b [[X]]\nkeep\nc [[X]]\nend";
+        let edits = [
+            Edit {
+                range: 4..5,
+                text: "Y".into(),
+            },
+            Edit {
+                range: 12..13,
+                text: "Y".into(),
+            },
+            Edit {
+                range: 25..26,
+                text: "Y".into(),
+            },
+            Edit {
+                range: old.len()..old.len(),
+                text: "\nmore".into(),
+            },
+        ];
+        let whole = [Edit {
+            range: 0..16,
+            text: "A\n".into(),
+        }];
+        assert_eq!(line_changes(old, &whole)[0].before, "a [[X]] b [[X]]");
+        let got = line_changes(old, &edits);
+        let got: Vec<(usize, &str, &str)> = got
+            .iter()
+            .map(|c| (c.line, c.before.as_str(), c.after.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (1, "a [[X]] b [[X]]", "a [[Y]] b [[Y]]"),
+                (3, "c [[X]]", "c [[Y]]"),
+                (4, "end", "end\nmore"),
+            ]
+        );
+    }
+
+    #[test]
+    fn line_edits_are_small() {
+        let old = "---\ntitle: Old\ntype: concept\nupdated: 2026-01-01\n---\n";
+        let new = "---\ntitle: New\ntype: concept\naliases: [Old]\nupdated: 2026-05-01\n---\n";
+        let edits = line_edits(old, new, 0);
+        assert_eq!(apply(old, &edits), new);
+        let texts: Vec<&str> = edits.iter().map(|e| e.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["title: New\n", "aliases: [Old]\nupdated: 2026-05-01\n"]
+        );
+        assert!(line_edits("same\n", "same\n", 0).is_empty());
+        assert_eq!(apply("a\nb", &line_edits("a\nb", "a\n", 0)), "a\n");
     }
 
     #[test]

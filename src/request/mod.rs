@@ -11,6 +11,7 @@ mod fmt;
 mod index;
 mod ingest;
 mod lint;
+mod mv;
 mod query;
 mod read;
 mod regen;
@@ -22,6 +23,7 @@ pub use fmt::Fmt;
 pub use index::Index;
 pub use ingest::{Abort, Finalize, IngestStatus, OpenBatch, Prepare, PreparedBatch};
 pub use lint::Lint;
+pub use mv::{Merge, Mv};
 pub use query::{Filters, Query, QueryAnswer};
 pub use read::{Affected, SEARCH_LIMIT, Search, Status};
 pub use regen::Regen;
@@ -110,6 +112,7 @@ crate::hints!(
     crate::init::InitError,
     crate::lint::LintError,
     crate::manifest::ManifestError,
+    crate::mv::MoveError,
     crate::query::QueryError,
     crate::scan::ScanError,
     crate::search::SearchError,
