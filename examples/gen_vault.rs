@@ -23,9 +23,9 @@
 //! DIR must not exist or be empty.
 
 use chrono::{Days, NaiveDate};
+use fs_err::File;
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::fs::File;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -94,7 +94,7 @@ fn parse_args() -> Result<Args> {
 
 fn run() -> Result<()> {
     let args = parse_args()?;
-    if args.dir.exists() && std::fs::read_dir(&args.dir)?.next().is_some() {
+    if args.dir.exists() && fs_err::read_dir(&args.dir)?.next().is_some() {
         return Err(format!("{} exists and is not empty", args.dir.display()).into());
     }
     let started = std::time::Instant::now();
@@ -118,7 +118,7 @@ fn du(dir: &Path) -> Result<(u64, u64)> {
     let (mut files, mut bytes) = (0, 0);
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d)? {
+        for e in fs_err::read_dir(&d)? {
             let e = e?;
             let m = e.metadata()?;
             if m.is_dir() {
@@ -941,7 +941,7 @@ impl Gen {
             "wiki/synthesis",
             "wiki/collections",
         ] {
-            std::fs::create_dir_all(self.dir.join(d))?;
+            fs_err::create_dir_all(self.dir.join(d))?;
         }
         let threads = std::thread::available_parallelism()
             .map_or(2, |n| n.get())
@@ -970,9 +970,9 @@ impl Gen {
     fn put(&self, rel: &str, bytes: &[u8], mtime: Option<SystemTime>) -> Result<()> {
         let path = self.dir.join(rel);
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
+            fs_err::create_dir_all(parent)?;
         }
-        let mut f = File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut f = File::create(&path)?;
         f.write_all(bytes)?;
         if let Some(t) = mtime {
             f.set_modified(t)?;

@@ -10,7 +10,7 @@ fn main() -> std::io::Result<()> {
     let dir = std::env::args_os()
         .nth(1)
         .map_or_else(|| PathBuf::from("target/man"), PathBuf::from);
-    std::fs::create_dir_all(&dir)?;
+    fs_err::create_dir_all(&dir)?;
     clap_mangen::generate_to(sparks::cli::Cli::command(), &dir)?;
     eprintln!("wrote the man pages to {}", dir.display());
     Ok(())

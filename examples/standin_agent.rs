@@ -52,7 +52,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             content.replace('\n', "\n> ")
         );
         let path = vault.join("wiki/summaries").join(format!("{title}.md"));
-        std::fs::write(&path, page)?;
+        fs_err::write(&path, page)?;
         writeln!(log, "- filed [[{title}]] (entry {id}, captured {date})")?;
         for task in e["hints"]["tasks"].as_array().into_iter().flatten() {
             let text = task.as_str().unwrap_or_default();
@@ -67,9 +67,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let log_path = vault.join("wiki/log.md");
-    let mut text = std::fs::read_to_string(&log_path)?;
+    let mut text = fs_err::read_to_string(&log_path)?;
     text.push_str(&log);
-    std::fs::write(&log_path, text)?;
+    fs_err::write(&log_path, text)?;
     eprintln!("stand-in agent: filed {} pages", entries.len());
     Ok(())
 }

@@ -139,7 +139,7 @@ mod tests {
         );
         let r = archive(dir.path(), 7, "k7", &items).unwrap();
         assert_eq!((r.appended, r.present), (0, 2));
-        let text = std::fs::read_to_string(dir.path().join("raw/inbox/2026-05-01.md")).unwrap();
+        let text = fs_err::read_to_string(dir.path().join("raw/inbox/2026-05-01.md")).unwrap();
         assert_eq!(
             text,
             format!("---\n{}\nSecond\nline 2\n", marker(7, "k7", 2, "h2"))
@@ -178,10 +178,10 @@ mod tests {
     #[test]
     fn appends_after_a_file_without_final_newline() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join(ARCHIVE_DIR)).unwrap();
-        std::fs::write(dir.path().join("raw/inbox/2026-04-10.md"), "---\nold").unwrap();
+        fs_err::create_dir_all(dir.path().join(ARCHIVE_DIR)).unwrap();
+        fs_err::write(dir.path().join("raw/inbox/2026-04-10.md"), "---\nold").unwrap();
         archive(dir.path(), 3, "k", &[item(1, "2026-04-10", "new", "h")]).unwrap();
-        let text = std::fs::read_to_string(dir.path().join("raw/inbox/2026-04-10.md")).unwrap();
+        let text = fs_err::read_to_string(dir.path().join("raw/inbox/2026-04-10.md")).unwrap();
         assert!(text.starts_with("---\nold\n---\n<!-- sparks:"), "{text}");
         assert!(is_marker(text.lines().nth(3).unwrap()));
     }

@@ -193,9 +193,8 @@ fn local_midnight(day: &str) -> Option<String> {
 
 fn read_optional(vault: &Vault, rel: &str) -> Result<String, BriefError> {
     let path = vault.path(rel);
-    match std::fs::read(&path) {
-        Ok(b) => Ok(String::from_utf8_lossy(&b).into_owned()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+    match crate::fsio::read_if_exists(&path) {
+        Ok(b) => Ok(b.map_or_else(String::new, |b| String::from_utf8_lossy(&b).into_owned())),
         Err(source) => Err(BriefError::Read { path, source }),
     }
 }

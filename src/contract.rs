@@ -72,11 +72,10 @@ pub fn installed(root: &Path) -> Vec<Installed> {
         .into_iter()
         .filter_map(|agent| {
             let file = agent.file_name();
-            let state = match std::fs::read(root.join(file)) {
-                Ok(bytes) if bytes == CONTRACT.as_bytes() => FileState::Current,
-                Ok(_) => FileState::Differs,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
-                Err(_) => FileState::Differs,
+            let state = match crate::fsio::read_if_exists(&root.join(file)) {
+                Ok(Some(bytes)) if bytes == CONTRACT.as_bytes() => FileState::Current,
+                Ok(None) => return None,
+                Ok(Some(_)) | Err(_) => FileState::Differs,
             };
             Some(Installed { file, state, agent })
         })
@@ -91,8 +90,8 @@ mod tests {
     fn installed_files_are_compared_byte_for_byte() {
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(installed(dir.path()), []);
-        std::fs::write(dir.path().join("CLAUDE.md"), CONTRACT).unwrap();
-        std::fs::write(
+        fs_err::write(dir.path().join("CLAUDE.md"), CONTRACT).unwrap();
+        fs_err::write(
             dir.path().join("GEMINI.md"),
             format!("{CONTRACT}\nMy own rule.\n"),
         )

@@ -1,9 +1,70 @@
-//! File writes. Every file Sparks rewrites goes through [`write_atomic`]: a temporary file in
-//! the same directory, fsync, rename, fsync of the directory. A reader (or a crash) sees the
-//! old content or the new, never a mix.
+//! The one module that calls `std::fs` (`clippy.toml` bans it elsewhere; other code uses
+//! `fs-err`, whose errors name their path, or these functions).
+//!
+//! Writes: every file Sparks rewrites goes through [`write_atomic`]: a temporary file in the
+//! same directory, fsync, rename, fsync of the directory. A reader (or a crash) sees the old
+//! content or the new, never a mix.
+//!
+//! Reads: [`read`], [`read_to_string`] and [`symlink_metadata`] return the operating system's
+//! error as it is, for callers whose own error already names the path (an `fs-err` error
+//! would name it twice); [`if_exists`] is the one rule for "a missing file is `None`", and
+//! [`utf8`] the one way to say on which line a file stops being UTF-8.
+
+// The one module allowed `std::fs` (see `clippy.toml`).
+#![allow(clippy::disallowed_methods)]
 
 use std::io::{self, Write};
 use std::path::Path;
+
+/// The bytes of `path`. The error is the operating system's, without the path: the caller's
+/// error names it.
+pub fn read(path: &Path) -> io::Result<Vec<u8>> {
+    std::fs::read(path)
+}
+
+/// The text of `path`, which must be UTF-8. The error is the operating system's, without the
+/// path: the caller's error names it.
+pub fn read_to_string(path: &Path) -> io::Result<String> {
+    std::fs::read_to_string(path)
+}
+
+/// The metadata of `path` itself (a link is not followed). The error is the operating
+/// system's, without the path: the caller's error names it.
+pub fn symlink_metadata(path: &Path) -> io::Result<std::fs::Metadata> {
+    std::fs::symlink_metadata(path)
+}
+
+/// The entries of the directory `path`. The error is the operating system's, without the
+/// path: the caller's error names it.
+pub fn read_dir(path: &Path) -> io::Result<std::fs::ReadDir> {
+    std::fs::read_dir(path)
+}
+
+/// The bytes of a file as text; if they are not UTF-8, the 1-based line of the first byte
+/// that is not, for an error that says where.
+pub fn utf8(bytes: &[u8]) -> Result<&str, usize> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1
+    })
+}
+
+/// The result of reading a file, with a missing file as `None`; any other error stays one.
+pub fn if_exists<T>(read: io::Result<T>) -> io::Result<Option<T>> {
+    match read {
+        Ok(v) => Ok(Some(v)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The bytes of `path`, or `None` when there is no such file ([`read`], [`if_exists`]).
+pub fn read_if_exists(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    if_exists(read(path))
+}
 
 /// Replace `path` with `bytes` atomically, keeping the permissions of the file it replaces.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
@@ -147,5 +208,27 @@ mod tests {
         assert_eq!(std::fs::read(&p).unwrap(), b"edited by a human");
         assert!(replace_if_unchanged(&p, b"edited by a human", b"new").unwrap());
         assert_eq!(std::fs::read(&p).unwrap(), b"new");
+    }
+
+    #[test]
+    fn a_missing_file_is_none_and_other_errors_stay_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.md");
+        assert_eq!(read_if_exists(&p).unwrap(), None);
+        write_atomic(&p, b"x").unwrap();
+        assert_eq!(read_if_exists(&p).unwrap().as_deref(), Some(&b"x"[..]));
+        // A directory is there but cannot be read as a file: an error, not "missing".
+        assert!(read_if_exists(dir.path()).is_err());
+        assert_eq!(
+            if_exists(read_to_string(&dir.path().join("b"))).unwrap(),
+            None
+        );
+    }
+
+    #[test]
+    fn bad_utf8_names_its_line() {
+        assert_eq!(utf8(b"a\nb"), Ok("a\nb"));
+        assert_eq!(utf8(b"\xff"), Err(1));
+        assert_eq!(utf8(b"one\r\ntwo\nth\xffree\n"), Err(3));
     }
 }

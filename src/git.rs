@@ -105,7 +105,7 @@ fn commit(vault_root: &Path, message: &str, only: Option<&[String]>) -> Result<C
     let mut index = repo.index().map_err(git)?;
     for p in &paths {
         let rel = Path::new(p);
-        if workdir.join(rel).symlink_metadata().is_ok() {
+        if fs_err::symlink_metadata(workdir.join(rel)).is_ok() {
             index.add_path(rel).map_err(git)?;
         } else {
             index.remove_path(rel).map_err(git)?;
@@ -217,7 +217,7 @@ fn open(vault_root: &Path) -> Result<Option<Repository>, git2::Error> {
 
 /// The vault's directory relative to the work tree, with a trailing `/` (empty at the top).
 fn vault_prefix(workdir: &Path, vault_root: &Path) -> String {
-    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let canon = |p: &Path| fs_err::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     let (w, v) = (canon(workdir), canon(vault_root));
     match crate::vault::relative(&w, &v) {
         Some(rel) if !rel.is_empty() => format!("{rel}/"),

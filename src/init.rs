@@ -210,7 +210,7 @@ fn create_file(
     created: &mut Vec<String>,
 ) -> Result<(), InitError> {
     let p = root.join(rel);
-    if p.symlink_metadata().is_ok() {
+    if fs_err::symlink_metadata(&p).is_ok() {
         return Ok(());
     }
     fsio::write_atomic(&p, content.as_bytes())
@@ -222,9 +222,8 @@ fn create_file(
 /// Make sure `.gitignore` keeps the manifest out of git.
 fn ensure_ignore_rule(root: &Path, created: &mut Vec<String>) -> Result<(), InitError> {
     let p = root.join(".gitignore");
-    let old = match std::fs::read_to_string(&p) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+    let old = match fsio::if_exists(fsio::read_to_string(&p)) {
+        Ok(t) => t.unwrap_or_default(),
         Err(source) => return Err(InitError::Io { path: p, source }),
     };
     if old
@@ -251,7 +250,7 @@ fn ensure_ignore_rule(root: &Path, created: &mut Vec<String>) -> Result<(), Init
 pub fn install_contract(root: &Path, agent: Agent, force: bool) -> Result<AgentFile, InitError> {
     let file = agent.file_name();
     let p = root.join(file);
-    let action = match std::fs::read(&p) {
+    let action = match fsio::read(&p) {
         Ok(old) if old == CONTRACT.as_bytes() => "unchanged",
         Ok(_) if !force => "kept",
         Ok(_) => "replaced",

@@ -11,7 +11,6 @@ pub mod failure;
 pub mod request;
 pub mod session;
 
-pub mod affected;
 pub mod archive;
 pub mod brief;
 pub mod cjk;
@@ -19,6 +18,7 @@ pub mod clock;
 pub mod collections;
 pub mod config;
 pub mod contract;
+pub mod diff;
 pub mod fault;
 pub mod fmt;
 pub mod fsio;

@@ -2,18 +2,15 @@
 //! the form of tags and sources. One set of rules, used by `lint` and `fmt` alike.
 
 use crate::markdown::Frontmatter;
+// Rules of the schema that the parser and the editor need too: they are defined in `markdown`,
+// which must not depend on the schema.
+pub use crate::markdown::frontmatter::{KEY_ORDER, is_date};
 use serde::Serialize;
 
 /// The page types.
 pub const TYPES: [&str; 5] = ["entity", "concept", "summary", "synthesis", "collection"];
 /// The maturities.
 pub const MATURITIES: [&str; 4] = ["seed", "working", "stable", "historical"];
-/// The canonical key order of a frontmatter block: `fmt --check` reports a block in another
-/// order and `fmt --fix` restores it. The contract's frontmatter example is written in this
-/// order (a test runs `fmt --check` on it).
-pub const KEY_ORDER: [&str; 8] = [
-    "title", "type", "maturity", "tags", "aliases", "sources", "created", "updated",
-];
 
 /// Whether a problem is a missing field or a wrong one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -51,11 +48,6 @@ pub fn is_system_page(path: &str) -> bool {
 pub fn source_path(source: &str) -> &str {
     let s = source.trim();
     s.strip_prefix("./").unwrap_or(s).trim_end_matches('/')
-}
-
-/// Whether `s` is a real calendar date written `YYYY-MM-DD`.
-pub fn is_date(s: &str) -> bool {
-    s.len() == 10 && chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").is_ok()
 }
 
 /// The tags one written tag stands for, each in the canonical form: split at commas, without

@@ -3,7 +3,7 @@
 
 use crate::contract::{self, Installed};
 use crate::inbox::Inbox;
-use crate::manifest::{Manifest, ManifestError, meta::LAST_SCAN};
+use crate::manifest::{Manifest, ManifestError, Step, meta::LAST_SCAN};
 use crate::vault::{INBOX, Vault};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -116,7 +116,7 @@ pub struct OpenIngest {
     /// Its batch size.
     pub entries: usize,
     /// The last finalize step done, if finalize was interrupted.
-    pub step: Option<String>,
+    pub step: Option<Step>,
 }
 
 /// Gather the status of the vault.
@@ -155,7 +155,7 @@ pub fn status(
         count: t.count,
         label: format!("{} {}", t.count, t.kind),
     }));
-    let inbox = match std::fs::read(vault.path(INBOX)) {
+    let inbox = match crate::fsio::read(&vault.path(INBOX)) {
         Ok(bytes) => match Inbox::parse(&bytes, today) {
             Ok(i) => InboxStatus {
                 pending: i.entries.len(),

@@ -121,7 +121,7 @@ impl Vault {
 
 /// Whether `dir` holds a `sparks.toml` that is not a directory.
 pub fn is_vault_root(dir: &Path) -> bool {
-    dir.join(CONFIG_FILE).metadata().is_ok_and(|m| !m.is_dir())
+    fs_err::metadata(dir.join(CONFIG_FILE)).is_ok_and(|m| !m.is_dir())
 }
 
 /// The nearest directory at or above `start` that is a vault root.
@@ -176,8 +176,8 @@ mod tests {
     fn discovery_walks_up_to_the_root() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("v");
-        std::fs::create_dir_all(root.join("wiki/entities")).unwrap();
-        std::fs::write(root.join(CONFIG_FILE), "").unwrap();
+        fs_err::create_dir_all(root.join("wiki/entities")).unwrap();
+        fs_err::write(root.join(CONFIG_FILE), "").unwrap();
         let v = Vault::discover(&root.join("wiki/entities")).unwrap();
         assert_eq!(v.root, root);
     }
@@ -185,7 +185,7 @@ mod tests {
     #[test]
     fn a_directory_named_sparks_toml_is_not_a_marker() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join(CONFIG_FILE)).unwrap();
+        fs_err::create_dir(dir.path().join(CONFIG_FILE)).unwrap();
         assert!(!is_vault_root(dir.path()));
     }
 

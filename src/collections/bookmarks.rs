@@ -3,7 +3,7 @@
 //! A Markdown link `[text](url)` is described by its text; a bare URL by the rest of its line.
 
 use super::text::{Inputs, archive_lines, body_lines, inline, labelled, stem};
-use super::{Collection, is_archive, page::Body};
+use super::{Collection, ExtractError, is_archive, page::Body};
 use crate::inbox::hints::urls;
 
 /// A bookmark.
@@ -63,7 +63,7 @@ fn describe(line: &str, url: &str) -> String {
 }
 
 /// The Bookmarks page body.
-pub fn body(inputs: &Inputs<'_>) -> Result<Body, super::regen::RegenError> {
+pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
     let glob = Collection::Bookmarks
         .glob(&inputs.vault.config)?
         .expect("Bookmarks has a glob");

@@ -4,7 +4,7 @@
 
 use super::quotes;
 use super::text::{Inputs, archive_lines, inline, labelled, shorten};
-use super::{is_archive, page::Body};
+use super::{ExtractError, is_archive, page::Body};
 use crate::key::loose_key;
 
 /// How long a quote snippet may be, in characters.
@@ -26,7 +26,7 @@ pub fn noted(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// The Books page body.
-pub fn body(inputs: &Inputs<'_>) -> Result<Body, super::regen::RegenError> {
+pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
     let (quotes, mut sources) = quotes::all(inputs)?;
     // (key, display title, contexts)
     let mut books: Vec<(String, String, Vec<String>)> = Vec::new();

@@ -3,7 +3,7 @@
 //! status.
 
 use super::text::{Inputs, archive_lines, body_lines, inline, labelled, stem};
-use super::{Collection, is_archive, page::Body};
+use super::{Collection, ExtractError, is_archive, page::Body};
 use crate::markdown::{Block, frontmatter};
 
 /// The order of the usual statuses; others follow alphabetically.
@@ -66,7 +66,7 @@ fn heading(status: &str) -> String {
 }
 
 /// The Ideas page body.
-pub fn body(inputs: &Inputs<'_>) -> Result<Body, super::regen::RegenError> {
+pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
     let glob = Collection::Ideas
         .glob(&inputs.vault.config)?
         .expect("Ideas has a glob");

@@ -3,7 +3,7 @@
 //! resolves.
 
 use super::text::{Inputs, body_lines, inline, stem};
-use super::{Collection, page::Body};
+use super::{Collection, ExtractError, page::Body};
 use crate::inbox::hints::urls;
 use crate::markdown::{Block, frontmatter};
 
@@ -43,7 +43,7 @@ pub fn parse(text: &str, path: &str) -> Note {
 }
 
 /// The Media page body.
-pub fn body(inputs: &Inputs<'_>) -> Result<Body, super::regen::RegenError> {
+pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
     let glob = Collection::Media
         .glob(&inputs.vault.config)?
         .expect("Media has a glob");

@@ -1,11 +1,14 @@
-//! The seven generated collections: the registry (names, output pages, sources), one module
-//! per extractor, the page format, and `regen`, which regenerates them.
+//! The seven generated collections: the registry (names, output pages, sources, and the
+//! extractor that makes each page: [`Collection::body`]), one module per extractor, the page
+//! format, `affected`, which says which need regenerating, and `regen`, which regenerates them.
+//! Extractors fail with their own [`ExtractError`]; they know nothing of `regen`.
 //!
 //! Sources are matched against vault-relative paths with real globs (`*` stays inside one path
 //! segment, `**` crosses segments), the file-name part included: `raw/quotes/cover.png` is not
 //! a source of Quotes, and an override without `**` such as `raw/media/*.md` matches what it
 //! says.
 
+pub mod affected;
 pub mod bookmarks;
 pub mod books;
 pub mod feeds;
@@ -19,8 +22,11 @@ pub mod regen;
 mod text;
 
 use crate::config::{CollectionGlob, Config};
+use crate::manifest::ManifestError;
 use crate::vault::ARCHIVE_DIR;
 use globset::{GlobBuilder, GlobMatcher};
+use page::Body;
+use text::Inputs;
 
 /// A generated collection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -90,6 +96,17 @@ pub struct GlobError {
     pub glob: String,
     /// What is wrong with it.
     pub message: String,
+}
+
+/// An extractor could not read its sources.
+#[derive(Debug, thiserror::Error)]
+pub enum ExtractError {
+    /// A source glob is invalid.
+    #[error(transparent)]
+    Glob(#[from] GlobError),
+    /// The manifest failed.
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
 }
 
 impl Glob {
@@ -205,6 +222,21 @@ impl Collection {
             Collection::Projects => vec![Source::Entities],
             _ => files.into_iter().chain(archive).collect(),
         })
+    }
+}
+
+impl Collection {
+    /// The page body of this collection, from its extractor.
+    pub fn body(self, inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
+        match self {
+            Collection::Quotes => quotes::body(inputs),
+            Collection::Bookmarks => bookmarks::body(inputs),
+            Collection::Books => books::body(inputs),
+            Collection::ReadingList => reading::body(inputs),
+            Collection::Media => media::body(inputs),
+            Collection::Ideas => ideas::body(inputs),
+            Collection::Projects => projects::body(inputs),
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! Projects: entity pages tagged `project`, grouped by maturity. Every project is listed:
 //! one with another maturity, or none, goes under "Other".
 
+use super::ExtractError;
 use super::page::Body;
 use super::text::{Inputs, inline};
 use crate::manifest::PageFilter;
@@ -13,7 +14,7 @@ const GROUPS: [(&str, &str); 4] = [
 ];
 
 /// The Projects page body.
-pub fn body(inputs: &Inputs<'_>) -> Result<Body, super::regen::RegenError> {
+pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
     let (mut pages, _) = inputs.manifest.query_pages(&PageFilter {
         kind: Some("entity".into()),
         tag: Some("project".into()),

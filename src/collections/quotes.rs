@@ -4,7 +4,7 @@
 //! item, not an attribution. Each archived capture is read on its own, its marker left out.
 
 use super::text::{Inputs, archive_entries, body_lines, inline};
-use super::{Collection, is_archive, page::Body};
+use super::{Collection, ExtractError, is_archive, page::Body};
 use crate::inbox::hints::inline_quote;
 
 /// A quote.
@@ -104,7 +104,7 @@ fn parse_lines(lines: &[&str], source: &str) -> Vec<Quote> {
 }
 
 /// Every quote of the Quotes sources (the quote files and the archive), by file then position.
-pub fn all(inputs: &Inputs<'_>) -> Result<(Vec<Quote>, Vec<String>), super::regen::RegenError> {
+pub fn all(inputs: &Inputs<'_>) -> Result<(Vec<Quote>, Vec<String>), ExtractError> {
     let glob = Collection::Quotes
         .glob(&inputs.vault.config)?
         .expect("Quotes has a glob");
@@ -123,7 +123,7 @@ pub fn all(inputs: &Inputs<'_>) -> Result<(Vec<Quote>, Vec<String>), super::rege
 }
 
 /// The Quotes page body.
-pub fn body(inputs: &Inputs<'_>) -> Result<Body, super::regen::RegenError> {
+pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
     let (quotes, sources) = all(inputs)?;
     let mut text = String::new();
     for q in &quotes {

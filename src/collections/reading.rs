@@ -4,7 +4,7 @@
 //! text.
 
 use super::text::{Inputs, archive_lines, inline, labelled};
-use super::{is_archive, page::Body};
+use super::{ExtractError, is_archive, page::Body};
 use crate::inbox::hints::urls;
 use crate::key::key;
 
@@ -44,7 +44,7 @@ fn shown(item: &str) -> String {
 }
 
 /// The Reading List page body.
-pub fn body(inputs: &Inputs<'_>) -> Result<Body, super::regen::RegenError> {
+pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
     let archives = inputs.files(is_archive);
     let mut seen = std::collections::HashSet::new();
     let mut text = String::new();

@@ -1,5 +1,5 @@
 //! `collections regen`: regenerate collection pages. With no names only the collections whose
-//! sources changed since the last completed ingest ([`crate::affected`]); `--all` all seven.
+//! sources changed since the last completed ingest ([`super::affected`]); `--all` all seven.
 //! Pages are written atomically and only when their content changed (an unchanged page keeps
 //! every byte); then the manifest records them and, with `auto_commit`, exactly the written
 //! pages are committed.
@@ -9,11 +9,9 @@
 //! some pages (Projects, the archive list) come from the manifest, and a quote file written
 //! after the last `sparks scan` must reach Quotes (the original read its sources from disk).
 
-use super::page::{self, Body};
+use super::page;
 use super::text::Inputs;
-use super::{
-    ALL, Collection, GlobError, bookmarks, books, ideas, media, projects, quotes, reading,
-};
+use super::{ALL, Collection, ExtractError, GlobError};
 use crate::clock::Now;
 use crate::fsio;
 use crate::git::{self, Commit, GitError};
@@ -50,7 +48,41 @@ pub struct Outcome {
     /// Entries on the page.
     pub items: usize,
     /// `written`, `unchanged` or, with `--dry-run`, `would_write`.
-    pub status: &'static str,
+    pub status: Status,
+}
+
+/// What regen did with a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// The page changed and was written.
+    Written,
+    /// The page would not change; it was left alone.
+    Unchanged,
+    /// The page would change (`--dry-run`: nothing was written).
+    WouldWrite,
+}
+
+impl Status {
+    /// The name in JSON: `written`, `unchanged`, `would_write`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Written => "written",
+            Status::Unchanged => "unchanged",
+            Status::WouldWrite => "would_write",
+        }
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl Serialize for Status {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
 }
 
 /// What regen did.
@@ -100,7 +132,7 @@ pub enum RegenError {
     Lock(std::io::Error),
     /// Working out what changed failed.
     #[error(transparent)]
-    Affected(#[from] crate::affected::AffectedError),
+    Affected(#[from] super::affected::AffectedError),
     /// The scan before choosing or after writing failed.
     #[error("the scan around regenerating failed: {0}")]
     Scan(String),
@@ -110,6 +142,16 @@ pub enum RegenError {
     /// The manifest failed.
     #[error(transparent)]
     Manifest(#[from] ManifestError),
+}
+
+// An extractor's error is the regen error of the same name: same message, same hint.
+impl From<ExtractError> for RegenError {
+    fn from(e: ExtractError) -> RegenError {
+        match e {
+            ExtractError::Glob(g) => RegenError::Glob(g),
+            ExtractError::Manifest(m) => RegenError::Manifest(m),
+        }
+    }
 }
 
 impl RegenError {
@@ -158,7 +200,7 @@ pub fn regen(
     let mut chosen: Vec<Collection> = if req.all {
         ALL.to_vec()
     } else if req.names.is_empty() {
-        let a = crate::affected::affected(vault, manifest)?;
+        let a = super::affected::affected(vault, manifest)?;
         ALL.into_iter()
             .filter(|c| a.affected.contains(&c.name()))
             .collect()
@@ -173,7 +215,7 @@ pub fn regen(
     let outcomes = write_pages(vault, manifest, now, &chosen, req.dry_run)?;
     let written: Vec<String> = outcomes
         .iter()
-        .filter(|o| o.status == "written")
+        .filter(|o| o.status == Status::Written)
         .map(|o| o.path.clone())
         .collect();
     let (mut commit, mut commit_skipped) = (None, None);
@@ -183,7 +225,7 @@ pub fn regen(
         if req.commit && vault.config.git.auto_commit {
             let names: Vec<&str> = outcomes
                 .iter()
-                .filter(|o| o.status == "written")
+                .filter(|o| o.status == Status::Written)
                 .map(|o| o.name.title())
                 .collect();
             let message = format!("collections: regenerate {}", names.join(", "));
@@ -217,15 +259,15 @@ pub fn write_pages(
     let today = now.today.to_string();
     let mut out = Vec::new();
     for &c in chosen {
-        let body = body(c, &inputs)?;
+        let body = c.body(&inputs)?;
         let path = c.output();
         let abs = vault.path(&path);
-        let old = std::fs::read_to_string(&abs).ok();
+        let old = fsio::read_to_string(&abs).ok();
         let new = page::render(c, &body, old.as_deref(), &today);
         let status = if old.as_deref() == Some(new.as_str()) {
-            "unchanged"
+            Status::Unchanged
         } else if dry_run {
-            "would_write"
+            Status::WouldWrite
         } else {
             let err = |source| RegenError::Write {
                 path: path.clone(),
@@ -236,7 +278,7 @@ pub fn write_pages(
             }
             fsio::write_atomic(&abs, new.as_bytes()).map_err(err)?;
             crate::fault::reached("regen.write");
-            "written"
+            Status::Written
         };
         out.push(Outcome {
             name: c,
@@ -250,18 +292,6 @@ pub fn write_pages(
     Ok(out)
 }
 
-fn body(c: Collection, inputs: &Inputs<'_>) -> Result<Body, RegenError> {
-    match c {
-        Collection::Quotes => quotes::body(inputs),
-        Collection::Bookmarks => bookmarks::body(inputs),
-        Collection::Books => books::body(inputs),
-        Collection::ReadingList => reading::body(inputs),
-        Collection::Media => media::body(inputs),
-        Collection::Ideas => ideas::body(inputs),
-        Collection::Projects => projects::body(inputs),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,5 +303,13 @@ mod tests {
         }
         assert!(matches!(by_name("Tasks"), Err(RegenError::Tasks)));
         assert!(matches!(by_name("Quotez"), Err(RegenError::Unknown(_))));
+    }
+
+    #[test]
+    fn page_statuses_keep_their_json_names() {
+        let json = serde_json::to_string(&[Status::Written, Status::Unchanged, Status::WouldWrite])
+            .unwrap();
+        assert_eq!(json, r#"["written","unchanged","would_write"]"#);
+        assert_eq!(format!("{:>11}", Status::Written), "    written");
     }
 }

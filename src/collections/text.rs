@@ -37,7 +37,7 @@ impl<'a> Inputs<'a> {
         if let Some(t) = self.cache.borrow().get(rel) {
             return t.clone();
         }
-        let t = std::fs::read(self.vault.path(rel))
+        let t = crate::fsio::read(&self.vault.path(rel))
             .ok()
             .map(|b| String::from_utf8_lossy(&b).into_owned());
         self.cache.borrow_mut().insert(rel.to_string(), t.clone());

@@ -85,7 +85,7 @@ pub fn lint_and_fix(
             path: path.clone(),
             source,
         };
-        let old = std::fs::read_to_string(&file).map_err(err)?;
+        let old = crate::fsio::read_to_string(&file).map_err(err)?;
         let mut text = old.clone();
         let mut step = |text: &mut String, new: Option<String>, reason: &str| {
             if let Some(new) = new.filter(|n| n != text) {
@@ -164,13 +164,7 @@ fn changed_lines(path: &str, old: &str, new: &str, reason: &str) -> Vec<Fix> {
             .map(|i| fix(i + 1, &a[i..=i], &b[i..=i]))
             .collect();
     }
-    let start = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let tail = a[start..]
-        .iter()
-        .rev()
-        .zip(b[start..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
+    let (start, tail) = crate::diff::common_ends(&a, &b);
     vec![fix(
         start + 1,
         &a[start..a.len() - tail],

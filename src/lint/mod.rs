@@ -390,9 +390,9 @@ mod tests {
     #[test]
     fn only_a_differing_instruction_file_is_noted() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("AGENTS.md"), contract::CONTRACT).unwrap();
+        fs_err::write(dir.path().join("AGENTS.md"), contract::CONTRACT).unwrap();
         assert_eq!(notes(dir.path()), []);
-        std::fs::write(dir.path().join("CLAUDE.md"), "old rules\n").unwrap();
+        fs_err::write(dir.path().join("CLAUDE.md"), "old rules\n").unwrap();
         let n = notes(dir.path());
         assert_eq!(n.len(), 1);
         assert_eq!(

@@ -1,13 +1,10 @@
-//! The `files` table, and the scan's write transaction over everything derived from files.
+//! The `files` table: what the scan stored of each file (its stat, hash and the clock it was
+//! read at), read back to decide what to read again. The scan writes it through
+//! [`super::ScanTx`].
 
-use super::pages::{Dirty, SearchBatch};
 use super::{At, Manifest, Result};
-use crate::key;
-use crate::markdown::Document;
-use rusqlite::{OptionalExtension, Transaction, params};
-use std::cell::RefCell;
+use rusqlite::OptionalExtension;
 use std::collections::HashMap;
-use std::path::Path;
 
 /// What the scan compares to decide whether a file must be read again: like git's index,
 /// size, mtime, ctime and inode. ctime cannot be set back by `touch -d`.
@@ -22,18 +19,6 @@ pub struct Stat {
     /// Inode number (0 where the platform has none).
     pub inode: u64,
 }
-
-/// What was read from a new or changed file.
-#[derive(Debug, Clone, Copy)]
-pub struct Content<'a> {
-    /// blake3 of the bytes.
-    pub hash: &'a str,
-    /// The parsed page, for wiki Markdown.
-    pub doc: Option<&'a Document>,
-    /// The text to index for search.
-    pub text: Option<&'a str>,
-}
-
 /// A stored file row.
 #[derive(Debug, Clone)]
 pub struct FileRow {
@@ -91,164 +76,5 @@ impl Manifest {
             }
         }
         Ok(rows)
-    }
-
-    /// Begin the scan's one write transaction.
-    pub fn scan_tx(&mut self) -> Result<ScanTx<'_>> {
-        let path = self.path.clone();
-        // The scan writes every derived row itself, and removes them itself (`clear_derived`):
-        // checking each insert against `files` would cost a lookup and a statement journal
-        // per row. Every other transaction turns the checks back on (`Manifest::immediate`).
-        self.conn
-            .pragma_update(None, "foreign_keys", "OFF")
-            .at(&path)?;
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .at(&path)?;
-        Ok(ScanTx {
-            tx,
-            path,
-            search: RefCell::default(),
-        })
-    }
-}
-
-/// The scan's write transaction: nothing is visible to other commands until [`ScanTx::commit`].
-pub struct ScanTx<'a> {
-    pub(super) tx: Transaction<'a>,
-    pub(super) path: std::path::PathBuf,
-    /// Search-index changes not written yet.
-    pub(super) search: RefCell<SearchBatch>,
-}
-
-impl ScanTx<'_> {
-    /// The file was read again and its content has not changed: record the new stat.
-    pub fn touch(&self, path: &str, stat: Stat, clock_ns: i64) -> Result<()> {
-        self.tx
-            .prepare_cached(
-                "UPDATE files SET size = ?2, mtime_ns = ?3, ctime_ns = ?4, inode = ?5, clock_ns = ?6
-                 WHERE path = ?1",
-            )
-            .and_then(|mut s| {
-                s.execute(params![
-                    path,
-                    stat.size as i64,
-                    stat.mtime_ns,
-                    stat.ctime_ns,
-                    stat.inode as i64,
-                    clock_ns
-                ])
-            })
-            .at(&self.path)?;
-        Ok(())
-    }
-
-    /// The file is new, changed or back from deletion: store it and everything derived from
-    /// it, read at filesystem clock `clock_ns` and found changed at wall clock `changed_ns`,
-    /// and note the link keys whose resolution may have changed.
-    pub fn store(
-        &self,
-        path: &str,
-        stat: Stat,
-        content: Content<'_>,
-        (clock_ns, changed_ns): (i64, i64),
-        dirty: &mut Dirty,
-    ) -> Result<()> {
-        let Content { hash, doc, text } = content;
-        let path_key = key::link_key(path);
-        let name_key = key::last_component(&path_key).to_string();
-        let name_loose = key::loose_key(&name_key);
-        if let Some((rowid, indexed)) = self.previous(path)? {
-            if indexed {
-                self.unindex(path, rowid)?;
-            }
-            self.clear_derived(path, dirty)?;
-        }
-        // A hash marked `reindex:` by a migration is content read before: its change time stays.
-        let rowid: i64 = self
-            .tx
-            .prepare_cached(
-                "INSERT INTO files (path, name_key, path_key, size, mtime_ns, ctime_ns, inode, hash,
-                                    clock_ns, changed_ns, deleted, name_loose, indexed)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0, ?11, ?12)
-                 ON CONFLICT (path) DO UPDATE SET
-                    size = excluded.size, mtime_ns = excluded.mtime_ns,
-                    ctime_ns = excluded.ctime_ns, inode = excluded.inode, hash = excluded.hash,
-                    clock_ns = excluded.clock_ns, deleted = 0, indexed = excluded.indexed,
-                    changed_ns = CASE WHEN files.hash = 'reindex:' || excluded.hash
-                                      THEN files.changed_ns ELSE excluded.changed_ns END
-                 RETURNING rowid",
-            )
-            .and_then(|mut s| {
-                s.query_row(
-                    params![
-                        path,
-                        name_key,
-                        path_key,
-                        stat.size as i64,
-                        stat.mtime_ns,
-                        stat.ctime_ns,
-                        stat.inode as i64,
-                        hash,
-                        clock_ns,
-                        changed_ns,
-                        name_loose,
-                        text.is_some(),
-                    ],
-                    |r| r.get(0),
-                )
-            })
-            .at(&self.path)?;
-        dirty.insert(name_key);
-        dirty.insert(path_key);
-        if let Some(doc) = doc {
-            self.insert_document(path, doc, dirty)?;
-        }
-        if let Some(text) = text {
-            self.index_text(path, rowid, doc, text)?;
-        }
-        Ok(())
-    }
-
-    /// The file is gone: mark it deleted (its `changed_ns` becomes the time it was found gone)
-    /// and drop everything derived from it.
-    pub fn delete(&self, path: &str, now_ns: i64, dirty: &mut Dirty) -> Result<()> {
-        let path_key = key::link_key(path);
-        dirty.insert(key::last_component(&path_key).to_string());
-        dirty.insert(path_key);
-        if let Some((rowid, true)) = self.previous(path)? {
-            self.unindex(path, rowid)?;
-        }
-        self.clear_derived(path, dirty)?;
-        self.tx
-            .prepare_cached(
-                "UPDATE files SET deleted = 1, indexed = 0, changed_ns = ?2 WHERE path = ?1",
-            )
-            .and_then(|mut s| s.execute(rusqlite::params![path, now_ns]))
-            .at(&self.path)?;
-        Ok(())
-    }
-
-    /// The rowid of the stored row of `path`, and whether its text is in the search index.
-    fn previous(&self, path: &str) -> Result<Option<(i64, bool)>> {
-        self.tx
-            .prepare_cached("SELECT rowid, indexed FROM files WHERE path = ?1")
-            .and_then(|mut s| {
-                s.query_row([path], |r| Ok((r.get(0)?, r.get(1)?)))
-                    .optional()
-            })
-            .at(&self.path)
-    }
-
-    /// Make the transaction's writes visible.
-    pub fn commit(self) -> Result<()> {
-        self.flush_search()?;
-        self.tx.commit().at(&self.path)
-    }
-
-    /// The manifest's path, for errors.
-    pub fn manifest_path(&self) -> &Path {
-        &self.path
     }
 }

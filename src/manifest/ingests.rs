@@ -1,6 +1,7 @@
 //! The `ingests` and `ingest_entries` tables: which batch an ingest handed out, how far its
 //! finalize got, and how it ended.
 
+use super::finalize::{Outcome, Step};
 use super::{At, Manifest, ManifestError, Result};
 use rusqlite::{OptionalExtension, Row, params};
 
@@ -34,36 +35,6 @@ pub struct BatchEntry {
     pub outcome: Option<Outcome>,
 }
 
-/// What finalize does with an entry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// Archive it and remove it from the inbox.
-    Archive,
-    /// Leave it in the inbox (`--keep`).
-    Keep,
-    /// It was edited or removed since prepare: leave the inbox alone.
-    Changed,
-}
-
-impl Outcome {
-    fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Archive => "archive",
-            Outcome::Keep => "keep",
-            Outcome::Changed => "changed",
-        }
-    }
-
-    fn parse(s: &str) -> Option<Outcome> {
-        match s {
-            "archive" => Some(Outcome::Archive),
-            "keep" => Some(Outcome::Keep),
-            "changed" => Some(Outcome::Changed),
-            _ => None,
-        }
-    }
-}
-
 /// An ingest row.
 #[derive(Debug, Clone)]
 pub struct IngestRow {
@@ -80,7 +51,7 @@ pub struct IngestRow {
     /// The same, in ns since the epoch.
     pub finished_ns: Option<i64>,
     /// The last finalize step recorded as done.
-    pub step: Option<String>,
+    pub step: Option<Step>,
     /// Inbox entries left out of the batch at prepare.
     pub remaining: i64,
     /// The commit made, if any.
@@ -257,8 +228,8 @@ impl Manifest {
             }
         }
         tx.execute(
-            "UPDATE ingests SET step = 'plan' WHERE id = ?1 AND status = 'open'",
-            [id],
+            "UPDATE ingests SET step = ?2 WHERE id = ?1 AND status = 'open'",
+            params![id, Step::Plan],
         )
         .at(&path)?;
         tx.commit().at(&path)
@@ -276,7 +247,7 @@ impl Manifest {
     }
 
     /// Record that finalize of ingest `id` has done `step`.
-    pub fn record_step(&self, id: i64, step: &str) -> Result<()> {
+    pub fn record_step(&self, id: i64, step: Step) -> Result<()> {
         self.conn
             .execute(
                 "UPDATE ingests SET step = ?2 WHERE id = ?1 AND status = 'open'",
@@ -300,7 +271,7 @@ impl Manifest {
         let n = self
             .conn
             .execute(
-                "UPDATE ingests SET status = 'completed', step = 'complete', finished_at = ?2,
+                "UPDATE ingests SET status = 'completed', step = ?9, finished_at = ?2,
                     finished_ns = ?3, archived = ?4, kept = ?5, changed = ?6, commit_sha = ?7,
                     commit_note = ?8
                  WHERE id = ?1 AND status = 'open'",
@@ -312,7 +283,8 @@ impl Manifest {
                     kept as i64,
                     changed as i64,
                     commit_sha,
-                    commit_note
+                    commit_note,
+                    Step::Complete
                 ],
             )
             .at(&self.path)?;
@@ -385,5 +357,54 @@ mod tests {
         m.record_plan(1, &[(1, Outcome::Archive)]).unwrap();
         assert!(!m.abort_ingest(1, "t", 0).unwrap());
         assert_eq!(m.batch(1).unwrap()[0].outcome, Some(Outcome::Archive));
+    }
+
+    #[test]
+    fn steps_are_stored_and_read_back_by_their_names() {
+        let all: Vec<Step> = [Step::Plan]
+            .into_iter()
+            .chain(Step::AFTER_PLAN)
+            .chain([Step::Complete])
+            .collect();
+        let names: Vec<String> = all.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            names,
+            [
+                "plan", "archive", "inbox", "scan", "regen", "commit", "complete"
+            ]
+        );
+        for (step, name) in all.iter().zip(&names) {
+            assert_eq!(name.parse::<Step>().unwrap(), *step);
+            assert!(crate::fault::STEPS.contains(&step.fault_point()));
+        }
+        assert!("finalize".parse::<Step>().is_err());
+
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
+        m.open_ingest("k", "t", 0, &[entry("a")]).unwrap();
+        m.record_plan(1, &[(1, Outcome::Archive)]).unwrap();
+        assert_eq!(m.open_ingest_row().unwrap().unwrap().step, Some(Step::Plan));
+        m.record_step(1, Step::Regen).unwrap();
+        let stored: String = m
+            .conn
+            .query_row("SELECT step FROM ingests WHERE id = 1", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(stored, "regen");
+        assert_eq!(
+            m.open_ingest_row().unwrap().unwrap().step,
+            Some(Step::Regen)
+        );
+        // A value no version wrote is an error naming the manifest, not a guess.
+        m.conn
+            .execute("UPDATE ingests SET step = 'rgen' WHERE id = 1", [])
+            .unwrap();
+        let err = m.open_ingest_row().unwrap_err().to_string();
+        assert!(err.contains("sparks.db") && err.contains("rgen"), "{err}");
+        m.conn
+            .execute("UPDATE ingests SET step = 'inbox' WHERE id = 1", [])
+            .unwrap();
+        assert!(m.complete_ingest(1, "t", 0, (1, 0, 0), None, None).unwrap());
+        let done = m.last_completed_ingest().unwrap().unwrap();
+        assert_eq!(done.step, Some(Step::Complete));
     }
 }

@@ -4,8 +4,8 @@
 //! [`crate::key`] keys. Two equally good candidates make the link ambiguous: reported, never
 //! guessed.
 
-use super::{At, Manifest, Result, files::ScanTx, pages::Dirty};
-use rusqlite::{Connection, OptionalExtension, params};
+use super::{At, Manifest, Result};
+use rusqlite::{Connection, OptionalExtension};
 use std::collections::HashMap;
 
 /// How a link target resolved.
@@ -63,104 +63,9 @@ impl Manifest {
     }
 }
 
-impl ScanTx<'_> {
-    /// Resolve the links whose targets may have changed meaning: new links, and links whose
-    /// key is in `dirty`; or every link when `all` is set. Returns how many targets it resolved.
-    pub fn resolve(&self, dirty: &Dirty, all: bool) -> Result<usize> {
-        let keys = if all {
-            // In the order of the `links_target_key` index: no temporary table of every key.
-            // The empty key is a link to a heading of its own page unless some other target
-            // folds to it.
-            let mut keys = self.collect("SELECT DISTINCT target_key FROM links", &[])?;
-            let blank = self.collect(
-                "SELECT target_key FROM links WHERE target_key = '' AND target <> '' LIMIT 1",
-                &[],
-            )?;
-            if blank.is_empty() {
-                keys.retain(|k| !k.is_empty());
-            }
-            keys
-        } else {
-            self.tx
-                .execute_batch(
-                    "CREATE TEMP TABLE IF NOT EXISTS dirty (key TEXT PRIMARY KEY);
-                     DELETE FROM temp.dirty;",
-                )
-                .at(&self.path)?;
-            let mut ins = self
-                .tx
-                .prepare_cached("INSERT OR IGNORE INTO temp.dirty (key) VALUES (?1)")
-                .at(&self.path)?;
-            for k in dirty {
-                ins.execute([k]).at(&self.path)?;
-            }
-            self.collect(
-                "SELECT target_key FROM links WHERE status = 'pending'
-                 UNION SELECT target_key FROM links WHERE name_key IN (SELECT key FROM temp.dirty)
-                 UNION SELECT target_key FROM links WHERE target_key IN (SELECT key FROM temp.dirty)",
-                &[],
-            )?
-        };
-        // Resolving every key asks the same few tables thousands of times: read them once.
-        let everything;
-        let source: &dyn Candidates = if all {
-            everything = InMemory::load(&self.tx).at(&self.path)?;
-            &everything
-        } else {
-            &*self.tx
-        };
-        let mut update = self
-            .tx
-            .prepare_cached(
-                "UPDATE links SET status = ?2, resolved = ?3, candidates = ?4
-                 WHERE target_key = ?1 AND target <> ''",
-            )
-            .at(&self.path)?;
-        for k in &keys {
-            let (status, resolved, candidates) = match resolve_key(source, k).at(&self.path)? {
-                Resolution::Resolved(p) => ("resolved", Some(p), 1),
-                Resolution::Broken => ("broken", None, 0),
-                Resolution::Ambiguous(n) => ("ambiguous", None, n),
-            };
-            update
-                .execute(params![k, status, resolved, candidates as i64])
-                .at(&self.path)?;
-        }
-        Ok(keys.len())
-    }
-
-    fn collect(&self, sql: &str, args: &[&str]) -> Result<Vec<String>> {
-        let mut stmt = self.tx.prepare_cached(sql).at(&self.path)?;
-        let rows = stmt
-            .query_map(rusqlite::params_from_iter(args), |r| r.get::<_, String>(0))
-            .at(&self.path)?;
-        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
-    }
-
-    /// Set a `meta` value inside the scan.
-    pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
-        self.tx
-            .prepare_cached(
-                "INSERT INTO meta (key, value) VALUES (?1, ?2)
-                             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            )
-            .and_then(|mut s| s.execute([key, value]))
-            .at(&self.path)?;
-        Ok(())
-    }
-
-    /// A `meta` value as seen inside the scan.
-    pub fn meta(&self, key: &str) -> Result<Option<String>> {
-        self.tx
-            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
-            .optional()
-            .at(&self.path)
-    }
-}
-
 /// Where link resolution finds its candidates: the database, or the same tables read into
 /// memory once.
-trait Candidates {
+pub(super) trait Candidates {
     /// Live files named `name_key`, with their path keys.
     fn named(&self, name_key: &str) -> rusqlite::Result<Vec<(String, String)>>;
     /// Pages titled `k`, by path.
@@ -197,14 +102,14 @@ impl Candidates for Connection {
 
 /// Files by name, pages by title and by alias, read in three statements.
 #[derive(Default)]
-struct InMemory {
+pub(super) struct InMemory {
     named: HashMap<String, Vec<String>>,
     titled: HashMap<String, Vec<String>>,
     aliased: HashMap<String, Vec<String>>,
 }
 
 impl InMemory {
-    fn load(conn: &Connection) -> rusqlite::Result<InMemory> {
+    pub(super) fn load(conn: &Connection) -> rusqlite::Result<InMemory> {
         let mut m = InMemory::default();
         let mut stmt = conn.prepare("SELECT name_key, path FROM files WHERE deleted = 0")?;
         let mut rows = stmt.query([])?;
@@ -252,7 +157,7 @@ impl Candidates for InMemory {
 }
 
 /// Resolve a link key: path form by path suffix; otherwise title, alias, then file name.
-fn resolve_key(c: &dyn Candidates, k: &str) -> rusqlite::Result<Resolution> {
+pub(super) fn resolve_key(c: &dyn Candidates, k: &str) -> rusqlite::Result<Resolution> {
     if k.contains('/') {
         // A path suffix ends in the file's name: the files so named are the candidates, and
         // the suffix is checked here (no index serves a suffix match).

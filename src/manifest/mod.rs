@@ -4,28 +4,30 @@
 
 pub mod catalog;
 mod files;
+mod finalize;
 mod health;
 mod ingests;
 mod journal;
 mod links;
 pub mod meta;
-mod pages;
 mod query;
 mod recent;
 mod refs;
+mod scan_tx;
 mod search;
 mod sql;
 mod stats;
 mod view;
 
-pub use files::{Content, FileRow, Stat};
+pub use files::{FileRow, Stat};
+pub use finalize::{Outcome, Step, UnknownStep};
 pub use health::{AliasedLink, Claim, LinkFinding, PageRecord};
-pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened, Outcome};
+pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened};
 pub use journal::{Entry as JournalEntry, Journaled};
 pub use links::Resolution;
-pub use pages::Dirty;
 pub use query::{Collision, PageFilter, PageRow};
 pub use recent::{RawFile, UpdatedPage};
+pub use scan_tx::{Content, Dirty, ScanTx};
 pub use search::{Hit, Scope, Scores};
 pub use stats::{Counts, TypeCount};
 pub use view::{Backlink, NameHit, TagCount, ViewPage};
@@ -330,7 +332,7 @@ mod tests {
     fn a_file_that_is_not_a_database_is_an_error_with_a_hint() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("sparks.db");
-        std::fs::write(&p, b"this is not sqlite, just some text that is long enough to be a header..........................................").unwrap();
+        fs_err::write(&p, b"this is not sqlite, just some text that is long enough to be a header..........................................").unwrap();
         let err = Manifest::open(&p).unwrap_err();
         assert!(err.to_string().contains("sparks.db"), "{err}");
         assert!(err.hint().is_some());

@@ -4,6 +4,18 @@
 
 use serde_yaml::Value;
 
+/// The keys Sparks knows, in their canonical order: `fmt --check` reports a block in another
+/// order and `fmt --fix` restores it. The contract's frontmatter example is written in this
+/// order (a test runs `fmt --check` on it).
+pub const KEY_ORDER: [&str; 8] = [
+    "title", "type", "maturity", "tags", "aliases", "sources", "created", "updated",
+];
+
+/// Whether `s` is a real calendar date written `YYYY-MM-DD`.
+pub fn is_date(s: &str) -> bool {
+    s.len() == 10 && chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").is_ok()
+}
+
 /// The frontmatter fields Sparks knows. Fields that are absent are `None` or empty.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Frontmatter {
@@ -175,7 +187,7 @@ fn parse_yaml(yaml: &str) -> Block {
     for (k, v) in map {
         let Some(key) = k.as_str() else { continue };
         let line = key_line(yaml, key);
-        if crate::schema::KEY_ORDER.contains(&key) {
+        if KEY_ORDER.contains(&key) {
             fm.lines.push((key.to_string(), line));
         }
         let mut problem = |message: String| {

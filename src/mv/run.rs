@@ -248,7 +248,7 @@ fn regenerate(
         .collect();
     let mut written: Vec<String> = regen::write_pages(vault, manifest, now, &chosen, false)?
         .into_iter()
-        .filter(|o| o.status == "written")
+        .filter(|o| o.status == regen::Status::Written)
         .map(|o| o.path)
         .collect();
     if !written.is_empty() {

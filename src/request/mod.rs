@@ -103,7 +103,7 @@ pub enum Ending {
 }
 
 crate::hints!(
-    crate::affected::AffectedError,
+    crate::collections::affected::AffectedError,
     crate::brief::BriefError,
     crate::collections::regen::RegenError,
     crate::git::GitError,

@@ -30,7 +30,7 @@ impl Report for crate::status::Status {}
 pub struct Affected;
 
 impl Request for Affected {
-    type Report = crate::affected::Affected;
+    type Report = crate::collections::affected::Affected;
 
     fn writes(&self) -> bool {
         false
@@ -38,7 +38,7 @@ impl Request for Affected {
 
     fn run(self, s: &Session) -> Result<Self::Report, Failure> {
         let mut manifest = s.manifest()?;
-        Ok(crate::affected::affected_now(
+        Ok(crate::collections::affected::affected_now(
             &s.vault,
             &mut manifest,
             &s.now,
@@ -46,7 +46,7 @@ impl Request for Affected {
     }
 }
 
-impl Report for crate::affected::Affected {}
+impl Report for crate::collections::affected::Affected {}
 
 /// `search`: full-text search of the wiki, the raw files, or both.
 #[derive(Debug, Clone)]

@@ -176,7 +176,7 @@ impl Ranked {
     /// terms, from the file as it is now (a page without its frontmatter); empty when the
     /// file cannot be read as text any more.
     pub fn extract(&self, root: &Path, path: &str) -> Vec<Piece> {
-        let Ok(text) = std::fs::read_to_string(root.join(path)) else {
+        let Ok(text) = crate::fsio::read_to_string(&root.join(path)) else {
             return Vec::new();
         };
         let body = if crate::scan::is_page(path) {

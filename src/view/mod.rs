@@ -9,6 +9,7 @@
 mod files;
 pub mod guard;
 pub mod html;
+mod listing;
 pub mod page;
 pub mod paths;
 pub mod render;

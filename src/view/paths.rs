@@ -113,11 +113,8 @@ pub fn resolve_dir(root: &Path, rel: &str) -> Result<PathBuf, Refused> {
 }
 
 fn inside(root: &Path, rel: &str) -> Result<PathBuf, Refused> {
-    let root = root.canonicalize().map_err(|_| Refused::Missing)?;
-    let abs = root
-        .join(rel)
-        .canonicalize()
-        .map_err(|_| Refused::Missing)?;
+    let root = fs_err::canonicalize(root).map_err(|_| Refused::Missing)?;
+    let abs = fs_err::canonicalize(root.join(rel)).map_err(|_| Refused::Missing)?;
     // Component-wise: `/vault-private` does not start with `/vault`.
     let rest = abs.strip_prefix(&root).map_err(|_| Refused::Outside)?;
     // A link inside the vault may lead into a hidden directory of the vault (`.git`).
@@ -187,10 +184,10 @@ mod tests {
     fn encoded_dot_segments_and_nul_are_refused() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("notes");
-        std::fs::create_dir_all(root.join("wiki")).unwrap();
-        std::fs::create_dir_all(dir.path().join("notes-private")).unwrap();
-        std::fs::write(dir.path().join("notes-private/diary.md"), "secret").unwrap();
-        std::fs::write(root.join("wiki/a.md"), "a").unwrap();
+        fs_err::create_dir_all(root.join("wiki")).unwrap();
+        fs_err::create_dir_all(dir.path().join("notes-private")).unwrap();
+        fs_err::write(dir.path().join("notes-private/diary.md"), "secret").unwrap();
+        fs_err::write(root.join("wiki/a.md"), "a").unwrap();
         assert_eq!(resolve(&root, "wiki/a.md").unwrap().rel, "wiki/a.md");
         assert!(resolve(&root, "wiki/%2e%2e/%2e%2e/notes-private/diary.md").is_err());
         assert!(resolve(&root, "%2Fetc%2Fpasswd").is_err());
@@ -204,11 +201,11 @@ mod tests {
     fn symlinks_must_stay_inside() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("v");
-        std::fs::create_dir_all(root.join("wiki")).unwrap();
-        std::fs::create_dir_all(root.join(".git")).unwrap();
-        std::fs::write(dir.path().join("secret.md"), "secret").unwrap();
-        std::fs::write(root.join("wiki/real.md"), "real").unwrap();
-        std::fs::write(root.join(".git/config"), "cfg").unwrap();
+        fs_err::create_dir_all(root.join("wiki")).unwrap();
+        fs_err::create_dir_all(root.join(".git")).unwrap();
+        fs_err::write(dir.path().join("secret.md"), "secret").unwrap();
+        fs_err::write(root.join("wiki/real.md"), "real").unwrap();
+        fs_err::write(root.join(".git/config"), "cfg").unwrap();
         let link = |target: &Path, name: &str| {
             std::os::unix::fs::symlink(target, root.join("wiki").join(name)).unwrap()
         };

@@ -8,11 +8,16 @@
 
 use crate::key;
 use crate::markdown::Link;
-use pulldown_cmark::{CowStr, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::html::esc;
+mod autolink;
+mod wikilink;
+
+use autolink::autolink;
+use wikilink::{display, link_html};
+
 use super::paths::encode_segment;
 
 /// Where a wikilink leads, as the caller resolved it.
@@ -384,203 +389,6 @@ impl<'a, 'l> Renderer<'a, 'l> {
         }
         self.out
             .push(Event::InlineHtml(link_html(w, &shown).into()));
-    }
-}
-
-/// What a link shows: its label, or its target (with the heading, Obsidian-style).
-fn display(l: &Link) -> String {
-    if let Some(label) = &l.label {
-        return label.clone();
-    }
-    let fragment = match (&l.heading, &l.block) {
-        (Some(h), _) => h.clone(),
-        (None, Some(b)) => format!("^{b}"),
-        (None, None) => return l.target.clone(),
-    };
-    if l.target.is_empty() {
-        fragment
-    } else {
-        format!("{} › {fragment}", l.target)
-    }
-}
-
-fn link_html(w: &WikiLink<'_>, shown: &str) -> String {
-    let l = w.link;
-    let text = esc(shown);
-    let written = esc(&l.target);
-    match &w.target {
-        Target::Found {
-            image: Some(src), ..
-        } if l.embed => {
-            // `![[diagram.png|300]]` sets the width, as in Obsidian.
-            let (alt, width) = match l.label.as_deref() {
-                Some(w) if w.chars().all(|c| c.is_ascii_digit()) && !w.is_empty() => {
-                    (l.target.clone(), Some(w.to_string()))
-                }
-                Some(label) => (label.to_string(), None),
-                None => (l.target.clone(), None),
-            };
-            let width = width.map_or(String::new(), |w| format!(" width=\"{w}\""));
-            format!(
-                "<img class=\"embed\" src=\"{}\" alt=\"{}\"{width}>",
-                esc(src),
-                esc(&alt)
-            )
-        }
-        Target::Found {
-            href,
-            path,
-            missing_anchor,
-            ..
-        } => {
-            let embed = if l.embed { " embed" } else { "" };
-            let (class, title) = match missing_anchor {
-                Some(a) => (
-                    format!("wikilink missing-anchor{embed}"),
-                    format!("{path} has no {a}"),
-                ),
-                None => (format!("wikilink{embed}"), path.clone()),
-            };
-            format!(
-                "<a class=\"{class}\" href=\"{}\" title=\"{}\">{text}</a>",
-                esc(href),
-                esc(&title)
-            )
-        }
-        Target::Broken => format!(
-            "<span class=\"wikilink broken\" title=\"no page or file matches “{written}”\">{text}</span>"
-        ),
-        Target::Ambiguous(n) => format!(
-            "<a class=\"wikilink ambiguous\" href=\"/search?q={}\" title=\"ambiguous: {n} pages match “{written}”\">{text}</a>",
-            encode_segment(&l.target)
-        ),
-        Target::Unknown => format!(
-            "<span class=\"wikilink unresolved\" title=\"not resolved: there is no manifest yet (run sparks scan)\">{text}</span>"
-        ),
-    }
-}
-
-/// Bare `http://` and `https://` URLs in text become links, as GitHub's Markdown makes them
-/// (pulldown-cmark does not): not inside a link or an image's text, not in code, not inside an
-/// `<a>` of the author's HTML. Neighbouring text events are joined first, since the parser
-/// splits text at characters such as `_` and `&` that URLs contain.
-fn autolink(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
-    let mut out = Vec::with_capacity(events.len());
-    let mut text = String::new();
-    let (mut in_link, mut in_code, mut in_html_a) = (0usize, false, 0usize);
-    for event in events {
-        if let Event::Text(t) = &event
-            && in_link == 0
-            && !in_code
-            && in_html_a == 0
-        {
-            text.push_str(t);
-            continue;
-        }
-        link_urls(&mut out, std::mem::take(&mut text));
-        match &event {
-            Event::Start(Tag::Link { .. } | Tag::Image { .. }) => in_link += 1,
-            Event::End(TagEnd::Link | TagEnd::Image) => in_link = in_link.saturating_sub(1),
-            Event::Start(Tag::CodeBlock(_)) => in_code = true,
-            Event::End(TagEnd::CodeBlock) => in_code = false,
-            Event::Html(h) | Event::InlineHtml(h) => {
-                let lower = h.to_ascii_lowercase();
-                let opens = lower.matches("<a ").count() + lower.matches("<a>").count();
-                let closes = lower.matches("</a").count();
-                in_html_a = (in_html_a + opens).saturating_sub(closes);
-            }
-            _ => {}
-        }
-        out.push(event);
-    }
-    link_urls(&mut out, text);
-    out
-}
-
-/// Push `text` as text and links, one per URL in it.
-fn link_urls(out: &mut Vec<Event<'_>>, text: String) {
-    if text.is_empty() {
-        return;
-    }
-    let urls = bare_urls(&text);
-    if urls.is_empty() {
-        out.push(Event::Text(text.into()));
-        return;
-    }
-    let mut at = 0;
-    for u in urls {
-        if u.start > at {
-            out.push(Event::Text(text[at..u.start].to_string().into()));
-        }
-        let url = text[u.clone()].to_string();
-        out.push(Event::Start(Tag::Link {
-            link_type: LinkType::Autolink,
-            dest_url: url.clone().into(),
-            title: CowStr::Borrowed(""),
-            id: CowStr::Borrowed(""),
-        }));
-        out.push(Event::Text(url.into()));
-        out.push(Event::End(TagEnd::Link));
-        at = u.end;
-    }
-    if at < text.len() {
-        out.push(Event::Text(text[at..].to_string().into()));
-    }
-}
-
-/// Where bare web addresses are in `text`: `http://` or `https://` not inside a word, a host
-/// that starts with a letter or digit, up to whitespace or `<`, without trailing punctuation
-/// or an unbalanced closing bracket (GitHub's rule: `(see https://a.b/c).` links `…/c`).
-fn bare_urls(text: &str) -> Vec<Range<usize>> {
-    // ASCII lower-casing keeps every byte offset.
-    let lower = text.to_ascii_lowercase();
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(i) = ["https://", "http://"]
-        .iter()
-        .filter_map(|s| lower[from..].find(s).map(|i| from + i))
-        .min()
-    {
-        from = i + 1;
-        if text[..i]
-            .chars()
-            .next_back()
-            .is_some_and(char::is_alphanumeric)
-        {
-            continue;
-        }
-        let host = i + if lower[i..].starts_with("https") {
-            8
-        } else {
-            7
-        };
-        let end = text[i..]
-            .find(|c: char| c.is_whitespace() || c.is_control() || c == '<')
-            .map_or(text.len(), |n| i + n);
-        let end = i + trim_url_end(&text[i..end]);
-        if text[host..end].starts_with(char::is_alphanumeric) {
-            out.push(i..end);
-            from = end;
-        }
-    }
-    out
-}
-
-/// The length of `url` without trailing punctuation and unbalanced closing brackets.
-fn trim_url_end(url: &str) -> usize {
-    let mut u = url;
-    loop {
-        let Some(last) = u.chars().next_back() else {
-            return 0;
-        };
-        let unbalanced = |open: char, close: char| {
-            last == close && u.matches(open).count() < u.matches(close).count()
-        };
-        if "?!.,:;*_~'\"".contains(last) || unbalanced('(', ')') || unbalanced('[', ']') {
-            u = &u[..u.len() - last.len_utf8()];
-        } else {
-            return u.len();
-        }
     }
 }
 

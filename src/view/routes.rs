@@ -1,6 +1,8 @@
 //! What each route answers, as plain values: a [`Site`] and the request's path and query in,
 //! a [`Reply`] out. [`dispatch`] is the routing table; the catalogue routes are here (index,
-//! tags, search, the icon), the routes that show files in [`super::files`].
+//! tags, search, the icon), the routes that show files in [`super::files`]. The catalogue
+//! routes share their helpers (grouping by type, the tag cloud, a page's meta line), which is
+//! why they stay in one file a little past 400 lines.
 
 use super::html::{chip, count, display_title, esc, page_link, type_count, type_heading};
 use super::paths;

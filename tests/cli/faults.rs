@@ -1,10 +1,8 @@
 //! Crashes: finalize, prepare and abort killed after each of their steps and run again. The
 //! races (many prepares at once, a human appending during finalize) are in `races.rs`.
 
-use crate::harness::{Run, TestVault};
+use crate::harness::{Run, TestVault, git};
 use serde_json::Value;
-use std::path::Path;
-use std::process::Command;
 
 /// The prepared batch of every crash test: several capture dates, one of them twice.
 const BATCH: &[(&str, &str)] = &[
@@ -17,27 +15,6 @@ const BATCH: &[(&str, &str)] = &[
 
 /// Captured after prepare: it must stay in the inbox.
 const LATE: &str = "foxtrot: captured while the agent worked";
-
-/// `git` in `dir` with the harness's clean configuration.
-fn git(v: &TestVault, dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", v.home())
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", v.home().join(".gitconfig"))
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .output()
-        .expect("run git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// A vault that is its own git repository, with an identity.
 fn repo_vault() -> TestVault {

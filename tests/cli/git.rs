@@ -1,34 +1,8 @@
 //! Finalize's git commit: scoped to the vault, never the manifest, never the user's other work;
 //! its message; and the cases where no commit is made.
 
-use crate::harness::TestVault;
+use crate::harness::{TestVault, git, git_output};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn git_output(v: &TestVault, dir: &Path, args: &[&str]) -> Output {
-    Command::new("git")
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", v.home())
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", v.home().join(".gitconfig"))
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .output()
-        .expect("run git")
-}
-
-/// `git` in `dir` with the harness's clean configuration; it must succeed.
-fn git(v: &TestVault, dir: &Path, args: &[&str]) -> String {
-    let out = git_output(v, dir, args);
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 fn identity(v: &TestVault, dir: &Path) {
     git(v, dir, &["config", "user.name", "Test"]);

@@ -196,6 +196,33 @@ impl TestVault {
     }
 }
 
+/// `git` run in `dir` with the vault's clean configuration: its HOME and global config, no
+/// system config, nothing else from the environment.
+pub fn git_output(v: &TestVault, dir: &Path, args: &[&str]) -> Output {
+    Command::new("git")
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", v.home())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", v.home().join(".gitconfig"))
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .expect("run git")
+}
+
+/// [`git_output`], which must succeed; its stdout.
+pub fn git(v: &TestVault, dir: &Path, args: &[&str]) -> String {
+    let out = git_output(v, dir, args);
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// Every file under the vault with its bytes, the manifest left out.
 pub fn tree(v: &TestVault) -> std::collections::BTreeMap<String, Vec<u8>> {
     walkdir::WalkDir::new(&v.root)

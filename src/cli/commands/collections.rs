@@ -2,6 +2,7 @@
 
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
+use crate::collections::regen::Status;
 use crate::request::{self, Report as _};
 use clap::{Args, Subcommand};
 
@@ -71,12 +72,12 @@ pub fn run(ctx: &Ctx, args: CollectionsArgs) -> anyhow::Result<Exit> {
     }
     for o in &report.collections {
         let status = match o.status {
-            "written" => output::paint(Style::Good, "written"),
-            "would_write" => output::paint(Style::Warn, "would write"),
-            s => output::paint(Style::Dim, s),
+            Status::Written => output::paint(Style::Good, "written"),
+            Status::WouldWrite => output::paint(Style::Warn, "would write"),
+            s => output::paint(Style::Dim, s.as_str()),
         };
         // Padded by hand: the colour codes would count in a width.
-        let pad = " ".repeat(11usize.saturating_sub(o.status.len()));
+        let pad = " ".repeat(11usize.saturating_sub(o.status.as_str().len()));
         lines.push(format!(
             "{pad}{status}  {}  ({})",
             o.path,

@@ -1,3 +1,5 @@
+//! The renderer's tests: Markdown in, HTML out (through `render`), and heading slugs.
+
 use super::*;
 use crate::markdown::outline::outline;
 

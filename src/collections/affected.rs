@@ -12,11 +12,11 @@
 //! change is older than the end) and every deleted file that was a source: removing a quote
 //! file changes Quotes. With no completed ingest, every file counts. Times are compared as
 //! nanoseconds, never as text. An archive file counts for the collections its captures feed
-//! ([`crate::collections::feeds`], the rule prepare and finalize use too).
+//! ([`super::feeds`], the rule prepare and finalize use too).
 
+use super::feeds::{FROM_ARCHIVE, fed_by};
+use super::{ALL, Collection, GlobError, Source};
 use crate::clock::Now;
-use crate::collections::feeds::{FROM_ARCHIVE, fed_by};
-use crate::collections::{ALL, Collection, GlobError, Source};
 use crate::manifest::{Manifest, ManifestError};
 use crate::scan::{ScanError, Seen};
 use crate::vault::{ARCHIVE_DIR, Vault};
@@ -159,7 +159,7 @@ impl<'a> ArchiveCache<'a> {
     /// feed any of them.
     fn get(&mut self, path: &str) -> &[Collection] {
         self.feeds.entry(path.to_string()).or_insert_with(|| {
-            match std::fs::read(self.vault.path(path)) {
+            match crate::fsio::read(&self.vault.path(path)) {
                 Ok(bytes) => fed_by(&String::from_utf8_lossy(&bytes)),
                 Err(_) => FROM_ARCHIVE.to_vec(),
             }

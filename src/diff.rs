@@ -1,6 +1,8 @@
-//! A line diff in unified form without context (`diff -U0`): hunk headers, then the removed
-//! lines prefixed `-` and the added lines prefixed `+`. Myers' algorithm; past a bound on the
-//! number of differences, the differing middle is reported as replaced whole.
+//! Line diffs. [`unified`] is the form without context (`diff -U0`) that `index --dry-run`
+//! shows: hunk headers, then the removed lines prefixed `-` and the added lines prefixed `+`.
+//! Myers' algorithm; past a bound on the number of differences, the differing middle is
+//! reported as replaced whole. [`common_ends`] is the trim both it and `lint --fix`'s report
+//! start from. Pure; no I/O.
 
 /// Differences beyond which the middle of the files is reported as replaced whole.
 const MAX_EDITS: usize = 2000;
@@ -16,13 +18,7 @@ enum Op {
 pub fn unified(old: &str, new: &str) -> Vec<String> {
     let a: Vec<&str> = old.lines().collect();
     let b: Vec<&str> = new.lines().collect();
-    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let suffix = a[prefix..]
-        .iter()
-        .rev()
-        .zip(b[prefix..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
+    let (prefix, suffix) = common_ends(&a, &b);
     let (ma, mb) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
     let ops = myers(ma, mb).unwrap_or_else(|| {
         let mut ops = vec![Op::Remove; ma.len()];
@@ -30,6 +26,19 @@ pub fn unified(old: &str, new: &str) -> Vec<String> {
         ops
     });
     hunks(&ops, ma, mb, prefix)
+}
+
+/// How many lines `a` and `b` share at the start, then how many of the rest at the end: what
+/// lies between differs.
+pub fn common_ends(a: &[&str], b: &[&str]) -> (usize, usize) {
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    (prefix, suffix)
 }
 
 fn hunks(ops: &[Op], a: &[&str], b: &[&str], offset: usize) -> Vec<String> {
@@ -206,5 +215,14 @@ mod tests {
         }
         assert_eq!((i, j), (a.len(), b.len()));
         assert_eq!(out, b);
+    }
+
+    #[test]
+    fn common_ends_never_overlap() {
+        assert_eq!(common_ends(&["a", "b", "c"], &["a", "x", "c"]), (1, 1));
+        assert_eq!(common_ends(&["a", "b"], &["a", "b"]), (2, 0));
+        // `a a` against `a`: the shared end is counted once, not twice.
+        assert_eq!(common_ends(&["a", "a"], &["a"]), (1, 0));
+        assert_eq!(common_ends(&[], &["a"]), (0, 0));
     }
 }

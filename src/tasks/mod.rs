@@ -4,126 +4,31 @@
 //! human appends meanwhile makes the command start over, never lost), and every byte it does
 //! not change stays as it was (line endings included). The `*_recorded` forms, which the
 //! commands use, then record the new file in the manifest.
+//!
+//! The pieces: `file` reads the file as lines (keeping their endings) and rewrites it only if
+//! it is unchanged, `choose` picks the task a `done` query names, `report` is what the
+//! commands return. This file holds the two operations.
+
+mod choose;
+mod file;
+mod report;
+
+pub use report::{Added, Done, Task};
 
 use crate::clock::Now;
 use crate::fault;
-use crate::fsio;
 use crate::inbox::hints::{checkbox_task, ticked_task};
 use crate::key::key;
 use crate::lock::VaultLock;
 use crate::manifest::Manifest;
 use crate::scan::{self, ScanError};
 use crate::vault::{TASKS, Vault};
-use serde::Serialize;
+use choose::{Choice, choose, tasks_where};
+use file::{Lines, heading_name, load, replace, seed};
 use std::path::{Path, PathBuf};
-
-/// A fuzzy match wins only with a score more than this above the runner-up's (the
-/// original's margin).
-const FUZZY_MARGIN: i64 = 5;
-
-/// How many candidates an ambiguous fuzzy match lists (the original's cap).
-const FUZZY_CANDIDATES: usize = 5;
 
 /// How many times a rewrite starts over because the file changed after it was read.
 const REWRITE_ATTEMPTS: usize = 20;
-
-/// What `tasks add` did.
-#[derive(Debug, Clone, Serialize)]
-pub struct Added {
-    /// The section.
-    pub section: String,
-    /// The task text.
-    pub text: String,
-    /// The 1-based line of the task.
-    pub line: usize,
-    /// True when the section was created.
-    pub section_created: bool,
-    /// True when `Tasks.md` was created.
-    pub file_created: bool,
-    /// True when an identical open task was already there (nothing was written).
-    pub already_open: bool,
-}
-
-/// An open task.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct Task {
-    /// Its text.
-    pub text: String,
-    /// Its 1-based line.
-    pub line: usize,
-}
-
-/// What `done` found. In JSON: `result` names the variant, its fields follow, then the
-/// original's keys (see the `Serialize` impl).
-#[derive(Debug, Clone)]
-pub enum Done {
-    /// This task was completed.
-    Completed {
-        /// The task.
-        task: Task,
-        /// How it was found: `exact`, `substring` or `fuzzy`.
-        matched_by: &'static str,
-    },
-    /// Several tasks match; none was completed.
-    Ambiguous {
-        /// The candidates, best first (at most 5 for a fuzzy match).
-        candidates: Vec<Task>,
-        /// How many open tasks matched in all.
-        matches: usize,
-    },
-    /// No open task matches, but a completed one does: nothing was changed.
-    AlreadyDone {
-        /// The completed task.
-        task: Task,
-    },
-    /// No open task matches.
-    NotFound {
-        /// The query.
-        query: String,
-    },
-}
-
-impl Serialize for Done {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(None)?;
-        match self {
-            Done::Completed { task, matched_by } => {
-                m.serialize_entry("result", "completed")?;
-                m.serialize_entry("task", task)?;
-                m.serialize_entry("matched_by", matched_by)?;
-            }
-            Done::Ambiguous {
-                candidates,
-                matches,
-            } => {
-                m.serialize_entry("result", "ambiguous")?;
-                m.serialize_entry("candidates", candidates)?;
-                m.serialize_entry("matches", matches)?;
-            }
-            Done::AlreadyDone { task } => {
-                m.serialize_entry("result", "already_done")?;
-                m.serialize_entry("task", task)?;
-            }
-            Done::NotFound { query } => {
-                m.serialize_entry("result", "not_found")?;
-                m.serialize_entry("query", query)?;
-            }
-        }
-        // The original's keys: the completed task's text and line (`""` and 0 when none was
-        // completed), and `ambiguous` only when several tasks matched.
-        let (matched, line) = match self {
-            Done::Completed { task, .. } => (task.text.as_str(), task.line),
-            _ => ("", 0),
-        };
-        m.serialize_entry("matched", matched)?;
-        m.serialize_entry("line", &line)?;
-        if matches!(self, Done::Ambiguous { .. }) {
-            m.serialize_entry("ambiguous", &true)?;
-        }
-        m.end()
-    }
-}
 
 /// A task operation failed; the file is unchanged.
 #[derive(Debug, thiserror::Error)]
@@ -170,120 +75,9 @@ impl TaskError {
     }
 }
 
-fn seed(today: &str) -> String {
-    format!(
-        "---\ntitle: Tasks\ntype: collection\nmaturity: working\ntags: [tasks]\nsources: []\n\
-         created: {today}\nupdated: {today}\n---\n\n# Tasks\n\n\
-         Open tasks are `- [ ]` lines, done ones `- [x]`, grouped under `##` sections. Add them with \
-         `sparks tasks add` and complete them with `sparks done`.\n"
-    )
-}
-
 /// The seed content of a new `Tasks.md`.
 pub fn seed_file(today: &str) -> String {
     seed(today)
-}
-
-/// A text file as lines that keep their endings.
-struct Lines {
-    text: String,
-    /// Byte ranges of each line's content (without its ending).
-    lines: Vec<(usize, usize)>,
-    newline: &'static str,
-}
-
-impl Lines {
-    fn parse(path: &Path, bytes: Vec<u8>) -> Result<Lines, TaskError> {
-        let text = String::from_utf8(bytes).map_err(|e| TaskError::Encoding {
-            path: path.to_path_buf(),
-            line: e.as_bytes()[..e.utf8_error().valid_up_to()]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count()
-                + 1,
-        })?;
-        let mut lines = Vec::new();
-        let mut pos = 0;
-        for l in text.split_inclusive('\n') {
-            let content = l.trim_end_matches('\n').trim_end_matches('\r');
-            lines.push((pos, pos + content.len()));
-            pos += l.len();
-        }
-        let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
-        Ok(Lines {
-            text,
-            lines,
-            newline,
-        })
-    }
-
-    fn line(&self, i: usize) -> &str {
-        let (a, b) = self.lines[i];
-        &self.text[a..b]
-    }
-
-    /// The text with `new` inserted as a line before line `at` (0-based; `len` appends).
-    fn insert(&self, at: usize, new: &str) -> String {
-        let offset = if at < self.lines.len() {
-            self.lines[at].0
-        } else {
-            self.text.len()
-        };
-        let mut out = String::with_capacity(self.text.len() + new.len() + 2);
-        out.push_str(&self.text[..offset]);
-        if offset > 0 && !out.ends_with('\n') {
-            out.push_str(self.newline);
-        }
-        out.push_str(new);
-        out.push_str(self.newline);
-        out.push_str(&self.text[offset..]);
-        out
-    }
-}
-
-fn heading_name(line: &str) -> Option<&str> {
-    let rest = line
-        .strip_prefix("### ")
-        .or_else(|| line.strip_prefix("## "))?;
-    Some(rest.trim())
-}
-
-fn load(path: &Path) -> Result<Option<Vec<u8>>, TaskError> {
-    match std::fs::read(path) {
-        Ok(b) => Ok(Some(b)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(source) => Err(TaskError::Io {
-            path: path.to_path_buf(),
-            source,
-        }),
-    }
-}
-
-fn write(path: &Path, text: &str) -> Result<(), TaskError> {
-    if let Some(dir) = path.parent() {
-        fs_err::create_dir_all(dir).map_err(|source| TaskError::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-    }
-    fsio::write_atomic(path, text.as_bytes()).map_err(|source| TaskError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
-}
-
-/// Write `text` to `path` if the file still holds `old` (`None`: there was no file), so that
-/// a line a human appended after it was read is never lost; `false`, writing nothing, if it
-/// changed: the caller reads it again and starts over.
-fn replace(path: &Path, old: Option<&[u8]>, text: &str) -> Result<bool, TaskError> {
-    let Some(old) = old else {
-        write(path, text)?;
-        return Ok(true);
-    };
-    fsio::replace_if_unchanged(path, old, text.as_bytes()).map_err(|source| TaskError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
 }
 
 /// [`add`], then record the rewritten `Tasks.md` in the manifest, so that the next command
@@ -468,55 +262,6 @@ pub fn done(root: &Path, query: &str) -> Result<Done, TaskError> {
     Err(TaskError::Busy { path })
 }
 
-/// The tasks of `file` that `parse` recognises, with their lines.
-fn tasks_where(file: &Lines, parse: fn(&str) -> Option<&str>) -> Vec<Task> {
-    (0..file.lines.len())
-        .filter_map(|i| {
-            parse(file.line(i)).map(|t| Task {
-                text: t.to_string(),
-                line: i + 1,
-            })
-        })
-        .collect()
-}
-
-enum Choice {
-    One(Task, &'static str),
-    /// The candidates, and how many matched in all.
-    Many(Vec<Task>, usize),
-    None,
-}
-
-fn choose(tasks: &[Task], query: &str) -> Choice {
-    let q = key(query);
-    // Identical tasks are interchangeable: completing the first is no guess. (The original had
-    // no exact stage and called these ambiguous; a unique match is the same either way.)
-    if let Some(t) = tasks.iter().find(|t| key(&t.text) == q) {
-        return Choice::One(t.clone(), "exact");
-    }
-    let hits: Vec<&Task> = tasks.iter().filter(|t| key(&t.text).contains(&q)).collect();
-    match hits.as_slice() {
-        [one] => return Choice::One((*one).clone(), "substring"),
-        [] => {}
-        many => return Choice::Many(many.iter().map(|t| (*t).clone()).collect(), many.len()),
-    }
-    let ranked = crate::fuzzy::rank(query, tasks.iter().map(|t| t.text.as_str()));
-    match ranked.as_slice() {
-        [] => Choice::None,
-        [(i, _)] => Choice::One(tasks[*i].clone(), "fuzzy"),
-        [(i, best), (_, next), ..] if *best > next.saturating_add(FUZZY_MARGIN) => {
-            Choice::One(tasks[*i].clone(), "fuzzy")
-        }
-        all => Choice::Many(
-            all.iter()
-                .take(FUZZY_CANDIDATES)
-                .map(|(i, _)| tasks[*i].clone())
-                .collect(),
-            all.len(),
-        ),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -526,7 +271,7 @@ mod tests {
     }
 
     fn read(dir: &tempfile::TempDir) -> String {
-        std::fs::read_to_string(dir.path().join(TASKS)).unwrap()
+        fs_err::read_to_string(dir.path().join(TASKS)).unwrap()
     }
 
     #[test]
@@ -548,8 +293,8 @@ mod tests {
     #[test]
     fn add_inserts_after_the_last_line_of_the_section() {
         let d = vault();
-        std::fs::create_dir_all(d.path().join("wiki/collections")).unwrap();
-        std::fs::write(
+        fs_err::create_dir_all(d.path().join("wiki/collections")).unwrap();
+        fs_err::write(
             d.path().join(TASKS),
             "## A\r\n- [ ] one\r\nSome note\r\n\r\n## B\r\n",
         )
@@ -580,78 +325,12 @@ mod tests {
         assert!(!d.path().join(TASKS).exists());
     }
 
-    fn tasks(texts: &[&str]) -> Vec<Task> {
-        texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| Task {
-                text: t.to_string(),
-                line: i + 1,
-            })
-            .collect()
-    }
-
-    fn pick(texts: &[&str], q: &str) -> Option<String> {
-        match choose(&tasks(texts), q) {
-            Choice::One(t, _) => Some(t.text),
-            _ => None,
-        }
-    }
-
-    #[test]
-    fn exact_beats_substring() {
-        assert_eq!(
-            pick(&["ship", "ship prepare"], "ship").as_deref(),
-            Some("ship")
-        );
-        assert_eq!(
-            pick(&["ship prepare", "ship finalize"], "FINALIZE").as_deref(),
-            Some("ship finalize")
-        );
-        assert!(
-            matches!(choose(&tasks(&["write tests for ingest", "write tests for scan"]), "write tests"), Choice::Many(c, 2) if c.len() == 2)
-        );
-    }
-
-    #[test]
-    fn fuzzy_needs_the_letters_in_order_and_a_clear_winner() {
-        assert_eq!(
-            pick(&["update README", "read me later"], "updrdme").as_deref(),
-            Some("update README")
-        );
-        // 26 against 5: a clear winner.
-        assert_eq!(
-            pick(&["ship prepare", "ship finalize"], "shp").as_deref(),
-            Some("ship prepare")
-        );
-        // 21 against 20: too close, both listed, best first.
-        match choose(&tasks(&["fix login bug", "fix logout bug"]), "fxbg") {
-            Choice::Many(c, 2) => assert_eq!(c[0].text, "fix login bug"),
-            _ => panic!("fxbg is ambiguous"),
-        }
-        // A typo is not a subsequence: the original found nothing, and so does this.
-        assert!(matches!(
-            choose(&tasks(&["ship finalize"]), "ship finalzie"),
-            Choice::None
-        ));
-    }
-
-    #[test]
-    fn an_ambiguous_fuzzy_match_lists_five_and_counts_all() {
-        let many: Vec<String> = (0..8).map(|i| format!("task number {i}")).collect();
-        let texts: Vec<&str> = many.iter().map(String::as_str).collect();
-        match choose(&tasks(&texts), "tsknm") {
-            Choice::Many(c, 8) => assert_eq!(c.len(), 5),
-            _ => panic!("eight equal matches are ambiguous"),
-        }
-    }
-
     #[test]
     fn done_marks_one_line_and_keeps_the_rest() {
         let d = vault();
-        std::fs::create_dir_all(d.path().join("wiki/collections")).unwrap();
+        fs_err::create_dir_all(d.path().join("wiki/collections")).unwrap();
         let text = "# T\r\n\r\n## A\r\n  * [ ] renew passport\r\n- [ ] other\r\n";
-        std::fs::write(d.path().join(TASKS), text).unwrap();
+        fs_err::write(d.path().join(TASKS), text).unwrap();
         let r = done(d.path(), "passport").unwrap();
         assert!(matches!(r, Done::Completed { ref task, .. } if task.line == 4));
         assert_eq!(read(&d), text.replace("* [ ] renew", "* [x] renew"));

@@ -1,0 +1,160 @@
+//! Finalize: plan once, then run the steps in order, recording each in the manifest so that a
+//! run after a crash resumes after the last one done; then close the ingest.
+
+use super::error::failed;
+use super::report::Finalized;
+use super::steps::Run;
+use super::{FinalizeFailed, IngestError};
+use crate::clock::Now;
+use crate::collections::feeds;
+use crate::fault;
+use crate::git::Commit;
+use crate::lock::VaultLock;
+use crate::manifest::{BatchEntry, Manifest, Outcome, Step};
+use crate::vault::Vault;
+
+/// What finalize is asked to do.
+#[derive(Debug, Clone, Default)]
+pub struct FinalizeOptions {
+    /// The commit message; default `ingest: N entries`.
+    pub message: Option<String>,
+    /// Entries of the batch to leave in the inbox.
+    pub keep: Vec<u32>,
+}
+
+/// Finalize the open ingest, or resume an interrupted finalize.
+pub fn finalize(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    now: &Now,
+    opts: &FinalizeOptions,
+) -> Result<Finalized, FinalizeFailed> {
+    let _lock = VaultLock::acquire(&vault.root).map_err(|e| FinalizeFailed {
+        ingest: 0,
+        done: Vec::new(),
+        error: Box::new(IngestError::Lock(e)),
+    })?;
+    let row = match manifest.open_ingest_row() {
+        Ok(Some(row)) => row,
+        Ok(None) => return Err(failed(0, &[], IngestError::NoOpenIngest)),
+        Err(e) => return Err(failed(0, &[], e.into())),
+    };
+    let id = row.id;
+    let mut run = Run {
+        vault,
+        now,
+        id,
+        token: row.token.clone(),
+        done: Vec::new(),
+        warnings: Vec::new(),
+    };
+    let resumed = row.step.is_some();
+    let first = match row.step {
+        None | Some(Step::Plan) => 0,
+        Some(step) => Step::AFTER_PLAN
+            .iter()
+            .position(|s| *s == step)
+            .map_or(0, |i| i + 1),
+    };
+    if let Some(step) = &row.step {
+        run.done = Step::AFTER_PLAN[..first].to_vec();
+        if !opts.keep.is_empty() {
+            run.warnings.push(format!(
+                "resuming ingest {id} after step {step}: --keep is ignored, the entries chosen \
+                 when finalize first ran stand"
+            ));
+        }
+    } else {
+        run.plan(manifest, &opts.keep).map_err(|e| run.fail(e))?;
+    }
+    let batch = manifest.batch(id).map_err(|e| run.fail(e.into()))?;
+    let archived: Vec<&BatchEntry> = batch
+        .iter()
+        .filter(|e| e.outcome == Some(Outcome::Archive))
+        .collect();
+    let ids = |o: Outcome| -> Vec<u32> {
+        batch
+            .iter()
+            .filter(|e| e.outcome == Some(o))
+            .map(|e| e.id)
+            .collect()
+    };
+
+    let mut archive_files = Vec::new();
+    let mut remaining = None;
+    let mut scan_errors = Vec::new();
+    // What the batch feeds is regenerated in any case; a resumed run did it before it stopped.
+    let regenerated = feeds::fed_by_all(archived.iter().map(|e| e.content.as_str()));
+    let mut also_regenerated = Vec::new();
+    let mut commit = None;
+    for (i, step) in Step::AFTER_PLAN.into_iter().enumerate() {
+        let redo = i < first;
+        let result = match step {
+            // Done steps that produce facts the summary needs are cheap to recompute.
+            Step::Archive => run.archive(&archived).map(|files| archive_files = files),
+            Step::Inbox | Step::Scan | Step::Regen if redo => Ok(()),
+            Step::Inbox => run
+                .clear_inbox(manifest, &archived, row.inbox_rewrite.as_ref())
+                .map(|n| remaining = Some(n)),
+            Step::Scan => run.scan(manifest).map(|errors| scan_errors = errors),
+            Step::Regen => run
+                .regen(manifest, &regenerated)
+                .map(|others| also_regenerated = others),
+            Step::Commit => run
+                .commit(archived.len(), opts.message.as_deref())
+                .map(|c| commit = Some(c)),
+            // Not steps after planning.
+            Step::Plan | Step::Complete => Ok(()),
+        };
+        result.map_err(|e| run.fail(e))?;
+        if !redo {
+            fault::reached(step.fault_point());
+            if step != Step::Commit {
+                manifest
+                    .record_step(id, step)
+                    .map_err(|e| run.fail(e.into()))?;
+            }
+            run.done.push(step);
+        }
+    }
+    let remaining = match remaining {
+        Some(n) => n,
+        None => run.count_inbox().map_err(|e| run.fail(e))?,
+    };
+    let (sha, skipped) = match commit {
+        Some(Commit::Made { sha, .. }) => (Some(sha), None),
+        Some(Commit::Skipped(reason)) => (None, Some(reason)),
+        None => (None, None),
+    };
+    let (kept_entries, changed_entries) = (ids(Outcome::Keep), ids(Outcome::Changed));
+    manifest
+        .complete_ingest(
+            id,
+            &now.timestamp,
+            now.ns,
+            (archived.len(), kept_entries.len(), changed_entries.len()),
+            sha.as_deref(),
+            skipped.as_deref(),
+        )
+        .map_err(|e| run.fail(e.into()))?;
+    Ok(Finalized {
+        ingest_id: id,
+        archived: archived.len(),
+        entry_count: archived.len(),
+        archived_files: archive_files.len(),
+        kept: kept_entries.len(),
+        changed: changed_entries.len(),
+        remaining,
+        kept_entries,
+        changed_entries,
+        archive_files,
+        commit_sha: sha.as_deref().map(crate::git::short),
+        commit: sha,
+        commit_skipped: skipped,
+        scan_errors,
+        regenerated,
+        also_regenerated,
+        resumed,
+        warnings: run.warnings,
+    })
+}

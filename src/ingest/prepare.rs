@@ -1,0 +1,149 @@
+//! Opening a batch: the first entries of the inbox recorded in the manifest under a new
+//! ingest; and the open ingest's batch shown again (resume, status).
+
+use super::report::{Batch, BatchItem, Prepared};
+use super::{IngestError, match_entries, read_inbox};
+use crate::clock::Now;
+use crate::collections::feeds;
+use crate::fault;
+use crate::inbox::{Hints, Inbox};
+use crate::manifest::{Manifest, NewEntry, Opened, Step};
+use crate::vault::{INBOX, Vault};
+
+/// Open an ingest of at most `limit` entries (`None`: the configured batch size; 0: all).
+pub fn prepare(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    now: &Now,
+    limit: Option<usize>,
+) -> Result<Prepared, IngestError> {
+    let bytes = read_inbox(vault)?.ok_or_else(|| IngestError::InboxMissing(vault.path(INBOX)))?;
+    let inbox = Inbox::parse(&bytes, now.today)?;
+    let limit = match limit.unwrap_or(vault.config.ingest.batch_size) {
+        0 => usize::MAX,
+        n => n,
+    };
+    let take = inbox.entries.len().min(limit);
+    let entries: Vec<NewEntry> = inbox.entries[..take]
+        .iter()
+        .map(|e| NewEntry {
+            capture_date: e.capture_date.to_string(),
+            hash: e.hash.clone(),
+            content: e.content.clone(),
+            hints: serde_json::to_string(&Hints::of(&e.content)).unwrap_or_else(|_| "{}".into()),
+        })
+        .collect();
+    let remaining = inbox.entries.len() - take;
+    let token = token(now, &entries);
+    match manifest.open_ingest(&token, &now.timestamp, remaining, &entries)? {
+        Opened::New(id) => {
+            fault::reached("prepare.open");
+            let items = inbox.entries[..take]
+                .iter()
+                .enumerate()
+                .map(|(i, e)| BatchItem {
+                    id: i as u32 + 1,
+                    capture_date: e.capture_date.to_string(),
+                    content: e.content.clone(),
+                    hash: e.hash.clone(),
+                    hints: Hints::of(&e.content),
+                })
+                .collect();
+            let mut batch = batch_of(
+                Some(id),
+                items,
+                remaining,
+                Some(now.timestamp.clone()),
+                None,
+            );
+            batch.warnings = inbox.warnings;
+            Ok(Prepared::Opened(batch))
+        }
+        Opened::AlreadyOpen(_) => {
+            let batch = open_batch(vault, manifest, now)?.ok_or(IngestError::NoOpenIngest)?;
+            Ok(Prepared::InProgress(batch))
+        }
+        Opened::Nothing => {
+            let mut batch = batch_of(None, Vec::new(), 0, None, None);
+            batch.warnings = inbox.warnings;
+            Ok(Prepared::Empty(batch))
+        }
+    }
+}
+
+/// A token unique to this ingest, even if a rebuilt manifest reuses its id: archive markers
+/// and commit trailers carry it, so a retry recognises its own work and nothing else.
+fn token(now: &Now, entries: &[NewEntry]) -> String {
+    let mut h = blake3::Hasher::new();
+    h.update(&now.ns.to_le_bytes());
+    h.update(&std::process::id().to_le_bytes());
+    for e in entries {
+        h.update(e.hash.as_bytes());
+    }
+    h.finalize().to_hex()[..16].to_string()
+}
+
+fn batch_of(
+    id: Option<i64>,
+    entries: Vec<BatchItem>,
+    remaining: usize,
+    started_at: Option<String>,
+    step: Option<Step>,
+) -> Batch {
+    Batch {
+        ingest_id: id,
+        total: entries.len(),
+        affected_collections: feeds::fed_by_all(entries.iter().map(|e| e.content.as_str())),
+        entries,
+        remaining,
+        already_in_progress: false,
+        started_at,
+        step,
+        warnings: Vec::new(),
+    }
+}
+
+/// The open ingest's batch, if one is open.
+pub fn open_batch(
+    vault: &Vault,
+    manifest: &Manifest,
+    now: &Now,
+) -> Result<Option<Batch>, IngestError> {
+    let Some(row) = manifest.open_ingest_row()? else {
+        return Ok(None);
+    };
+    let recorded = manifest.batch(row.id)?;
+    let items: Vec<BatchItem> = recorded
+        .iter()
+        .map(|e| BatchItem {
+            id: e.id,
+            capture_date: e.capture_date.clone(),
+            content: e.content.clone(),
+            hash: e.hash.clone(),
+            hints: serde_json::from_str(&e.hints).unwrap_or_default(),
+        })
+        .collect();
+    let mut warnings = Vec::new();
+    let remaining = match read_inbox(vault)?.map(|b| Inbox::parse(&b, now.today)) {
+        Some(Ok(inbox)) => {
+            let hashes: Vec<&str> = inbox.entries.iter().map(|e| e.hash.as_str()).collect();
+            let matched = match_entries(&recorded, &hashes, |_| true);
+            hashes.len() - matched.iter().filter(|m| m.is_some()).count()
+        }
+        Some(Err(e)) => {
+            warnings.push(format!("cannot count the entries left in the inbox: {e}"));
+            0
+        }
+        None => 0,
+    };
+    let mut batch = batch_of(
+        Some(row.id),
+        items,
+        remaining,
+        Some(row.started_at),
+        row.step,
+    );
+    batch.already_in_progress = true;
+    batch.warnings = warnings;
+    Ok(Some(batch))
+}

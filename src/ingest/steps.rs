@@ -1,0 +1,231 @@
+//! The steps of finalize, each safe to run again: archive blocks carry markers so none is
+//! appended twice, the inbox rewrite removes only entries still present (and recognises a
+//! rewrite it already made), and a commit is recognised by its trailer.
+
+use super::error::failed;
+use super::{FinalizeFailed, IngestError, REWRITE_ATTEMPTS, match_entries, read_inbox};
+use crate::archive::{self, Item};
+use crate::clock::Now;
+use crate::collections::{ALL, Collection, regen};
+use crate::fault;
+use crate::fsio;
+use crate::git::{self, Commit};
+use crate::inbox::Inbox;
+use crate::manifest::{BatchEntry, Manifest, Outcome, Step};
+use crate::scan::{self, ScanIssue};
+use crate::vault::{INBOX, Vault};
+
+/// One finalize run's context.
+pub(super) struct Run<'a> {
+    pub(super) vault: &'a Vault,
+    pub(super) now: &'a Now,
+    pub(super) id: i64,
+    pub(super) token: String,
+    pub(super) done: Vec<Step>,
+    pub(super) warnings: Vec<String>,
+}
+
+impl Run<'_> {
+    pub(super) fn fail(&self, error: IngestError) -> FinalizeFailed {
+        failed(self.id, &self.done, error)
+    }
+
+    /// Decide, once, what happens to each entry, and record it.
+    pub(super) fn plan(
+        &mut self,
+        manifest: &mut Manifest,
+        keep: &[u32],
+    ) -> Result<(), IngestError> {
+        let batch = manifest.batch(self.id)?;
+        if let Some(&bad) = keep.iter().find(|k| !batch.iter().any(|e| e.id == **k)) {
+            return Err(IngestError::UnknownEntry {
+                ingest: self.id,
+                entry: bad,
+                count: batch.len(),
+            });
+        }
+        let bytes = read_inbox(self.vault)?;
+        let inbox = match &bytes {
+            Some(b) => Some(Inbox::parse(b, self.now.today)?),
+            None => None,
+        };
+        let hashes: Vec<&str> = inbox
+            .iter()
+            .flat_map(|i| i.entries.iter().map(|e| e.hash.as_str()))
+            .collect();
+        let found = match_entries(&batch, &hashes, |e| !keep.contains(&e.id));
+        let plan: Vec<(u32, Outcome)> = batch
+            .iter()
+            .zip(&found)
+            .map(|(e, f)| {
+                let o = if keep.contains(&e.id) {
+                    Outcome::Keep
+                } else if f.is_some() {
+                    Outcome::Archive
+                } else {
+                    Outcome::Changed
+                };
+                (e.id, o)
+            })
+            .collect();
+        for (id, o) in &plan {
+            if *o == Outcome::Changed {
+                self.warnings.push(format!(
+                    "entry {id} was edited or removed since prepare; it is not archived (what is \
+                     in the inbox now stays there for the next ingest)"
+                ));
+            }
+        }
+        manifest.record_plan(self.id, &plan)?;
+        fault::reached(Step::Plan.fault_point());
+        self.done.push(Step::Plan);
+        Ok(())
+    }
+
+    pub(super) fn archive(&self, entries: &[&BatchEntry]) -> Result<Vec<String>, IngestError> {
+        let items: Vec<Item<'_>> = entries
+            .iter()
+            .map(|e| Item {
+                entry: e.id,
+                capture_date: &e.capture_date,
+                hash: &e.hash,
+                content: &e.content,
+            })
+            .collect();
+        Ok(archive::archive(&self.vault.root, self.id, &self.token, &items)?.files)
+    }
+
+    /// Remove the archived entries still in the inbox; returns how many entries remain.
+    /// `recorded` is the rewrite an interrupted run was about to make: if the inbox now starts
+    /// with its result (and no longer with what it replaced), it was made, and whatever
+    /// follows was captured since, so nothing is removed again.
+    pub(super) fn clear_inbox(
+        &mut self,
+        manifest: &Manifest,
+        entries: &[&BatchEntry],
+        recorded: Option<&(String, String)>,
+    ) -> Result<usize, IngestError> {
+        let path = self.vault.path(INBOX);
+        let owned: Vec<BatchEntry> = entries.iter().map(|e| (*e).clone()).collect();
+        for _ in 0..REWRITE_ATTEMPTS {
+            let Some(bytes) = read_inbox(self.vault)? else {
+                self.warnings
+                    .push("inbox.md is missing; there was nothing to remove".into());
+                return Ok(0);
+            };
+            let inbox = Inbox::parse(&bytes, self.now.today)?;
+            if let Some((before, after)) = recorded
+                && !starts_with(&bytes, before)
+                && starts_with(&bytes, after)
+            {
+                return Ok(inbox.entries.len());
+            }
+            let hashes: Vec<&str> = inbox.entries.iter().map(|e| e.hash.as_str()).collect();
+            let remove: Vec<usize> = match_entries(&owned, &hashes, |_| true)
+                .into_iter()
+                .flatten()
+                .collect();
+            if remove.is_empty() {
+                return Ok(inbox.entries.len());
+            }
+            let new = inbox.without(&bytes, &remove);
+            manifest.record_inbox_rewrite(self.id, &fingerprint(&bytes), &fingerprint(&new))?;
+            let replaced = fsio::replace_if_unchanged(&path, &bytes, &new).map_err(|source| {
+                IngestError::InboxIo {
+                    action: "replace",
+                    path: path.clone(),
+                    source,
+                }
+            })?;
+            if replaced {
+                return Ok(inbox.entries.len() - remove.len());
+            }
+        }
+        Err(IngestError::InboxBusy)
+    }
+
+    pub(super) fn count_inbox(&self) -> Result<usize, IngestError> {
+        match read_inbox(self.vault)? {
+            Some(b) => Ok(Inbox::parse(&b, self.now.today)?.entries.len()),
+            None => Ok(0),
+        }
+    }
+
+    pub(super) fn scan(&self, manifest: &mut Manifest) -> Result<Vec<ScanIssue>, IngestError> {
+        let report = scan::rescan(self.vault, manifest, self.now)?;
+        Ok(report.errors)
+    }
+
+    /// Regenerate the collections `batch` feeds, and those whose other sources changed since
+    /// the last completed ingest (pages the agent wrote, files dropped into raw/), so that the
+    /// commit includes them; rescan if any page was written. Returns the other collections
+    /// whose pages were rewritten.
+    pub(super) fn regen(
+        &self,
+        manifest: &mut Manifest,
+        batch: &[Collection],
+    ) -> Result<Vec<Collection>, IngestError> {
+        let affected = crate::collections::affected::affected(self.vault, manifest)
+            .map_err(regen::RegenError::from)?;
+        let chosen: Vec<Collection> = ALL
+            .into_iter()
+            .filter(|c| batch.contains(c) || affected.affected.contains(&c.name()))
+            .collect();
+        let outcomes = regen::write_pages(self.vault, manifest, self.now, &chosen, false)?;
+        let written: Vec<Collection> = outcomes
+            .iter()
+            .filter(|o| o.status == regen::Status::Written)
+            .map(|o| o.name)
+            .collect();
+        if !written.is_empty() {
+            scan::rescan(self.vault, manifest, self.now)?;
+        }
+        Ok(written.into_iter().filter(|c| !batch.contains(c)).collect())
+    }
+
+    pub(super) fn commit(
+        &self,
+        archived: usize,
+        message: Option<&str>,
+    ) -> Result<Commit, IngestError> {
+        if !self.vault.config.git.auto_commit {
+            return Ok(Commit::Skipped(
+                "auto_commit is false in sparks.toml".into(),
+            ));
+        }
+        let trailer = format!("Sparks-Ingest: {} {}", self.id, self.token);
+        if let Some(sha) = git::head_with_line(&self.vault.root, &trailer)? {
+            return Ok(Commit::Made {
+                sha,
+                paths: Vec::new(),
+            });
+        }
+        let subject = match message {
+            Some(m) if !m.trim().is_empty() => m.trim().to_string(),
+            _ => format!(
+                "ingest: {archived} {}",
+                if archived == 1 { "entry" } else { "entries" }
+            ),
+        };
+        Ok(git::commit_vault(
+            &self.vault.root,
+            &format!("{subject}\n\n{trailer}\n"),
+        )?)
+    }
+}
+
+/// `<len>:<blake3>` of some bytes.
+fn fingerprint(bytes: &[u8]) -> String {
+    format!("{}:{}", bytes.len(), blake3::hash(bytes).to_hex())
+}
+
+/// Whether `bytes` starts with the content a [`fingerprint`] describes.
+fn starts_with(bytes: &[u8], print: &str) -> bool {
+    let Some((len, _)) = print.split_once(':') else {
+        return false;
+    };
+    let Ok(len) = len.parse::<usize>() else {
+        return false;
+    };
+    bytes.len() >= len && fingerprint(&bytes[..len]) == print
+}

@@ -1,0 +1,82 @@
+//! Link resolution inside the scan: the links whose targets may have changed meaning are
+//! resolved again, by the rules of [`crate::manifest::Resolution`].
+
+use super::{Dirty, ScanTx};
+use crate::manifest::links::{Candidates, InMemory, resolve_key};
+use crate::manifest::{At, Resolution, Result};
+use rusqlite::params;
+
+impl ScanTx<'_> {
+    /// Resolve the links whose targets may have changed meaning: new links, and links whose
+    /// key is in `dirty`; or every link when `all` is set. Returns how many targets it resolved.
+    pub fn resolve(&self, dirty: &Dirty, all: bool) -> Result<usize> {
+        let keys = if all {
+            // In the order of the `links_target_key` index: no temporary table of every key.
+            // The empty key is a link to a heading of its own page unless some other target
+            // folds to it.
+            let mut keys = self.collect("SELECT DISTINCT target_key FROM links", &[])?;
+            let blank = self.collect(
+                "SELECT target_key FROM links WHERE target_key = '' AND target <> '' LIMIT 1",
+                &[],
+            )?;
+            if blank.is_empty() {
+                keys.retain(|k| !k.is_empty());
+            }
+            keys
+        } else {
+            self.tx
+                .execute_batch(
+                    "CREATE TEMP TABLE IF NOT EXISTS dirty (key TEXT PRIMARY KEY);
+                     DELETE FROM temp.dirty;",
+                )
+                .at(&self.path)?;
+            let mut ins = self
+                .tx
+                .prepare_cached("INSERT OR IGNORE INTO temp.dirty (key) VALUES (?1)")
+                .at(&self.path)?;
+            for k in dirty {
+                ins.execute([k]).at(&self.path)?;
+            }
+            self.collect(
+                "SELECT target_key FROM links WHERE status = 'pending'
+                 UNION SELECT target_key FROM links WHERE name_key IN (SELECT key FROM temp.dirty)
+                 UNION SELECT target_key FROM links WHERE target_key IN (SELECT key FROM temp.dirty)",
+                &[],
+            )?
+        };
+        // Resolving every key asks the same few tables thousands of times: read them once.
+        let everything;
+        let source: &dyn Candidates = if all {
+            everything = InMemory::load(&self.tx).at(&self.path)?;
+            &everything
+        } else {
+            &*self.tx
+        };
+        let mut update = self
+            .tx
+            .prepare_cached(
+                "UPDATE links SET status = ?2, resolved = ?3, candidates = ?4
+                 WHERE target_key = ?1 AND target <> ''",
+            )
+            .at(&self.path)?;
+        for k in &keys {
+            let (status, resolved, candidates) = match resolve_key(source, k).at(&self.path)? {
+                Resolution::Resolved(p) => ("resolved", Some(p), 1),
+                Resolution::Broken => ("broken", None, 0),
+                Resolution::Ambiguous(n) => ("ambiguous", None, n),
+            };
+            update
+                .execute(params![k, status, resolved, candidates as i64])
+                .at(&self.path)?;
+        }
+        Ok(keys.len())
+    }
+
+    fn collect(&self, sql: &str, args: &[&str]) -> Result<Vec<String>> {
+        let mut stmt = self.tx.prepare_cached(sql).at(&self.path)?;
+        let rows = stmt
+            .query_map(rusqlite::params_from_iter(args), |r| r.get::<_, String>(0))
+            .at(&self.path)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
+    }
+}

@@ -1,0 +1,361 @@
+//! `scan`: bring the manifest up to date with the files of the vault.
+//!
+//! Change detection works like git's index: a file is read again when its size, mtime, ctime
+//! or inode differ from the stored ones, or when its mtime is not older than the filesystem
+//! clock at the time it was last read (a "racy" file could have changed within the same clock
+//! tick). Only files whose content hash changed are parsed again. Everything is written in one
+//! transaction. A file or directory that cannot be read is reported, and what the manifest knew
+//! about it is left as it was: an unreadable directory never marks its files deleted.
+//!
+//! The pieces: `walk` lists the vault's files with their metadata, `read` reads, hashes and
+//! parses the ones that changed on reader threads, `report` is what a scan returns. This file
+//! decides what to read and stores the results in one transaction.
+
+mod read;
+mod report;
+mod walk;
+
+pub use read::is_page;
+pub use report::{ScanIssue, ScanOptions, ScanReport, Seen};
+pub use walk::stat_of;
+
+use crate::fsio;
+use crate::manifest::{Content, Dirty, FileRow, Manifest, ManifestError, Stat, meta::LAST_SCAN};
+use crate::vault::{MANIFEST, Vault};
+use read::{Read, read_streaming};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use walk::{Found, walk, walked};
+
+/// The scan could not run at all.
+#[derive(Debug, thiserror::Error)]
+pub enum ScanError {
+    /// The vault root itself cannot be listed.
+    #[error("cannot read the vault root {}: {source}", path.display())]
+    Root {
+        /// The root.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The manifest failed.
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+    /// `--rebuild` could not move the old manifest aside.
+    #[error("cannot set the old manifest aside: {0}")]
+    SetAside(std::io::Error),
+}
+
+impl ScanError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            ScanError::Manifest(m) => m.hint(),
+            ScanError::Root { .. } | ScanError::SetAside(_) => None,
+        }
+    }
+}
+
+/// Scan the vault into the manifest. `now_ns` is the wall clock (for "changed since").
+pub fn scan(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    opts: ScanOptions,
+    now_rfc3339: &str,
+    now_ns: i64,
+) -> Result<ScanReport, ScanError> {
+    let started = Instant::now();
+    let root = &vault.root;
+    fsio::read_dir(root).map_err(|source| ScanError::Root {
+        path: root.clone(),
+        source,
+    })?;
+    let (found, errors, unreadable) = walk(root);
+    let known = manifest.file_rows()?;
+    // A cold or full scan touches most keys: resolving every target at once is cheaper, and
+    // needs no record of which keys changed.
+    let all = opts.full || known.is_empty();
+    let gone = |path: &str, row: &FileRow| !row.deleted && !under_any(path, &unreadable);
+    let work = Work {
+        found,
+        known,
+        errors,
+        full: opts.full,
+        all,
+        // Only a scan of every file says how old the manifest is.
+        last_scan: Some(now_rfc3339),
+    };
+    let mut report = store(vault, manifest, work, gone, now_ns)?;
+    crate::fault::reached("scan.commit");
+    report.timed(started);
+    Ok(report)
+}
+
+/// Bring the manifest up to date for these vault-relative files only, after a command wrote
+/// them: no walk, so the cost is that of the files, not of the vault. A path that no longer
+/// exists is marked deleted.
+pub fn scan_paths(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    paths: &[String],
+    now_ns: i64,
+) -> Result<ScanReport, ScanError> {
+    let started = Instant::now();
+    let mut found = Vec::new();
+    let mut errors = Vec::new();
+    // Only what the walk would find: a scan of these paths must agree with a scan of all.
+    let mut unique: Vec<&String> = paths.iter().filter(|p| walked(p)).collect();
+    unique.sort();
+    unique.dedup();
+    for rel in unique {
+        match fsio::if_exists(fsio::symlink_metadata(&vault.root.join(rel))) {
+            Ok(Some(meta)) if meta.is_file() => found.push(Found {
+                rel: rel.clone(),
+                raw: None,
+                stat: stat_of(&meta),
+            }),
+            Ok(_) => {}
+            Err(e) => errors.push(ScanIssue {
+                path: rel.clone(),
+                error: e.to_string(),
+            }),
+        }
+    }
+    let known = manifest.file_rows_of(paths)?;
+    let listed: std::collections::HashSet<&str> = paths.iter().map(String::as_str).collect();
+    let failed: Vec<String> = errors.iter().map(|e| e.path.clone()).collect();
+    let gone = |path: &str, row: &FileRow| {
+        !row.deleted && listed.contains(path) && !failed.iter().any(|f| f == path)
+    };
+    let work = Work {
+        found,
+        known,
+        errors,
+        full: false,
+        all: false,
+        last_scan: None,
+    };
+    let mut report = store(vault, manifest, work, gone, now_ns)?;
+    report.timed(started);
+    Ok(report)
+}
+
+/// The incremental scan a command runs before it answers from the manifest, so that it sees
+/// the files as they are now (cheap when nothing changed: a walk and a stat per file). In a
+/// vault nobody may write to, the manifest stays as the last scan left it, and the result says
+/// so.
+pub fn refresh(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    now: &crate::clock::Now,
+) -> Result<Seen, ScanError> {
+    if manifest.is_read_only() {
+        let last = manifest.meta(LAST_SCAN)?;
+        return Ok(Seen {
+            scan_errors: Vec::new(),
+            manifest_as_of: Some(last.unwrap_or_else(|| "never".into())),
+        });
+    }
+    let report = rescan(vault, manifest, now)?;
+    Ok(Seen {
+        scan_errors: report.errors,
+        manifest_as_of: None,
+    })
+}
+
+/// What a scan is to store: the files found (all of the vault's, or the ones asked for), the
+/// rows the manifest holds for them, and the errors met finding them.
+struct Work<'a> {
+    found: Vec<Found>,
+    known: HashMap<String, FileRow>,
+    errors: Vec<ScanIssue>,
+    /// Read every found file, whatever its metadata says.
+    full: bool,
+    /// Resolve every link target afresh.
+    all: bool,
+    /// The time to record as the last scan's, for a scan of the whole vault.
+    last_scan: Option<&'a str>,
+}
+
+/// Read what changed of `work.found` and write it in one transaction; mark deleted the known
+/// rows not found for which `gone` says so.
+fn store(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    work: Work<'_>,
+    gone: impl Fn(&str, &FileRow) -> bool,
+    now_ns: i64,
+) -> Result<ScanReport, ScanError> {
+    let root = &vault.root;
+    let clock_ns = fs_clock(root).unwrap_or(now_ns);
+    let Work {
+        found,
+        known,
+        mut errors,
+        full,
+        all,
+        last_scan,
+    } = work;
+    let mut to_read = Vec::new();
+    let mut skipped = 0;
+    for (i, f) in found.iter().enumerate() {
+        match known.get(&f.rel) {
+            Some(row) if !full && is_clean(row, f.stat) => skipped += 1,
+            _ => to_read.push(i),
+        }
+    }
+    let tx = manifest.scan_tx()?;
+    let mut dirty = Dirty::new();
+    let (mut hashed, mut changed) = (0, 0);
+    let mut vanished = std::collections::HashSet::new();
+    // Readers hash and parse in parallel while this thread writes, in walk order, with a
+    // bounded number of files in flight: memory does not grow with the vault.
+    read_streaming(root, &found, &to_read, &known, |i, read| {
+        let f = &found[i];
+        match read {
+            Read::Same => {
+                hashed += 1;
+                tx.touch(&f.rel, f.stat, clock_ns)?;
+            }
+            Read::Changed { hash, doc, text } => {
+                hashed += 1;
+                changed += 1;
+                let content = Content {
+                    hash: &hash,
+                    doc: doc.as_ref(),
+                    text: text.as_deref(),
+                };
+                tx.store(&f.rel, f.stat, content, (clock_ns, now_ns), &mut dirty)?;
+                if all {
+                    dirty.clear();
+                }
+            }
+            Read::Failed(error) => errors.push(ScanIssue {
+                path: f.rel.clone(),
+                error,
+            }),
+            Read::Vanished => {
+                vanished.insert(i);
+            }
+        }
+        Ok(())
+    })?;
+    let seen: std::collections::HashSet<&str> = found
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !vanished.contains(i))
+        .map(|(_, f)| f.rel.as_str())
+        .collect();
+    let mut deleted = 0;
+    for (path, row) in &known {
+        if !seen.contains(path.as_str()) && gone(path, row) {
+            tx.delete(path, now_ns, &mut dirty)?;
+            deleted += 1;
+        }
+    }
+    let walked = found.len();
+    // What the walk found is not needed any more: free it before resolution loads its tables.
+    drop(seen);
+    drop(found);
+    drop(known);
+    let resolved = tx.resolve(&dirty, all)?;
+    if let Some(at) = last_scan {
+        tx.set_meta(LAST_SCAN, at)?;
+    }
+    tx.commit()?;
+    errors.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(ScanReport {
+        vault_root: root.clone(),
+        walked,
+        hashed,
+        changed,
+        skipped,
+        deleted,
+        resolved,
+        errors,
+        duration_ms: 0,
+        duration_ns: 0,
+        set_aside: Vec::new(),
+    })
+}
+
+/// The incremental scan a command runs after writing files, at its own clock reading.
+pub fn rescan(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    now: &crate::clock::Now,
+) -> Result<ScanReport, ScanError> {
+    scan(
+        vault,
+        manifest,
+        ScanOptions::default(),
+        &now.timestamp,
+        now.ns,
+    )
+}
+
+/// Whether a stored row still describes the file: same metadata, and last read at a clock
+/// strictly later than its mtime (otherwise a same-tick edit could hide behind it).
+fn is_clean(row: &FileRow, stat: Stat) -> bool {
+    !row.deleted && row.stat == stat && stat.mtime_ns < row.clock_ns
+}
+
+fn under_any(path: &str, prefixes: &[String]) -> bool {
+    prefixes.iter().any(|p| {
+        p.is_empty()
+            || path == p
+            || (path.starts_with(p.as_str()) && path.as_bytes()[p.len()] == b'/')
+    })
+}
+
+/// The filesystem's own clock: the mtime of a file written now. Comparing mtimes with it,
+/// not with the (finer, and ahead) system clock, is what makes the racy check sound.
+fn fs_clock(root: &Path) -> std::io::Result<i64> {
+    let p = root.join(format!("{MANIFEST}-clock"));
+    fs_err::write(&p, b"")?;
+    let meta = fs_err::metadata(&p);
+    let _ = fs_err::remove_file(&p);
+    Ok(stat_of(&meta?).mtime_ns)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes() {
+        let p = vec!["wiki/entities".to_string()];
+        assert!(under_any("wiki/entities/A.md", &p));
+        assert!(!under_any("wiki/entities2/A.md", &p));
+        assert!(under_any("x", &["".to_string()]));
+    }
+
+    #[test]
+    fn racy_rows_are_not_clean() {
+        let stat = Stat {
+            size: 3,
+            mtime_ns: 100,
+            ctime_ns: 100,
+            inode: 7,
+        };
+        let row = |clock_ns| FileRow {
+            stat,
+            hash: String::new(),
+            clock_ns,
+            deleted: false,
+        };
+        assert!(is_clean(&row(101), stat));
+        assert!(!is_clean(&row(100), stat), "same tick as the read");
+        assert!(
+            !is_clean(
+                &row(101),
+                Stat {
+                    ctime_ns: 200,
+                    ..stat
+                }
+            ),
+            "touch -d changes ctime"
+        );
+    }
+}
