@@ -201,6 +201,39 @@ pub struct FmtArgs {
     pub check: bool,
 }
 
+/// `sparks_move`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveArgs {
+    /// Title, alias, file name or path
+    #[serde(deserialize_with = "de::page")]
+    pub page: String,
+    /// New title, or path under wiki/ ending in .md
+    #[serde(deserialize_with = "de::new")]
+    pub new: String,
+    /// Write nothing; return the changes
+    #[serde(default, deserialize_with = "de::dry_run")]
+    pub dry_run: bool,
+    /// Do not keep the old title as an alias
+    #[serde(default, deserialize_with = "de::no_alias")]
+    pub no_alias: bool,
+}
+
+/// `sparks_merge`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MergeArgs {
+    /// Page to merge and delete
+    #[serde(deserialize_with = "de::from")]
+    pub from: String,
+    /// Page that receives it
+    #[serde(deserialize_with = "de::into")]
+    pub into: String,
+    /// Write nothing; return the changes
+    #[serde(default, deserialize_with = "de::dry_run")]
+    pub dry_run: bool,
+}
+
 /// `schema` without what costs a model tokens and tells it nothing: `$schema` (2020-12 is
 /// MCP's default dialect), integer `format`s, defaults of `null`, `false` and `[]`, and `null`
 /// among the `type`s of an optional argument (leaving it out says the same).
@@ -287,6 +320,7 @@ mod de {
         fix: bool => lenient::value,
         check: bool => lenient::value,
         dry_run: bool => lenient::value,
+        no_alias: bool => lenient::value,
         stale: bool => lenient::value,
         orphan: bool => lenient::value,
         thin: bool => lenient::value,
@@ -310,6 +344,10 @@ mod de {
         links_to: Option<String> => lenient::text,
         resolve: Option<String> => lenient::text,
         path: Option<String> => lenient::text,
+        page: String => lenient::text,
+        new: String => lenient::text,
+        from: String => lenient::text,
+        into: String => lenient::text,
     }
 }
 

@@ -272,6 +272,36 @@ impl Server {
     }
 
     #[tool(
+        description = "Rename or move a page and rewrite every link to it. Use it instead of renaming files. Repeat a call that was interrupted to complete it.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn sparks_move(&self, Parameters(a): Parameters<MoveArgs>) -> CallToolResult {
+        self.runner
+            .call(request::Mv::new(a.page, a.new, a.no_alias, a.dry_run))
+            .await
+    }
+
+    #[tool(
+        description = "Append page `from` to `into`, rewrite every link to it, delete it. Repeat a call that was interrupted to complete it.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn sparks_merge(&self, Parameters(a): Parameters<MergeArgs>) -> CallToolResult {
+        self.runner
+            .call(request::Merge::new(a.from, a.into, a.dry_run))
+            .await
+    }
+
+    #[tool(
         description = "Regenerate collection pages: the affected ones, those named, or all; unchanged pages are left alone.",
         annotations(
             read_only_hint = false,

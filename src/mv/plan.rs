@@ -471,7 +471,7 @@ pub fn plan_mv(
         }
     }
     let same_file = key::key(&new_path) == key::key(&page.path);
-    if !same_file && vault.path(&new_path).symlink_metadata().is_ok() {
+    if !same_file && fs_err::symlink_metadata(vault.path(&new_path)).is_ok() {
         return Err(MoveError::Exists(new_path));
     }
     let stem = names::stem(&new_path).to_string();
