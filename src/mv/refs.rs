@@ -149,7 +149,9 @@ impl Retarget {
                 Some(format!("{}{ext}", names::suffix(&self.path, depth)))
             }
         };
-        if let Some(t) = target.filter(|t| t != written) {
+        // A name that still leads to the page keeps its form as written (`[[old name]]` when
+        // only the folder changed).
+        if let Some(t) = target.filter(|t| key::link_key(t) != key::link_key(written)) {
             found.edits.push(r.retarget(&t));
         }
         if let Some(new) = l.block.as_ref().and_then(|b| self.blocks.get(b))
