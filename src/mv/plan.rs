@@ -368,7 +368,8 @@ pub fn referrers(
 }
 
 /// The generated pages to regenerate after the plan: the index when it is among the files
-/// (it listed the page), and each collection whose page is, or whose sources hold `paths`.
+/// (it listed the page), and each existing collection page that is, or whose sources hold
+/// `paths`.
 pub fn regenerated(
     vault: &Vault,
     files: &[FileOp],
@@ -381,7 +382,11 @@ pub fn regenerated(
         let sources = c
             .sources(&vault.config)
             .map_err(crate::collections::regen::RegenError::from)?;
-        if touched(&c.output()) || sources.iter().any(|s| paths.iter().any(|p| s.covers(p))) {
+        // A collection page nobody generated is not made here.
+        let exists = vault.path(&c.output()).exists();
+        if exists
+            && (touched(&c.output()) || sources.iter().any(|s| paths.iter().any(|p| s.covers(p))))
+        {
             chosen.push(c.name().to_string());
         }
     }

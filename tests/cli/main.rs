@@ -21,6 +21,7 @@ mod init;
 mod lint;
 mod lint_fix;
 mod mcp;
+mod merge;
 mod mv;
 mod query;
 mod races;
