@@ -79,16 +79,16 @@ impl WikiRef {
     }
 }
 
-/// Where the body of `text` starts, in bytes.
-fn body_offset(text: &str) -> (usize, frontmatter::Split<'_>) {
-    let split = frontmatter::split(text);
-    (text.len() - split.body.len(), split)
+/// The body of `text`, the line it starts on, and where it starts in bytes.
+fn body_of(text: &str) -> (&str, usize, usize) {
+    let (body, line) = frontmatter::body(text);
+    (body, line, text.len() - body.len())
 }
 
 /// The wikilinks and embeds of a file (body only), in order, with file offsets.
 pub fn wikilinks(text: &str) -> Vec<WikiRef> {
-    let (offset, split) = body_offset(text);
-    outline::outline(split.body, split.body_line)
+    let (body, body_line, offset) = body_of(text);
+    outline::outline(body, body_line)
         .links
         .into_iter()
         .map(|mut link| {
@@ -127,13 +127,12 @@ fn parts(text: &str, link: Link) -> WikiRef {
 /// The Markdown links and images of a file (body only) whose destination is a path: no
 /// scheme (`https:`, `mailto:`), not only a `#fragment`. Reference-style links are left out.
 pub fn markdown_links(text: &str) -> Vec<MarkdownRef> {
-    let (offset, split) = body_offset(text);
-    let body = split.body;
     // Most pages have no Markdown link at all: skip the parse.
-    if !body.contains("](") {
+    if !text.contains("](") {
         return Vec::new();
     }
-    let line_of = |at: usize| split.body_line + body[..at].matches('\n').count();
+    let (body, body_line, offset) = body_of(text);
+    let line_of = |at: usize| body_line + body[..at].matches('\n').count();
     let mut out = Vec::new();
     for (event, range) in Parser::new_ext(body, Options::empty()).into_offset_iter() {
         let (Event::Start(Tag::Link {

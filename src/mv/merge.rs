@@ -76,7 +76,8 @@ pub fn plan_merge(
     )?;
     let live = plan::live_files(manifest, &texts)?;
     let exists = |p: &str| live.contains(p);
-    let (others, mut count, mut headings) = plan::referrers(&retarget, &texts, &live, &today);
+    let (others, mut count, mut headings) =
+        plan::referrers(&retarget, &texts, &sources, &live, &today);
     let into_refs = retarget.find(&into.path, &into.text, None, &exists);
     let moves = names::dir(&from.path) != names::dir(&into.path);
     let from_refs = retarget.find(

@@ -268,7 +268,7 @@ pub fn read_text(vault: &Vault, path: &str) -> Result<String, MoveError> {
 /// The edits of a file's frontmatter block that `change` makes (it edits the whole text and
 /// must leave the body as it is), one per changed run of lines.
 pub fn frontmatter_edits(text: &str, change: impl FnOnce(&str) -> Option<String>) -> Vec<Edit> {
-    let body = frontmatter::split(text).body;
+    let (body, _) = frontmatter::body(text);
     let Some(new) = change(text) else {
         return Vec::new();
     };
@@ -312,7 +312,17 @@ pub fn wiki_texts(
 /// `f` of every item, on as many threads as there are cores, in order.
 pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if threads < 2 || items.len() < 64 {
+    par_map_on(items, threads, 64, f)
+}
+
+/// `f` of every item, on up to `threads` threads when there are at least `min` items, in order.
+pub fn par_map_on<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    min: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    if threads < 2 || items.len() < min.max(2) {
         return items.iter().map(f).collect();
     }
     let chunk = items.len().div_ceil(threads);
@@ -343,12 +353,17 @@ pub fn live_files(manifest: &Manifest, texts: &[(String, String)]) -> Result<Pat
 pub fn referrers(
     retarget: &Retarget,
     texts: &[(String, String)],
+    sources: &[String],
     live: &Paths,
     today: &str,
 ) -> (Vec<(String, Vec<Edit>)>, usize, Vec<refs::HeadingLink>) {
     let exists = |p: &str| live.contains(p);
-    let found = par_map(texts, |entry: &(String, String)| {
-        retarget.find(&entry.0, &entry.1, None, &exists)
+    let sources: std::collections::HashSet<&str> = sources.iter().map(String::as_str).collect();
+    let found = par_map(texts, |(path, text): &(String, String)| {
+        // A file the manifest knows has no wikilink to the page is read only for Markdown
+        // links, which the manifest does not record.
+        let wiki = sources.contains(path.as_str());
+        retarget.find_in(path, text, None, &exists, wiki)
     });
     let mut out = Vec::new();
     let mut count = 0;
@@ -493,7 +508,7 @@ pub fn plan_mv(
     let sources = manifest.link_sources_to(&page.path)?;
     let texts = wiki_texts(vault, manifest, &sources, &[page.path.as_str()])?;
     let live = live_files(manifest, &texts)?;
-    let (others, mut count, _) = referrers(&retarget, &texts, &live, &today);
+    let (others, mut count, _) = referrers(&retarget, &texts, &sources, &live, &today);
 
     // The page itself: its own references, its relative links when it changes folder, and
     // its frontmatter (title, aliases, updated).

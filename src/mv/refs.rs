@@ -90,9 +90,26 @@ impl Retarget {
         moved_to: Option<&str>,
         exists: &dyn Fn(&str) -> bool,
     ) -> Found {
+        self.find_in(source, text, moved_to, exists, true)
+    }
+
+    /// [`Retarget::find`]; without `wikilinks`, only the Markdown links (for a file that the
+    /// manifest knows has no wikilink to the page).
+    pub fn find_in(
+        &self,
+        source: &str,
+        text: &str,
+        moved_to: Option<&str>,
+        exists: &dyn Fn(&str) -> bool,
+        wikilinks: bool,
+    ) -> Found {
         let mut found = Found::default();
         let own = source == self.page;
-        for r in rewrite::wikilinks(text) {
+        let refs = match wikilinks {
+            true => rewrite::wikilinks(text),
+            false => Vec::new(),
+        };
+        for r in refs {
             let before = found.edits.len();
             self.wikilink(source, text, &r, own, &mut found);
             if found.edits.len() > before {

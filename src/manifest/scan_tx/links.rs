@@ -55,8 +55,11 @@ impl ScanTx<'_> {
         let mut update = self
             .tx
             .prepare_cached(
+                // Rows that already say so are left alone: rewriting them (and their index
+                // entries) cost most of a scan after many pages changed.
                 "UPDATE links SET status = ?2, resolved = ?3, candidates = ?4
-                 WHERE target_key = ?1 AND target <> ''",
+                 WHERE target_key = ?1 AND target <> ''
+                   AND (status IS NOT ?2 OR resolved IS NOT ?3 OR candidates IS NOT ?4)",
             )
             .at(&self.path)?;
         for k in &keys {
