@@ -14,14 +14,19 @@
 
 mod error;
 mod finalize;
+pub mod history;
 mod prepare;
+mod provenance;
 mod report;
+pub mod revert;
 mod steps;
 
 pub use error::{FinalizeFailed, IngestError};
 pub use finalize::{FinalizeOptions, finalize};
+pub use history::{IngestDetail, IngestList};
 pub use prepare::{open_batch, prepare};
 pub use report::{Aborted, Batch, BatchItem, Finalized, Prepared};
+pub use revert::{RevertOptions, Reverted, revert};
 
 use crate::clock::Now;
 use crate::fault;

@@ -3,6 +3,7 @@
 //! first ([`run`]): an agent lints right after writing pages, and a page the manifest does not
 //! know yet would be skipped and every link to it reported broken.
 
+pub mod delta;
 pub mod fix;
 
 use crate::clock::Now;

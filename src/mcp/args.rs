@@ -67,6 +67,9 @@ pub struct FinalizeArgs {
     #[serde(default, deserialize_with = "de::keep")]
     #[schemars(inner(range(min = 1)))]
     pub keep: Vec<u32>,
+    /// Refuse the batch (archiving nothing) if it adds lint issues to its pages; the error lists them
+    #[serde(default, deserialize_with = "de::strict")]
+    pub strict: bool,
 }
 
 /// `sparks_done`.
@@ -287,6 +290,7 @@ mod de {
         fix: bool => lenient::value,
         check: bool => lenient::value,
         dry_run: bool => lenient::value,
+        strict: bool => lenient::value,
         stale: bool => lenient::value,
         orphan: bool => lenient::value,
         thin: bool => lenient::value,

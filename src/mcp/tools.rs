@@ -136,6 +136,7 @@ impl Server {
         let opts = FinalizeOptions {
             message: a.message,
             keep: a.keep,
+            strict: a.strict,
         };
         self.runner.call(Ok(request::Finalize(opts))).await
     }

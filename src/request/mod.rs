@@ -8,6 +8,7 @@
 
 mod brief;
 mod fmt;
+mod history;
 mod index;
 mod ingest;
 mod lint;
@@ -19,6 +20,7 @@ mod tasks;
 
 pub use brief::Brief;
 pub use fmt::Fmt;
+pub use history::{ListIngests, Revert, ShowIngest};
 pub use index::Index;
 pub use ingest::{Abort, Finalize, IngestStatus, OpenBatch, Prepare, PreparedBatch};
 pub use lint::Lint;

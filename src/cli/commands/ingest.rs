@@ -47,6 +47,11 @@ pub struct IngestArgs {
     #[arg(long, value_name = "ID", num_args = 1.., requires = "finalize", value_parser = crate::cli::number::id)]
     keep: Vec<u32>,
 
+    /// With --finalize: refuse the batch, archiving nothing, if it adds lint issues to its
+    /// pages (also with [ingest] strict = true)
+    #[arg(long, requires = "finalize")]
+    strict: bool,
+
     /// Print JSON (the default for --prepare and --status; --json=false prints text)
     #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     json: Option<bool>,
@@ -123,6 +128,7 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
     let f = ctx.run(request::Finalize(FinalizeOptions {
         message: args.message,
         keep: args.keep,
+        strict: args.strict,
     }))?;
     for w in &f.warnings {
         output::warn(w);
@@ -181,6 +187,14 @@ fn finalized_text(f: &Finalized) -> Vec<String> {
             collections::titles(&f.also_regenerated)
         ));
     }
+    if !f.lint_delta.is_empty() {
+        lines.push(format!(
+            "{} the batch added {} to its pages:",
+            output::paint(Style::Warn, "Lint:"),
+            output::count(f.lint_delta.len(), "issue", "issues")
+        ));
+        lines.extend(f.lint_delta.iter().map(issue_line));
+    }
     lines.push(match (&f.commit, &f.commit_skipped) {
         (Some(sha), _) => format!(
             "{} {}.",
@@ -196,6 +210,17 @@ fn finalized_text(f: &Finalized) -> Vec<String> {
         (None, None) => format!("{}.", output::paint(Style::Warn, "Commit skipped")),
     });
     lines
+}
+
+/// A lint issue on one line, as `lint` prints it under its check.
+fn issue_line(i: &crate::lint::Issue) -> String {
+    let at = i.line.map(|l| format!(":{l}")).unwrap_or_default();
+    format!(
+        "  {}{at}  {} {}",
+        i.path,
+        output::paint(Style::Bad, i.check),
+        i.message
+    )
 }
 
 fn batch_text(b: &Batch, what: &str) -> Vec<String> {
