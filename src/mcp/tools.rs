@@ -9,7 +9,7 @@ use super::args::*;
 use super::reply;
 use crate::contract::CONTRACT;
 use crate::ingest::FinalizeOptions;
-use crate::manifest::Scope;
+use crate::manifest::{PageFilter, Scope};
 use crate::request;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -220,7 +220,7 @@ impl Server {
         )
     )]
     async fn sparks_query(&self, Parameters(a): Parameters<QueryArgs>) -> CallToolResult {
-        let filters = request::Filters {
+        let filter = PageFilter {
             title: a.title,
             alias: a.alias,
             tag: a.tag,
@@ -232,9 +232,10 @@ impl Server {
             orphan: a.orphan,
             thin: a.thin,
             limit: a.limit,
+            ..PageFilter::default()
         };
         self.runner
-            .call(request::Query::new(filters, a.resolve))
+            .call(request::Query::new(filter, a.resolve))
             .await
     }
 

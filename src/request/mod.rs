@@ -24,7 +24,7 @@ pub use history::{ListIngests, Revert, ShowIngest};
 pub use index::Index;
 pub use ingest::{Abort, Finalize, IngestStatus, OpenBatch, Prepare, PreparedBatch};
 pub use lint::Lint;
-pub use query::{Filters, Query, QueryAnswer};
+pub use query::{Query, QueryAnswer};
 pub use read::{Affected, SEARCH_LIMIT, Search, Status};
 pub use regen::Regen;
 pub use scan::Scan;
@@ -117,7 +117,6 @@ crate::hints!(
     crate::search::SearchError,
     crate::tasks::TaskError,
     crate::vault::VaultError,
-    crate::view::ViewError,
 );
 
 impl crate::failure::Hint for crate::fmt::FmtError {

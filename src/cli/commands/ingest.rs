@@ -218,7 +218,7 @@ fn issue_line(i: &crate::lint::Issue) -> String {
     format!(
         "  {}{at}  {} {}",
         i.path,
-        output::paint(Style::Bad, i.check),
+        output::paint(Style::Bad, i.check.name()),
         i.message
     )
 }
