@@ -21,6 +21,10 @@ pub const STEPS: &[&str] = &[
     "fmt.write",
     "index.shards",
     "index.write",
+    "revert.inbox",
+    "revert.archive",
+    "revert.pages",
+    "revert.commit",
 ];
 
 /// The environment variable that names the step.

@@ -40,10 +40,13 @@ pub struct IngestRecord {
 
 const RECORD_COLUMNS: &str = "i.id, i.token, i.status, i.started_at, i.finished_at,
     (SELECT count(*) FROM ingest_entries e WHERE e.ingest_id = i.id), i.archived, i.commit_sha,
-    i.commit_note, i.snapshot, i.base_commit, i.reverted_at, i.revert_commit,
+    i.commit_note, v.ingest_id IS NOT NULL, v.base_commit, v.reverted_at, v.revert_commit,
     (SELECT count(*) FROM ingest_pages p WHERE p.ingest_id = i.id AND p.action = 'created'),
     (SELECT count(*) FROM ingest_pages p WHERE p.ingest_id = i.id AND p.action = 'changed'),
     (SELECT count(*) FROM ingest_pages p WHERE p.ingest_id = i.id AND p.action = 'deleted')";
+
+/// The ingests with their provenance, when they have one.
+const RECORDS: &str = "ingests i LEFT JOIN ingest_provenance v ON v.ingest_id = i.id";
 
 fn record(r: &Row<'_>) -> rusqlite::Result<IngestRecord> {
     let count = |i| r.get::<_, i64>(i).map(|n| n as usize);
@@ -71,8 +74,8 @@ impl Manifest {
         self.conn
             .query_row(
                 "SELECT p.ingest_id, p.after_hash FROM ingest_pages p
-                 JOIN ingests i ON i.id = p.ingest_id
-                 WHERE p.path = ?2 AND p.ingest_id > ?1 AND i.reverted_at IS NULL
+                 JOIN ingest_provenance v ON v.ingest_id = p.ingest_id
+                 WHERE p.path = ?2 AND p.ingest_id > ?1 AND v.reverted_at IS NULL
                  ORDER BY p.ingest_id DESC LIMIT 1",
                 params![id, page],
                 |r| Ok((r.get(0)?, r.get(1)?)),
@@ -85,7 +88,7 @@ impl Manifest {
     pub fn inbox_texts(&self, id: i64) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
         self.conn
             .query_row(
-                "SELECT inbox_before_text, inbox_after_text FROM ingests WHERE id = ?1",
+                "SELECT inbox_before, inbox_after FROM ingest_provenance WHERE ingest_id = ?1",
                 [id],
                 |r| {
                     Ok(match (r.get(0)?, r.get(1)?) {
@@ -104,7 +107,7 @@ impl Manifest {
         let mut stmt = self
             .conn
             .prepare(&format!(
-                "SELECT {RECORD_COLUMNS} FROM ingests i ORDER BY i.id DESC"
+                "SELECT {RECORD_COLUMNS} FROM {RECORDS} ORDER BY i.id DESC"
             ))
             .at(&self.path)?;
         let rows = stmt.query_map([], record).at(&self.path)?;
@@ -115,7 +118,7 @@ impl Manifest {
     pub fn ingest_record(&self, id: i64) -> Result<Option<IngestRecord>> {
         self.conn
             .query_row(
-                &format!("SELECT {RECORD_COLUMNS} FROM ingests i WHERE i.id = ?1"),
+                &format!("SELECT {RECORD_COLUMNS} FROM {RECORDS} WHERE i.id = ?1"),
                 [id],
                 record,
             )
@@ -154,7 +157,8 @@ impl Manifest {
     pub fn record_revert_inbox(&self, id: i64, before: &str, after: &str) -> Result<()> {
         self.conn
             .execute(
-                "UPDATE ingests SET revert_inbox_before = ?2, revert_inbox_after = ?3 WHERE id = ?1",
+                "UPDATE ingest_provenance SET revert_inbox_before = ?2, revert_inbox_after = ?3
+                 WHERE ingest_id = ?1",
                 params![id, before, after],
             )
             .at(&self.path)?;
@@ -165,7 +169,8 @@ impl Manifest {
     pub fn revert_inbox(&self, id: i64) -> Result<Option<(String, String)>> {
         self.conn
             .query_row(
-                "SELECT revert_inbox_before, revert_inbox_after FROM ingests WHERE id = ?1",
+                "SELECT revert_inbox_before, revert_inbox_after FROM ingest_provenance
+                 WHERE ingest_id = ?1",
                 [id],
                 |r| {
                     Ok(match (r.get(0)?, r.get(1)?) {
@@ -191,7 +196,7 @@ impl Manifest {
         let path = self.path.clone();
         let tx = self.immediate()?;
         tx.execute(
-            "UPDATE ingests SET reverted_at = ?2, revert_commit = ?3 WHERE id = ?1",
+            "UPDATE ingest_provenance SET reverted_at = ?2, revert_commit = ?3 WHERE ingest_id = ?1",
             params![id, at, commit],
         )
         .at(&path)?;

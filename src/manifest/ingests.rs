@@ -165,6 +165,22 @@ impl Manifest {
             .at(&self.path)
     }
 
+    /// The archive files the open ingest will write: `raw/inbox/<capture date>.md` for each
+    /// capture date of its batch (entries already planned to stay in the inbox left out). The
+    /// contract tells the agent to cite them before finalize creates them, so lint and fmt
+    /// count them as existing while the ingest is open. Empty when no ingest is open.
+    pub fn pending_archives(&self) -> Result<std::collections::BTreeSet<String>> {
+        let Some(row) = self.open_ingest_row()? else {
+            return Ok(Default::default());
+        };
+        Ok(self
+            .batch(row.id)?
+            .into_iter()
+            .filter(|e| matches!(e.outcome, None | Some(Outcome::Archive)))
+            .map(|e| format!("{}/{}.md", crate::vault::ARCHIVE_DIR, e.capture_date))
+            .collect())
+    }
+
     /// The most recently completed ingest.
     pub fn last_completed_ingest(&self) -> Result<Option<IngestRow>> {
         self.conn
@@ -248,12 +264,19 @@ impl Manifest {
         (before, after): (&[u8], &[u8]),
         (before_print, after_print): (&str, &str),
     ) -> Result<()> {
+        // The texts first: the fingerprints say the rewrite may have been made.
         self.conn
             .execute(
-                "UPDATE ingests SET inbox_before = ?2, inbox_after = ?3, inbox_before_text = ?4,
-                    inbox_after_text = ?5
+                "UPDATE ingest_provenance SET inbox_before = ?2, inbox_after = ?3
+                 WHERE ingest_id = ?1",
+                params![id, before, after],
+            )
+            .at(&self.path)?;
+        self.conn
+            .execute(
+                "UPDATE ingests SET inbox_before = ?2, inbox_after = ?3
                  WHERE id = ?1 AND status = 'open'",
-                params![id, before_print, after_print, before, after],
+                params![id, before_print, after_print],
             )
             .at(&self.path)?;
         Ok(())

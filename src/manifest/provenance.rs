@@ -90,7 +90,8 @@ pub(super) fn write_snapshot(
     )
     .at(path)?;
     tx.execute(
-        "UPDATE ingests SET snapshot = 1, base_commit = ?2, lint_before = ?3 WHERE id = ?1",
+        "INSERT OR REPLACE INTO ingest_provenance (ingest_id, base_commit, lint_before)
+         VALUES (?1, ?2, ?3)",
         params![id, s.base_commit, s.lint_before],
     )
     .at(path)?;
@@ -157,12 +158,14 @@ impl Manifest {
     pub fn snapshot(&self, id: i64) -> Result<Option<HashMap<String, String>>> {
         let taken: Option<i64> = self
             .conn
-            .query_row("SELECT snapshot FROM ingests WHERE id = ?1", [id], |r| {
-                r.get(0)
-            })
+            .query_row(
+                "SELECT ingest_id FROM ingest_provenance WHERE ingest_id = ?1",
+                [id],
+                |r| r.get(0),
+            )
             .optional()
             .at(&self.path)?;
-        if taken != Some(1) {
+        if taken.is_none() {
             return Ok(None);
         }
         let mut stmt = self
@@ -179,7 +182,7 @@ impl Manifest {
     pub fn lint_record(&self, id: i64) -> Result<(Option<String>, Option<String>)> {
         self.conn
             .query_row(
-                "SELECT lint_before, lint_delta FROM ingests WHERE id = ?1",
+                "SELECT lint_before, lint_delta FROM ingest_provenance WHERE ingest_id = ?1",
                 [id],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
@@ -221,7 +224,7 @@ impl Manifest {
             }
         }
         tx.execute(
-            "UPDATE ingests SET lint_delta = ?2 WHERE id = ?1",
+            "UPDATE ingest_provenance SET lint_delta = ?2 WHERE ingest_id = ?1",
             params![id, lint_delta],
         )
         .at(&path)?;

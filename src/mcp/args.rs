@@ -67,9 +67,41 @@ pub struct FinalizeArgs {
     #[serde(default, deserialize_with = "de::keep")]
     #[schemars(inner(range(min = 1)))]
     pub keep: Vec<u32>,
-    /// Refuse the batch (archiving nothing) if it adds lint issues to its pages; the error lists them
+    /// Refuse the batch if it adds lint issues
     #[serde(default, deserialize_with = "de::strict")]
     pub strict: bool,
+}
+
+/// `sparks_ingest_list`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IngestListArgs {
+    /// Only ingests that touched this page
+    #[serde(default, deserialize_with = "de::page")]
+    pub page: Option<String>,
+}
+
+/// `sparks_ingest_show`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IngestShowArgs {
+    /// The ingest id
+    #[serde(deserialize_with = "de::id")]
+    #[schemars(range(min = 1))]
+    pub id: i64,
+}
+
+/// `sparks_revert_ingest`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RevertArgs {
+    /// The ingest to take back
+    #[serde(deserialize_with = "de::id")]
+    #[schemars(range(min = 1))]
+    pub id: i64,
+    /// Write nothing; say what would be done
+    #[serde(default, deserialize_with = "de::dry_run")]
+    pub dry_run: bool,
 }
 
 /// `sparks_done`.
@@ -295,6 +327,8 @@ mod de {
         orphan: bool => lenient::value,
         thin: bool => lenient::value,
         limit: Option<usize> => lenient::count,
+        id: i64 => |f, v| lenient::count(f, v)?
+            .ok_or_else(|| format!("{f}: expected a whole number, got null")),
         days: Option<i64> => lenient::integer,
         keep: Vec<u32> => lenient::counts,
         // The core knows the names (in any case, with or without spaces) and says so.
@@ -314,6 +348,7 @@ mod de {
         links_to: Option<String> => lenient::text,
         resolve: Option<String> => lenient::text,
         path: Option<String> => lenient::text,
+        page: Option<String> => lenient::text,
     }
 }
 

@@ -121,7 +121,7 @@ impl Server {
     }
 
     #[tool(
-        description = "After writing the batch's pages: archive it, remove it from the inbox, scan, commit. Call again to resume.",
+        description = "After writing the batch's pages: archive it, remove it from the inbox, scan, commit; lint_delta lists the issues it added (strict: refuse the batch then). Call again to resume.",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -165,6 +165,55 @@ impl Server {
     )]
     async fn sparks_ingest_status(&self, _: Parameters<NoArgs>) -> CallToolResult {
         self.runner.call(Ok(request::IngestStatus)).await
+    }
+
+    #[tool(
+        description = "Every ingest, newest first: state, times, entries, pages created/changed/deleted, commit; page: those that touched it.",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn sparks_ingest_list(
+        &self,
+        Parameters(a): Parameters<IngestListArgs>,
+    ) -> CallToolResult {
+        self.runner
+            .call(Ok(request::ListIngests { page: a.page }))
+            .await
+    }
+
+    #[tool(
+        description = "One ingest: its entries and where each was archived, the pages it touched and how, its commit, the lint issues it added.",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn sparks_ingest_show(
+        &self,
+        Parameters(a): Parameters<IngestShowArgs>,
+    ) -> CallToolResult {
+        self.runner.call(request::ShowIngest::new(a.id)).await
+    }
+
+    #[tool(
+        description = "Undo a finalized ingest: entries back to the inbox, archive blocks out, pages as they were; commit. Writes nothing if a page changed since (conflicts).",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn sparks_revert_ingest(&self, Parameters(a): Parameters<RevertArgs>) -> CallToolResult {
+        self.runner
+            .call(request::Revert::new(a.id, a.dry_run))
+            .await
     }
 
     #[tool(

@@ -21,6 +21,7 @@ mod init;
 mod lint;
 mod lint_fix;
 mod mcp;
+mod provenance;
 mod query;
 mod races;
 mod scan;

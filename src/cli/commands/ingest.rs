@@ -1,4 +1,7 @@
-//! `sparks ingest`: the two-phase ingest.
+//! `sparks ingest`: the two-phase ingest, and the history of ingests (`history`: list, show,
+//! revert).
+
+mod history;
 
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
@@ -14,10 +17,18 @@ use clap::{ArgGroup, Args};
 /// inbox unchanged to raw/inbox/YYYY-MM-DD.md, removes them from the inbox, scans and
 /// commits. Entries captured or edited meanwhile stay in the inbox. A second --prepare while an
 /// ingest is open exits 3 and prints the open batch again.
+///
+/// Finalize records what the batch did: the pages it created, changed and deleted, and the
+/// lint issues it added to them (--strict refuses the batch instead). --list and --show tell
+/// that history; --revert takes an ingest back: its entries return to the inbox, their
+/// archive blocks leave raw/inbox/, and its pages are put back as they were. A page changed
+/// again since stops the revert before anything is written (exit 1).
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  sparks ingest --prepare --limit 10\n  \
-    sparks ingest --finalize -m \"ingest: reading notes\" --keep 4\n  sparks ingest --abort")]
-#[command(group(ArgGroup::new("mode").required(true).args(["prepare", "finalize", "abort", "status"])))]
+    sparks ingest --finalize --strict -m \"ingest: reading notes\" --keep 4\n  \
+    sparks ingest --abort\n  sparks ingest --list --page \"Rust\"\n  sparks ingest --show 12\n  \
+    sparks ingest --revert 12 --dry-run")]
+#[command(group(ArgGroup::new("mode").required(true).args(["prepare", "finalize", "abort", "status", "list", "show", "revert"])))]
 pub struct IngestArgs {
     /// Open an ingest and print its batch
     #[arg(long)]
@@ -34,6 +45,26 @@ pub struct IngestArgs {
     /// Show the open ingest's batch
     #[arg(long)]
     status: bool,
+
+    /// List every ingest, newest first: state, times, entries, pages, commit
+    #[arg(long)]
+    list: bool,
+
+    /// Show one ingest: its entries, the pages it touched, its commit, its lint delta
+    #[arg(long, value_name = "ID", value_parser = crate::cli::number::id)]
+    show: Option<u32>,
+
+    /// Take a finalized ingest back: its entries, archive blocks and pages
+    #[arg(long, value_name = "ID", value_parser = crate::cli::number::id)]
+    revert: Option<u32>,
+
+    /// With --list: only the ingests that touched this page (path, title, alias or file name)
+    #[arg(long, value_name = "PAGE", requires = "list")]
+    page: Option<String>,
+
+    /// With --revert: say what would be done, write nothing
+    #[arg(long, requires = "revert")]
+    dry_run: bool,
 
     /// With --prepare: hand out at most N entries (0: all; default: [ingest] batch_size)
     #[arg(long, value_name = "N", requires = "prepare", value_parser = crate::cli::number::count)]
@@ -59,6 +90,16 @@ pub struct IngestArgs {
 
 /// Run `ingest`.
 pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
+    let json = args.json.unwrap_or(false);
+    if args.list {
+        return history::list(ctx, args.page, json);
+    }
+    if let Some(id) = args.show {
+        return history::show(ctx, id.into(), json);
+    }
+    if let Some(id) = args.revert {
+        return history::revert(ctx, id.into(), args.dry_run, json);
+    }
     if args.prepare || args.status {
         let json = args.json.unwrap_or(true);
         let (batch, exit, what) = if args.status {
@@ -105,7 +146,6 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
         }
         return Ok(exit);
     }
-    let json = args.json.unwrap_or(false);
     if args.abort {
         let a = ctx.run(request::Abort)?;
         if json {
@@ -213,7 +253,7 @@ fn finalized_text(f: &Finalized) -> Vec<String> {
 }
 
 /// A lint issue on one line, as `lint` prints it under its check.
-fn issue_line(i: &crate::lint::Issue) -> String {
+pub(super) fn issue_line(i: &crate::lint::Issue) -> String {
     let at = i.line.map(|l| format!(":{l}")).unwrap_or_default();
     format!(
         "  {}{at}  {} {}",
