@@ -212,10 +212,7 @@ pub fn state(vault_root: &Path) -> Result<Option<GitState>, GitError> {
         repo: vault_root.to_path_buf(),
         source,
     };
-    let Some(repo) = open(vault_root).map_err(git)? else {
-        return Ok(None);
-    };
-    let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
+    let Some((repo, workdir)) = work_tree(vault_root).map_err(git)? else {
         return Ok(None);
     };
     let head = match repo.head() {
@@ -253,10 +250,7 @@ pub fn file_at(
         repo: vault_root.to_path_buf(),
         source,
     };
-    let Some(repo) = open(vault_root).map_err(git)? else {
-        return Ok(None);
-    };
-    let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
+    let Some((repo, workdir)) = work_tree(vault_root).map_err(git)? else {
         return Ok(None);
     };
     let oid = git2::Oid::from_str(sha).map_err(git)?;
@@ -279,6 +273,14 @@ pub fn file_at(
 
 /// How many commits back [`head_with_line`] looks.
 const TRAILER_DEPTH: usize = 50;
+
+/// The repository holding the vault and its work tree; `None` outside one (or in a bare one).
+fn work_tree(vault_root: &Path) -> Result<Option<(Repository, PathBuf)>, git2::Error> {
+    Ok(open(vault_root)?.and_then(|repo| {
+        let workdir = repo.workdir()?.to_path_buf();
+        Some((repo, workdir))
+    }))
+}
 
 fn open(vault_root: &Path) -> Result<Option<Repository>, git2::Error> {
     match Repository::discover(vault_root) {

@@ -195,15 +195,7 @@ impl Run<'_> {
             .into_iter()
             .filter(|c| batch.contains(c) || affected.affected.contains(&c.name()))
             .collect();
-        let outcomes = regen::write_pages(self.vault, manifest, self.now, &chosen, false)?;
-        let written: Vec<Collection> = outcomes
-            .iter()
-            .filter(|o| o.status == regen::Status::Written)
-            .map(|o| o.name)
-            .collect();
-        if !written.is_empty() {
-            scan::rescan(self.vault, manifest, self.now)?;
-        }
+        let written = write_pages(self.vault, manifest, self.now, &chosen)?;
         Ok(written.into_iter().filter(|c| !batch.contains(c)).collect())
     }
 
@@ -236,6 +228,25 @@ impl Run<'_> {
             &format!("{subject}\n\n{trailer}\n"),
         )?)
     }
+}
+
+/// Regenerate the pages of `chosen` and rescan if any was written; returns those written.
+pub(super) fn write_pages(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    now: &Now,
+    chosen: &[Collection],
+) -> Result<Vec<Collection>, IngestError> {
+    let outcomes = regen::write_pages(vault, manifest, now, chosen, false)?;
+    let written: Vec<Collection> = outcomes
+        .iter()
+        .filter(|o| o.status == regen::Status::Written)
+        .map(|o| o.name)
+        .collect();
+    if !written.is_empty() {
+        scan::rescan(vault, manifest, now)?;
+    }
+    Ok(written)
 }
 
 /// `<len>:<blake3>` of some bytes.

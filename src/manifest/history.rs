@@ -86,9 +86,18 @@ impl Manifest {
 
     /// The inbox before and after finalize of ingest `id` removed its batch, when recorded.
     pub fn inbox_texts(&self, id: i64) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
+        self.provenance_pair("inbox_before, inbox_after", id)
+    }
+
+    /// Two columns of ingest `id`'s provenance, when both are set.
+    fn provenance_pair<T: rusqlite::types::FromSql>(
+        &self,
+        columns: &str,
+        id: i64,
+    ) -> Result<Option<(T, T)>> {
         self.conn
             .query_row(
-                "SELECT inbox_before, inbox_after FROM ingest_provenance WHERE ingest_id = ?1",
+                &format!("SELECT {columns} FROM ingest_provenance WHERE ingest_id = ?1"),
                 [id],
                 |r| {
                     Ok(match (r.get(0)?, r.get(1)?) {
@@ -167,21 +176,7 @@ impl Manifest {
 
     /// The inbox rewrite a revert of ingest `id` recorded.
     pub fn revert_inbox(&self, id: i64) -> Result<Option<(String, String)>> {
-        self.conn
-            .query_row(
-                "SELECT revert_inbox_before, revert_inbox_after FROM ingest_provenance
-                 WHERE ingest_id = ?1",
-                [id],
-                |r| {
-                    Ok(match (r.get(0)?, r.get(1)?) {
-                        (Some(b), Some(a)) => Some((b, a)),
-                        _ => None,
-                    })
-                },
-            )
-            .optional()
-            .at(&self.path)
-            .map(Option::flatten)
+        self.provenance_pair("revert_inbox_before, revert_inbox_after", id)
     }
 
     /// The revert of ingest `id` is complete: mark the ingest reverted and take the operation

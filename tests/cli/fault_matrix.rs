@@ -3,7 +3,7 @@
 
 use crate::harness::{Run, TestVault};
 
-fn with_fault(v: &TestVault, args: &[&str], step: &str) -> Run {
+pub(crate) fn with_fault(v: &TestVault, args: &[&str], step: &str) -> Run {
     let run: Run = v
         .cmd(args)
         .env("SPARKS_FAULT_AT", step)

@@ -2,7 +2,8 @@
 //! `--list --page`), taking an ingest back (`--revert`) with and without git, conflicts, the
 //! lint delta and `--strict`, and a revert killed after each of its steps.
 
-use crate::harness::{Run, TestVault, git, tree};
+use crate::fault_matrix::with_fault;
+use crate::harness::{TestVault, git, tree};
 use crate::snapshot;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -468,17 +469,6 @@ fn ingests_that_cannot_be_reverted_say_why() {
     assert!(shown.contains("not recorded"), "{shown}");
 }
 
-fn killed(v: &TestVault, args: &[&str], step: &str) -> Run {
-    let run: Run = v
-        .cmd(args)
-        .env("SPARKS_FAULT_AT", step)
-        .output()
-        .unwrap()
-        .into();
-    assert_eq!(run.code, None, "killed at {step}: {run:?}");
-    run
-}
-
 /// A revert killed after `step`, then run again, ends where an uninterrupted one ends, with
 /// one revert commit and no entry put back twice.
 fn revert_killed_after(step: &str) {
@@ -491,7 +481,7 @@ fn revert_killed_after(step: &str) {
     let clean = make();
     clean.run(&["ingest", "--revert", "1"]).ok();
     let v = make();
-    killed(&v, &["ingest", "--revert", "1"], &format!("revert.{step}"));
+    with_fault(&v, &["ingest", "--revert", "1"], &format!("revert.{step}"));
     let status = v.run(&["status"]).ok().stdout;
     assert!(status.contains("sparks ingest --revert 1"), "{status}");
     let blocked = v.run(&["ingest", "--prepare"]).code(1);
@@ -530,4 +520,18 @@ fn a_revert_killed_after_the_pages_completes_when_run_again() {
 #[test]
 fn a_revert_killed_after_the_commit_completes_when_run_again() {
     revert_killed_after("commit");
+}
+
+#[test]
+fn an_inbox_that_cannot_be_read_stops_the_revert_before_it_writes() {
+    let v = vault(false);
+    ingest(&v);
+    v.write("inbox.md", "captures without any separator\n");
+    let before = files(&v);
+    let r = v.run(&["ingest", "--revert", "1"]).code(1);
+    assert!(r.stderr.contains("separator"), "{}", r.stderr);
+    assert_same(&files(&v), &before);
+    // Nothing was journaled: other commands still write.
+    v.run(&["tasks", "add", "--section", "S", "--text", "t"])
+        .ok();
 }

@@ -157,6 +157,9 @@ pub fn revert(
     if opts.dry_run || !report.conflicts.is_empty() {
         return Ok(report);
     }
+    if resuming.is_none() {
+        steps::check_inbox(vault, manifest, now, &plan)?;
+    }
     let (journal, first) = match &resuming {
         Some(j) => (
             j.id,

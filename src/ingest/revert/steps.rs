@@ -11,7 +11,6 @@ use crate::inbox::Inbox;
 use crate::ingest::steps::{fingerprint, starts_with};
 use crate::ingest::{IngestError, REWRITE_ATTEMPTS, match_entries, read_inbox};
 use crate::manifest::{BatchEntry, Manifest};
-use crate::scan;
 use crate::vault::{INBOX, Vault};
 
 /// Put the entries back into the inbox, after its header, unless this revert did already.
@@ -49,6 +48,19 @@ pub(super) fn put_back(
         }
     }
     Err(IngestError::InboxBusy)
+}
+
+/// Check, before anything is written, that the entries can be put back into the inbox as it
+/// is now (it parses; what finalize recorded of it parses).
+pub(super) fn check_inbox(
+    vault: &Vault,
+    manifest: &Manifest,
+    now: &Now,
+    plan: &Plan,
+) -> Result<(), IngestError> {
+    let current = read_inbox(vault)?.unwrap_or_default();
+    let texts = manifest.inbox_texts(plan.record.id)?;
+    restored(&current, texts.as_ref(), &plan.entries, now).map(drop)
 }
 
 /// The inbox `current` with `entries` put back. When it still starts with what finalize left
@@ -154,14 +166,5 @@ pub(super) fn regen(
         .filter(|o| o.items > 0 || o.output_path.exists())
         .map(|o| o.name)
         .collect();
-    let outcomes = regen::write_pages(vault, manifest, now, &chosen, false)?;
-    let written: Vec<Collection> = outcomes
-        .iter()
-        .filter(|o| o.status == regen::Status::Written)
-        .map(|o| o.name)
-        .collect();
-    if !written.is_empty() {
-        scan::rescan(vault, manifest, now)?;
-    }
-    Ok(written)
+    crate::ingest::steps::write_pages(vault, manifest, now, &chosen)
 }
