@@ -27,6 +27,10 @@ pub const STEPS: &[&str] = &[
     "merge.write",
     "merge.delete",
     "merge.commit",
+    "revert.inbox",
+    "revert.archive",
+    "revert.pages",
+    "revert.commit",
 ];
 
 /// The environment variable that names the step.

@@ -5,7 +5,7 @@
 //! [`crate::markdown::edit`]), every change is reported line by line, and a second run
 //! changes nothing.
 
-use super::{LintError, LintReport, lint};
+use super::{Check, LintError, LintReport, lint};
 use crate::clock::Now;
 use crate::fsio;
 use crate::manifest::{AliasedLink, Manifest};
@@ -54,24 +54,24 @@ struct Plan {
 pub fn lint_and_fix(
     vault: &Vault,
     manifest: &mut Manifest,
-    checks: &[&'static str],
+    checks: &[Check],
     now: &Now,
 ) -> Result<LintReport, LintError> {
-    let on = |c: &str| checks.contains(&c);
+    let on = |c: Check| checks.contains(&c);
     let mut plans: BTreeMap<String, Plan> = BTreeMap::new();
-    if on("invalid-frontmatter") {
+    if on(Check::InvalidFrontmatter) {
         for r in manifest.page_records()? {
             if schema::canonical_tags(&r.fields.tags) != r.fields.tags {
                 plans.entry(r.path).or_default().tags = true;
             }
         }
     }
-    if on("stale-pages") {
+    if on(Check::StalePages) {
         for (path, ..) in manifest.stale_pages()? {
             plans.entry(path).or_default().bump_updated = true;
         }
     }
-    if on("broken-links") {
+    if on(Check::BrokenLinks) {
         for l in manifest.aliased_links()? {
             plans.entry(l.source.clone()).or_default().links.push(l);
         }

@@ -3,40 +3,27 @@
 //! first ([`run`]): an agent lints right after writing pages, and a page the manifest does not
 //! know yet would be skipped and every link to it reported broken.
 
+mod check;
+mod checks;
+pub mod delta;
 pub mod fix;
+
+pub use check::{CHECKS, Check, NoSuchCheck};
 
 use crate::clock::Now;
 use crate::contract::{self, FileState};
 use crate::manifest::{Manifest, ManifestError};
 use crate::scan::{self, Seen};
-use crate::schema::{self, Severity};
 use crate::vault::Vault;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// Every check, by name, in report order.
-pub const CHECKS: &[&str] = &[
-    "ambiguous-links",
-    "broken-blocks",
-    "broken-headings",
-    "broken-links",
-    "dead-sources",
-    "duplicate-aliases",
-    "duplicate-titles",
-    "invalid-frontmatter",
-    "missing-embeds",
-    "missing-frontmatter",
-    "orphans",
-    "stale-pages",
-    "thin-pages",
-];
-
 /// One problem.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Issue {
     /// The check that found it.
-    pub check: &'static str,
+    pub check: Check,
     /// The page concerned (for links, the linking page).
     pub path: String,
     /// The line, where there is one.
@@ -51,7 +38,7 @@ pub struct LintReport {
     /// Issues found, by check, path and line.
     pub issues: Vec<Issue>,
     /// Issues per check; every check that ran is present.
-    pub counts: BTreeMap<&'static str, usize>,
+    pub counts: BTreeMap<Check, usize>,
     /// All issues.
     pub total: usize,
     /// Changes `--fix` made (empty without it).
@@ -135,33 +122,16 @@ fn nearest_check(name: &str) -> Option<&'static str> {
         .map(|(_, c)| c)
 }
 
-/// A link as its page writes it (without the label).
-fn as_written(l: &crate::manifest::LinkFinding) -> String {
-    let fragment = match (&l.heading, &l.block) {
-        (Some(h), _) => format!("#{h}"),
-        (None, Some(b)) => format!("#^{b}"),
-        (None, None) => String::new(),
-    };
-    format!(
-        "{}[[{}{fragment}]]",
-        if l.embed { "!" } else { "" },
-        l.target
-    )
-}
-
 /// Which checks to run: all, or those named.
-pub fn select(names: &[String]) -> Result<Vec<&'static str>, LintError> {
+pub fn select(names: &[String]) -> Result<Vec<Check>, LintError> {
     if names.is_empty() {
-        return Ok(CHECKS.to_vec());
+        return Ok(Check::ALL.to_vec());
     }
     names
         .iter()
         .map(|n| {
-            CHECKS
-                .iter()
-                .find(|c| **c == n.as_str())
-                .copied()
-                .ok_or_else(|| LintError::UnknownCheck(n.clone()))
+            n.parse()
+                .map_err(|NoSuchCheck(n)| LintError::UnknownCheck(n))
         })
         .collect()
 }
@@ -172,7 +142,7 @@ pub fn select(names: &[String]) -> Result<Vec<&'static str>, LintError> {
 pub fn run(
     vault: &Vault,
     manifest: &mut Manifest,
-    checks: &[&'static str],
+    checks: &[Check],
     fix: bool,
     now: &Now,
 ) -> Result<LintReport, LintError> {
@@ -188,180 +158,15 @@ pub fn run(
 
 /// Run the given checks on the vault's manifest as it is (the vault's configuration sets the
 /// thin threshold).
-pub fn lint(
-    vault: &Vault,
-    manifest: &Manifest,
-    checks: &[&'static str],
-) -> Result<LintReport, LintError> {
-    let on = |c: &str| checks.contains(&c);
-    let mut issues = Vec::new();
-    let mut push = |check, path: &str, line, message| {
-        issues.push(Issue {
-            check,
-            path: path.to_string(),
-            line,
-            message,
-        })
+pub fn lint(vault: &Vault, manifest: &Manifest, checks: &[Check]) -> Result<LintReport, LintError> {
+    let cx = checks::Context {
+        vault,
+        manifest,
+        checks,
     };
-    if on("broken-links") || on("ambiguous-links") || on("missing-embeds") {
-        for l in manifest.unresolved_links()? {
-            let written = as_written(&l);
-            let (check, message) = match (l.status.as_str(), l.embed) {
-                ("ambiguous", _) => (
-                    "ambiguous-links",
-                    format!(
-                        "{written} could mean {} pages; link by path or make the names unique",
-                        l.candidates
-                    ),
-                ),
-                (_, true) => (
-                    "missing-embeds",
-                    format!("{written} embeds a file that does not exist"),
-                ),
-                _ => ("broken-links", format!("{written} matches no page or file")),
-            };
-            if on(check) {
-                push(check, &l.source, Some(l.line), message);
-            }
-        }
-    }
-    if on("broken-headings") || on("broken-blocks") {
-        for l in manifest.broken_fragments()? {
-            let target = l.resolved.as_deref().unwrap_or_default();
-            if let (Some(h), true) = (&l.heading, on("broken-headings")) {
-                push(
-                    "broken-headings",
-                    &l.source,
-                    Some(l.line),
-                    format!("{}: {target} has no heading {h:?}", as_written(&l)),
-                );
-            }
-            if let (Some(b), true) = (&l.block, on("broken-blocks")) {
-                push(
-                    "broken-blocks",
-                    &l.source,
-                    Some(l.line),
-                    format!("{}: {target} has no block ^{b}", as_written(&l)),
-                );
-            }
-        }
-    }
-    if on("orphans") {
-        for p in manifest.orphan_pages()? {
-            push("orphans", &p, None, "no other page links here".into());
-        }
-    }
-    if on("thin-pages") {
-        let below = vault.config.lint.thin_below_sentences;
-        for (p, n) in manifest.thin_pages(below)? {
-            push(
-                "thin-pages",
-                &p,
-                None,
-                format!(
-                    "{} of prose (thin below {below})",
-                    if n == 1 {
-                        "1 sentence".to_string()
-                    } else {
-                        format!("{n} sentences")
-                    },
-                ),
-            );
-        }
-    }
-    if on("stale-pages") {
-        for (p, updated, source, date) in manifest.stale_pages()? {
-            push(
-                "stale-pages",
-                &p,
-                None,
-                format!("updated {updated}, but its source {source} changed on {date}"),
-            );
-        }
-    }
-    if on("dead-sources") {
-        // The archive files the open ingest will write are cited before they exist.
-        let pending = crate::ingest::pending_archives(manifest)?;
-        for (p, source) in manifest.dead_sources()? {
-            if pending.contains(schema::source_path(&source)) {
-                continue;
-            }
-            push(
-                "dead-sources",
-                &p,
-                None,
-                format!("source {source} does not exist"),
-            );
-        }
-    }
-    if on("duplicate-aliases") || on("duplicate-titles") {
-        for claim in manifest.shared_names()? {
-            let titled = claim
-                .claimants
-                .iter()
-                .filter(|(_, how)| *how == "title")
-                .count();
-            let check = if titled > 1 {
-                "duplicate-titles"
-            } else {
-                "duplicate-aliases"
-            };
-            if !on(check) {
-                continue;
-            }
-            for (path, how) in &claim.claimants {
-                let others: Vec<String> = claim
-                    .claimants
-                    .iter()
-                    .filter(|(p, _)| p != path)
-                    .map(|(p, h)| format!("{p} ({h})"))
-                    .collect();
-                push(
-                    check,
-                    path,
-                    None,
-                    format!(
-                        "{how} {:?} is also claimed by {}",
-                        claim.name,
-                        others.join(", ")
-                    ),
-                );
-            }
-        }
-    }
-    if on("missing-frontmatter") || on("invalid-frontmatter") {
-        for r in manifest.page_records()? {
-            match r.frontmatter.as_str() {
-                "none" => push(
-                    "missing-frontmatter",
-                    &r.path,
-                    Some(1),
-                    "no frontmatter block".into(),
-                ),
-                "invalid" => push(
-                    "invalid-frontmatter",
-                    &r.path,
-                    r.error_line,
-                    r.error
-                        .clone()
-                        .unwrap_or_else(|| "frontmatter cannot be read".into()),
-                ),
-                _ => {
-                    for i in schema::validate(&r.path, &r.fields) {
-                        let check = match i.severity {
-                            Severity::Missing => "missing-frontmatter",
-                            Severity::Invalid => "invalid-frontmatter",
-                        };
-                        let line = r.fields.line_of(&i.key).or(Some(1));
-                        push(check, &r.path, line, i.message);
-                    }
-                }
-            }
-        }
-        issues.retain(|i| on(i.check));
-    }
+    let mut issues = checks::run(&cx)?;
     issues.sort_by(|a, b| (a.check, &a.path, a.line).cmp(&(b.check, &b.path, b.line)));
-    let mut counts: BTreeMap<&'static str, usize> = checks.iter().map(|c| (*c, 0)).collect();
+    let mut counts: BTreeMap<Check, usize> = checks.iter().map(|c| (*c, 0)).collect();
     for i in &issues {
         *counts.entry(i.check).or_default() += 1;
     }

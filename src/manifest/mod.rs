@@ -6,10 +6,12 @@ pub mod catalog;
 mod files;
 mod finalize;
 mod health;
+mod history;
 mod ingests;
 mod journal;
 mod links;
 pub mod meta;
+mod provenance;
 mod query;
 mod recent;
 mod refs;
@@ -22,9 +24,11 @@ mod view;
 pub use files::{FileRow, Stat};
 pub use finalize::{Outcome, Step, UnknownStep};
 pub use health::{AliasedLink, Claim, LinkFinding, PageRecord};
+pub use history::IngestRecord;
 pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened};
 pub use journal::{Entry as JournalEntry, Journaled};
 pub use links::Resolution;
+pub use provenance::{PageAction, PageChange, Snapshot};
 pub use query::{Collision, PageFilter, PageRow};
 pub use recent::{RawFile, UpdatedPage};
 pub use scan_tx::{Content, Dirty, ScanTx};
@@ -43,6 +47,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0003_obsidian_heading_keys.sql"),
     include_str!("../../migrations/0004_thin_by_sentences.sql"),
     include_str!("../../migrations/0005_journal.sql"),
+    include_str!("../../migrations/0006_provenance.sql"),
 ];
 
 /// The schema version this binary writes.

@@ -28,10 +28,34 @@ pub struct PageFilter {
     pub stale: bool,
     /// Orphans only.
     pub orphan: bool,
-    /// Thin pages only: those with fewer sentences of prose than this.
-    pub thin: Option<usize>,
+    /// Thin pages only: those with fewer sentences of prose than `thin_below`.
+    pub thin: bool,
+    /// The thin threshold (`[lint] thin_below_sentences`), set by the query from the vault.
+    pub thin_below: usize,
     /// At most this many rows.
     pub limit: Option<usize>,
+}
+
+impl PageFilter {
+    /// Whether any filter (or a limit) is set.
+    pub fn any(&self) -> bool {
+        [
+            &self.title,
+            &self.alias,
+            &self.tag,
+            &self.kind,
+            &self.maturity,
+            &self.linked_from,
+            &self.links_to,
+            &self.links_to_name,
+        ]
+        .iter()
+        .any(|f| f.is_some())
+            || self.stale
+            || self.orphan
+            || self.thin
+            || self.limit.is_some()
+    }
 }
 
 /// A page as `query` reports it.
@@ -126,8 +150,12 @@ impl Manifest {
         if f.orphan {
             conds.push(format!("{} AND NOT {}", sql::ORPHAN, sql::SYSTEM_PAGE));
         }
-        if let Some(below) = f.thin {
-            conds.push(format!("{} AND NOT {}", sql::thin(below), sql::SYSTEM_PAGE));
+        if f.thin {
+            conds.push(format!(
+                "{} AND NOT {}",
+                sql::thin(f.thin_below),
+                sql::SYSTEM_PAGE
+            ));
         }
         let wher = if conds.is_empty() {
             String::new()

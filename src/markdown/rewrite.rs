@@ -236,6 +236,30 @@ fn parse_destination(body: &str, at: usize, end: usize) -> Option<(Range<usize>,
     (i + 1 == end && bytes.get(i) == Some(&b')')).then_some((dest, angle))
 }
 
+/// `s` with its `%XX` escapes decoded (a Markdown link's destination, a URL path); `None` when
+/// an escape is malformed or the result is not UTF-8 or holds a NUL byte.
+pub fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = |b: u8| (b as char).to_digit(16);
+            let h = bytes.get(i + 1).and_then(|&b| hex(b))?;
+            let l = bytes.get(i + 2).and_then(|&b| hex(b))?;
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    if out.contains(&0) {
+        return None;
+    }
+    String::from_utf8(out).ok()
+}
+
 /// `text` with `edits` applied. Edits are given in any order and must not overlap.
 pub fn apply(text: &str, edits: &[Edit]) -> String {
     let mut sorted: Vec<&Edit> = edits.iter().collect();

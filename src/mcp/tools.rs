@@ -9,7 +9,7 @@ use super::args::*;
 use super::reply;
 use crate::contract::CONTRACT;
 use crate::ingest::FinalizeOptions;
-use crate::manifest::Scope;
+use crate::manifest::{PageFilter, Scope};
 use crate::request;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -121,7 +121,7 @@ impl Server {
     }
 
     #[tool(
-        description = "After writing the batch's pages: archive it, remove it from the inbox, scan, commit. Call again to resume.",
+        description = "After writing the batch's pages: archive it, remove it from the inbox, scan, commit; lint_delta lists the issues it added (strict: refuse the batch then). Call again to resume.",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -136,6 +136,7 @@ impl Server {
         let opts = FinalizeOptions {
             message: a.message,
             keep: a.keep,
+            strict: a.strict,
         };
         self.runner.call(Ok(request::Finalize(opts))).await
     }
@@ -164,6 +165,55 @@ impl Server {
     )]
     async fn sparks_ingest_status(&self, _: Parameters<NoArgs>) -> CallToolResult {
         self.runner.call(Ok(request::IngestStatus)).await
+    }
+
+    #[tool(
+        description = "Every ingest, newest first: state, times, entries, pages created/changed/deleted, commit; page: those that touched it.",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn sparks_ingest_list(
+        &self,
+        Parameters(a): Parameters<IngestListArgs>,
+    ) -> CallToolResult {
+        self.runner
+            .call(Ok(request::ListIngests { page: a.page }))
+            .await
+    }
+
+    #[tool(
+        description = "One ingest: its entries and where each was archived, the pages it touched and how, its commit, the lint issues it added.",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn sparks_ingest_show(
+        &self,
+        Parameters(a): Parameters<IngestShowArgs>,
+    ) -> CallToolResult {
+        self.runner.call(request::ShowIngest::new(a.id)).await
+    }
+
+    #[tool(
+        description = "Undo a finalized ingest: entries back to the inbox, archive blocks out, pages as they were; commit. Writes nothing if a page changed since (conflicts).",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn sparks_revert_ingest(&self, Parameters(a): Parameters<RevertArgs>) -> CallToolResult {
+        self.runner
+            .call(request::Revert::new(a.id, a.dry_run))
+            .await
     }
 
     #[tool(
@@ -219,7 +269,7 @@ impl Server {
         )
     )]
     async fn sparks_query(&self, Parameters(a): Parameters<QueryArgs>) -> CallToolResult {
-        let filters = request::Filters {
+        let filter = PageFilter {
             title: a.title,
             alias: a.alias,
             tag: a.tag,
@@ -231,9 +281,10 @@ impl Server {
             orphan: a.orphan,
             thin: a.thin,
             limit: a.limit,
+            ..PageFilter::default()
         };
         self.runner
-            .call(request::Query::new(filters, a.resolve))
+            .call(request::Query::new(filter, a.resolve))
             .await
     }
 

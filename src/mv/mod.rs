@@ -22,7 +22,7 @@ mod refs;
 mod run;
 
 pub use names::NewName;
-pub use plan::{FileChange, MoveReport};
+pub use plan::{FileChange, Kind, MoveReport, Planned};
 
 use crate::clock::Now;
 use crate::git::GitError;
@@ -251,7 +251,53 @@ fn shell_word(s: &str) -> String {
     }
 }
 
-impl MoveRequest {
+/// `mv` or `merge`: how the journal recognises it and how it plans.
+pub trait Operation: Serialize + Sized + Send + 'static {
+    /// Which command it is.
+    const KIND: plan::Kind;
+
+    /// The command as a person types it again.
+    fn command(&self) -> String;
+
+    /// Whether it writes nothing.
+    fn dry_run(&self) -> bool;
+
+    /// Its plan, from the vault as it is now.
+    fn plan(
+        &self,
+        vault: &Vault,
+        manifest: &Manifest,
+        now: &Now,
+    ) -> Result<plan::Planned, MoveError>;
+
+    /// Whether the unfinished operation `(kind, request)` in the journal is this one.
+    fn is(&self, kind: &str, request: &str) -> bool {
+        kind == Self::KIND.name() && request == journal_key(self)
+    }
+
+    /// Run it (or, with `dry_run`, say what would change), or complete the same one that was
+    /// interrupted.
+    fn run(
+        &self,
+        vault: &Vault,
+        manifest: &mut Manifest,
+        now: &Now,
+    ) -> Result<MoveReport, MoveError> {
+        let op = Op {
+            kind: Self::KIND,
+            command: self.command(),
+            key: journal_key(self),
+            dry_run: self.dry_run(),
+        };
+        op.run(vault, manifest, now, |manifest| {
+            self.plan(vault, manifest, now)
+        })
+    }
+}
+
+impl Operation for MoveRequest {
+    const KIND: plan::Kind = plan::Kind::Mv;
+
     fn command(&self) -> String {
         format!(
             "sparks mv {} {}{}",
@@ -261,13 +307,23 @@ impl MoveRequest {
         )
     }
 
-    /// Whether the unfinished operation `(kind, request)` is this one.
-    pub fn is(&self, kind: &str, request: &str) -> bool {
-        kind == plan::Kind::Mv.name() && request == journal_key(self)
+    fn dry_run(&self) -> bool {
+        self.dry_run
+    }
+
+    fn plan(
+        &self,
+        vault: &Vault,
+        manifest: &Manifest,
+        now: &Now,
+    ) -> Result<plan::Planned, MoveError> {
+        plan::plan_mv(vault, manifest, now, self)
     }
 }
 
-impl MergeRequest {
+impl Operation for MergeRequest {
+    const KIND: plan::Kind = plan::Kind::Merge;
+
     fn command(&self) -> String {
         format!(
             "sparks merge {} {}",
@@ -276,48 +332,28 @@ impl MergeRequest {
         )
     }
 
-    /// Whether the unfinished operation `(kind, request)` is this one.
-    pub fn is(&self, kind: &str, request: &str) -> bool {
-        kind == plan::Kind::Merge.name() && request == journal_key(self)
+    fn dry_run(&self) -> bool {
+        self.dry_run
+    }
+
+    fn plan(
+        &self,
+        vault: &Vault,
+        manifest: &Manifest,
+        now: &Now,
+    ) -> Result<plan::Planned, MoveError> {
+        merge::plan_merge(vault, manifest, now, self)
     }
 }
 
-/// Rename or move a page (or, with `dry_run`, say what would change), or complete the same
-/// `mv` that was interrupted.
+/// Rename or move a page: [`Operation::run`] of a [`MoveRequest`].
 pub fn mv(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &Now,
     req: &MoveRequest,
 ) -> Result<MoveReport, MoveError> {
-    let op = Op {
-        kind: plan::Kind::Mv,
-        command: req.command(),
-        key: journal_key(req),
-        dry_run: req.dry_run,
-    };
-    op.run(vault, manifest, now, |manifest| {
-        plan::plan_mv(vault, manifest, now, req)
-    })
-}
-
-/// Merge FROM into INTO (or, with `dry_run`, say what would change), or complete the same
-/// `merge` that was interrupted.
-pub fn merge(
-    vault: &Vault,
-    manifest: &mut Manifest,
-    now: &Now,
-    req: &MergeRequest,
-) -> Result<MoveReport, MoveError> {
-    let op = Op {
-        kind: plan::Kind::Merge,
-        command: req.command(),
-        key: journal_key(req),
-        dry_run: req.dry_run,
-    };
-    op.run(vault, manifest, now, |manifest| {
-        merge::plan_merge(vault, manifest, now, req)
-    })
+    req.run(vault, manifest, now)
 }
 
 /// One `mv` or `merge` run.

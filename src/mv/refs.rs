@@ -192,7 +192,7 @@ impl Retarget {
             Some(i) => (&raw[..i], &raw[i..]),
             None => (raw, ""),
         };
-        let decoded = crate::view::paths::percent_decode(path).unwrap_or_else(|_| path.into());
+        let decoded = rewrite::percent_decode(path).unwrap_or_else(|| path.into());
         let page_key = key::key(&self.page);
         // `[x](Old)` names `Old.md` too; the rewritten link keeps leaving `.md` out.
         let with_md = decoded.to_ascii_lowercase().ends_with(".md");

@@ -8,7 +8,7 @@ use crate::session::Session;
 /// `lint`, of the named checks (all when none), applying the safe fixes first with `fix`.
 #[derive(Debug, Clone)]
 pub struct Lint {
-    checks: Vec<&'static str>,
+    checks: Vec<crate::lint::Check>,
     fix: bool,
 }
 

@@ -8,6 +8,7 @@
 
 mod brief;
 mod fmt;
+mod history;
 mod index;
 mod ingest;
 mod lint;
@@ -20,11 +21,12 @@ mod tasks;
 
 pub use brief::Brief;
 pub use fmt::Fmt;
+pub use history::{ListIngests, Revert, ShowIngest};
 pub use index::Index;
 pub use ingest::{Abort, Finalize, IngestStatus, OpenBatch, Prepare, PreparedBatch};
 pub use lint::Lint;
-pub use mv::{Merge, Mv};
-pub use query::{Filters, Query, QueryAnswer};
+pub use mv::{Merge, Mv, Reorganise};
+pub use query::{Query, QueryAnswer};
 pub use read::{Affected, SEARCH_LIMIT, Search, Status};
 pub use regen::Regen;
 pub use scan::Scan;
@@ -118,7 +120,6 @@ crate::hints!(
     crate::search::SearchError,
     crate::tasks::TaskError,
     crate::vault::VaultError,
-    crate::view::ViewError,
 );
 
 impl crate::failure::Hint for crate::fmt::FmtError {

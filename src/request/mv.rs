@@ -3,14 +3,20 @@
 use super::{Report, Request};
 use crate::failure::Failure;
 use crate::manifest::Journaled;
-use crate::mv::{MergeRequest, MoveReport, MoveRequest, NewName};
+use crate::mv::{MergeRequest, MoveReport, MoveRequest, NewName, Operation};
 use crate::session::Session;
 
-/// `mv PAGE NEW`.
+/// `mv PAGE NEW` or `merge FROM INTO`, checked.
 #[derive(Debug, Clone)]
-pub struct Mv(MoveRequest);
+pub struct Reorganise<T>(T);
 
-impl Mv {
+/// `mv PAGE NEW`.
+pub type Mv = Reorganise<MoveRequest>;
+
+/// `merge FROM INTO`.
+pub type Merge = Reorganise<MergeRequest>;
+
+impl Reorganise<MoveRequest> {
     /// Move PAGE to NEW (a title, or a path under wiki/ ending in `.md`); a NEW that is
     /// neither is a usage error that says why.
     pub fn new(page: String, new: String, no_alias: bool, dry_run: bool) -> Result<Mv, Failure> {
@@ -20,7 +26,7 @@ impl Mv {
             ));
         }
         NewName::parse(&new).map_err(Failure::usage)?;
-        Ok(Mv(MoveRequest {
+        Ok(Reorganise(MoveRequest {
             page,
             new,
             no_alias,
@@ -29,28 +35,7 @@ impl Mv {
     }
 }
 
-impl Request for Mv {
-    type Report = MoveReport;
-
-    fn writes(&self) -> bool {
-        !self.0.dry_run
-    }
-
-    fn resumes(&self, unfinished: &Journaled) -> bool {
-        self.0.is(&unfinished.kind, &unfinished.request)
-    }
-
-    fn run(self, s: &Session) -> Result<MoveReport, Failure> {
-        let mut manifest = s.manifest()?;
-        Ok(crate::mv::mv(&s.vault, &mut manifest, &s.now, &self.0)?)
-    }
-}
-
-/// `merge FROM INTO`.
-#[derive(Debug, Clone)]
-pub struct Merge(MergeRequest);
-
-impl Merge {
+impl Reorganise<MergeRequest> {
     /// Merge FROM into INTO.
     pub fn new(from: String, into: String, dry_run: bool) -> Result<Merge, Failure> {
         if from.trim().is_empty() || into.trim().is_empty() {
@@ -58,7 +43,7 @@ impl Merge {
                 "FROM and INTO must each name a page (a title, alias, file name or path)",
             ));
         }
-        Ok(Merge(MergeRequest {
+        Ok(Reorganise(MergeRequest {
             from,
             into,
             dry_run,
@@ -66,11 +51,11 @@ impl Merge {
     }
 }
 
-impl Request for Merge {
+impl<T: Operation + std::fmt::Debug> Request for Reorganise<T> {
     type Report = MoveReport;
 
     fn writes(&self) -> bool {
-        !self.0.dry_run
+        !self.0.dry_run()
     }
 
     fn resumes(&self, unfinished: &Journaled) -> bool {
@@ -79,7 +64,7 @@ impl Request for Merge {
 
     fn run(self, s: &Session) -> Result<MoveReport, Failure> {
         let mut manifest = s.manifest()?;
-        Ok(crate::mv::merge(&s.vault, &mut manifest, &s.now, &self.0)?)
+        Ok(self.0.run(&s.vault, &mut manifest, &s.now)?)
     }
 }
 

@@ -76,6 +76,8 @@ pub enum ViewError {
     Server(std::io::Error),
 }
 
+crate::hints!(ViewError);
+
 impl ViewError {
     /// What the user can do about it.
     pub fn hint(&self) -> Option<&'static str> {

@@ -3,7 +3,7 @@
 
 use crate::harness::{Run, TestVault};
 
-fn with_fault(v: &TestVault, args: &[&str], step: &str) -> Run {
+pub(crate) fn with_fault(v: &TestVault, args: &[&str], step: &str) -> Run {
     let run: Run = v
         .cmd(args)
         .env("SPARKS_FAULT_AT", step)
@@ -100,12 +100,10 @@ fn regen_killed_after_a_page_leaves_whole_pages_and_a_rerun_finishes() {
     }
 }
 
-/// A vault in a repository with a page that three others link to, and an index listing it.
+/// A vault in a repository (everything committed) with a page that three others link to, and
+/// an index listing it.
 fn renaming_vault() -> TestVault {
     let v = TestVault::new();
-    crate::harness::git(&v, &v.root, &["init", "-q"]);
-    crate::harness::git(&v, &v.root, &["config", "user.name", "Test"]);
-    crate::harness::git(&v, &v.root, &["config", "user.email", "test@example.com"]);
     v.page(
         "wiki/concepts/Old Name.md",
         "Old Name",
@@ -121,8 +119,7 @@ fn renaming_vault() -> TestVault {
     .page("wiki/entities/C.md", "C", "[x](../concepts/Old%20Name.md)");
     v.write(&format!("raw/inbox/{}.md", crate::harness::TODAY), "x\n");
     v.run(&["index"]).ok();
-    crate::harness::git(&v, &v.root, &["add", "-A"]);
-    crate::harness::git(&v, &v.root, &["commit", "-qm", "base"]);
+    crate::harness::commit_all(&v);
     v.settle();
     v
 }

@@ -23,6 +23,7 @@ mod lint_fix;
 mod mcp;
 mod merge;
 mod mv;
+mod provenance;
 mod query;
 mod races;
 mod scan;

@@ -2,7 +2,7 @@
 //! every reference follows (headings and renamed block ids included), FROM is deleted, and
 //! every refusal leaves the vault as it was.
 
-use crate::harness::{TODAY, TestVault, git, rows, tree};
+use crate::harness::{TODAY, TestVault, commit_all, git, refused, tree};
 
 fn fixture() -> TestVault {
     let v = TestVault::new();
@@ -90,13 +90,7 @@ fn a_heading_both_pages_have_is_refused_and_so_is_every_other_refusal() {
             .replace("## History", "## Pricing"),
     );
     v.run(&["scan"]).ok();
-    let before = tree(&v);
-    let refused = |args: &[&str], code: i32, says: &str| {
-        let r = v.run(args).code(code);
-        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
-        assert_eq!(tree(&v), before, "{args:?} changed the vault");
-        assert!(rows(&v, "SELECT kind FROM journal").is_empty(), "{args:?}");
-    };
+    let refused = |args: &[&str], code: i32, says: &str| refused(&v, args, code, says);
     refused(
         &["merge", "Big Query", "BigQuery"],
         1,
@@ -136,11 +130,7 @@ fn a_heading_both_pages_have_is_refused_and_so_is_every_other_refusal() {
 #[test]
 fn dry_run_changes_nothing_and_a_commit_carries_exactly_the_files() {
     let v = fixture();
-    git(&v, &v.root, &["init", "-q"]);
-    git(&v, &v.root, &["config", "user.name", "Test"]);
-    git(&v, &v.root, &["config", "user.email", "test@example.com"]);
-    git(&v, &v.root, &["add", "-A"]);
-    git(&v, &v.root, &["commit", "-qm", "base"]);
+    commit_all(&v);
     let before = tree(&v);
     let j = v
         .run(&["merge", "Big Query", "BigQuery", "--dry-run", "--json"])

@@ -3,7 +3,7 @@
 //! writes nothing, the commit carries exactly the changed files, generated pages follow, and a
 //! 50-file vault gets exactly as many rewrites as it has references.
 
-use crate::harness::{TODAY, TestVault, git, rows, tree};
+use crate::harness::{TODAY, TestVault, commit_all, git, refused, rows, tree};
 use crate::snapshot;
 
 /// A page with full frontmatter, last updated 2026-04-01, and `extra` frontmatter lines.
@@ -300,13 +300,7 @@ fn every_refusal_changes_nothing() {
         "---\ntitle: Projects\n---\n",
     );
     v.run(&["scan"]).ok();
-    let before = tree(&v);
-    let refused = |args: &[&str], code: i32, says: &str| {
-        let r = v.run(args).code(code);
-        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
-        assert_eq!(tree(&v), before, "{args:?} changed the vault");
-        assert!(rows(&v, "SELECT kind FROM journal").is_empty(), "{args:?}");
-    };
+    let refused = |args: &[&str], code: i32, says: &str| refused(&v, args, code, says);
     // NEW collides with what `query --resolve NEW` reports.
     refused(
         &["mv", "Old Name", "Taken"],
@@ -407,11 +401,7 @@ fn dry_run_writes_nothing_and_shows_each_file_and_line() {
 #[test]
 fn one_commit_carries_exactly_the_changed_files_and_lint_finds_nothing_new() {
     let v = fixture();
-    git(&v, &v.root, &["init", "-q"]);
-    git(&v, &v.root, &["config", "user.name", "Test"]);
-    git(&v, &v.root, &["config", "user.email", "test@example.com"]);
-    git(&v, &v.root, &["add", "-A"]);
-    git(&v, &v.root, &["commit", "-qm", "base"]);
+    commit_all(&v);
     // Someone's unrelated work stays uncommitted.
     v.write(
         "wiki/concepts/Other.md",

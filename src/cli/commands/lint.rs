@@ -67,18 +67,18 @@ fn text(r: &LintReport) -> Vec<String> {
     if !r.fixes.is_empty() {
         lines.push(String::new());
     }
-    let mut current = "";
+    let mut current = None;
     for i in &r.issues {
-        if i.check != current {
-            if !current.is_empty() {
+        if Some(i.check) != current {
+            if current.is_some() {
                 lines.push(String::new());
             }
             lines.push(format!(
                 "{} ({}):",
-                output::paint(Style::Bad, i.check),
-                r.counts.get(i.check).copied().unwrap_or(0)
+                output::paint(Style::Bad, i.check.name()),
+                r.counts.get(&i.check).copied().unwrap_or(0)
             ));
-            current = i.check;
+            current = Some(i.check);
         }
         let at = i.line.map(|l| format!(":{l}")).unwrap_or_default();
         lines.push(format!("  {}{at}  {}", i.path, i.message));

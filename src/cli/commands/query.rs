@@ -1,7 +1,8 @@
 //! `sparks query`: find pages by frontmatter and links.
 
 use crate::cli::{Ctx, exit::Exit, output};
-use crate::request::{Filters, Query, QueryAnswer, Report as _};
+use crate::manifest::PageFilter;
+use crate::request::{Query, QueryAnswer, Report as _};
 use clap::Args;
 
 /// Find pages by frontmatter fields and the link graph
@@ -61,7 +62,7 @@ pub struct QueryArgs {
 /// Run `query`.
 pub fn run(ctx: &Ctx, args: QueryArgs) -> anyhow::Result<Exit> {
     let name = args.resolve.clone();
-    let filters = Filters {
+    let filter = PageFilter {
         title: args.title,
         alias: args.alias,
         tag: args.tag,
@@ -73,8 +74,9 @@ pub fn run(ctx: &Ctx, args: QueryArgs) -> anyhow::Result<Exit> {
         orphan: args.orphan,
         thin: args.thin,
         limit: args.limit,
+        ..PageFilter::default()
     };
-    let answer = ctx.run(Query::new(filters, args.resolve)?)?;
+    let answer = ctx.run(Query::new(filter, args.resolve)?)?;
     if args.json {
         output::json(&answer)?;
         return Ok(answer.ending().into());

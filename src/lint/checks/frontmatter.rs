@@ -1,0 +1,49 @@
+//! The frontmatter checks: `missing-frontmatter` and `invalid-frontmatter`, by the schema
+//! `fmt` applies too.
+
+use super::{Context, Issues};
+use crate::lint::{Check, LintError};
+use crate::schema::{self, Severity};
+
+/// Pages without a frontmatter block, with one that cannot be read, or whose fields break
+/// the schema.
+pub(super) fn frontmatter(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintError> {
+    let (missing, invalid) = (
+        cx.on(Check::MissingFrontmatter),
+        cx.on(Check::InvalidFrontmatter),
+    );
+    if !missing && !invalid {
+        return Ok(());
+    }
+    let mut found = Issues::default();
+    for r in cx.manifest.page_records()? {
+        match r.frontmatter.as_str() {
+            "none" => found.push(
+                Check::MissingFrontmatter,
+                &r.path,
+                Some(1),
+                "no frontmatter block".into(),
+            ),
+            "invalid" => found.push(
+                Check::InvalidFrontmatter,
+                &r.path,
+                r.error_line,
+                r.error
+                    .clone()
+                    .unwrap_or_else(|| "frontmatter cannot be read".into()),
+            ),
+            _ => {
+                for i in schema::validate(&r.path, &r.fields) {
+                    let check = match i.severity {
+                        Severity::Missing => Check::MissingFrontmatter,
+                        Severity::Invalid => Check::InvalidFrontmatter,
+                    };
+                    let line = r.fields.line_of(&i.key).or(Some(1));
+                    found.push(check, &r.path, line, i.message);
+                }
+            }
+        }
+    }
+    out.0.extend(found.0.into_iter().filter(|i| cx.on(i.check)));
+    Ok(())
+}

@@ -1,0 +1,71 @@
+//! The page checks: `orphans`, `thin-pages`, `stale-pages`, `dead-sources`.
+
+use super::{Context, Issues};
+use crate::lint::{Check, LintError};
+use crate::schema;
+
+/// Pages no other page links to.
+pub(super) fn orphans(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintError> {
+    if cx.on(Check::Orphans) {
+        for p in cx.manifest.orphan_pages()? {
+            out.push(Check::Orphans, &p, None, "no other page links here".into());
+        }
+    }
+    Ok(())
+}
+
+/// Pages with fewer sentences of prose than `[lint] thin_below_sentences`.
+pub(super) fn thin(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintError> {
+    if !cx.on(Check::ThinPages) {
+        return Ok(());
+    }
+    let below = cx.vault.config.lint.thin_below_sentences;
+    for (p, n) in cx.manifest.thin_pages(below)? {
+        let sentences = match n {
+            1 => "1 sentence".to_string(),
+            n => format!("{n} sentences"),
+        };
+        out.push(
+            Check::ThinPages,
+            &p,
+            None,
+            format!("{sentences} of prose (thin below {below})"),
+        );
+    }
+    Ok(())
+}
+
+/// Pages older than one of their sources.
+pub(super) fn stale(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintError> {
+    if cx.on(Check::StalePages) {
+        for (p, updated, source, date) in cx.manifest.stale_pages()? {
+            out.push(
+                Check::StalePages,
+                &p,
+                None,
+                format!("updated {updated}, but its source {source} changed on {date}"),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Sources that do not exist, but for the archive files the open ingest will write (the
+/// contract tells the agent to cite them before they exist).
+pub(super) fn dead_sources(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintError> {
+    if !cx.on(Check::DeadSources) {
+        return Ok(());
+    }
+    let pending = cx.manifest.pending_archives()?;
+    for (p, source) in cx.manifest.dead_sources()? {
+        if !pending.contains(schema::source_path(&source)) {
+            out.push(
+                Check::DeadSources,
+                &p,
+                None,
+                format!("source {source} does not exist"),
+            );
+        }
+    }
+    Ok(())
+}

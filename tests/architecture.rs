@@ -1,0 +1,219 @@
+//! The layers of ARCHITECTURE.md, checked: every `crate::` path in `src/` (test code aside)
+//! goes to a module of the same layer or a lower one, the modules of a layer form no cycle,
+//! every module has a layer, and each library stays behind its one module.
+
+#![allow(clippy::unwrap_used)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The layer of each top-level module, from ARCHITECTURE.md's table.
+fn layers() -> BTreeMap<String, u32> {
+    let doc = fs_err::read_to_string(Path::new(ROOT).join("ARCHITECTURE.md")).unwrap();
+    let mut layers = BTreeMap::new();
+    for line in doc.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let Some(layer) = cells.get(1).and_then(|c| c.parse::<u32>().ok()) else {
+            continue;
+        };
+        for module in cells[2].split('`').skip(1).step_by(2) {
+            assert!(
+                layers.insert(module.to_string(), layer).is_none(),
+                "{module} has two layers in ARCHITECTURE.md"
+            );
+        }
+    }
+    assert!(
+        layers.len() > 20,
+        "the layer table was not found: {layers:?}"
+    );
+    layers
+}
+
+/// Every `.rs` file under `dir`.
+fn sources(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in fs_err::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(sources(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// A source file without its unit tests and comments.
+fn code(path: &Path) -> String {
+    let text = fs_err::read_to_string(path).unwrap();
+    let text = match text.find("#[cfg(test)]\nmod tests") {
+        Some(i) => &text[..i],
+        None => &text,
+    };
+    if path.ends_with("tests.rs") {
+        return String::new();
+    }
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The top-level module a file belongs to (`src/scan/walk.rs` → `scan`).
+fn module_of(path: &Path) -> String {
+    let rel = path.strip_prefix(Path::new(ROOT).join("src")).unwrap();
+    let first = rel.iter().next().unwrap().to_string_lossy();
+    first.trim_end_matches(".rs").to_string()
+}
+
+/// The modules each module uses.
+fn edges(known: &BTreeMap<String, u32>) -> BTreeMap<String, BTreeSet<String>> {
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in sources(&Path::new(ROOT).join("src")) {
+        let from = module_of(&file);
+        if from == "lib" || from == "main" {
+            continue;
+        }
+        let code = code(&file);
+        for (i, _) in code.match_indices("crate::") {
+            let rest = &code[i + "crate::".len()..];
+            let to: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            // `crate::hints!` is a macro, not a module.
+            if to != from && known.contains_key(&to) {
+                edges.entry(from.clone()).or_default().insert(to);
+            }
+        }
+    }
+    edges
+}
+
+#[test]
+fn every_module_has_a_layer_and_uses_none_above_it() {
+    let layers = layers();
+    let lib = fs_err::read_to_string(Path::new(ROOT).join("src/lib.rs")).unwrap();
+    for line in lib.lines() {
+        if let Some(m) = line.strip_prefix("pub mod ") {
+            let m = m.trim_end_matches(';');
+            assert!(
+                layers.contains_key(m),
+                "{m} has no layer in ARCHITECTURE.md"
+            );
+        }
+    }
+    let mut upward = Vec::new();
+    for (from, tos) in edges(&layers) {
+        for to in tos {
+            if layers[&to] > layers[&from] {
+                upward.push(format!(
+                    "{from} (layer {}) uses {to} (layer {})",
+                    layers[&from], layers[&to]
+                ));
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "uses of a higher layer:\n{}",
+        upward.join("\n")
+    );
+}
+
+#[test]
+fn the_modules_use_each_other_without_a_cycle() {
+    let layers = layers();
+    let edges = edges(&layers);
+    // Depth-first search for a path back to where it started.
+    fn visit(
+        m: &str,
+        edges: &BTreeMap<String, BTreeSet<String>>,
+        stack: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = stack.iter().position(|s| s == m) {
+            let mut cycle = stack[i..].to_vec();
+            cycle.push(m.to_string());
+            return Some(cycle);
+        }
+        if !done.insert(m.to_string()) {
+            return None;
+        }
+        stack.push(m.to_string());
+        for next in edges.get(m).into_iter().flatten() {
+            if let Some(c) = visit(next, edges, stack, done) {
+                return Some(c);
+            }
+        }
+        stack.pop();
+        None
+    }
+    let mut done = BTreeSet::new();
+    for m in layers.keys() {
+        if let Some(cycle) = visit(m, &edges, &mut Vec::new(), &mut done) {
+            panic!("a cycle: {}", cycle.join(" → "));
+        }
+    }
+}
+
+#[test]
+fn each_library_and_printing_stay_in_their_one_place() {
+    // (what, the only place allowed, as a path prefix under src/)
+    let rules: [(&str, &[&str]); 7] = [
+        ("rusqlite", &["manifest/"]),
+        ("git2::", &["git.rs"]),
+        ("clap::", &["cli/"]),
+        ("rmcp::", &["mcp/"]),
+        ("axum::", &["view/"]),
+        ("println!", &["cli/"]),
+        ("eprintln!", &["cli/", "fault.rs"]),
+    ];
+    let src = Path::new(ROOT).join("src");
+    let mut breaches = Vec::new();
+    for file in sources(&src) {
+        let rel = file
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let code = code(&file);
+        for (what, allowed) in rules {
+            if uses(&code, what) && !allowed.iter().any(|a| rel.starts_with(a)) {
+                breaches.push(format!("{rel} uses {what}"));
+            }
+        }
+    }
+    assert!(breaches.is_empty(), "{}", breaches.join("\n"));
+}
+
+/// Whether `code` names `what` (`println!` is not found inside `eprintln!`).
+fn uses(code: &str, what: &str) -> bool {
+    code.match_indices(what).any(|(i, _)| {
+        !code[..i]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+#[test]
+fn the_checks_see_what_they_look_for() {
+    assert!(uses("x = 1;\n    println!(\"a\");", "println!"));
+    assert!(!uses("eprintln!(\"a\");", "println!"));
+    assert!(uses("use rusqlite::Connection;", "rusqlite"));
+    assert_eq!(
+        code_of("let a = 1; // crate::cli\n#[cfg(test)]\nmod tests { crate::cli }"),
+        "let a = 1;"
+    );
+}
+
+fn code_of(text: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("x.rs");
+    fs_err::write(&p, text).unwrap();
+    code(&p).trim_end().to_string()
+}
