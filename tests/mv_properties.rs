@@ -139,9 +139,10 @@ fn blanked(text: &str, moved: bool) -> String {
     rewrite::apply(text, &edits)
         .lines()
         .filter(|l| {
-            !l.starts_with("updated:")
-                && !l.starts_with("aliases:")
-                && !(moved && l.starts_with("title:"))
+            let changes = l.starts_with("updated:")
+                || l.starts_with("aliases:")
+                || (moved && l.starts_with("title:"));
+            !changes
         })
         .collect::<Vec<_>>()
         .join("\n")

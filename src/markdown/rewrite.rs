@@ -229,7 +229,7 @@ fn parse_destination(body: &str, at: usize, end: usize) -> Option<(Range<usize>,
     i = skip_space(i);
     if i < end && matches!(bytes[i], b'"' | b'\'' | b'(') {
         let close = if bytes[i] == b'(' { b')' } else { bytes[i] };
-        let rest = body[i + 1..end].as_bytes();
+        let rest = &bytes[i + 1..end];
         let j = rest.iter().position(|&b| b == close)?;
         i = skip_space(i + 1 + j + 1);
     }

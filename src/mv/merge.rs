@@ -76,8 +76,8 @@ pub fn plan_merge(
     )?;
     let live = plan::live_files(manifest, &texts)?;
     let exists = |p: &str| live.contains(p);
-    let (others, mut count, mut headings) =
-        plan::referrers(&retarget, &texts, &sources, &live, &today);
+    let others = plan::referrers(&retarget, &texts, &sources, &live, &today);
+    let (mut count, mut headings) = (others.rewritten, others.headings);
     let into_refs = retarget.find(&into.path, &into.text, None, &exists);
     let moves = names::dir(&from.path) != names::dir(&into.path);
     let from_refs = retarget.find(
@@ -183,6 +183,7 @@ pub fn plan_merge(
         .map(|(p, t)| (p.as_str(), t.as_str()))
         .collect();
     let mut files: Vec<FileOp> = others
+        .files
         .into_iter()
         .map(|(path, edits)| plan::rewrite_op(&path, by_path[path.as_str()], edits, None))
         .collect();

@@ -348,15 +348,26 @@ pub fn live_files(manifest: &Manifest, texts: &[(String, String)]) -> Result<Pat
     }))
 }
 
+/// The files of the wiki whose references to a page change.
+#[derive(Debug, Default)]
+pub struct Referrers {
+    /// Each file, with its edits (its `updated:` set to today among them).
+    pub files: Vec<(String, Vec<Edit>)>,
+    /// How many references the edits rewrite.
+    pub rewritten: usize,
+    /// The links to the page that name a heading, in every file.
+    pub headings: Vec<refs::HeadingLink>,
+}
+
 /// The files whose references to the page change, each with its edits and its `updated:`
-/// set to `today`; and how many references they rewrite.
+/// set to `today`.
 pub fn referrers(
     retarget: &Retarget,
     texts: &[(String, String)],
     sources: &[String],
     live: &Paths,
     today: &str,
-) -> (Vec<(String, Vec<Edit>)>, usize, Vec<refs::HeadingLink>) {
+) -> Referrers {
     let exists = |p: &str| live.contains(p);
     let sources: std::collections::HashSet<&str> = sources.iter().map(String::as_str).collect();
     let found = par_map(texts, |(path, text): &(String, String)| {
@@ -365,21 +376,19 @@ pub fn referrers(
         let wiki = sources.contains(path.as_str());
         retarget.find_in(path, text, None, &exists, wiki)
     });
-    let mut out = Vec::new();
-    let mut count = 0;
-    let mut headings = Vec::new();
+    let mut out = Referrers::default();
     for ((path, text), mut f) in texts.iter().zip(found) {
-        headings.append(&mut f.headings);
+        out.headings.append(&mut f.headings);
         if f.edits.is_empty() {
             continue;
         }
-        count += f.rewritten;
+        out.rewritten += f.rewritten;
         f.edits.extend(frontmatter_edits(text, |t| {
             edit::set_scalar(t, "updated", today)
         }));
-        out.push((path.clone(), f.edits));
+        out.files.push((path.clone(), f.edits));
     }
-    (out, count, headings)
+    out
 }
 
 /// The generated pages to regenerate after the plan: the index when it is among the files
@@ -508,7 +517,8 @@ pub fn plan_mv(
     let sources = manifest.link_sources_to(&page.path)?;
     let texts = wiki_texts(vault, manifest, &sources, &[page.path.as_str()])?;
     let live = live_files(manifest, &texts)?;
-    let (others, mut count, _) = referrers(&retarget, &texts, &sources, &live, &today);
+    let others = referrers(&retarget, &texts, &sources, &live, &today);
+    let mut count = others.rewritten;
 
     // The page itself: its own references, its relative links when it changes folder, and
     // its frontmatter (title, aliases, updated).
@@ -561,7 +571,7 @@ pub fn plan_mv(
         .iter()
         .map(|(p, t)| (p.as_str(), t.as_str()))
         .collect();
-    for (path, edits) in others {
+    for (path, edits) in others.files {
         files.push(rewrite_op(&path, by_path[path.as_str()], edits, None));
     }
     let (index, collections) = regenerated(vault, &files, &[&page.path, &new_path])?;
