@@ -190,7 +190,11 @@ fn apply(vault: &Vault, f: &FileOp, s: &State) -> Result<bool, MoveError> {
         fs_err::create_dir_all(dir).map_err(|e| io("create", dir, e))?;
     }
     fsio::write_atomic(&target, new.as_bytes()).map_err(|e| io("write", &target, e))?;
-    if key::key(to) != key::key(&f.path) {
+    // The old file goes, unless it is the new one: a rename that changes only the case is one
+    // file where names fold case, and it holds the new content now.
+    if let Some(bytes) = read(vault, &f.path)?
+        && hash(&bytes) == f.old
+    {
         remove(vault, &f.path)?;
     }
     Ok(true)

@@ -560,3 +560,31 @@ fn fifty_files_get_exactly_as_many_rewrites_as_they_have_references() {
     assert_eq!(remaining, in_code, "only the links in code still say Hub");
     assert_eq!(lint(&v), before, "{checks:?}");
 }
+
+#[test]
+fn a_rename_that_changes_only_the_case_leaves_one_file() {
+    let v = TestVault::new();
+    v.write("raw/notes.md", "notes\n");
+    page(&v, "wiki/concepts/cascade.md", "cascade", "", "Text.");
+    page(
+        &v,
+        "wiki/concepts/A.md",
+        "A",
+        "",
+        "[[cascade]] and [[Cascade|c]].",
+    );
+    let j = v.run(&["mv", "cascade", "Cascade", "--json"]).ok().json();
+    assert_eq!(j["to"], "wiki/concepts/Cascade.md");
+    assert_eq!(j["alias_added"], false, "the same name, in another case");
+    assert_eq!(j["links_rewritten"], 0, "both links still lead to the page");
+    let names: Vec<String> = std::fs::read_dir(v.path("wiki/concepts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.contains(&"Cascade.md".to_string()), "{names:?}");
+    assert!(!names.contains(&"cascade.md".to_string()), "{names:?}");
+    assert!(
+        v.read("wiki/concepts/Cascade.md")
+            .starts_with("---\ntitle: Cascade\n")
+    );
+}
