@@ -110,9 +110,9 @@ pub fn suffix(path: &str, n: usize) -> String {
     parts[from..].join("/")
 }
 
-/// Where a Markdown link destination in the file at `source` leads, as a vault-relative
-/// path, and how it was written: relative to the file, or from the vault root. `None` for a
-/// destination that leaves the vault.
+/// The files a Markdown link destination in the file at `source` may name, as vault-relative
+/// paths with how each reading takes it (relative to the file, or from the vault root), in the
+/// order they are tried. A reading that leaves the vault is none.
 pub fn md_target(source: &str, decoded: &str) -> Vec<(String, Style)> {
     let mut out = Vec::new();
     if let Some(rooted) = decoded.strip_prefix('/') {
