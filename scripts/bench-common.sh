@@ -38,6 +38,9 @@ case $step in
       printf -- '---\ntitle: Bench page %s %s\ntype: concept\ntags: [bench]\n---\n\nWritten for the batch; see [[%s]].\n' \
         "$i" "$n" "$HUB_TITLE" >"$vault/wiki/bench/page-$i.md"
     done ;;
+  mv-back)
+    # Undo the measured rename (before the first run there is nothing to undo).
+    "$sparks" --vault "$vault" mv "$MV_NEW" "$MV_OLD" >/dev/null 2>&1 || true ;;
   *) echo "unknown step $step" >&2; exit 2 ;;
 esac
 EOF

@@ -111,6 +111,61 @@ pub fn archive(
     Ok(report)
 }
 
+/// Take the blocks carrying `markers` out of the archive file `rel` (vault-relative), for
+/// `ingest --revert`: the only edit of `raw/` Sparks ever makes, and only of blocks it wrote
+/// itself. A block runs from the `---` line before its marker to the next `---` line (a
+/// capture never holds one) or the end of the file. A file left empty is deleted. Returns
+/// how many blocks were taken out (none when they are gone already: a rerun).
+pub fn remove_blocks(root: &Path, rel: &str, markers: &[String]) -> Result<usize, ArchiveError> {
+    let path = root.join(rel);
+    let err = |source| ArchiveError {
+        path: path.clone(),
+        source,
+    };
+    let Some(old) = fsio::read_if_exists(&path).map_err(err)? else {
+        return Ok(0);
+    };
+    let mut lines = Vec::new();
+    let mut pos = 0;
+    for line in old.split_inclusive(|b| *b == b'\n') {
+        lines.push(pos..pos + line.len());
+        pos += line.len();
+    }
+    let text = |i: usize| String::from_utf8_lossy(&old[lines[i].clone()]).into_owned();
+    let is_sep = |i: usize| text(i).trim_end_matches(['\n', '\r']) == "---";
+    let mut cut = Vec::new();
+    for i in 0..lines.len() {
+        let t = text(i);
+        if !is_marker(&t) || !markers.iter().any(|m| m == t.trim()) {
+            continue;
+        }
+        let start = match i.checked_sub(1) {
+            Some(s) if is_sep(s) => s,
+            _ => i,
+        };
+        let end = (i + 1..lines.len())
+            .find(|&j| is_sep(j))
+            .unwrap_or(lines.len());
+        cut.push(lines[start].start..lines.get(end).map_or(old.len(), |r| r.start));
+    }
+    if cut.is_empty() {
+        return Ok(0);
+    }
+    let mut out = Vec::with_capacity(old.len());
+    let mut from = 0;
+    for r in &cut {
+        out.extend_from_slice(&old[from..r.start]);
+        from = r.end;
+    }
+    out.extend_from_slice(&old[from..]);
+    if out.is_empty() {
+        fs_err::remove_file(&path).map_err(err)?;
+    } else {
+        fsio::write_atomic(&path, &out).map_err(err)?;
+    }
+    Ok(cut.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,6 +228,41 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.appended, 1);
+    }
+
+    #[test]
+    fn removing_blocks_gives_back_the_file_before_and_only_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let rel = "raw/inbox/2026-04-10.md";
+        archive(dir.path(), 1, "k1", &[item(1, "2026-04-10", "old", "h0")]).unwrap();
+        let before = fs_err::read(dir.path().join(rel)).unwrap();
+        let items = [
+            item(1, "2026-04-10", "first\nline 2", "h1"),
+            item(2, "2026-04-10", "second", "h2"),
+        ];
+        archive(dir.path(), 2, "k2", &items).unwrap();
+        archive(dir.path(), 3, "k3", &[item(1, "2026-04-10", "later", "h3")]).unwrap();
+        let markers = [marker(2, "k2", 1, "h1"), marker(2, "k2", 2, "h2")];
+        assert_eq!(remove_blocks(dir.path(), rel, &markers).unwrap(), 2);
+        assert_eq!(remove_blocks(dir.path(), rel, &markers).unwrap(), 0);
+        let mut expected = before;
+        expected
+            .extend_from_slice(format!("---\n{}\nlater\n", marker(3, "k3", 1, "h3")).as_bytes());
+        assert_eq!(fs_err::read(dir.path().join(rel)).unwrap(), expected);
+    }
+
+    #[test]
+    fn a_file_left_empty_is_deleted() {
+        let dir = tempfile::tempdir().unwrap();
+        let rel = "raw/inbox/2026-04-10.md";
+        archive(dir.path(), 2, "k", &[item(1, "2026-04-10", "only", "h")]).unwrap();
+        let n = remove_blocks(dir.path(), rel, &[marker(2, "k", 1, "h")]).unwrap();
+        assert_eq!(n, 1);
+        assert!(!dir.path().join(rel).exists());
+        assert_eq!(
+            remove_blocks(dir.path(), rel, &[marker(2, "k", 1, "h")]).unwrap(),
+            0
+        );
     }
 
     #[test]

@@ -89,12 +89,15 @@ pub struct IngestSection {
     /// Entries one `ingest --prepare` hands out; 0 means all of them.
     #[serde(deserialize_with = "whole_number")]
     pub batch_size: usize,
+    /// Every finalize is strict: a batch that adds lint issues to its pages is refused.
+    pub strict: bool,
 }
 
 impl Default for IngestSection {
     fn default() -> Self {
         IngestSection {
             batch_size: DEFAULT_BATCH_SIZE,
+            strict: false,
         }
     }
 }
@@ -236,6 +239,7 @@ auto_commit = true     # commit the vault after `ingest --finalize`
 
 [ingest]
 batch_size = {DEFAULT_BATCH_SIZE}        # entries one `ingest --prepare` hands out (0 = all)
+strict = false         # true: finalize refuses a batch that adds lint issues (--strict)
 
 [index]
 shard_above = {DEFAULT_SHARD_ABOVE}      # above this many pages, one index page per type
@@ -271,6 +275,13 @@ mod tests {
         assert_eq!(c.vault.name, "notes");
         assert!(c.git.auto_commit);
         assert_eq!(c.ingest.batch_size, 15);
+        assert!(!c.ingest.strict);
+        assert!(
+            Config::parse("[ingest]\nstrict = true\n")
+                .unwrap()
+                .ingest
+                .strict
+        );
         assert_eq!(c.index.shard_above, 500);
         assert_eq!(c.lint.thin_below_sentences, 3);
     }

@@ -116,6 +116,8 @@ mod tests {
         for needle in [
             "sparks ingest --prepare",
             "sparks ingest --finalize",
+            "sparks ingest --finalize --strict",
+            "sparks ingest --revert",
             "--keep",
             "already_in_progress",
             "capture_date",

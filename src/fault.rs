@@ -21,6 +21,16 @@ pub const STEPS: &[&str] = &[
     "fmt.write",
     "index.shards",
     "index.write",
+    "mv.write",
+    "mv.scan",
+    "mv.commit",
+    "merge.write",
+    "merge.delete",
+    "merge.commit",
+    "revert.inbox",
+    "revert.archive",
+    "revert.pages",
+    "revert.commit",
 ];
 
 /// The environment variable that names the step.

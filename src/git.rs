@@ -204,8 +204,83 @@ pub fn head_with_line(vault_root: &Path, line: &str) -> Result<Option<String>, G
     Ok(None)
 }
 
+/// What git knows of the vault's files now: HEAD (`None` before the first commit) and the
+/// vault-relative paths whose content differs from HEAD's (untracked ones included). `None`
+/// when the vault is not in a work tree.
+pub fn state(vault_root: &Path) -> Result<Option<GitState>, GitError> {
+    let git = |source| GitError::Git {
+        repo: vault_root.to_path_buf(),
+        source,
+    };
+    let Some((repo, workdir)) = work_tree(vault_root).map_err(git)? else {
+        return Ok(None);
+    };
+    let head = match repo.head() {
+        Ok(h) => Some(h.peel_to_commit().map_err(git)?.id().to_string()),
+        Err(e) if matches!(e.code(), ErrorCode::UnbornBranch | ErrorCode::NotFound) => None,
+        Err(e) => return Err(git(e)),
+    };
+    let prefix = vault_prefix(&workdir, vault_root);
+    let dirty = changed_paths(&repo, &prefix)
+        .map_err(git)?
+        .into_iter()
+        .map(|p| p[prefix.len()..].to_string())
+        .collect();
+    Ok(Some(GitState { head, dirty }))
+}
+
+/// See [`state`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GitState {
+    /// The commit HEAD points at.
+    pub head: Option<String>,
+    /// Vault-relative paths that differ from HEAD.
+    pub dirty: std::collections::HashSet<String>,
+}
+
+/// The content of the vault-relative `path` in commit `sha` (or, with `parent`, in its first
+/// parent): `None` when the path is not in that commit, or the commit has no parent.
+pub fn file_at(
+    vault_root: &Path,
+    sha: &str,
+    parent: bool,
+    path: &str,
+) -> Result<Option<Vec<u8>>, GitError> {
+    let git = |source| GitError::Git {
+        repo: vault_root.to_path_buf(),
+        source,
+    };
+    let Some((repo, workdir)) = work_tree(vault_root).map_err(git)? else {
+        return Ok(None);
+    };
+    let oid = git2::Oid::from_str(sha).map_err(git)?;
+    let mut commit = repo.find_commit(oid).map_err(git)?;
+    if parent {
+        match commit.parents().next() {
+            Some(p) => commit = p,
+            None => return Ok(None),
+        }
+    }
+    let rel = format!("{}{path}", vault_prefix(&workdir, vault_root));
+    let entry = match commit.tree().map_err(git)?.get_path(Path::new(&rel)) {
+        Ok(e) => e,
+        Err(e) if e.code() == ErrorCode::NotFound => return Ok(None),
+        Err(e) => return Err(git(e)),
+    };
+    let object = entry.to_object(&repo).map_err(git)?;
+    Ok(object.as_blob().map(|b| b.content().to_vec()))
+}
+
 /// How many commits back [`head_with_line`] looks.
 const TRAILER_DEPTH: usize = 50;
+
+/// The repository holding the vault and its work tree; `None` outside one (or in a bare one).
+fn work_tree(vault_root: &Path) -> Result<Option<(Repository, PathBuf)>, git2::Error> {
+    Ok(open(vault_root)?.and_then(|repo| {
+        let workdir = repo.workdir()?.to_path_buf();
+        Some((repo, workdir))
+    }))
+}
 
 fn open(vault_root: &Path) -> Result<Option<Repository>, git2::Error> {
     match Repository::discover(vault_root) {

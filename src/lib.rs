@@ -35,6 +35,7 @@ pub mod lock;
 pub mod manifest;
 pub mod markdown;
 pub mod mcp;
+pub mod mv;
 pub mod progress;
 pub mod query;
 pub mod scan;

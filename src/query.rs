@@ -75,7 +75,9 @@ impl QueryError {
     }
 }
 
-fn page_path(manifest: &Manifest, name: &str) -> Result<String, QueryError> {
+/// The page `name` names (a title, alias, file name or vault-relative path), as
+/// `query --links-to` resolves it.
+pub fn page_path(manifest: &Manifest, name: &str) -> Result<String, QueryError> {
     match manifest.resolve_name(name)? {
         Resolution::Resolved(p) => Ok(p),
         Resolution::Broken => Err(QueryError::UnknownPage(name.into())),

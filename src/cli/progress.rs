@@ -62,6 +62,8 @@ impl Bar {
         let bar = ProgressBar::hidden().with_elapsed(self.started.elapsed());
         style(&bar, s.phase, s.done);
         bar.set_draw_target(ProgressDrawTarget::stderr());
+        // The phase is drawn at once, not at the next update: a short phase is still named.
+        bar.tick();
         // A phase with no items for a while (a commit) still shows the clock moving.
         bar.enable_steady_tick(Duration::from_millis(120));
         s.shown = Some(bar);

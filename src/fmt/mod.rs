@@ -36,7 +36,7 @@ pub struct FmtRequest {
     /// Repair what is mechanical and write the files that change.
     pub fix: bool,
     /// Sources that count as existing although they do not yet: the archive files of the open
-    /// ingest ([`crate::ingest::pending_archives`]).
+    /// ingest ([`crate::manifest::Manifest::pending_archives`]).
     pub pending: BTreeSet<String>,
 }
 

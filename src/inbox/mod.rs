@@ -7,6 +7,7 @@
 //! runs past 400 lines only with its tests; the parser is one idea.)
 
 pub mod hints;
+mod restore;
 
 pub use hints::Hints;
 
@@ -39,6 +40,8 @@ pub struct Entry {
     pub hash: String,
     /// The 1-based line of the entry's first content line.
     pub line: usize,
+    /// Whether the entry has a date line of its own.
+    pub dated: bool,
     /// Its chunk.
     chunk: usize,
 }
@@ -245,6 +248,7 @@ fn parse_entry(
         hash: hash(content),
         content: content.to_string(),
         line: first_line + start + lead,
+        dated: start > 0,
         chunk,
     })
 }

@@ -98,6 +98,27 @@ pub fn index(
         Some(VaultLock::acquire(&vault.root).map_err(IndexError::Lock)?)
     };
     let seen = scan::refresh(vault, manifest, now)?;
+    let report = build(vault, manifest, now, dry_run)?;
+    Ok(IndexReport { seen, ..report })
+}
+
+/// Rebuild the index from the manifest as it is, for a command that holds the vault lock and
+/// brought the manifest up to date itself (`mv` and `merge`, after their writes).
+pub fn rebuild(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    now: &Now,
+) -> Result<IndexReport, IndexError> {
+    build(vault, manifest, now, false)
+}
+
+fn build(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    now: &Now,
+    dry_run: bool,
+) -> Result<IndexReport, IndexError> {
+    let seen = scan::Seen::default();
     let catalog = manifest.catalog_pages()?;
     // The index resolves a name for every page it lists: from memory, read once.
     let names = manifest.resolver()?;

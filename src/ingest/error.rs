@@ -5,6 +5,7 @@ use super::REWRITE_ATTEMPTS;
 use crate::archive::ArchiveError;
 use crate::git::GitError;
 use crate::inbox::InboxError;
+use crate::lint::Issue;
 use crate::manifest::{ManifestError, Step};
 use crate::scan::ScanError;
 use std::path::PathBuf;
@@ -72,6 +73,82 @@ pub enum IngestError {
     /// The manifest failed.
     #[error(transparent)]
     Manifest(#[from] ManifestError),
+    /// No ingest has this id.
+    #[error("there is no ingest {0}")]
+    UnknownIngest(i64),
+    /// `--page` names no page, now or in any ingest's history.
+    #[error("no page is called {0:?}, and no ingest touched a page of that name")]
+    UnknownPage(String),
+    /// The ingest cannot be reverted in its state.
+    #[error("ingest {ingest} cannot be reverted: {why}")]
+    NotRevertible {
+        /// The ingest.
+        ingest: i64,
+        /// Why not.
+        why: String,
+    },
+    /// The content of a page before the ingest cannot be found.
+    #[error(
+        "cannot revert ingest {ingest}: the content of {path} before it is not kept in the \
+         manifest{}",
+        .git.as_deref().map(|g| format!(" and cannot be read from git ({g})")).unwrap_or_default()
+    )]
+    NoContentBefore {
+        /// The ingest.
+        ingest: i64,
+        /// The page.
+        path: String,
+        /// What git said, when the vault is a repository.
+        git: Option<String>,
+    },
+    /// A page changed while a revert was interrupted.
+    #[error(
+        "{path} changed while the revert of ingest {ingest} was interrupted: it is neither as \
+         the ingest left it nor as it was before"
+    )]
+    ChangedMidRevert {
+        /// The ingest.
+        ingest: i64,
+        /// The page.
+        path: String,
+    },
+    /// A page could not be written or removed.
+    #[error("cannot {action} {}: {source}", path.display())]
+    PageIo {
+        /// write, remove or read
+        action: &'static str,
+        /// The page.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// Linting the batch's pages failed.
+    #[error(transparent)]
+    Lint(#[from] crate::lint::LintError),
+    /// A strict finalize found lint issues the batch added.
+    #[error("{}", strict_message(*.ingest, .issues))]
+    Strict {
+        /// The ingest.
+        ingest: i64,
+        /// The issues its batch added.
+        issues: Vec<Issue>,
+    },
+}
+
+/// What a strict finalize says when it refuses a batch: each issue on a line of its own.
+fn strict_message(ingest: i64, issues: &[Issue]) -> String {
+    let mut text = format!(
+        "strict finalize: the batch of ingest {ingest} adds {} to its pages; nothing was archived",
+        match issues.len() {
+            1 => "1 lint issue".to_string(),
+            n => format!("{n} lint issues"),
+        }
+    );
+    for i in issues {
+        let at = i.line.map(|l| format!(":{l}")).unwrap_or_default();
+        text.push_str(&format!("\n    {}{at}: {}: {}", i.path, i.check, i.message));
+    }
+    text
 }
 
 impl IngestError {
@@ -89,6 +166,15 @@ impl IngestError {
             IngestError::Manifest(m) => m.hint(),
             IngestError::Scan(s) => s.hint(),
             IngestError::Regen(r) => r.hint(),
+            IngestError::UnknownIngest(_) => Some("`sparks ingest --list` lists the ingests"),
+            IngestError::ChangedMidRevert { .. } => Some(
+                "put the page back as the ingest left it (or as it was before it), then run the \
+                 revert again to complete it",
+            ),
+            IngestError::Strict { .. } => Some(
+                "fix the pages and finalize again: the ingest stays open (a finalize that is not \
+                 strict archives the batch and reports the issues as lint_delta)",
+            ),
             _ => None,
         }
     }

@@ -2,6 +2,7 @@
 //! run after a crash resumes after the last one done; then close the ingest.
 
 use super::error::failed;
+use super::provenance;
 use super::report::Finalized;
 use super::steps::Run;
 use super::{FinalizeFailed, IngestError};
@@ -20,6 +21,9 @@ pub struct FinalizeOptions {
     pub message: Option<String>,
     /// Entries of the batch to leave in the inbox.
     pub keep: Vec<u32>,
+    /// Refuse the batch, before anything is archived, if it adds lint issues to its pages
+    /// (also when `[ingest] strict` is set).
+    pub strict: bool,
 }
 
 /// Finalize the open ingest, or resume an interrupted finalize.
@@ -49,6 +53,10 @@ pub fn finalize(
         warnings: Vec::new(),
     };
     let resumed = row.step.is_some();
+    let row_has_snapshot = manifest
+        .snapshot(id)
+        .map_err(|e| run.fail(e.into()))?
+        .is_some();
     let first = match row.step {
         None | Some(Step::Plan) => 0,
         Some(step) => Step::AFTER_PLAN
@@ -65,6 +73,9 @@ pub fn finalize(
             ));
         }
     } else {
+        if opts.strict || vault.config.ingest.strict {
+            run.gate(manifest).map_err(|e| run.fail(e))?;
+        }
         run.plan(manifest, &opts.keep).map_err(|e| run.fail(e))?;
     }
     let batch = manifest.batch(id).map_err(|e| run.fail(e.into()))?;
@@ -97,9 +108,10 @@ pub fn finalize(
                 .clear_inbox(manifest, &archived, row.inbox_rewrite.as_ref())
                 .map(|n| remaining = Some(n)),
             Step::Scan => run.scan(manifest).map(|errors| scan_errors = errors),
-            Step::Regen => run
-                .regen(manifest, &regenerated)
-                .map(|others| also_regenerated = others),
+            Step::Regen => run.regen(manifest, &regenerated).and_then(|others| {
+                also_regenerated = others;
+                provenance::record(vault, manifest, id)
+            }),
             Step::Commit => run
                 .commit(archived.len(), opts.message.as_deref())
                 .map(|c| commit = Some(c)),
@@ -127,6 +139,14 @@ pub fn finalize(
         None => (None, None),
     };
     let (kept_entries, changed_entries) = (ids(Outcome::Keep), ids(Outcome::Changed));
+    let lint_delta = provenance::recorded_delta(manifest, id).map_err(|e| run.fail(e))?;
+    if !row_has_snapshot {
+        run.warnings.push(format!(
+            "ingest {id} was opened by an earlier sparks, which recorded no snapshot of the \
+             wiki: what its batch did to the pages (and the lint issues it added) is not \
+             recorded, and it cannot be reverted"
+        ));
+    }
     manifest
         .complete_ingest(
             id,
@@ -152,6 +172,7 @@ pub fn finalize(
         commit: sha,
         commit_skipped: skipped,
         scan_errors,
+        lint_delta,
         regenerated,
         also_regenerated,
         resumed,

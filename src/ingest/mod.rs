@@ -14,22 +14,27 @@
 
 mod error;
 mod finalize;
+pub mod history;
 mod prepare;
+mod provenance;
 mod report;
+pub mod revert;
 mod steps;
 
 pub use error::{FinalizeFailed, IngestError};
 pub use finalize::{FinalizeOptions, finalize};
+pub use history::{IngestDetail, IngestList};
 pub use prepare::{open_batch, prepare};
 pub use report::{Aborted, Batch, BatchItem, Finalized, Prepared};
+pub use revert::{RevertOptions, Reverted, revert};
 
 use crate::clock::Now;
 use crate::fault;
 use crate::fsio;
 use crate::lock::VaultLock;
-use crate::manifest::{BatchEntry, Manifest, ManifestError, Outcome, Step};
-use crate::vault::{ARCHIVE_DIR, INBOX, MANIFEST, Vault};
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use crate::manifest::{BatchEntry, Manifest, Step};
+use crate::vault::{INBOX, Vault};
+use std::collections::{HashMap, VecDeque};
 
 /// How many times the inbox rewrite starts over when a human keeps appending.
 const REWRITE_ATTEMPTS: usize = 20;
@@ -42,31 +47,6 @@ fn read_inbox(vault: &Vault) -> Result<Option<Vec<u8>>, IngestError> {
         path,
         source,
     })
-}
-
-/// The archive files the open ingest will write: `raw/inbox/<capture date>.md` for each
-/// capture date of its batch (entries already planned to stay in the inbox left out). The
-/// contract tells the agent to cite them before finalize creates them, so lint and fmt count
-/// them as existing while the ingest is open. Empty when no ingest is open.
-pub fn pending_archives(manifest: &Manifest) -> Result<BTreeSet<String>, ManifestError> {
-    let Some(row) = manifest.open_ingest_row()? else {
-        return Ok(BTreeSet::new());
-    };
-    Ok(manifest
-        .batch(row.id)?
-        .into_iter()
-        .filter(|e| matches!(e.outcome, None | Some(Outcome::Archive)))
-        .map(|e| format!("{ARCHIVE_DIR}/{}.md", e.capture_date))
-        .collect())
-}
-
-/// [`pending_archives`] of the vault's manifest; empty when it has none yet.
-pub fn pending_archives_in(vault: &Vault) -> Result<BTreeSet<String>, ManifestError> {
-    let path = vault.path(MANIFEST);
-    if !path.exists() {
-        return Ok(BTreeSet::new());
-    }
-    pending_archives(&Manifest::open(&path)?)
 }
 
 /// For each batch entry accepted by `want`, the index of the inbox entry with its hash (each

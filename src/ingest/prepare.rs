@@ -35,7 +35,19 @@ pub fn prepare(
         .collect();
     let remaining = inbox.entries.len() - take;
     let token = token(now, &entries);
-    match manifest.open_ingest(&token, &now.timestamp, remaining, &entries)? {
+    // What the batch will do is told against the wiki as it is now; with an ingest open, or
+    // nothing to open one for, there is nothing to record.
+    let snapshot = match entries.is_empty() || manifest.open_ingest_row()?.is_some() {
+        true => None,
+        false => Some(super::provenance::take(vault, manifest, now)?),
+    };
+    match manifest.open_ingest(
+        &token,
+        &now.timestamp,
+        remaining,
+        &entries,
+        snapshot.as_ref(),
+    )? {
         Opened::New(id) => {
             fault::reached("prepare.open");
             let items = inbox.entries[..take]

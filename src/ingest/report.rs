@@ -4,6 +4,7 @@
 
 use crate::collections::Collection;
 use crate::inbox::Hints;
+use crate::lint::Issue;
 use crate::manifest::Step;
 use crate::scan::ScanIssue;
 use serde::Serialize;
@@ -89,6 +90,9 @@ pub struct Finalized {
     pub commit_skipped: Option<String>,
     /// Files the post-ingest scan could not read.
     pub scan_errors: Vec<ScanIssue>,
+    /// Lint issues the batch added to the pages it created or changed (the checks of the
+    /// strict gate; the shape of `lint --json`'s issues).
+    pub lint_delta: Vec<Issue>,
     /// The collections regenerated for this batch: those its archived captures feed, as
     /// prepare listed them (registry keys, sorted).
     pub regenerated: Vec<Collection>,

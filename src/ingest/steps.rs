@@ -3,6 +3,7 @@
 //! rewrite it already made), and a commit is recognised by its trailer.
 
 use super::error::failed;
+use super::provenance;
 use super::{FinalizeFailed, IngestError, REWRITE_ATTEMPTS, match_entries, read_inbox};
 use crate::archive::{self, Item};
 use crate::clock::Now;
@@ -28,6 +29,25 @@ pub(super) struct Run<'a> {
 impl Run<'_> {
     pub(super) fn fail(&self, error: IngestError) -> FinalizeFailed {
         failed(self.id, &self.done, error)
+    }
+
+    /// The strict gate: refuse the batch if it adds lint issues to the pages it touched,
+    /// before anything is decided or written (the ingest stays open).
+    pub(super) fn gate(&self, manifest: &mut Manifest) -> Result<(), IngestError> {
+        scan::refresh(self.vault, manifest, self.now)?;
+        // Without a snapshot (an ingest opened by an earlier sparks) there is nothing to
+        // compare with; finalize warns.
+        let Some(changes) = provenance::changes(manifest, self.id)? else {
+            return Ok(());
+        };
+        let issues = provenance::lint_delta(self.vault, manifest, self.id, &changes)?;
+        match issues.is_empty() {
+            true => Ok(()),
+            false => Err(IngestError::Strict {
+                ingest: self.id,
+                issues,
+            }),
+        }
     }
 
     /// Decide, once, what happens to each entry, and record it.
@@ -129,7 +149,11 @@ impl Run<'_> {
                 return Ok(inbox.entries.len());
             }
             let new = inbox.without(&bytes, &remove);
-            manifest.record_inbox_rewrite(self.id, &fingerprint(&bytes), &fingerprint(&new))?;
+            manifest.record_inbox_rewrite(
+                self.id,
+                (&bytes, &new),
+                (&fingerprint(&bytes), &fingerprint(&new)),
+            )?;
             let replaced = fsio::replace_if_unchanged(&path, &bytes, &new).map_err(|source| {
                 IngestError::InboxIo {
                     action: "replace",
@@ -171,18 +195,7 @@ impl Run<'_> {
             .into_iter()
             .filter(|c| batch.contains(c) || affected.affected.contains(&c.name()))
             .collect();
-        let outcomes = regen::write_pages(self.vault, manifest, self.now, &chosen, false)?;
-        let written: Vec<Collection> = outcomes
-            .iter()
-            .filter(|o| o.status == regen::Status::Written)
-            .map(|o| o.name)
-            .collect();
-        // The scan step has just seen every other file: record the pages written, not the
-        // whole vault again.
-        let paths: Vec<String> = written.iter().map(|c| c.output()).collect();
-        if !paths.is_empty() {
-            scan::scan_paths(self.vault, manifest, &paths, self.now.ns)?;
-        }
+        let written = write_pages(self.vault, manifest, self.now, &chosen)?;
         Ok(written.into_iter().filter(|c| !batch.contains(c)).collect())
     }
 
@@ -217,13 +230,35 @@ impl Run<'_> {
     }
 }
 
+/// Regenerate the pages of `chosen` and rescan if any was written; returns those written.
+pub(super) fn write_pages(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    now: &Now,
+    chosen: &[Collection],
+) -> Result<Vec<Collection>, IngestError> {
+    let outcomes = regen::write_pages(vault, manifest, now, chosen, false)?;
+    let written: Vec<Collection> = outcomes
+        .iter()
+        .filter(|o| o.status == regen::Status::Written)
+        .map(|o| o.name)
+        .collect();
+    // The scan step has just seen every other file: record the pages written, not the whole
+    // vault again.
+    let paths: Vec<String> = written.iter().map(|c| c.output()).collect();
+    if !paths.is_empty() {
+        scan::scan_paths(vault, manifest, &paths, now.ns)?;
+    }
+    Ok(written)
+}
+
 /// `<len>:<blake3>` of some bytes.
-fn fingerprint(bytes: &[u8]) -> String {
+pub(super) fn fingerprint(bytes: &[u8]) -> String {
     format!("{}:{}", bytes.len(), blake3::hash(bytes).to_hex())
 }
 
 /// Whether `bytes` starts with the content a [`fingerprint`] describes.
-fn starts_with(bytes: &[u8], print: &str) -> bool {
+pub(super) fn starts_with(bytes: &[u8], print: &str) -> bool {
     let Some((len, _)) = print.split_once(':') else {
         return false;
     };

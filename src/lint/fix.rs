@@ -9,7 +9,7 @@ use super::{Check, LintError, LintReport, lint};
 use crate::clock::Now;
 use crate::fsio;
 use crate::manifest::{AliasedLink, Manifest};
-use crate::markdown::{Block, edit, frontmatter, outline};
+use crate::markdown::{Block, edit, frontmatter, rewrite};
 use crate::scan;
 use crate::schema;
 use crate::vault::Vault;
@@ -127,30 +127,23 @@ pub fn lint_and_fix(
 /// The text with each listed link rewritten to `[[Title#fragment|shown]]`, where `shown` is
 /// the link's label, or the target as it was written.
 fn rewrite_links(text: &str, links: &[AliasedLink]) -> String {
-    let split = frontmatter::split(text);
-    let offset = text.len() - split.body.len();
-    let found = outline::outline(split.body, split.body_line).links;
-    let mut out = text.to_string();
-    // From the end, so that earlier offsets stay valid.
-    for l in found.iter().rev() {
-        let Some(fix) = links
-            .iter()
-            .find(|f| f.line == l.line && f.target == l.target)
-        else {
-            continue;
-        };
-        let span = offset + l.span.start..offset + l.span.end;
-        let old = &text[span.clone()];
-        let pipe = if old.contains("\\|") { "\\|" } else { "|" };
-        let fragment = match (&l.heading, &l.block) {
-            (Some(h), _) => format!("#{h}"),
-            (None, Some(b)) => format!("#^{b}"),
-            (None, None) => String::new(),
-        };
-        let shown = l.label.clone().unwrap_or_else(|| l.target.clone());
-        out.replace_range(span, &format!("[[{}{fragment}{pipe}{shown}]]", fix.title));
-    }
-    out
+    let edits: Vec<rewrite::Edit> = rewrite::wikilinks(text)
+        .iter()
+        .filter_map(|r| {
+            let fix = links
+                .iter()
+                .find(|f| f.line == r.link.line && f.target == r.link.target)?;
+            let l = &r.link;
+            let fragment = match (&l.heading, &l.block) {
+                (Some(h), _) => format!("#{h}"),
+                (None, Some(b)) => format!("#^{b}"),
+                (None, None) => String::new(),
+            };
+            let shown = l.label.clone().unwrap_or_else(|| l.target.clone());
+            Some(r.replace(format!("[[{}{fragment}{}{shown}]]", fix.title, r.pipe())))
+        })
+        .collect();
+    rewrite::apply(text, &edits)
 }
 
 /// The lines that differ between `old` and `new`, as fixes: each differing line when the

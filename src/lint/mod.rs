@@ -5,6 +5,7 @@
 
 mod check;
 mod checks;
+pub mod delta;
 pub mod fix;
 
 pub use check::{CHECKS, Check, NoSuchCheck};

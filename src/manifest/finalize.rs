@@ -16,7 +16,8 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    pub(super) fn as_str(self) -> &'static str {
+    /// The name stored and printed.
+    pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Archive => "archive",
             Outcome::Keep => "keep",

@@ -105,6 +105,7 @@ impl Manifest {
         started_at: &str,
         remaining: usize,
         entries: &[NewEntry],
+        snapshot: Option<&super::Snapshot>,
     ) -> Result<Opened> {
         let path = self.path.clone();
         let tx = self.immediate()?;
@@ -145,6 +146,9 @@ impl Manifest {
                 .at(&path)?;
             }
         }
+        if let Some(s) = snapshot {
+            super::provenance::write_snapshot(&tx, &path, id, s)?;
+        }
         tx.commit().at(&path)?;
         Ok(Opened::New(id))
     }
@@ -159,6 +163,22 @@ impl Manifest {
             )
             .optional()
             .at(&self.path)
+    }
+
+    /// The archive files the open ingest will write: `raw/inbox/<capture date>.md` for each
+    /// capture date of its batch (entries already planned to stay in the inbox left out). The
+    /// contract tells the agent to cite them before finalize creates them, so lint and fmt
+    /// count them as existing while the ingest is open. Empty when no ingest is open.
+    pub fn pending_archives(&self) -> Result<std::collections::BTreeSet<String>> {
+        let Some(row) = self.open_ingest_row()? else {
+            return Ok(Default::default());
+        };
+        Ok(self
+            .batch(row.id)?
+            .into_iter()
+            .filter(|e| matches!(e.outcome, None | Some(Outcome::Archive)))
+            .map(|e| format!("{}/{}.md", crate::vault::ARCHIVE_DIR, e.capture_date))
+            .collect())
     }
 
     /// The most recently completed ingest.
@@ -235,12 +255,28 @@ impl Manifest {
         tx.commit().at(&path)
     }
 
-    /// Record the inbox rewrite finalize of ingest `id` is about to make.
-    pub fn record_inbox_rewrite(&self, id: i64, before: &str, after: &str) -> Result<()> {
+    /// Record the inbox rewrite finalize of ingest `id` is about to make: the old and new
+    /// content (kept, so that a revert can put the batch back as it was) and their
+    /// fingerprints (`<len>:<blake3>`, by which a resumed finalize recognises the rewrite).
+    pub fn record_inbox_rewrite(
+        &self,
+        id: i64,
+        (before, after): (&[u8], &[u8]),
+        (before_print, after_print): (&str, &str),
+    ) -> Result<()> {
+        // The texts first: the fingerprints say the rewrite may have been made.
         self.conn
             .execute(
-                "UPDATE ingests SET inbox_before = ?2, inbox_after = ?3 WHERE id = ?1 AND status = 'open'",
+                "UPDATE ingest_provenance SET inbox_before = ?2, inbox_after = ?3
+                 WHERE ingest_id = ?1",
                 params![id, before, after],
+            )
+            .at(&self.path)?;
+        self.conn
+            .execute(
+                "UPDATE ingests SET inbox_before = ?2, inbox_after = ?3
+                 WHERE id = ?1 AND status = 'open'",
+                params![id, before_print, after_print],
             )
             .at(&self.path)?;
         Ok(())
@@ -323,19 +359,22 @@ mod tests {
     fn one_open_ingest_at_a_time() {
         let dir = tempfile::tempdir().unwrap();
         let mut m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
-        assert_eq!(m.open_ingest("k", "t", 0, &[]).unwrap(), Opened::Nothing);
         assert_eq!(
-            m.open_ingest("k", "t", 0, &[entry("a")]).unwrap(),
+            m.open_ingest("k", "t", 0, &[], None).unwrap(),
+            Opened::Nothing
+        );
+        assert_eq!(
+            m.open_ingest("k", "t", 0, &[entry("a")], None).unwrap(),
             Opened::New(1)
         );
         assert_eq!(
-            m.open_ingest("k", "t", 0, &[entry("b")]).unwrap(),
+            m.open_ingest("k", "t", 0, &[entry("b")], None).unwrap(),
             Opened::AlreadyOpen(1)
         );
         assert_eq!(m.batch(1).unwrap().len(), 1);
         assert!(m.abort_ingest(1, "t", 0).unwrap());
         assert_eq!(
-            m.open_ingest("k", "t", 0, &[entry("b")]).unwrap(),
+            m.open_ingest("k", "t", 0, &[entry("b")], None).unwrap(),
             Opened::New(2)
         );
     }
@@ -353,7 +392,7 @@ mod tests {
     fn a_started_finalize_cannot_be_aborted() {
         let dir = tempfile::tempdir().unwrap();
         let mut m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
-        m.open_ingest("k", "t", 0, &[entry("a")]).unwrap();
+        m.open_ingest("k", "t", 0, &[entry("a")], None).unwrap();
         m.record_plan(1, &[(1, Outcome::Archive)]).unwrap();
         assert!(!m.abort_ingest(1, "t", 0).unwrap());
         assert_eq!(m.batch(1).unwrap()[0].outcome, Some(Outcome::Archive));
@@ -381,7 +420,7 @@ mod tests {
 
         let dir = tempfile::tempdir().unwrap();
         let mut m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
-        m.open_ingest("k", "t", 0, &[entry("a")]).unwrap();
+        m.open_ingest("k", "t", 0, &[entry("a")], None).unwrap();
         m.record_plan(1, &[(1, Outcome::Archive)]).unwrap();
         assert_eq!(m.open_ingest_row().unwrap().unwrap().step, Some(Step::Plan));
         m.record_step(1, Step::Regen).unwrap();

@@ -7,12 +7,15 @@ mod extracts;
 mod files;
 mod finalize;
 mod health;
+mod history;
 mod ingests;
 mod journal;
 mod links;
 pub mod meta;
+mod provenance;
 mod query;
 mod recent;
+mod refs;
 mod scan_tx;
 mod search;
 mod sql;
@@ -23,9 +26,11 @@ pub use extracts::{Extract, Fresh};
 pub use files::{FileRow, FileRows, Stat};
 pub use finalize::{Outcome, Step, UnknownStep};
 pub use health::{AliasedLink, Claim, LinkFinding, PageRecord};
+pub use history::IngestRecord;
 pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened};
 pub use journal::{Entry as JournalEntry, Journaled};
 pub use links::{Resolution, Resolver};
+pub use provenance::{PageAction, PageChange, Snapshot};
 pub use query::{Collision, PageFilter, PageRow};
 pub use recent::{RawFile, UpdatedPage};
 pub use scan_tx::{Content, Dirty, ScanTx};
@@ -45,7 +50,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0003_obsidian_heading_keys.sql"),
     include_str!("../../migrations/0004_thin_by_sentences.sql"),
     include_str!("../../migrations/0005_journal.sql"),
-    include_str!("../../migrations/0006_extracts.sql"),
+    include_str!("../../migrations/0006_provenance.sql"),
+    include_str!("../../migrations/0007_extracts.sql"),
 ];
 
 /// The schema version this binary writes.

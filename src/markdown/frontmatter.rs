@@ -92,12 +92,61 @@ pub struct Split<'a> {
 /// accepted. The block opens with a first line of exactly `---` and closes with `---` or `...`.
 pub fn split(text: &str) -> Split<'_> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match locate(text) {
+        Located::None => none(text),
+        Located::Block {
+            yaml,
+            body,
+            body_line,
+        } => Split {
+            block: parse_yaml(&text[yaml]),
+            body: &text[body..],
+            body_line,
+        },
+        Located::Unclosed => Split {
+            block: Block::Invalid {
+                line: 1,
+                message: "the frontmatter block opened on line 1 is never closed with `---`".into(),
+            },
+            body: text,
+            body_line: 1,
+        },
+    }
+}
+
+/// The body of `text` and the line it starts on, as [`split`] finds them, without reading the
+/// block's YAML (for a caller that wants only the body: a link rewriter).
+pub fn body(text: &str) -> (&str, usize) {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match locate(text) {
+        Located::Block {
+            body, body_line, ..
+        } => (&text[body..], body_line),
+        Located::None | Located::Unclosed => (text, 1),
+    }
+}
+
+/// Where a block is, by its lines alone.
+enum Located {
+    /// The first line is not `---`.
+    None,
+    /// The YAML between the fences, and where the body starts.
+    Block {
+        yaml: std::ops::Range<usize>,
+        body: usize,
+        body_line: usize,
+    },
+    /// Opened and never closed.
+    Unclosed,
+}
+
+fn locate(text: &str) -> Located {
     let mut lines = LineIter { text, pos: 0 };
     let Some((_, first)) = lines.next() else {
-        return none(text);
+        return Located::None;
     };
     if trim_line(first) != "---" {
-        return none(text);
+        return Located::None;
     }
     let yaml_start = lines.pos;
     let mut line_no = 1;
@@ -105,22 +154,14 @@ pub fn split(text: &str) -> Split<'_> {
         line_no += 1;
         let t = trim_line(line);
         if t == "---" || t == "..." {
-            let yaml = &text[yaml_start..start];
-            return Split {
-                block: parse_yaml(yaml),
-                body: &text[lines.pos..],
+            return Located::Block {
+                yaml: yaml_start..start,
+                body: lines.pos,
                 body_line: line_no + 1,
             };
         }
     }
-    Split {
-        block: Block::Invalid {
-            line: 1,
-            message: "the frontmatter block opened on line 1 is never closed with `---`".into(),
-        },
-        body: text,
-        body_line: 1,
-    }
+    Located::Unclosed
 }
 
 fn none(text: &str) -> Split<'_> {
@@ -297,6 +338,21 @@ mod tests {
         match split(text).block {
             Block::Valid(fm) => fm,
             other => panic!("expected a valid block, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_body_alone_is_where_split_finds_it() {
+        for text in [
+            "---\ntitle: A\n---\nbody\n",
+            "\u{feff}---\r\ntitle: A\r\n...\r\nbody",
+            "---\ntitle: [unclosed\n---\nbody\n",
+            "---\ntitle: A\nnever closed\n",
+            "no block\n---\n",
+            "",
+        ] {
+            let s = split(text);
+            assert_eq!(body(text), (s.body, s.body_line), "{text:?}");
         }
     }
 

@@ -1,9 +1,11 @@
 //! Markdown as Sparks reads it: the YAML frontmatter block and the outline of the body
-//! (wikilinks, headings, block ids). Pure functions over text; no I/O.
+//! (wikilinks, headings, block ids), and the edits that rewrite links. Pure functions over
+//! text; no I/O.
 
 pub mod edit;
 pub mod frontmatter;
 pub mod outline;
+pub mod rewrite;
 pub mod sentences;
 
 pub use frontmatter::{Block, Frontmatter, Problem, Split};

@@ -67,6 +67,41 @@ pub struct FinalizeArgs {
     #[serde(default, deserialize_with = "de::keep")]
     #[schemars(inner(range(min = 1)))]
     pub keep: Vec<u32>,
+    /// Refuse the batch if it adds lint issues
+    #[serde(default, deserialize_with = "de::strict")]
+    pub strict: bool,
+}
+
+/// `sparks_ingest_list`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IngestListArgs {
+    /// Only ingests that touched this page
+    #[serde(default, deserialize_with = "de::page")]
+    pub page: Option<String>,
+}
+
+/// `sparks_ingest_show`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IngestShowArgs {
+    /// The ingest id
+    #[serde(deserialize_with = "de::id")]
+    #[schemars(range(min = 1))]
+    pub id: i64,
+}
+
+/// `sparks_revert_ingest`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RevertArgs {
+    /// The ingest to take back
+    #[serde(deserialize_with = "de::id")]
+    #[schemars(range(min = 1))]
+    pub id: i64,
+    /// Write nothing; say what would be done
+    #[serde(default, deserialize_with = "de::dry_run")]
+    pub dry_run: bool,
 }
 
 /// `sparks_done`.
@@ -201,6 +236,39 @@ pub struct FmtArgs {
     pub check: bool,
 }
 
+/// `sparks_move`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveArgs {
+    /// Title, alias, file name or path
+    #[serde(deserialize_with = "de::move_page")]
+    pub page: String,
+    /// New title, or path under wiki/ ending in .md
+    #[serde(deserialize_with = "de::new")]
+    pub new: String,
+    /// Write nothing; return the changes
+    #[serde(default, deserialize_with = "de::dry_run")]
+    pub dry_run: bool,
+    /// Do not keep the old title as an alias
+    #[serde(default, deserialize_with = "de::no_alias")]
+    pub no_alias: bool,
+}
+
+/// `sparks_merge`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MergeArgs {
+    /// Page to merge and delete
+    #[serde(deserialize_with = "de::from")]
+    pub from: String,
+    /// Page that receives it
+    #[serde(deserialize_with = "de::into")]
+    pub into: String,
+    /// Write nothing; return the changes
+    #[serde(default, deserialize_with = "de::dry_run")]
+    pub dry_run: bool,
+}
+
 /// `schema` without what costs a model tokens and tells it nothing: `$schema` (2020-12 is
 /// MCP's default dialect), integer `format`s, defaults of `null`, `false` and `[]`, and `null`
 /// among the `type`s of an optional argument (leaving it out says the same).
@@ -287,10 +355,14 @@ mod de {
         fix: bool => lenient::value,
         check: bool => lenient::value,
         dry_run: bool => lenient::value,
+        no_alias: bool => lenient::value,
+        strict: bool => lenient::value,
         stale: bool => lenient::value,
         orphan: bool => lenient::value,
         thin: bool => lenient::value,
         limit: Option<usize> => lenient::count,
+        id: i64 => |f, v| lenient::count(f, v)?
+            .ok_or_else(|| format!("{f}: expected a whole number, got null")),
         days: Option<i64> => lenient::integer,
         keep: Vec<u32> => lenient::counts,
         // The core knows the names (in any case, with or without spaces) and says so.
@@ -310,6 +382,12 @@ mod de {
         links_to: Option<String> => lenient::text,
         resolve: Option<String> => lenient::text,
         path: Option<String> => lenient::text,
+        page: Option<String> => lenient::text,
+        // `page` is the ingest list's (optional); `sparks_move`'s is required.
+        move_page: String => |_, v| lenient::text("page", v),
+        new: String => lenient::text,
+        from: String => lenient::text,
+        into: String => lenient::text,
     }
 }
 

@@ -121,7 +121,7 @@ impl Server {
     }
 
     #[tool(
-        description = "After writing the batch's pages: archive it, remove it from the inbox, scan, commit. Call again to resume.",
+        description = "After writing the batch's pages: archive it, remove it from the inbox, scan, commit; lint_delta lists the issues it added (strict: refuse the batch then). Call again to resume.",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -136,6 +136,7 @@ impl Server {
         let opts = FinalizeOptions {
             message: a.message,
             keep: a.keep,
+            strict: a.strict,
         };
         self.runner.call(Ok(request::Finalize(opts))).await
     }
@@ -164,6 +165,55 @@ impl Server {
     )]
     async fn sparks_ingest_status(&self, _: Parameters<NoArgs>) -> CallToolResult {
         self.runner.call(Ok(request::IngestStatus)).await
+    }
+
+    #[tool(
+        description = "Every ingest, newest first: state, times, entries, pages created/changed/deleted, commit; page: those that touched it.",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn sparks_ingest_list(
+        &self,
+        Parameters(a): Parameters<IngestListArgs>,
+    ) -> CallToolResult {
+        self.runner
+            .call(Ok(request::ListIngests { page: a.page }))
+            .await
+    }
+
+    #[tool(
+        description = "One ingest: its entries and where each was archived, the pages it touched and how, its commit, the lint issues it added.",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn sparks_ingest_show(
+        &self,
+        Parameters(a): Parameters<IngestShowArgs>,
+    ) -> CallToolResult {
+        self.runner.call(request::ShowIngest::new(a.id)).await
+    }
+
+    #[tool(
+        description = "Undo a finalized ingest: entries back to the inbox, archive blocks out, pages as they were; commit. Writes nothing if a page changed since (conflicts).",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn sparks_revert_ingest(&self, Parameters(a): Parameters<RevertArgs>) -> CallToolResult {
+        self.runner
+            .call(request::Revert::new(a.id, a.dry_run))
+            .await
     }
 
     #[tool(
@@ -270,6 +320,36 @@ impl Server {
         };
         let search = request::Search::new(a.query, Some(scope), a.kind, a.tag, a.limit);
         self.runner.call(Ok(search)).await
+    }
+
+    #[tool(
+        description = "Rename or move a page and rewrite every link to it. Use it instead of renaming files. Repeat a call that was interrupted to complete it.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn sparks_move(&self, Parameters(a): Parameters<MoveArgs>) -> CallToolResult {
+        self.runner
+            .call(request::Mv::new(a.page, a.new, a.no_alias, a.dry_run))
+            .await
+    }
+
+    #[tool(
+        description = "Append page `from` to `into`, rewrite every link to it, delete it. Repeat a call that was interrupted to complete it.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn sparks_merge(&self, Parameters(a): Parameters<MergeArgs>) -> CallToolResult {
+        self.runner
+            .call(request::Merge::new(a.from, a.into, a.dry_run))
+            .await
     }
 
     #[tool(

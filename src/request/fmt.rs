@@ -35,7 +35,7 @@ impl Request for Fmt {
             target: self.target,
             fix: self.fix,
             // While an ingest is open, the archive files it will write are no dead sources.
-            pending: crate::ingest::pending_archives(&manifest)?,
+            pending: manifest.pending_archives()?,
         };
         Ok(crate::fmt::fmt_recorded(
             &s.vault,

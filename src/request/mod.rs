@@ -8,9 +8,11 @@
 
 mod brief;
 mod fmt;
+mod history;
 mod index;
 mod ingest;
 mod lint;
+mod mv;
 mod query;
 mod read;
 mod regen;
@@ -19,9 +21,11 @@ mod tasks;
 
 pub use brief::Brief;
 pub use fmt::Fmt;
+pub use history::{ListIngests, Revert, ShowIngest};
 pub use index::Index;
 pub use ingest::{Abort, Finalize, IngestStatus, OpenBatch, Prepare, PreparedBatch};
 pub use lint::Lint;
+pub use mv::{Merge, Mv, Reorganise};
 pub use query::{Query, QueryAnswer};
 pub use read::{Affected, SEARCH_LIMIT, Search, Status};
 pub use regen::Regen;
@@ -110,6 +114,7 @@ crate::hints!(
     crate::init::InitError,
     crate::lint::LintError,
     crate::manifest::ManifestError,
+    crate::mv::MoveError,
     crate::query::QueryError,
     crate::scan::ScanError,
     crate::search::SearchError,

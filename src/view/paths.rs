@@ -29,29 +29,7 @@ pub enum Refused {
 
 /// Decode `%XX` escapes. Invalid escapes, invalid UTF-8 and NUL bytes are refused.
 pub fn percent_decode(s: &str) -> Result<String, Refused> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = |b: u8| (b as char).to_digit(16);
-            match (
-                bytes.get(i + 1).and_then(|&b| hex(b)),
-                bytes.get(i + 2).and_then(|&b| hex(b)),
-            ) {
-                (Some(h), Some(l)) => out.push((h * 16 + l) as u8),
-                _ => return Err(Refused::Malformed),
-            }
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    if out.contains(&0) {
-        return Err(Refused::Malformed);
-    }
-    String::from_utf8(out).map_err(|_| Refused::Malformed)
+    crate::markdown::rewrite::percent_decode(s).ok_or(Refused::Malformed)
 }
 
 /// Check a decoded vault-relative path: plain names only, no hidden ones, no `.` or `..`, not

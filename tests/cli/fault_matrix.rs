@@ -3,7 +3,7 @@
 
 use crate::harness::{Run, TestVault};
 
-fn with_fault(v: &TestVault, args: &[&str], step: &str) -> Run {
+pub(crate) fn with_fault(v: &TestVault, args: &[&str], step: &str) -> Run {
     let run: Run = v
         .cmd(args)
         .env("SPARKS_FAULT_AT", step)
@@ -98,4 +98,123 @@ fn regen_killed_after_a_page_leaves_whole_pages_and_a_rerun_finishes() {
         let p = format!("wiki/collections/{page}.md");
         assert_eq!(v.read(&p), clean.read(&p), "{p}");
     }
+}
+
+/// A vault in a repository (everything committed) with a page that three others link to, and
+/// an index listing it.
+fn renaming_vault() -> TestVault {
+    let v = TestVault::new();
+    v.page(
+        "wiki/concepts/Old Name.md",
+        "Old Name",
+        "Old text. ^b\n\n## Part\n\nMore.",
+    )
+    .page("wiki/concepts/Into.md", "Into", "Into text. ^b")
+    .page("wiki/concepts/A.md", "A", "[[Old Name]] and [[Into]].")
+    .page(
+        "wiki/concepts/B.md",
+        "B",
+        "[[Old Name#Part]] and ![[Old Name#^b]].",
+    )
+    .page("wiki/entities/C.md", "C", "[x](../concepts/Old%20Name.md)");
+    v.write(&format!("raw/inbox/{}.md", crate::harness::TODAY), "x\n");
+    v.run(&["index"]).ok();
+    crate::harness::commit_all(&v);
+    v.settle();
+    v
+}
+
+/// The vault's files (the repository's own left out), as text.
+fn work_tree(v: &TestVault) -> std::collections::BTreeMap<String, String> {
+    crate::harness::tree(v)
+        .into_iter()
+        .filter(|(p, _)| !p.starts_with(".git/"))
+        .map(|(p, b)| (p, String::from_utf8_lossy(&b).into_owned()))
+        .collect()
+}
+
+/// Kill `args` at each step in turn; the rerun of the same command must end, file for file and
+/// in the commit, where an uninterrupted run ends.
+fn killed_and_rerun(args: &[&str], steps: &[&str], command: &str) {
+    let clean = renaming_vault();
+    clean.run(args).ok();
+    let head_tree = |v: &TestVault| crate::harness::git(v, &v.root, &["rev-parse", "HEAD^{tree}"]);
+    let commits = |v: &TestVault| crate::harness::git(v, &v.root, &["rev-list", "--count", "HEAD"]);
+    for step in steps {
+        let v = renaming_vault();
+        with_fault(&v, args, step);
+        let status = v.run(&["status", "--json"]).ok().json();
+        assert_eq!(status["unfinished"]["command"], command, "{step}: {status}");
+        let other = v.run(&["tasks", "add", "--section", "Home", "--text", "x"]);
+        assert_eq!(other.code, Some(1), "{step}: another write is refused");
+        assert!(
+            other.stderr.contains("was interrupted"),
+            "{step}: {}",
+            other.stderr
+        );
+        let j = v.run(&[args, &["--json"]].concat()).ok().json();
+        assert_eq!(j["resumed"], true, "{step}");
+        assert_eq!(work_tree(&v), work_tree(&clean), "{step}");
+        assert_eq!(
+            head_tree(&v),
+            head_tree(&clean),
+            "{step}: the commit's files"
+        );
+        assert_eq!(commits(&v), commits(&clean), "{step}: one commit");
+        assert!(
+            crate::harness::rows(&v, "SELECT id FROM journal").is_empty(),
+            "{step}"
+        );
+        v.run(&["tasks", "add", "--section", "Home", "--text", "x"])
+            .ok();
+    }
+}
+
+#[test]
+fn mv_killed_after_each_step_is_completed_by_the_same_command() {
+    killed_and_rerun(
+        &["mv", "Old Name", "New Name"],
+        &["mv.write", "mv.scan", "mv.commit"],
+        "sparks mv 'Old Name' 'New Name'",
+    );
+}
+
+#[test]
+fn merge_killed_after_each_step_is_completed_by_the_same_command() {
+    killed_and_rerun(
+        &["merge", "Old Name", "Into"],
+        &["merge.write", "merge.delete", "merge.commit"],
+        "sparks merge 'Old Name' Into",
+    );
+}
+
+#[test]
+fn a_file_changed_after_an_interrupted_mv_is_a_conflict_until_it_is_put_back() {
+    let v = renaming_vault();
+    with_fault(&v, &["mv", "Old Name", "New Name"], "mv.write");
+    // The moved page is written first; the files that link to it are not yet.
+    assert!(v.path("wiki/concepts/New Name.md").exists());
+    let b = v.read("wiki/concepts/B.md");
+    assert!(b.contains("[[Old Name#Part]]"), "{b}");
+    v.write("wiki/concepts/B.md", format!("{b}A line someone added.\n"));
+    let before = work_tree(&v);
+    let r = v.run(&["mv", "Old Name", "New Name"]).code(1);
+    assert!(
+        r.stderr.contains("a file changed since `sparks mv 'Old Name' 'New Name'` made its plan: wiki/concepts/B.md"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("hint: put those files back"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(work_tree(&v), before, "nothing written");
+    v.write("wiki/concepts/B.md", &b);
+    v.run(&["mv", "Old Name", "New Name"]).ok();
+    assert!(v.read("wiki/concepts/B.md").contains("[[New Name#Part]]"));
+    assert!(
+        v.read("wiki/concepts/A.md")
+            .contains("[[New Name]] and [[Into]].")
+    );
 }

@@ -241,6 +241,26 @@ pub fn git(v: &TestVault, dir: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// Make the vault a git repository with an identity and commit everything in it as `base`.
+pub fn commit_all(v: &TestVault) {
+    git(v, &v.root, &["init", "-q"]);
+    git(v, &v.root, &["config", "user.name", "Test"]);
+    git(v, &v.root, &["config", "user.email", "test@example.com"]);
+    git(v, &v.root, &["add", "-A"]);
+    git(v, &v.root, &["commit", "-qm", "base"]);
+}
+
+/// Run `args`, which must be refused: exit `code`, `says` on stderr, no file changed and
+/// nothing left in the journal of unfinished operations.
+#[track_caller]
+pub fn refused(v: &TestVault, args: &[&str], code: i32, says: &str) {
+    let before = tree(v);
+    let r = v.run(args).code(code);
+    assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+    assert!(tree(v) == before, "{args:?} changed the vault");
+    assert!(rows(v, "SELECT kind FROM journal").is_empty(), "{args:?}");
+}
+
 /// Every file under the vault with its bytes, the manifest left out.
 pub fn tree(v: &TestVault) -> std::collections::BTreeMap<String, Vec<u8>> {
     walkdir::WalkDir::new(&v.root)

@@ -1,4 +1,7 @@
-//! `sparks ingest`: the two-phase ingest.
+//! `sparks ingest`: the two-phase ingest, and the history of ingests (`history`: list, show,
+//! revert).
+
+mod history;
 
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
@@ -14,10 +17,18 @@ use clap::{ArgGroup, Args};
 /// inbox unchanged to raw/inbox/YYYY-MM-DD.md, removes them from the inbox, scans and
 /// commits. Entries captured or edited meanwhile stay in the inbox. A second --prepare while an
 /// ingest is open exits 3 and prints the open batch again.
+///
+/// Finalize records what the batch did: the pages it created, changed and deleted, and the
+/// lint issues it added to them (--strict refuses the batch instead). --list and --show tell
+/// that history; --revert takes an ingest back: its entries return to the inbox, their
+/// archive blocks leave raw/inbox/, and its pages are put back as they were. A page changed
+/// again since stops the revert before anything is written (exit 1).
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  sparks ingest --prepare --limit 10\n  \
-    sparks ingest --finalize -m \"ingest: reading notes\" --keep 4\n  sparks ingest --abort")]
-#[command(group(ArgGroup::new("mode").required(true).args(["prepare", "finalize", "abort", "status"])))]
+    sparks ingest --finalize --strict -m \"ingest: reading notes\" --keep 4\n  \
+    sparks ingest --abort\n  sparks ingest --list --page \"Rust\"\n  sparks ingest --show 12\n  \
+    sparks ingest --revert 12 --dry-run")]
+#[command(group(ArgGroup::new("mode").required(true).args(["prepare", "finalize", "abort", "status", "list", "show", "revert"])))]
 pub struct IngestArgs {
     /// Open an ingest and print its batch
     #[arg(long)]
@@ -35,6 +46,26 @@ pub struct IngestArgs {
     #[arg(long)]
     status: bool,
 
+    /// List every ingest, newest first: state, times, entries, pages, commit
+    #[arg(long)]
+    list: bool,
+
+    /// Show one ingest: its entries, the pages it touched, its commit, its lint delta
+    #[arg(long, value_name = "ID", value_parser = crate::cli::number::id)]
+    show: Option<u32>,
+
+    /// Take a finalized ingest back: its entries, archive blocks and pages
+    #[arg(long, value_name = "ID", value_parser = crate::cli::number::id)]
+    revert: Option<u32>,
+
+    /// With --list: only the ingests that touched this page (path, title, alias or file name)
+    #[arg(long, value_name = "PAGE", requires = "list")]
+    page: Option<String>,
+
+    /// With --revert: say what would be done, write nothing
+    #[arg(long, requires = "revert")]
+    dry_run: bool,
+
     /// With --prepare: hand out at most N entries (0: all; default: [ingest] batch_size)
     #[arg(long, value_name = "N", requires = "prepare", value_parser = crate::cli::number::count)]
     limit: Option<usize>,
@@ -47,6 +78,11 @@ pub struct IngestArgs {
     #[arg(long, value_name = "ID", num_args = 1.., requires = "finalize", value_parser = crate::cli::number::id)]
     keep: Vec<u32>,
 
+    /// With --finalize: refuse the batch, archiving nothing, if it adds lint issues to its
+    /// pages (also with [ingest] strict = true)
+    #[arg(long, requires = "finalize")]
+    strict: bool,
+
     /// Print JSON (the default for --prepare and --status; --json=false prints text)
     #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     json: Option<bool>,
@@ -54,6 +90,16 @@ pub struct IngestArgs {
 
 /// Run `ingest`.
 pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
+    let json = args.json.unwrap_or(false);
+    if args.list {
+        return history::list(ctx, args.page, json);
+    }
+    if let Some(id) = args.show {
+        return history::show(ctx, id.into(), json);
+    }
+    if let Some(id) = args.revert {
+        return history::revert(ctx, id.into(), args.dry_run, json);
+    }
     if args.prepare || args.status {
         let json = args.json.unwrap_or(true);
         let (batch, exit, what) = if args.status {
@@ -100,7 +146,6 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
         }
         return Ok(exit);
     }
-    let json = args.json.unwrap_or(false);
     if args.abort {
         let a = ctx.run(request::Abort)?;
         if json {
@@ -123,6 +168,7 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
     let f = ctx.run(request::Finalize(FinalizeOptions {
         message: args.message,
         keep: args.keep,
+        strict: args.strict,
     }))?;
     for w in &f.warnings {
         output::warn(w);
@@ -181,6 +227,14 @@ fn finalized_text(f: &Finalized) -> Vec<String> {
             collections::titles(&f.also_regenerated)
         ));
     }
+    if !f.lint_delta.is_empty() {
+        lines.push(format!(
+            "{} the batch added {} to its pages:",
+            output::paint(Style::Warn, "Lint:"),
+            output::count(f.lint_delta.len(), "issue", "issues")
+        ));
+        lines.extend(f.lint_delta.iter().map(issue_line));
+    }
     lines.push(match (&f.commit, &f.commit_skipped) {
         (Some(sha), _) => format!(
             "{} {}.",
@@ -196,6 +250,17 @@ fn finalized_text(f: &Finalized) -> Vec<String> {
         (None, None) => format!("{}.", output::paint(Style::Warn, "Commit skipped")),
     });
     lines
+}
+
+/// A lint issue on one line, as `lint` prints it under its check.
+pub(super) fn issue_line(i: &crate::lint::Issue) -> String {
+    let at = i.line.map(|l| format!(":{l}")).unwrap_or_default();
+    format!(
+        "  {}{at}  {} {}",
+        i.path,
+        output::paint(Style::Bad, i.check.name()),
+        i.message
+    )
 }
 
 fn batch_text(b: &Batch, what: &str) -> Vec<String> {

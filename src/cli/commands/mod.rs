@@ -11,6 +11,8 @@ pub mod index;
 pub mod ingest;
 pub mod init;
 pub mod lint;
+pub mod merge;
+pub mod mv;
 pub mod query;
 pub mod scan;
 pub mod search;

@@ -56,7 +56,7 @@ pub(super) fn dead_sources(cx: &Context<'_>, out: &mut Issues) -> Result<(), Lin
     if !cx.on(Check::DeadSources) {
         return Ok(());
     }
-    let pending = crate::ingest::pending_archives(cx.manifest)?;
+    let pending = cx.manifest.pending_archives()?;
     for (p, source) in cx.manifest.dead_sources()? {
         if !pending.contains(schema::source_path(&source)) {
             out.push(

@@ -82,7 +82,7 @@ impl ScanTx<'_> {
             .prepare_cached(
                 "UPDATE links SET status = ?2, resolved = ?3, candidates = ?4
                  WHERE target_key = ?1 AND target <> ''
-                   AND (status <> ?2 OR resolved IS NOT ?3 OR candidates <> ?4)",
+                   AND (status IS NOT ?2 OR resolved IS NOT ?3 OR candidates IS NOT ?4)",
             )
             .at(&self.path)?;
         let mut new = self

@@ -164,12 +164,23 @@ impl<'a> Doc<'a> {
         [&self.text[..from], new, &self.text[to..]].concat()
     }
 
-    /// The text with `line` added after the last entry's value.
-    pub(super) fn insert(&self, line: &str) -> String {
-        let at = self
-            .entries
-            .last()
-            .map_or(self.lines.len(), |e| e.value_end);
+    /// The text with `line`, the entry of `key`, added where the canonical key order puts it:
+    /// before the first entry (and the comments above it) whose key comes later in that order,
+    /// else after the last entry's value. A block in another order stays as it is.
+    pub(super) fn insert(&self, key: &str, line: &str) -> String {
+        let rank = |k: &str| frontmatter::KEY_ORDER.iter().position(|o| *o == k);
+        let later = rank(key).and_then(|r| {
+            self.entries
+                .iter()
+                .find(|e| rank(&e.key).is_some_and(|o| o > r))
+        });
+        let at = match later {
+            Some(e) => e.lead,
+            None => self
+                .entries
+                .last()
+                .map_or(self.lines.len(), |e| e.value_end),
+        };
         self.replace(at..at, line)
     }
 }

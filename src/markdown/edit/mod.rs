@@ -69,12 +69,12 @@ pub fn shape(text: &str, key: &str) -> Option<Shape> {
 }
 
 /// Set a top-level scalar. The old value's quoting style and a trailing `# comment` are kept
-/// where the new value allows; an absent key is added at the end of the block.
+/// where the new value allows; an absent key is added where the canonical key order puts it.
 pub fn set_scalar(text: &str, key: &str, value: &str) -> Option<String> {
     let doc = Doc::parse(text)?;
     let Some(e) = doc.entry(key) else {
         let line = format!("{key}: {}{}", render(value, Style::Plain, false), doc.eol);
-        return checked(doc.insert(&line), key, |v| is_scalar(v, value));
+        return checked(doc.insert(key, &line), key, |v| is_scalar(v, value));
     };
     if doc.value(e).as_ref().and_then(scalar_text).as_deref() == Some(value) {
         return checked(text.to_string(), key, |v| is_scalar(v, value));
@@ -116,7 +116,7 @@ pub fn set_list<S: AsRef<str>>(text: &str, key: &str, items: &[S]) -> Option<Str
             flow(&items, &[], &FlowForm::default()),
             doc.eol
         );
-        return checked(doc.insert(&line), key, |v| is_list(v, &items));
+        return checked(doc.insert(key, &line), key, |v| is_list(v, &items));
     };
     if let Some(Value::Sequence(old)) = untag(doc.value(e)) {
         let old: Option<Vec<String>> = old.iter().map(scalar_text).collect();

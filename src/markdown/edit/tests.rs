@@ -435,3 +435,25 @@ fn an_unchanged_value_changes_nothing() {
     );
     assert_eq!(set_list(PAGE, "aliases", &["pcache", "PC"]).unwrap(), PAGE);
 }
+
+#[test]
+fn an_absent_key_goes_where_the_key_order_puts_it() {
+    let text = "---\ntitle: A\ntype: concept\n# where it came from\nsources: [x]\nupdated: 2026-01-01\nextra: 1\n---\nbody\n";
+    assert_eq!(
+        set_list(text, "aliases", &["Old A"]).unwrap(),
+        "---\ntitle: A\ntype: concept\naliases: [Old A]\n# where it came from\nsources: [x]\nupdated: 2026-01-01\nextra: 1\n---\nbody\n"
+    );
+    assert_eq!(
+        set_scalar("---\ntype: concept\n---\n", "title", "A").unwrap(),
+        "---\ntitle: A\ntype: concept\n---\n"
+    );
+    // A key outside the order, or the last in it, goes after the last entry.
+    assert_eq!(
+        set_scalar("---\ntitle: A\nextra: 1\n---\n", "updated", "2026-05-01").unwrap(),
+        "---\ntitle: A\nextra: 1\nupdated: 2026-05-01\n---\n"
+    );
+    assert_eq!(
+        set_scalar("---\ntitle: A\n---\n", "owner", "me").unwrap(),
+        "---\ntitle: A\nowner: me\n---\n"
+    );
+}

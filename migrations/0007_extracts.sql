@@ -1,4 +1,4 @@
--- Sparks manifest, schema 6: what the collection extractors found in each source file, and
+-- Sparks manifest, schema 7: what the collection extractors found in each source file, and
 -- the counts, tag pages and citations that answered from a pass over the whole vault.
 --
 -- Regenerating a collection read every one of its source files (all the quote files for

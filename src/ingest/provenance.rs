@@ -1,0 +1,133 @@
+//! Provenance: what prepare records of the wiki when it opens an ingest (every page's hash,
+//! the lint issues of the gate's checks, HEAD, and the contents git could not give back), and
+//! what finalize then finds the batch did: the pages it created, changed or deleted (its
+//! regen's pages included) and the lint issues it added to them.
+
+use super::IngestError;
+use crate::clock::Now;
+use crate::fsio;
+use crate::git;
+use crate::lint::{Issue, delta};
+use crate::manifest::{Manifest, PageAction, PageChange, Snapshot};
+use crate::scan;
+use crate::vault::Vault;
+use std::collections::{HashMap, HashSet};
+
+/// Bring the manifest up to date and record what a new ingest needs to tell later what its
+/// batch did. The contents of pages git holds as they are (committed, unchanged) are not
+/// copied: a revert reads them from git. Of the others, only those the manifest does not
+/// already keep are read.
+pub(super) fn take(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    now: &Now,
+) -> Result<Snapshot, IngestError> {
+    scan::refresh(vault, manifest, now)?;
+    let mut pages = manifest.page_hashes()?;
+    let git = git::state(&vault.root)?;
+    let in_git = |path: &str| {
+        git.as_ref()
+            .is_some_and(|g| g.head.is_some() && !g.dirty.contains(path))
+    };
+    let kept = manifest.blob_hashes()?;
+    let mut to_copy = pages
+        .iter_mut()
+        .filter(|(path, hash)| !in_git(path) && !kept.contains(hash.as_str()));
+    manifest.add_blobs(|| -> Result<_, IngestError> {
+        for (path, hash) in to_copy.by_ref() {
+            // A page that cannot be read now is left out; the scan has reported it.
+            let Ok(Some(bytes)) = fsio::read_if_exists(&vault.path(path)) else {
+                continue;
+            };
+            // Edited since the scan: the snapshot holds what was read.
+            *hash = blake3::hash(&bytes).to_hex().to_string();
+            return Ok(Some((hash.clone(), bytes)));
+        }
+        Ok(None)
+    })?;
+    let lint_before = delta::encode(&delta::gate_issues(vault, manifest)?);
+    Ok(Snapshot {
+        pages,
+        base_commit: git.and_then(|g| g.head),
+        lint_before,
+    })
+}
+
+/// What the batch of ingest `id` did to the wiki, comparing its snapshot with the manifest
+/// (which the caller has brought up to date). `None` when prepare recorded no snapshot (an
+/// ingest opened by an earlier sparks).
+pub(super) fn changes(
+    manifest: &Manifest,
+    id: i64,
+) -> Result<Option<Vec<PageChange>>, IngestError> {
+    let Some(before) = manifest.snapshot(id)? else {
+        return Ok(None);
+    };
+    let after: HashMap<String, String> = manifest.page_hashes()?.into_iter().collect();
+    let mut out = Vec::new();
+    for (path, hash) in &after {
+        match before.get(path) {
+            None => out.push(change(path, PageAction::Created, None, Some(hash))),
+            Some(old) if old != hash => {
+                out.push(change(path, PageAction::Changed, Some(old), Some(hash)))
+            }
+            Some(_) => {}
+        }
+    }
+    for (path, old) in &before {
+        if !after.contains_key(path) {
+            out.push(change(path, PageAction::Deleted, Some(old), None));
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(Some(out))
+}
+
+fn change(
+    path: &str,
+    action: PageAction,
+    before: Option<&String>,
+    after: Option<&String>,
+) -> PageChange {
+    PageChange {
+        path: path.to_string(),
+        action,
+        before_hash: before.cloned(),
+        after_hash: after.cloned(),
+    }
+}
+
+/// The lint issues the batch of ingest `id` added to the pages it created or changed.
+pub(super) fn lint_delta(
+    vault: &Vault,
+    manifest: &Manifest,
+    id: i64,
+    changes: &[PageChange],
+) -> Result<Vec<Issue>, IngestError> {
+    let before = delta::decode(&manifest.lint_record(id)?.0.unwrap_or_default());
+    let after = delta::gate_issues(vault, manifest)?;
+    let touched: HashSet<&str> = changes
+        .iter()
+        .filter(|c| c.action != PageAction::Deleted)
+        .map(|c| c.path.as_str())
+        .collect();
+    Ok(delta::delta(&before, &after, &touched))
+}
+
+/// Record what the batch of ingest `id` did and the issues it added (finalize, once the
+/// batch's pages and its regen's are scanned). Nothing is recorded without a snapshot.
+pub(super) fn record(vault: &Vault, manifest: &mut Manifest, id: i64) -> Result<(), IngestError> {
+    let Some(changes) = changes(manifest, id)? else {
+        return Ok(());
+    };
+    let issues = lint_delta(vault, manifest, id, &changes)?;
+    manifest.record_provenance(id, &changes, &delta::encode(&issues))?;
+    Ok(())
+}
+
+/// The lint issues finalize recorded for ingest `id`.
+pub(super) fn recorded_delta(manifest: &Manifest, id: i64) -> Result<Vec<Issue>, IngestError> {
+    Ok(delta::decode(
+        &manifest.lint_record(id)?.1.unwrap_or_default(),
+    ))
+}

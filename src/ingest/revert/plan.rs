@@ -1,0 +1,280 @@
+//! What a revert writes, decided before it writes anything: the entries to put back, the
+//! archive blocks to take out, each page's content before the ingest (kept in the manifest, or
+//! read from git and checked against the hash the snapshot recorded), and the pages changed
+//! again since, which stop the revert.
+
+use super::{Conflict, PageUndo, PutBack, Reverted, Undo, not_revertible};
+use crate::archive;
+use crate::collections::{ALL, Collection, feeds};
+use crate::fsio;
+use crate::git;
+use crate::ingest::IngestError;
+use crate::ingest::history::first_line;
+use crate::manifest::{BatchEntry, IngestRecord, Manifest, Outcome, PageAction, PageChange};
+use crate::vault::{ARCHIVE_DIR, INBOX, Vault};
+use std::collections::BTreeMap;
+
+/// A page to put back.
+pub(super) struct Page {
+    /// What the ingest did to it.
+    pub change: PageChange,
+    /// A collection's page: regenerated afterwards, so a later change is no conflict.
+    pub generated: bool,
+    /// Its content before the ingest; `None` when the ingest created it.
+    pub before: Option<Vec<u8>>,
+}
+
+/// A revert's plan.
+pub(super) struct Plan {
+    /// The ingest.
+    pub record: IngestRecord,
+    /// The entries it archived, in batch order.
+    pub entries: Vec<BatchEntry>,
+    /// The pages to put back.
+    pub pages: Vec<Page>,
+    /// Pages changed again since the ingest.
+    pub conflicts: Vec<Conflict>,
+    /// The collections to regenerate: those the entries fed, and those whose page the ingest
+    /// wrote.
+    pub collections: Vec<Collection>,
+}
+
+/// Refuse an ingest that cannot be reverted, saying why.
+pub(super) fn check(manifest: &Manifest, r: &IngestRecord) -> Result<(), IngestError> {
+    let why = match (r.status.as_str(), &r.reverted_at) {
+        ("open", _) => Some("it is still open: finalize or abort it".to_string()),
+        ("aborted", _) => Some("it was aborted, so it archived nothing".to_string()),
+        (_, Some(at)) => Some(format!("it was reverted already ({at})")),
+        _ if !r.snapshot => Some(
+            "it was finalized by an earlier sparks, which recorded nothing of what it did"
+                .to_string(),
+        ),
+        _ => None,
+    };
+    if let Some(why) = why {
+        return Err(not_revertible(r.id, why));
+    }
+    if let Some(open) = manifest.open_ingest_row()? {
+        return Err(not_revertible(
+            r.id,
+            format!(
+                "ingest {} is open, and its batch is told against the wiki as it is: finalize \
+                 or abort it first",
+                open.id
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The content of a file, `None` when there is none.
+pub(super) fn read(vault: &Vault, rel: &str) -> Result<Option<Vec<u8>>, IngestError> {
+    let path = vault.path(rel);
+    fsio::read_if_exists(&path).map_err(|source| IngestError::PageIo {
+        action: "read",
+        path,
+        source,
+    })
+}
+
+/// blake3 of some content, hex.
+pub(super) fn hash(bytes: &[u8]) -> String {
+    blake3::hash(bytes).to_hex().to_string()
+}
+
+impl Plan {
+    /// Plan the revert of `record`; with `check`, find the pages changed again since (a
+    /// resumed revert has written some of them itself).
+    pub(super) fn make(
+        vault: &Vault,
+        manifest: &Manifest,
+        record: &IngestRecord,
+        check: bool,
+    ) -> Result<Plan, IngestError> {
+        let id = record.id;
+        let entries: Vec<BatchEntry> = manifest
+            .batch(id)?
+            .into_iter()
+            .filter(|e| e.outcome == Some(Outcome::Archive))
+            .collect();
+        let outputs: BTreeMap<String, Collection> = ALL.iter().map(|c| (c.output(), *c)).collect();
+        let mut collections = feeds::fed_by_all(entries.iter().map(|e| e.content.as_str()));
+        let mut pages = Vec::new();
+        let mut conflicts = Vec::new();
+        for (change, _) in manifest.ingest_pages(id)? {
+            let generated = outputs.get(&change.path).copied();
+            collections.extend(generated);
+            let now = read(vault, &change.path)?.map(|b| hash(&b));
+            let untouched = now == change.after_hash || now == change.before_hash;
+            if check && generated.is_none() && !untouched {
+                conflicts.push(conflict(manifest, id, change, now.as_deref())?);
+                continue;
+            }
+            pages.push(Page {
+                change,
+                generated: generated.is_some(),
+                before: None,
+            });
+        }
+        collections.sort();
+        collections.dedup();
+        let mut missing = None;
+        if conflicts.is_empty() {
+            pages.retain_mut(|p| {
+                if p.change.action == PageAction::Created {
+                    return true;
+                }
+                p.before = match before(vault, manifest, record, &p.change) {
+                    Ok(b) => Some(b),
+                    // A collection's page is regenerated anyway.
+                    Err(_) if p.generated => return false,
+                    Err(e) => {
+                        missing.get_or_insert(e);
+                        return true;
+                    }
+                };
+                true
+            });
+        }
+        if let Some(e) = missing {
+            return Err(e);
+        }
+        Ok(Plan {
+            record: record.clone(),
+            entries,
+            pages,
+            conflicts,
+            collections,
+        })
+    }
+
+    /// Every path the revert may write: the inbox, the archive files, the pages and the
+    /// collections' pages.
+    pub(super) fn paths(&self) -> Vec<String> {
+        let mut out = vec![INBOX.to_string()];
+        out.extend(self.archive_files());
+        out.extend(self.pages.iter().map(|p| p.change.path.clone()));
+        out.extend(self.collections.iter().map(|c| c.output()));
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// The archive files holding the entries' blocks, with their markers.
+    pub(super) fn blocks(&self) -> BTreeMap<String, Vec<String>> {
+        let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for e in &self.entries {
+            out.entry(archive_file(e))
+                .or_default()
+                .push(archive::marker(
+                    self.record.id,
+                    &self.record.token,
+                    e.id,
+                    &e.hash,
+                ));
+        }
+        out
+    }
+
+    fn archive_files(&self) -> Vec<String> {
+        self.blocks().into_keys().collect()
+    }
+
+    /// The report of this plan, before anything is written.
+    pub(super) fn report(&self, dry_run: bool, resumed: bool) -> Reverted {
+        Reverted {
+            ingest_id: self.record.id,
+            dry_run,
+            reverted: false,
+            entries: self
+                .entries
+                .iter()
+                .map(|e| PutBack {
+                    id: e.id,
+                    capture_date: e.capture_date.clone(),
+                    first_line: first_line(&e.content),
+                    archived_to: archive_file(e),
+                })
+                .collect(),
+            archive_files: self.archive_files(),
+            pages: self
+                .pages
+                .iter()
+                .map(|p| PageUndo {
+                    path: p.change.path.clone(),
+                    action: p.change.action,
+                    undo: match p.change.action {
+                        PageAction::Created => Undo::Delete,
+                        _ => Undo::Restore,
+                    },
+                })
+                .collect(),
+            conflicts: self.conflicts.clone(),
+            regenerated: match dry_run {
+                true => self.collections.clone(),
+                false => Vec::new(),
+            },
+            commit: None,
+            commit_skipped: None,
+            resumed,
+            warnings: Vec::new(),
+        }
+    }
+}
+
+fn archive_file(e: &BatchEntry) -> String {
+    format!("{ARCHIVE_DIR}/{}.md", e.capture_date)
+}
+
+/// Who changed a page last since ingest `id`: the latest later ingest that touched it, if
+/// the page is as that ingest left it; otherwise an edit outside ingests.
+fn conflict(
+    manifest: &Manifest,
+    id: i64,
+    change: PageChange,
+    now: Option<&str>,
+) -> Result<Conflict, IngestError> {
+    let by = manifest
+        .later_change(id, &change.path)?
+        .filter(|(_, after)| after.as_deref() == now)
+        .map(|(later, _)| later);
+    let changed_by = match (by, now) {
+        (Some(later), _) => format!("ingest {later}"),
+        (None, None) => format!("deleted after ingest {id}, not by an ingest"),
+        (None, Some(_)) => format!("edited after ingest {id}, not by an ingest"),
+    };
+    Ok(Conflict {
+        path: change.path,
+        action: change.action,
+        changed_by,
+        ingest: by,
+    })
+}
+
+/// A page's content before ingest `r`: kept in the manifest, or read from git (the commit
+/// before the ingest's, or HEAD when prepare ran) when it has the hash the snapshot recorded.
+fn before(
+    vault: &Vault,
+    manifest: &Manifest,
+    r: &IngestRecord,
+    change: &PageChange,
+) -> Result<Vec<u8>, IngestError> {
+    if let Some(b) = manifest.page_before(r.id, &change.path)? {
+        return Ok(b);
+    }
+    let mut said = None;
+    let tries = [(&r.commit_sha, true), (&r.base_commit, false)];
+    for (sha, parent) in tries {
+        let Some(sha) = sha else { continue };
+        match git::file_at(&vault.root, sha, parent, &change.path) {
+            Ok(Some(b)) if Some(hash(&b)) == change.before_hash => return Ok(b),
+            Ok(_) => {}
+            Err(e) => said = Some(e.to_string()),
+        }
+    }
+    Err(IngestError::NoContentBefore {
+        ingest: r.id,
+        path: change.path.clone(),
+        git: said,
+    })
+}

@@ -1,0 +1,387 @@
+//! What each ingest did to the wiki: the snapshot of its pages prepare records, the contents
+//! git cannot give back, the pages finalize found created, changed or deleted, and the lint
+//! issues before and after the batch.
+
+use super::{At, Manifest, Result};
+use rusqlite::{OptionalExtension, params};
+use std::collections::{HashMap, HashSet};
+
+/// What an ingest did to a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PageAction {
+    /// The page did not exist before the batch.
+    Created,
+    /// The page's content changed.
+    Changed,
+    /// The page existed before the batch and does not after.
+    Deleted,
+}
+
+impl PageAction {
+    /// The name stored and printed.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PageAction::Created => "created",
+            PageAction::Changed => "changed",
+            PageAction::Deleted => "deleted",
+        }
+    }
+
+    fn parse(s: &str) -> Option<PageAction> {
+        [
+            PageAction::Created,
+            PageAction::Changed,
+            PageAction::Deleted,
+        ]
+        .into_iter()
+        .find(|a| a.as_str() == s)
+    }
+}
+
+/// A page an ingest touched, as finalize found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageChange {
+    /// Vault-relative path.
+    pub path: String,
+    /// What happened to it.
+    pub action: PageAction,
+    /// Its hash before the batch (`None`: it did not exist).
+    pub before_hash: Option<String>,
+    /// Its hash after the batch (`None`: it was deleted).
+    pub after_hash: Option<String>,
+}
+
+/// What prepare records of the wiki when it opens an ingest.
+#[derive(Debug, Clone, Default)]
+pub struct Snapshot {
+    /// Every page, with its hash.
+    pub pages: Vec<(String, String)>,
+    /// HEAD when prepare ran, in a git repository.
+    pub base_commit: Option<String>,
+    /// The lint issues of the gate's checks (JSON).
+    pub lint_before: String,
+}
+
+/// Record the snapshot of the ingest `id` being opened in `tx`, and let go of every older
+/// snapshot and of the contents this one does not need.
+pub(super) fn write_snapshot(
+    tx: &rusqlite::Transaction<'_>,
+    path: &std::path::Path,
+    id: i64,
+    s: &Snapshot,
+) -> Result<()> {
+    tx.execute("DELETE FROM ingest_snapshot WHERE ingest_id <> ?1", [id])
+        .at(path)?;
+    {
+        let mut ins = tx
+            .prepare(
+                "INSERT OR REPLACE INTO ingest_snapshot (ingest_id, path, hash) VALUES (?1, ?2, ?3)",
+            )
+            .at(path)?;
+        for (p, h) in &s.pages {
+            ins.execute(params![id, p, h]).at(path)?;
+        }
+    }
+    tx.execute(
+        "DELETE FROM page_blobs WHERE hash NOT IN
+            (SELECT hash FROM ingest_snapshot WHERE ingest_id = ?1)",
+        [id],
+    )
+    .at(path)?;
+    tx.execute(
+        "INSERT OR REPLACE INTO ingest_provenance (ingest_id, base_commit, lint_before)
+         VALUES (?1, ?2, ?3)",
+        params![id, s.base_commit, s.lint_before],
+    )
+    .at(path)?;
+    Ok(())
+}
+
+/// A hash as the scan stored it, without the mark a migration may have put on it.
+fn plain(hash: String) -> String {
+    match hash.strip_prefix("reindex:") {
+        Some(h) => h.to_string(),
+        None => hash,
+    }
+}
+
+impl Manifest {
+    /// Every live wiki page (Markdown under `wiki/`) with its hash, by path.
+    pub fn page_hashes(&self) -> Result<Vec<(String, String)>> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT f.path, f.hash FROM files f JOIN pages p ON p.path = f.path
+                 WHERE f.deleted = 0 ORDER BY f.path",
+            )
+            .at(&self.path)?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, plain(r.get(1)?))))
+            .at(&self.path)?;
+        rows.collect::<rusqlite::Result<_>>().at(&self.path)
+    }
+
+    /// The hashes whose contents are kept.
+    pub fn blob_hashes(&self) -> Result<HashSet<String>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT hash FROM page_blobs")
+            .at(&self.path)?;
+        let rows = stmt.query_map([], |r| r.get(0)).at(&self.path)?;
+        rows.collect::<rusqlite::Result<_>>().at(&self.path)
+    }
+
+    /// Keep the contents `next` yields (hash, bytes), one transaction for all.
+    pub fn add_blobs<E>(
+        &mut self,
+        mut next: impl FnMut() -> std::result::Result<Option<(String, Vec<u8>)>, E>,
+    ) -> std::result::Result<(), E>
+    where
+        E: From<super::ManifestError>,
+    {
+        let path = self.path.clone();
+        let tx = self.immediate()?;
+        {
+            let mut ins = tx
+                .prepare("INSERT OR IGNORE INTO page_blobs (hash, content) VALUES (?1, ?2)")
+                .at(&path)?;
+            while let Some((hash, bytes)) = next()? {
+                ins.execute(params![hash, bytes]).at(&path)?;
+            }
+        }
+        tx.commit().at(&path)?;
+        Ok(())
+    }
+
+    /// The snapshot of ingest `id` (path → hash), `None` when prepare recorded none.
+    pub fn snapshot(&self, id: i64) -> Result<Option<HashMap<String, String>>> {
+        let taken: Option<i64> = self
+            .conn
+            .query_row(
+                "SELECT ingest_id FROM ingest_provenance WHERE ingest_id = ?1",
+                [id],
+                |r| r.get(0),
+            )
+            .optional()
+            .at(&self.path)?;
+        if taken.is_none() {
+            return Ok(None);
+        }
+        let mut stmt = self
+            .conn
+            .prepare("SELECT path, hash FROM ingest_snapshot WHERE ingest_id = ?1")
+            .at(&self.path)?;
+        let rows = stmt
+            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .at(&self.path)?;
+        Ok(Some(rows.collect::<rusqlite::Result<_>>().at(&self.path)?))
+    }
+
+    /// The lint issues (JSON) recorded before ingest `id`'s batch and those it added.
+    pub fn lint_record(&self, id: i64) -> Result<(Option<String>, Option<String>)> {
+        self.conn
+            .query_row(
+                "SELECT lint_before, lint_delta FROM ingest_provenance WHERE ingest_id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .at(&self.path)
+            .map(Option::unwrap_or_default)
+    }
+
+    /// Record what ingest `id` did to the wiki (replacing what an interrupted finalize
+    /// recorded), copying the content before of every page the kept contents hold, and the
+    /// lint issues it added (JSON).
+    pub fn record_provenance(
+        &mut self,
+        id: i64,
+        changes: &[PageChange],
+        lint_delta: &str,
+    ) -> Result<()> {
+        let path = self.path.clone();
+        let tx = self.immediate()?;
+        tx.execute("DELETE FROM ingest_pages WHERE ingest_id = ?1", [id])
+            .at(&path)?;
+        {
+            let mut ins = tx
+                .prepare(
+                    "INSERT INTO ingest_pages (ingest_id, path, action, before_hash, after_hash, before)
+                     VALUES (?1, ?2, ?3, ?4, ?5,
+                        (SELECT content FROM page_blobs WHERE hash = ?4))",
+                )
+                .at(&path)?;
+            for c in changes {
+                ins.execute(params![
+                    id,
+                    c.path,
+                    c.action.as_str(),
+                    c.before_hash,
+                    c.after_hash
+                ])
+                .at(&path)?;
+            }
+        }
+        tx.execute(
+            "UPDATE ingest_provenance SET lint_delta = ?2 WHERE ingest_id = ?1",
+            params![id, lint_delta],
+        )
+        .at(&path)?;
+        tx.commit().at(&path)
+    }
+
+    /// The pages ingest `id` touched, by path, with whether their content before is kept.
+    pub fn ingest_pages(&self, id: i64) -> Result<Vec<(PageChange, bool)>> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT path, action, before_hash, after_hash, before IS NOT NULL
+                 FROM ingest_pages WHERE ingest_id = ?1 ORDER BY path",
+            )
+            .at(&self.path)?;
+        let rows = stmt
+            .query_map([id], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                ))
+            })
+            .at(&self.path)?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (path, action, before_hash, after_hash, kept) = row.at(&self.path)?;
+            let action =
+                PageAction::parse(&action).ok_or_else(|| super::ManifestError::Corrupt {
+                    path: self.path.clone(),
+                    what: format!("ingest {id} page {path} has action {action:?}"),
+                })?;
+            out.push((
+                PageChange {
+                    path,
+                    action,
+                    before_hash,
+                    after_hash,
+                },
+                kept,
+            ));
+        }
+        Ok(out)
+    }
+
+    /// The content of `page` before ingest `id`, when it was kept.
+    pub fn page_before(&self, id: i64, page: &str) -> Result<Option<Vec<u8>>> {
+        self.conn
+            .query_row(
+                "SELECT before FROM ingest_pages WHERE ingest_id = ?1 AND path = ?2",
+                params![id, page],
+                |r| r.get(0),
+            )
+            .optional()
+            .at(&self.path)
+            .map(Option::flatten)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::{ManifestError, NewEntry, Opened};
+
+    fn open_with(
+        blobs: &[(&str, &[u8])],
+        pages: &[(&str, &str)],
+    ) -> (tempfile::TempDir, Manifest, i64) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
+        let mut items: Vec<(String, Vec<u8>)> = blobs
+            .iter()
+            .map(|(h, b)| (h.to_string(), b.to_vec()))
+            .collect();
+        m.add_blobs(|| Ok::<_, ManifestError>(items.pop())).unwrap();
+        let e = NewEntry {
+            capture_date: "2026-04-10".into(),
+            hash: "h".into(),
+            content: "a".into(),
+            hints: "{}".into(),
+        };
+        let snap = Snapshot {
+            pages: pages
+                .iter()
+                .map(|(p, h)| (p.to_string(), h.to_string()))
+                .collect(),
+            base_commit: None,
+            lint_before: "[]".into(),
+        };
+        let id = match m.open_ingest("k", "t", 0, &[e], Some(&snap)).unwrap() {
+            Opened::New(id) => id,
+            other => panic!("{other:?}"),
+        };
+        (dir, m, id)
+    }
+
+    #[test]
+    fn provenance_keeps_the_content_before_from_the_snapshot_blobs() {
+        let (_d, mut m, id) = open_with(&[("hb", b"before")], &[("wiki/a.md", "hb")]);
+        assert_eq!(
+            m.snapshot(id).unwrap().unwrap().get("wiki/a.md"),
+            Some(&"hb".to_string())
+        );
+        let changes = [
+            PageChange {
+                path: "wiki/a.md".into(),
+                action: PageAction::Changed,
+                before_hash: Some("hb".into()),
+                after_hash: Some("ha".into()),
+            },
+            PageChange {
+                path: "wiki/b.md".into(),
+                action: PageAction::Created,
+                before_hash: None,
+                after_hash: Some("hc".into()),
+            },
+        ];
+        m.record_provenance(id, &changes, "[]").unwrap();
+        // Recording again (a resumed finalize) replaces, never adds.
+        m.record_provenance(id, &changes, "[]").unwrap();
+        let pages = m.ingest_pages(id).unwrap();
+        assert_eq!(pages.len(), 2);
+        assert_eq!((pages[0].1, pages[1].1), (true, false));
+        assert_eq!(
+            m.page_before(id, "wiki/a.md").unwrap().as_deref(),
+            Some(&b"before"[..])
+        );
+        assert_eq!(m.page_before(id, "wiki/b.md").unwrap(), None);
+        let rec = m.ingest_record(id).unwrap().unwrap();
+        assert_eq!(rec.counts, (1, 1, 0));
+        assert!(rec.snapshot);
+        assert_eq!(
+            m.ingests_touching(&["wiki/b.md".into()]).unwrap(),
+            HashSet::from([id])
+        );
+    }
+
+    #[test]
+    fn a_new_snapshot_lets_go_of_contents_it_does_not_need() {
+        let (_d, m, _) = open_with(&[("h1", b"one"), ("h2", b"two")], &[("wiki/a.md", "h1")]);
+        assert_eq!(m.blob_hashes().unwrap(), HashSet::from(["h1".to_string()]));
+    }
+
+    #[test]
+    fn an_ingest_without_a_snapshot_has_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
+        let e = NewEntry {
+            capture_date: "2026-04-10".into(),
+            hash: "h".into(),
+            content: "a".into(),
+            hints: "{}".into(),
+        };
+        m.open_ingest("k", "t", 0, &[e], None).unwrap();
+        assert_eq!(m.snapshot(1).unwrap(), None);
+        assert!(!m.ingest_record(1).unwrap().unwrap().snapshot);
+    }
+}
