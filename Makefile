@@ -2,7 +2,7 @@
 CARGO ?= cargo
 DEMO_DIR ?= target/demo
 
-.PHONY: all build install test demo bench fuzz stress man fmt clippy
+.PHONY: all build install test demo bench bench-smoke fuzz stress man fmt clippy
 
 all: build
 
@@ -32,6 +32,13 @@ demo:
 bench:
 	$(CARGO) build --release --bin sparks --example gen_vault
 	bash scripts/bench.sh
+
+## The guard against quadratic regressions: every command `make bench` measures, on vaults of
+## 2,000 and 8,000 pages, with the debug binary `make test` left; fails when a command's time
+## grows more than 6× (4× is linear). A few minutes; not part of `make test`.
+bench-smoke:
+	$(CARGO) build --bin sparks --example gen_vault
+	bash scripts/bench-smoke.sh
 
 ## Fuzz every target in fuzz/ for FUZZ_SECONDS each (default 600), one after the other, on the
 ## nightly toolchain; installs cargo-fuzz if missing. Seeds come from fuzz/corpus/<target>
