@@ -99,3 +99,28 @@ bench_settle() {
   "$sparks" --vault "$vault" scan >/dev/null 2>&1 || true
   "$sparks" --vault "$vault" scan >/dev/null 2>&1 || true
 }
+
+# bench_hub_backlinks SPARKS VAULT WANT WORK: give the hub page (HUB_TITLE, HUB_PATH) at least
+# WANT backlinks, a link appended to pages that have none, then scan, so that `mv` starts from
+# a warm manifest; prints how many pages link to it.
+bench_hub_backlinks() {
+  local sparks=$1 vault=$2 want=$3 work=$4
+  "$sparks" --vault "$vault" query --links-to "$HUB_TITLE" >"$work/linking" 2>/dev/null || true
+  python3 - "$vault" "$HUB_TITLE" "$HUB_PATH" "$want" "$work/linking" <<'PY'
+import os, sys
+vault, title, hub, want, linking = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+have = set(l.strip() for l in open(linking) if l.strip())
+pages = []
+for d, _, files in os.walk(os.path.join(vault, "wiki")):
+    for f in files:
+        rel = os.path.relpath(os.path.join(d, f), vault)
+        if f.endswith(".md") and not rel.startswith(("wiki/collections/", "wiki/index")) \
+                and rel not in ("wiki/log.md", hub) and rel not in have:
+            pages.append(rel)
+for rel in sorted(pages)[: max(0, want - len(have))]:
+    with open(os.path.join(vault, rel), "a") as f:
+        f.write("\nSee also [[%s]].\n" % title)
+PY
+  "$sparks" --vault "$vault" scan >/dev/null 2>&1 || true
+  "$sparks" --vault "$vault" query --links-to "$HUB_TITLE" 2>/dev/null | wc -l
+}

@@ -92,6 +92,12 @@ for size in "${sizes[@]}"; do
   measure prepare ingest "$sparks" "${v[@]}" ingest --prepare --limit 500
   measure finalize finalize "$sparks" "${v[@]}" ingest --finalize -m smoke
   bash "$work/helper.sh" ingest "$vault" "$snap"
+  # A rename whose backlinks grow with the vault (a fifth of its pages): linear, not quadratic,
+  # in the pages it rewrites.
+  export HUB_PATH MV_OLD=$HUB_TITLE MV_NEW="Bench Renamed Hub"
+  bench_hub_backlinks "$sparks" "$vault" $((size / 5)) "$work" >/dev/null
+  measure mv mv-back "$sparks" "${v[@]}" mv "$MV_OLD" "$MV_NEW"
+  bash "$work/helper.sh" mv-back "$vault" "$snap"
   measure mcp "" python3 "$work/mcp_client.py" "$sparks" "$vault"
   "$sparks" "${v[@]}" view --addr 127.0.0.1:0 >"$work/view.out" 2>/dev/null &
   view_pid=$!

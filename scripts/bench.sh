@@ -269,27 +269,9 @@ EOF
   measure finalize "ingest --finalize ($finalize_batch entries, $finalize_pages pages)" list 0 finalize -- "$sparks" "${v[@]}" ingest --finalize -m bench
   bash "$helper" ingest "$vault" "$snap" || true
   if has mv; then
-    # The hub page gets up to 2,000 backlinks (a fifth of the pages in smaller vaults): a link
-    # appended to pages that have none, then a scan, so that mv starts from a warm manifest.
+    # The hub page gets up to 2,000 backlinks (a fifth of the pages in smaller vaults).
     backlinks=$((size / 5 < 2000 ? size / 5 : 2000))
-    "$sparks" "${v[@]}" query --links-to "$HUB_TITLE" >"$work/linking" 2>/dev/null || true
-    python3 - "$vault" "$HUB_TITLE" "$HUB_PATH" "$backlinks" "$work/linking" <<'PY'
-import os, sys
-vault, title, hub, want, linking = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
-have = set(l.strip() for l in open(linking) if l.strip())
-pages = []
-for d, _, files in os.walk(os.path.join(vault, "wiki")):
-    for f in files:
-        rel = os.path.relpath(os.path.join(d, f), vault)
-        if f.endswith(".md") and not rel.startswith(("wiki/collections/", "wiki/index")) \
-                and rel not in ("wiki/log.md", hub) and rel not in have:
-            pages.append(rel)
-for rel in sorted(pages)[: max(0, want - len(have))]:
-    with open(os.path.join(vault, rel), "a") as f:
-        f.write("\nSee also [[%s]].\n" % title)
-PY
-    "$sparks" "${v[@]}" scan >/dev/null 2>&1 || true
-    linking=$("$sparks" "${v[@]}" query --links-to "$HUB_TITLE" 2>/dev/null | wc -l)
+    linking=$(bench_hub_backlinks "$sparks" "$vault" "$backlinks" "$work")
     export MV_OLD=$HUB_TITLE MV_NEW="Bench Renamed Hub"
     measure mv "mv (a page with $linking backlinks)" list 0 mv-back -- "$sparks" "${v[@]}" mv "$MV_OLD" "$MV_NEW"
     bash "$helper" mv-back "$vault" "$snap" || true
