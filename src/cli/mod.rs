@@ -119,8 +119,8 @@ impl Ctx {
         crate::request::run(request, &session)
     }
 
-    /// [`Ctx::run`] an operation that may take long (a scan, regen, index, lint or fmt of a
-    /// large vault), with a progress bar on stderr when it runs past half a second; none for
+    /// [`Ctx::run`] an operation that may take long (a scan, regen, index, lint, fmt, ingest or
+    /// rename of a large vault), with a progress bar on stderr when it runs past half a second; none for
     /// `--json` (`json`), `-q` or a stderr that is no terminal. The bar is gone when this
     /// returns, before the command prints anything.
     pub fn run_showing<R: Request>(&self, request: R, json: bool) -> Result<R::Report, Failure> {

@@ -115,7 +115,7 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
                 }
             }
         } else {
-            let prepared = ctx.run(request::Prepare { limit: args.limit })?;
+            let prepared = ctx.run_showing(request::Prepare { limit: args.limit }, json)?;
             let exit = Exit::from(prepared.ending());
             let what = match (exit, prepared.batch.ingest_id) {
                 (Exit::IngestOpen, _) => "in progress",
@@ -165,11 +165,14 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
         }
         return Ok(a.ending().into());
     }
-    let f = ctx.run(request::Finalize(FinalizeOptions {
-        message: args.message,
-        keep: args.keep,
-        strict: args.strict,
-    }))?;
+    let f = ctx.run_showing(
+        request::Finalize(FinalizeOptions {
+            message: args.message,
+            keep: args.keep,
+            strict: args.strict,
+        }),
+        json,
+    )?;
     for w in &f.warnings {
         output::warn(w);
     }

@@ -41,6 +41,9 @@ pub struct MergeArgs {
 
 /// Run `merge`.
 pub fn run(ctx: &Ctx, args: MergeArgs) -> anyhow::Result<Exit> {
-    let report = ctx.run(request::Merge::new(args.from, args.into, args.dry_run)?)?;
+    let report = ctx.run_showing(
+        request::Merge::new(args.from, args.into, args.dry_run)?,
+        args.json,
+    )?;
     super::mv::print(&report, args.json)
 }

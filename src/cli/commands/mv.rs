@@ -48,12 +48,10 @@ pub struct MvArgs {
 
 /// Run `mv`.
 pub fn run(ctx: &Ctx, args: MvArgs) -> anyhow::Result<Exit> {
-    let report = ctx.run(request::Mv::new(
-        args.page,
-        args.new,
-        args.no_alias,
-        args.dry_run,
-    )?)?;
+    let report = ctx.run_showing(
+        request::Mv::new(args.page, args.new, args.no_alias, args.dry_run)?,
+        args.json,
+    )?;
     print(&report, args.json)
 }
 

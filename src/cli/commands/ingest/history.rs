@@ -33,7 +33,7 @@ pub(super) fn show(ctx: &Ctx, id: i64, json: bool) -> anyhow::Result<Exit> {
 
 /// `--revert ID [--dry-run]`.
 pub(super) fn revert(ctx: &Ctx, id: i64, dry_run: bool, json: bool) -> anyhow::Result<Exit> {
-    let r = ctx.run(request::Revert::new(id, dry_run)?)?;
+    let r = ctx.run_showing(request::Revert::new(id, dry_run)?, json)?;
     for w in &r.warnings {
         output::warn(w);
     }
