@@ -53,10 +53,7 @@ pub fn finalize(
         warnings: Vec::new(),
     };
     let resumed = row.step.is_some();
-    let row_has_snapshot = manifest
-        .snapshot(id)
-        .map_err(|e| run.fail(e.into()))?
-        .is_some();
+    let row_has_snapshot = manifest.has_snapshot(id).map_err(|e| run.fail(e.into()))?;
     let first = match row.step {
         None | Some(Step::Plan) => 0,
         Some(step) => Step::AFTER_PLAN

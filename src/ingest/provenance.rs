@@ -8,10 +8,10 @@ use crate::clock::Now;
 use crate::fsio;
 use crate::git;
 use crate::lint::{Issue, delta};
-use crate::manifest::{Manifest, PageAction, PageChange, Snapshot};
+use crate::manifest::{Manifest, PageAction, PageChange, Pages, Snapshot};
 use crate::scan;
 use crate::vault::Vault;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// Bring the manifest up to date and record what a new ingest needs to tell later what its
 /// batch did. The contents of pages git holds as they are (committed, unchanged) are not
@@ -45,7 +45,7 @@ pub(super) fn take(
         }
         Ok(None)
     })?;
-    let lint_before = delta::encode(&delta::gate_issues(vault, manifest)?);
+    let lint_before = delta::encode(&delta::gate_issues(vault, manifest, Pages::All)?);
     Ok(Snapshot {
         pages,
         base_commit: git.and_then(|g| g.head),
@@ -60,41 +60,7 @@ pub(super) fn changes(
     manifest: &Manifest,
     id: i64,
 ) -> Result<Option<Vec<PageChange>>, IngestError> {
-    let Some(before) = manifest.snapshot(id)? else {
-        return Ok(None);
-    };
-    let after: HashMap<String, String> = manifest.page_hashes()?.into_iter().collect();
-    let mut out = Vec::new();
-    for (path, hash) in &after {
-        match before.get(path) {
-            None => out.push(change(path, PageAction::Created, None, Some(hash))),
-            Some(old) if old != hash => {
-                out.push(change(path, PageAction::Changed, Some(old), Some(hash)))
-            }
-            Some(_) => {}
-        }
-    }
-    for (path, old) in &before {
-        if !after.contains_key(path) {
-            out.push(change(path, PageAction::Deleted, Some(old), None));
-        }
-    }
-    out.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(Some(out))
-}
-
-fn change(
-    path: &str,
-    action: PageAction,
-    before: Option<&String>,
-    after: Option<&String>,
-) -> PageChange {
-    PageChange {
-        path: path.to_string(),
-        action,
-        before_hash: before.cloned(),
-        after_hash: after.cloned(),
-    }
+    Ok(manifest.page_changes(id)?)
 }
 
 /// The lint issues the batch of ingest `id` added to the pages it created or changed.
@@ -105,12 +71,14 @@ pub(super) fn lint_delta(
     changes: &[PageChange],
 ) -> Result<Vec<Issue>, IngestError> {
     let before = delta::decode(&manifest.lint_record(id)?.0.unwrap_or_default());
-    let after = delta::gate_issues(vault, manifest)?;
-    let touched: HashSet<&str> = changes
+    let touched: Vec<String> = changes
         .iter()
         .filter(|c| c.action != PageAction::Deleted)
-        .map(|c| c.path.as_str())
+        .map(|c| c.path.clone())
         .collect();
+    // Only the touched pages' issues can be new: lint those, not the vault.
+    let after = delta::gate_issues(vault, manifest, Pages::Only(&touched))?;
+    let touched: HashSet<&str> = touched.iter().map(String::as_str).collect();
     Ok(delta::delta(&before, &after, &touched))
 }
 

@@ -4,7 +4,7 @@
 //! and message are: the batch may move it to another line without adding it.
 
 use super::{Check, Issue, LintError};
-use crate::manifest::Manifest;
+use crate::manifest::{Manifest, Pages};
 use crate::vault::Vault;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -33,9 +33,13 @@ struct Stored {
     message: String,
 }
 
-/// The issues the gate's checks find in the manifest as it is.
-pub fn gate_issues(vault: &Vault, manifest: &Manifest) -> Result<Vec<Issue>, LintError> {
-    Ok(super::lint(vault, manifest, GATE_CHECKS)?.issues)
+/// The issues the gate's checks find in the manifest as it is, on the pages in `scope`.
+pub fn gate_issues(
+    vault: &Vault,
+    manifest: &Manifest,
+    scope: Pages<'_>,
+) -> Result<Vec<Issue>, LintError> {
+    Ok(super::lint_in(vault, manifest, GATE_CHECKS, scope)?.issues)
 }
 
 /// Issues as stored JSON.

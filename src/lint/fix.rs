@@ -8,7 +8,7 @@
 use super::{Check, LintError, LintReport, lint};
 use crate::clock::Now;
 use crate::fsio;
-use crate::manifest::{AliasedLink, Manifest};
+use crate::manifest::{AliasedLink, Manifest, Pages};
 use crate::markdown::{Block, edit, frontmatter, rewrite};
 use crate::scan;
 use crate::schema;
@@ -60,7 +60,7 @@ pub fn lint_and_fix(
     let on = |c: Check| checks.contains(&c);
     let mut plans: BTreeMap<String, Plan> = BTreeMap::new();
     if on(Check::InvalidFrontmatter) {
-        for r in manifest.page_records()? {
+        for r in manifest.page_records(Pages::All)? {
             if schema::canonical_tags(&r.fields.tags) != r.fields.tags {
                 plans.entry(r.path).or_default().tags = true;
             }

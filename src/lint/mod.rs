@@ -12,7 +12,7 @@ pub use check::{CHECKS, Check, NoSuchCheck};
 
 use crate::clock::Now;
 use crate::contract::{self, FileState};
-use crate::manifest::{Manifest, ManifestError};
+use crate::manifest::{Manifest, ManifestError, Pages};
 use crate::scan::{self, Seen};
 use crate::vault::Vault;
 use serde::Serialize;
@@ -159,10 +159,23 @@ pub fn run(
 /// Run the given checks on the vault's manifest as it is (the vault's configuration sets the
 /// thin threshold).
 pub fn lint(vault: &Vault, manifest: &Manifest, checks: &[Check]) -> Result<LintReport, LintError> {
+    lint_in(vault, manifest, checks, Pages::All)
+}
+
+/// [`lint`], reporting only the issues of the pages in `scope`: what [`lint`] reports of
+/// them, at the cost of those pages rather than of the vault (the link, fragment, name and
+/// frontmatter checks ask the manifest about those pages alone).
+pub fn lint_in(
+    vault: &Vault,
+    manifest: &Manifest,
+    checks: &[Check],
+    scope: Pages<'_>,
+) -> Result<LintReport, LintError> {
     let cx = checks::Context {
         vault,
         manifest,
         checks,
+        scope,
     };
     let mut issues = checks::run(&cx)?;
     issues.sort_by(|a, b| (a.check, &a.path, a.line).cmp(&(b.check, &b.path, b.line)));
@@ -190,6 +203,79 @@ mod tests {
         assert_eq!(hint("broken-link"), "did you mean `broken-links`?");
         assert_eq!(hint("orphan"), "did you mean `orphans`?");
         assert_eq!(hint("zzz"), "`sparks lint --help` lists the checks");
+    }
+
+    /// A vault with an issue of every gate check, some of them between pages (a name two
+    /// pages claim, a link to another page's missing heading).
+    fn troubled_vault() -> (tempfile::TempDir, Vault, Manifest) {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let root = dir.path();
+        fs_err::write(root.join("sparks.toml"), "").expect("config");
+        fs_err::create_dir_all(root.join("wiki/concepts")).expect("dirs");
+        let page = |name: &str, text: &str| {
+            fs_err::write(root.join(format!("wiki/concepts/{name}.md")), text).expect("a page")
+        };
+        let fm = |title: &str, more: &str| {
+            format!(
+                "---\ntitle: {title}\ntype: concept\ncreated: 2026-01-01\nupdated: 2026-01-01\n{more}---\n"
+            )
+        };
+        page(
+            "A",
+            &format!(
+                "{}See [[Nowhere]], [[B#No such heading]] and ![[gone.png]].\n",
+                fm("A", "")
+            ),
+        );
+        page(
+            "B",
+            &format!(
+                "{}# Real heading\nSee [[Twin]] and [[C#^noblock]].\n",
+                fm("B", "aliases: [Twin]\n")
+            ),
+        );
+        page("C", &format!("{}Text.\n", fm("Twin", "")));
+        page("D", "No frontmatter, a link to [[A]].\n");
+        page("E", "---\ntitle: [unclosed\n---\nBody.\n");
+        page(
+            "F",
+            &format!("{}Fine, links to [[A]].\n", fm("A", "maturity: ripe\n")),
+        );
+        let vault = Vault::open(root).expect("the vault");
+        let mut m = Manifest::open(&root.join("sparks.db")).expect("the manifest");
+        let now = crate::clock::Now::read(None);
+        crate::scan::rescan(&vault, &mut m, &now).expect("scan");
+        (dir, vault, m)
+    }
+
+    #[test]
+    fn a_lint_of_some_pages_reports_what_the_whole_lint_reports_of_them() {
+        let (_dir, vault, m) = troubled_vault();
+        let all = lint(&vault, &m, Check::ALL).expect("lint").issues;
+        let gate = delta::GATE_CHECKS;
+        let checks: std::collections::BTreeSet<Check> = all.iter().map(|i| i.check).collect();
+        for c in gate {
+            assert!(checks.contains(c), "the vault has no {c:?} issue: {all:#?}");
+        }
+        let paths: Vec<String> = ["A", "B", "C", "D", "E", "F"]
+            .iter()
+            .map(|n| format!("wiki/concepts/{n}.md"))
+            .collect();
+        // Every subset of the pages, with every check and with the gate's.
+        for mask in 0u32..(1 << paths.len()) {
+            let only: Vec<String> = (0..paths.len())
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| paths[i].clone())
+                .collect();
+            for checks in [Check::ALL, gate] {
+                let full = lint(&vault, &m, checks).expect("lint").issues;
+                let want: Vec<&Issue> = full.iter().filter(|i| only.contains(&i.path)).collect();
+                let got = lint_in(&vault, &m, checks, Pages::Only(&only))
+                    .expect("lint of some pages")
+                    .issues;
+                assert_eq!(got.iter().collect::<Vec<_>>(), want, "pages {only:?}");
+            }
+        }
     }
 
     #[test]

@@ -42,6 +42,35 @@ pub struct PageRecord {
     pub fields: crate::markdown::Frontmatter,
 }
 
+/// Which pages a health query reports on: all of them, or only these (the pages an ingest
+/// touched, whose issues are all its lint delta needs).
+#[derive(Debug, Clone, Copy)]
+pub enum Pages<'a> {
+    /// Every page.
+    All,
+    /// Only the pages at these vault-relative paths.
+    Only(&'a [String]),
+}
+
+impl Pages<'_> {
+    /// `AND <column> IN (the pages)`, or nothing; the pages are the statement's parameter
+    /// `?1` (see [`Pages::param`]).
+    fn and_in(self, column: &str) -> String {
+        match self {
+            Pages::All => String::new(),
+            Pages::Only(_) => format!(" AND {column} IN (SELECT value FROM json_each(?1))"),
+        }
+    }
+
+    /// The statement's parameters: the pages as a JSON array, or none.
+    fn param(self) -> Vec<String> {
+        match self {
+            Pages::All => Vec::new(),
+            Pages::Only(paths) => vec![serde_json::to_string(paths).unwrap_or_default()],
+        }
+    }
+}
+
 /// A name claimed by more than one page.
 #[derive(Debug, Clone)]
 pub struct Claim {
@@ -51,16 +80,17 @@ pub struct Claim {
     pub claimants: Vec<(String, &'static str)>,
 }
 
-fn link_findings(m: &Manifest, wher: &str) -> Result<Vec<LinkFinding>> {
+fn link_findings(m: &Manifest, wher: &str, scope: Pages<'_>) -> Result<Vec<LinkFinding>> {
     let mut stmt = m
         .conn
         .prepare(&format!(
             "SELECT l.source, l.line, l.target, l.heading, l.block, l.embed, l.status, l.resolved, l.candidates
-             FROM links l WHERE {wher} ORDER BY l.source, l.seq"
+             FROM links l WHERE {wher}{} ORDER BY l.source, l.seq",
+            scope.and_in("l.source")
         ))
         .at(&m.path)?;
     let rows = stmt
-        .query_map([], |r| {
+        .query_map(rusqlite::params_from_iter(scope.param()), |r| {
             Ok(LinkFinding {
                 source: r.get(0)?,
                 line: r.get::<_, i64>(1)? as usize,
@@ -91,17 +121,21 @@ fn paths(m: &Manifest, q: &str) -> Result<Vec<(String, String)>> {
 }
 
 impl Manifest {
-    /// Links that resolve to nothing or to several pages.
-    pub fn unresolved_links(&self) -> Result<Vec<LinkFinding>> {
-        // The redundant `<> 'resolved'` lets SQLite use the partial index `links_status`.
-        link_findings(
-            self,
-            "l.status IN ('broken', 'ambiguous') AND l.status <> 'resolved'",
-        )
+    /// Links of the pages in `scope` that resolve to nothing or to several pages.
+    pub fn unresolved_links(&self, scope: Pages<'_>) -> Result<Vec<LinkFinding>> {
+        let wher = match scope {
+            // The redundant `<> 'resolved'` lets SQLite use the partial index `links_status`.
+            Pages::All => "l.status IN ('broken', 'ambiguous') AND l.status <> 'resolved'",
+            // A few pages' links by their primary key, not every unresolved link of the vault
+            // (the unary `+` keeps SQLite off the status index).
+            Pages::Only(_) => "+l.status IN ('broken', 'ambiguous')",
+        };
+        link_findings(self, wher, scope)
     }
 
-    /// Resolved links whose `#heading` or `#^block` the target page does not have.
-    pub fn broken_fragments(&self) -> Result<Vec<LinkFinding>> {
+    /// Resolved links of the pages in `scope` whose `#heading` or `#^block` the target page
+    /// does not have.
+    pub fn broken_fragments(&self, scope: Pages<'_>) -> Result<Vec<LinkFinding>> {
         link_findings(
             self,
             // The first condition is the partial index `links_fragments`: only links with a
@@ -112,6 +146,7 @@ impl Manifest {
                  (SELECT 1 FROM headings h WHERE h.path = l.resolved AND h.key = l.heading_key))
                OR (l.block IS NOT NULL AND NOT EXISTS
                  (SELECT 1 FROM blocks b WHERE b.path = l.resolved AND b.block_id = l.block)))",
+            scope,
         )
     }
 
@@ -189,25 +224,40 @@ impl Manifest {
         )
     }
 
-    /// Names (title or alias keys) claimed by more than one page.
-    pub fn shared_names(&self) -> Result<Vec<Claim>> {
+    /// Names (title or alias keys) claimed by more than one page, of which at least one is
+    /// in `scope`; every claimant is listed.
+    pub fn shared_names(&self, scope: Pages<'_>) -> Result<Vec<Claim>> {
+        // Keys and paths from the two indexes first; the names only for the keys that more
+        // than one page claims. In a scope, only the keys its pages claim are counted.
+        let claims = match scope {
+            Pages::All => "claims AS (
+                   SELECT title_key AS k, path FROM pages WHERE title_key IS NOT NULL
+                   UNION ALL SELECT alias_key, path FROM aliases)"
+                .to_string(),
+            Pages::Only(_) => format!(
+                "mine AS (
+                   SELECT title_key AS k FROM pages WHERE title_key IS NOT NULL{pages}
+                   UNION SELECT alias_key FROM aliases WHERE 1{aliases}),
+                 claims AS (
+                   SELECT title_key AS k, path FROM pages WHERE title_key IN mine
+                   UNION ALL SELECT alias_key, path FROM aliases WHERE alias_key IN mine)",
+                pages = scope.and_in("path"),
+                aliases = scope.and_in("path"),
+            ),
+        };
         let mut stmt = self
             .conn
-            .prepare(
-                // Keys and paths from the two indexes first; the names only for the keys
-                // that more than one page claims.
-                "WITH claims AS (
-                   SELECT title_key AS k, path FROM pages WHERE title_key IS NOT NULL
-                   UNION ALL SELECT alias_key, path FROM aliases),
+            .prepare(&format!(
+                "WITH {claims},
                  shared AS (SELECT k FROM claims GROUP BY k HAVING count(DISTINCT path) > 1)
                  SELECT title_key AS k, title AS name, path, 'title' AS how FROM pages
                  WHERE title_key IN shared
                  UNION SELECT alias_key, alias, path, 'alias' FROM aliases WHERE alias_key IN shared
-                 ORDER BY k, path, how DESC",
-            )
+                 ORDER BY k, path, how DESC"
+            ))
             .at(&self.path)?;
         let rows = stmt
-            .query_map([], |r| {
+            .query_map(rusqlite::params_from_iter(scope.param()), |r| {
                 Ok((
                     r.get::<_, String>(0)?,
                     r.get::<_, String>(1)?,
@@ -239,22 +289,35 @@ impl Manifest {
         Ok(out.into_iter().map(|(_, c)| c).collect())
     }
 
-    /// Every page with its stored frontmatter.
-    pub fn page_records(&self) -> Result<Vec<PageRecord>> {
+    /// Every page in `scope` with its stored frontmatter.
+    pub fn page_records(&self, scope: Pages<'_>) -> Result<Vec<PageRecord>> {
         // Tags and aliases of every page in one pass each, not two subqueries per page.
-        let mut tags = self.lists("SELECT path, tag FROM tags ORDER BY path, tag_key")?;
-        let mut aliases = self.lists("SELECT path, alias FROM aliases ORDER BY path, seq")?;
+        let mut tags = self.lists(
+            &format!(
+                "SELECT path, tag FROM tags WHERE 1{} ORDER BY path, tag_key",
+                scope.and_in("path")
+            ),
+            scope,
+        )?;
+        let mut aliases = self.lists(
+            &format!(
+                "SELECT path, alias FROM aliases WHERE 1{} ORDER BY path, seq",
+                scope.and_in("path")
+            ),
+            scope,
+        )?;
         let mut stmt = self
             .conn
-            .prepare(
+            .prepare(&format!(
                 "SELECT p.path, p.frontmatter, p.error, p.error_line, p.title, p.type, p.maturity, p.created,
                         p.updated, p.sources, p.problems, p.key_lines
-                 FROM pages p ORDER BY p.path",
-            )
+                 FROM pages p WHERE 1{} ORDER BY p.path",
+                scope.and_in("p.path")
+            ))
             .at(&self.path)?;
         let list = |s: String| serde_json::from_str::<Vec<String>>(&s).unwrap_or_default();
         let rows = stmt
-            .query_map([], |r| {
+            .query_map(rusqlite::params_from_iter(scope.param()), |r| {
                 let path: String = r.get(0)?;
                 let problems: Vec<Problem> =
                     serde_json::from_str(&r.get::<_, String>(10)?).unwrap_or_default();
@@ -282,10 +345,16 @@ impl Manifest {
     }
 
     /// `(path, value)` rows grouped by path, in the order of the query.
-    pub(super) fn lists(&self, sql: &str) -> Result<HashMap<String, Vec<String>>> {
+    pub(super) fn lists(
+        &self,
+        sql: &str,
+        scope: Pages<'_>,
+    ) -> Result<HashMap<String, Vec<String>>> {
         let mut out: HashMap<String, Vec<String>> = HashMap::new();
         let mut stmt = self.conn.prepare_cached(sql).at(&self.path)?;
-        let mut rows = stmt.query([]).at(&self.path)?;
+        let mut rows = stmt
+            .query(rusqlite::params_from_iter(scope.param()))
+            .at(&self.path)?;
         while let Some(r) = rows.next().at(&self.path)? {
             out.entry(r.get(0).at(&self.path)?)
                 .or_default()

@@ -154,6 +154,69 @@ impl Manifest {
         Ok(())
     }
 
+    /// Whether prepare recorded a snapshot for ingest `id`.
+    pub fn has_snapshot(&self, id: i64) -> Result<bool> {
+        self.conn
+            .query_row(
+                "SELECT 1 FROM ingest_provenance WHERE ingest_id = ?1",
+                [id],
+                |_| Ok(()),
+            )
+            .optional()
+            .map(|row| row.is_some())
+            .at(&self.path)
+    }
+
+    /// What happened to the wiki's pages since ingest `id`'s snapshot: the live pages that
+    /// were not in it (created) or whose hash differs (changed), and the pages in it that are
+    /// gone (deleted), by path. `None` when prepare recorded no snapshot.
+    pub fn page_changes(&self, id: i64) -> Result<Option<Vec<PageChange>>> {
+        if !self.has_snapshot(id)? {
+            return Ok(None);
+        }
+        let mut stmt = self
+            .conn
+            .prepare(
+                // Point lookups by path both ways: no CTE, which SQLite would materialise
+                // and join without an index.
+                "SELECT s.path, s.hash,
+                        CASE WHEN f.hash LIKE 'reindex:%' THEN substr(f.hash, 9) ELSE f.hash END
+                 FROM ingest_snapshot s
+                 LEFT JOIN files f ON f.path = s.path AND f.deleted = 0
+                   AND EXISTS (SELECT 1 FROM pages p WHERE p.path = f.path)
+                 WHERE s.ingest_id = ?1
+                   AND (f.hash IS NULL OR s.hash IS NOT
+                        CASE WHEN f.hash LIKE 'reindex:%' THEN substr(f.hash, 9) ELSE f.hash END)
+                 UNION ALL
+                 SELECT p.path, NULL,
+                        CASE WHEN f.hash LIKE 'reindex:%' THEN substr(f.hash, 9) ELSE f.hash END
+                 FROM pages p JOIN files f ON f.path = p.path
+                 WHERE f.deleted = 0 AND NOT EXISTS
+                   (SELECT 1 FROM ingest_snapshot s WHERE s.ingest_id = ?1 AND s.path = p.path)
+                 ORDER BY 1",
+            )
+            .at(&self.path)?;
+        let rows = stmt
+            .query_map([id], |r| {
+                let (before, after): (Option<String>, Option<String>) = (r.get(1)?, r.get(2)?);
+                let action = match (&before, &after) {
+                    (None, _) => PageAction::Created,
+                    (_, None) => PageAction::Deleted,
+                    _ => PageAction::Changed,
+                };
+                Ok(PageChange {
+                    path: r.get(0)?,
+                    action,
+                    before_hash: before,
+                    after_hash: after,
+                })
+            })
+            .at(&self.path)?;
+        Ok(Some(
+            rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)?,
+        ))
+    }
+
     /// The snapshot of ingest `id` (path → hash), `None` when prepare recorded none.
     pub fn snapshot(&self, id: i64) -> Result<Option<HashMap<String, String>>> {
         let taken: Option<i64> = self

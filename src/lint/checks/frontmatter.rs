@@ -16,7 +16,7 @@ pub(super) fn frontmatter(cx: &Context<'_>, out: &mut Issues) -> Result<(), Lint
         return Ok(());
     }
     let mut found = Issues::default();
-    for r in cx.manifest.page_records()? {
+    for r in cx.manifest.page_records(cx.scope)? {
         match r.frontmatter.as_str() {
             "none" => found.push(
                 Check::MissingFrontmatter,

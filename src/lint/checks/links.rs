@@ -32,7 +32,7 @@ pub(super) fn unresolved(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintE
     {
         return Ok(());
     }
-    for l in cx.manifest.unresolved_links()? {
+    for l in cx.manifest.unresolved_links(cx.scope)? {
         let written = as_written(&l);
         let (check, message) = match (l.status.as_str(), l.embed) {
             ("ambiguous", _) => (
@@ -64,7 +64,7 @@ pub(super) fn fragments(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintEr
     if !headings && !blocks {
         return Ok(());
     }
-    for l in cx.manifest.broken_fragments()? {
+    for l in cx.manifest.broken_fragments(cx.scope)? {
         let target = l.resolved.as_deref().unwrap_or_default();
         if let (Some(h), true) = (&l.heading, headings) {
             out.push(

@@ -7,15 +7,18 @@ mod names;
 mod pages;
 
 use super::{Check, Issue, LintError};
-use crate::manifest::Manifest;
+use crate::manifest::{Manifest, Pages};
 use crate::progress::Phase;
 use crate::vault::Vault;
 
-/// What every check gets: the vault, its manifest and the checks selected.
+/// What every check gets: the vault, its manifest, the checks selected and the pages to
+/// report on. A family may report pages outside the scope (those it cannot tell apart in its
+/// query); [`run`] drops them.
 pub(super) struct Context<'a> {
     pub vault: &'a Vault,
     pub manifest: &'a Manifest,
     pub checks: &'a [Check],
+    pub scope: Pages<'a>,
 }
 
 impl Context<'_> {
@@ -64,6 +67,10 @@ pub(super) fn run(cx: &Context<'_>) -> Result<Vec<Issue>, LintError> {
     for family in FAMILIES {
         family(cx, &mut out)?;
         progress.advance(1);
+    }
+    if let Pages::Only(paths) = cx.scope {
+        let only: std::collections::HashSet<&str> = paths.iter().map(String::as_str).collect();
+        out.0.retain(|i| only.contains(i.path.as_str()));
     }
     Ok(out.0)
 }

@@ -10,7 +10,7 @@ pub(super) fn duplicates(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintE
     if !cx.on(Check::DuplicateAliases) && !cx.on(Check::DuplicateTitles) {
         return Ok(());
     }
-    for claim in cx.manifest.shared_names()? {
+    for claim in cx.manifest.shared_names(cx.scope)? {
         let titled = claim
             .claimants
             .iter()
