@@ -68,15 +68,17 @@ pub fn plan_merge(
 
     let today = now.today.to_string();
     let sources = manifest.link_sources_to(&from.path)?;
-    let texts = plan::wiki_texts(
+    let others = plan::referrers(
         vault,
         manifest,
+        &retarget,
         &sources,
         &[from.path.as_str(), into.path.as_str()],
+        &[from.text.as_str(), into.text.as_str()],
+        &today,
     )?;
-    let live = plan::live_files(manifest, &texts)?;
+    let live = &others.live;
     let exists = |p: &str| live.contains(p);
-    let others = plan::referrers(&retarget, &texts, &sources, &live, &today);
     let (mut count, mut headings) = (others.rewritten, others.headings);
     let into_refs = retarget.find(&into.path, &into.text, None, &exists);
     let moves = names::dir(&from.path) != names::dir(&into.path);
@@ -178,14 +180,11 @@ pub fn plan_merge(
     text = edit::set_scalar(&text, "updated", &today).unwrap_or(text);
     into_edits.extend(plan::frontmatter_edits(&into.text, |_| Some(text)));
 
-    let by_path: HashMap<&str, &str> = texts
-        .iter()
-        .map(|(p, t)| (p.as_str(), t.as_str()))
-        .collect();
+    let by_path = &others.texts;
     let mut files: Vec<FileOp> = others
         .files
         .into_iter()
-        .map(|(path, edits)| plan::rewrite_op(&path, by_path[path.as_str()], edits, None))
+        .map(|(path, edits)| plan::rewrite_op(&path, &by_path[&path], edits, None))
         .collect();
     files.push(plan::rewrite_op(&into.path, &into.text, into_edits, None));
     files.push(FileOp {
@@ -201,7 +200,7 @@ pub fn plan_merge(
             let old = |p: &str| match p {
                 p if p == into.path => into.text.as_str(),
                 p if p == from.path => from.text.as_str(),
-                p => by_path[p],
+                p => by_path[p].as_str(),
             };
             plan::changes(&files.iter().map(|f| (f, old(&f.path))).collect::<Vec<_>>())
         }

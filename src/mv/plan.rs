@@ -278,37 +278,6 @@ pub fn frontmatter_edits(text: &str, change: impl FnOnce(&str) -> Option<String>
     }
 }
 
-/// The files of the wiki other than `skip`, with their text, read in parallel. `wanted`
-/// files must be readable text; any other that is not is left out.
-pub fn wiki_texts(
-    vault: &Vault,
-    manifest: &Manifest,
-    wanted: &[String],
-    skip: &[&str],
-) -> Result<Vec<(String, String)>, MoveError> {
-    let mut paths: Vec<String> = manifest
-        .catalog_pages()?
-        .into_iter()
-        .map(|p| p.path)
-        .filter(|p| !skip.contains(&p.as_str()))
-        .collect();
-    for w in wanted {
-        if !paths.contains(w) && !skip.contains(&w.as_str()) && w.starts_with("wiki/") {
-            paths.push(w.clone());
-        }
-    }
-    let read = par_map(&paths, |p| (p.clone(), read_text(vault, p)));
-    let mut out = Vec::with_capacity(read.len());
-    for (p, r) in read {
-        match r {
-            Ok(text) => out.push((p, text)),
-            Err(e) if wanted.contains(&p) => return Err(e),
-            Err(_) => {}
-        }
-    }
-    Ok(out)
-}
-
 /// `f` of every item, on as many threads as there are cores, in order.
 pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -338,57 +307,100 @@ pub fn par_map_on<T: Sync, R: Send>(
     })
 }
 
-/// The live files of the vault, compared as keys, when some text needs them (a Markdown
-/// link whose reading depends on what exists).
-pub fn live_files(manifest: &Manifest, texts: &[(String, String)]) -> Result<Paths, MoveError> {
-    let any = texts.iter().any(|(_, t)| t.contains("]("));
-    Ok(Paths::new(match any {
-        true => manifest.changed_since(None)?,
-        false => Vec::new(),
-    }))
-}
-
 /// The files of the wiki whose references to a page change.
 #[derive(Debug, Default)]
 pub struct Referrers {
     /// Each file, with its edits (its `updated:` set to today among them).
     pub files: Vec<(String, Vec<Edit>)>,
+    /// The text each of those files was planned from, by path.
+    pub texts: HashMap<String, String>,
     /// How many references the edits rewrite.
     pub rewritten: usize,
     /// The links to the page that name a heading, in every file.
     pub headings: Vec<refs::HeadingLink>,
+    /// The live files of the vault, compared as keys, when some text needs them (a Markdown
+    /// link, whose reading depends on what exists); empty otherwise.
+    pub live: Paths,
 }
 
-/// The files whose references to the page change, each with its edits and its `updated:`
-/// set to `today`.
+/// How many files [`referrers`] reads and searches at a time: only the texts of the files
+/// that refer to the page are kept, so memory grows with the referrers, not the wiki.
+const CHUNK: usize = 1024;
+
+/// Every file of the wiki other than `skip` whose references to the page change, each with
+/// its edits and its `updated:` set to `today`, read and searched a chunk at a time on every
+/// core. `sources` are the files the manifest says link to the page: each must be readable
+/// text; any other that is not is left out. `own` are texts searched by the caller (the page
+/// itself): they decide, with the wiki's, whether the live files are needed.
 pub fn referrers(
+    vault: &Vault,
+    manifest: &Manifest,
     retarget: &Retarget,
-    texts: &[(String, String)],
     sources: &[String],
-    live: &Paths,
+    skip: &[&str],
+    own: &[&str],
     today: &str,
-) -> Referrers {
-    let exists = |p: &str| live.contains(p);
-    let sources: std::collections::HashSet<&str> = sources.iter().map(String::as_str).collect();
-    let found = par_map(texts, |(path, text): &(String, String)| {
-        // A file the manifest knows has no wikilink to the page is read only for Markdown
-        // links, which the manifest does not record.
-        let wiki = sources.contains(path.as_str());
-        retarget.find_in(path, text, None, &exists, wiki)
-    });
-    let mut out = Referrers::default();
-    for ((path, text), mut f) in texts.iter().zip(found) {
-        out.headings.append(&mut f.headings);
-        if f.edits.is_empty() {
-            continue;
+) -> Result<Referrers, MoveError> {
+    let skipped = |p: &str| skip.contains(&p);
+    let mut paths: Vec<String> = manifest
+        .catalog_pages()?
+        .into_iter()
+        .map(|p| p.path)
+        .filter(|p| !skipped(p))
+        .collect();
+    let listed: std::collections::HashSet<String> = paths.iter().cloned().collect();
+    for w in sources {
+        if !listed.contains(w) && !skipped(w) && w.starts_with("wiki/") {
+            paths.push(w.clone());
         }
-        out.rewritten += f.rewritten;
-        f.edits.extend(frontmatter_edits(text, |t| {
-            edit::set_scalar(t, "updated", today)
-        }));
-        out.files.push((path.clone(), f.edits));
     }
-    out
+    let wanted: std::collections::HashSet<&str> = sources.iter().map(String::as_str).collect();
+    let mut out = Referrers::default();
+    let mut live: Option<Paths> = None;
+    let load = |live: &mut Option<Paths>| -> Result<(), MoveError> {
+        if live.is_none() {
+            *live = Some(Paths::new(manifest.changed_since(None)?));
+        }
+        Ok(())
+    };
+    if own.iter().any(|t| t.contains("](")) {
+        load(&mut live)?;
+    }
+    let empty = Paths::default();
+    for chunk in paths.chunks(CHUNK) {
+        let mut texts = Vec::with_capacity(chunk.len());
+        for (p, r) in chunk.iter().zip(par_map(chunk, |p| read_text(vault, p))) {
+            match r {
+                Ok(text) => texts.push((p, text)),
+                Err(e) if wanted.contains(p.as_str()) => return Err(e),
+                Err(_) => {}
+            }
+        }
+        if texts.iter().any(|(_, t)| t.contains("](")) {
+            load(&mut live)?;
+        }
+        let known = live.as_ref().unwrap_or(&empty);
+        let exists = |p: &str| known.contains(p);
+        let found = par_map(&texts, |(path, text)| {
+            // A file the manifest knows has no wikilink to the page is read only for
+            // Markdown links, which the manifest does not record.
+            retarget.find_in(path, text, None, &exists, wanted.contains(path.as_str()))
+        });
+        for ((path, text), mut f) in texts.into_iter().zip(found) {
+            out.headings.append(&mut f.headings);
+            if f.edits.is_empty() {
+                continue;
+            }
+            out.rewritten += f.rewritten;
+            f.edits.extend(frontmatter_edits(&text, |t| {
+                edit::set_scalar(t, "updated", today)
+            }));
+            out.files.push((path.clone(), f.edits));
+            out.texts.insert(path.clone(), text);
+        }
+    }
+    out.live = live.unwrap_or_default();
+    Ok(out)
 }
 
 /// The generated pages to regenerate after the plan: the index when it is among the files
@@ -515,9 +527,16 @@ pub fn plan_mv(
     };
     let today = now.today.to_string();
     let sources = manifest.link_sources_to(&page.path)?;
-    let texts = wiki_texts(vault, manifest, &sources, &[page.path.as_str()])?;
-    let live = live_files(manifest, &texts)?;
-    let others = referrers(&retarget, &texts, &sources, &live, &today);
+    let others = referrers(
+        vault,
+        manifest,
+        &retarget,
+        &sources,
+        &[page.path.as_str()],
+        &[page.text.as_str()],
+        &today,
+    )?;
+    let live = &others.live;
     let mut count = others.rewritten;
 
     // The page itself: its own references, its relative links when it changes folder, and
@@ -567,12 +586,9 @@ pub fn plan_mv(
     }
     let to = (new_path != page.path).then(|| new_path.clone());
     let mut files = vec![rewrite_op(&page.path, &page.text, edits, to)];
-    let by_path: HashMap<&str, &str> = texts
-        .iter()
-        .map(|(p, t)| (p.as_str(), t.as_str()))
-        .collect();
+    let by_path = &others.texts;
     for (path, edits) in others.files {
-        files.push(rewrite_op(&path, by_path[path.as_str()], edits, None));
+        files.push(rewrite_op(&path, &by_path[&path], edits, None));
     }
     let (index, collections) = regenerated(vault, &files, &[&page.path, &new_path])?;
     let changes = match req.dry_run {
@@ -585,7 +601,7 @@ pub fn plan_mv(
                         if f.path == page.path {
                             page.text.as_str()
                         } else {
-                            by_path[f.path.as_str()]
+                            by_path[&f.path].as_str()
                         },
                     )
                 })

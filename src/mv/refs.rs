@@ -250,6 +250,7 @@ pub fn min_depth(path: &str, others: &[String]) -> usize {
 }
 
 /// A set of vault paths compared as keys.
+#[derive(Debug, Default)]
 pub struct Paths(HashSet<String>);
 
 impl Paths {

@@ -588,3 +588,56 @@ fn a_rename_that_changes_only_the_case_leaves_one_file() {
             .starts_with("---\ntitle: Cascade\n")
     );
 }
+
+/// More pages than `mv` reads at a time (it keeps only the texts of the pages that refer to
+/// the renamed one): references in every chunk are rewritten, Markdown links included, and
+/// nothing else is touched.
+#[test]
+fn a_wiki_larger_than_one_read_chunk_is_rewritten_in_every_chunk() {
+    let v = TestVault::new();
+    target(&v);
+    let pages = 2_300;
+    let mut linking = Vec::new();
+    for i in 0..pages {
+        let rel = format!("wiki/concepts/p{i:04}.md");
+        let body = match i % 500 {
+            0 => "Links [[Old Name]] and [[Old Name|there]].".to_string(),
+            250 => "A Markdown link: [it](Old%20Name.md).".to_string(),
+            _ => format!("Only [[p{:04}]] here.", (i + 1) % pages),
+        };
+        if i % 250 == 0 {
+            linking.push(rel.clone());
+        }
+        page(&v, &rel, &format!("P{i}"), "", &body);
+    }
+    v.run(&["scan"]).ok();
+    let before = tree(&v);
+    let out = v.run(&["mv", "Old Name", "New Name", "--json"]).ok().json();
+    // Two wikilinks in each of 5 pages, one Markdown link in each of 5 others.
+    assert_eq!(out["links_rewritten"], 15, "{out}");
+    let after = tree(&v);
+    for rel in &linking {
+        let text = String::from_utf8_lossy(&after[rel.as_str()]);
+        assert!(
+            !text.contains("Old Name") && !text.contains("Old%20Name"),
+            "{rel}: {text}"
+        );
+        assert!(text.contains(&format!("updated: {TODAY}")), "{rel}: {text}");
+    }
+    let untouched = before
+        .iter()
+        .filter(|(p, t)| after.get(*p) == Some(*t))
+        .count();
+    // Everything but the renamed page, the referrers and the regenerated index.
+    let changed: Vec<&String> = before
+        .keys()
+        .filter(|p| after.get(*p) != before.get(*p))
+        .collect();
+    assert!(
+        changed
+            .iter()
+            .all(|p| linking.contains(p) || p.as_str() == OLD || p.starts_with("wiki/index")),
+        "{changed:?}"
+    );
+    assert!(untouched >= pages - linking.len(), "{untouched}");
+}
