@@ -77,6 +77,7 @@ for size in "${sizes[@]}"; do
   bench_settle "$sparks" "$vault"
   v=(--vault "$vault")
   measure cold_scan cold "$sparks" "${v[@]}" scan
+  bench_settle "$sparks" "$vault"
   measure warm_scan "" "$sparks" "${v[@]}" scan
   measure changed_scan change "$sparks" "${v[@]}" scan
   measure status "" "$sparks" "${v[@]}" status
