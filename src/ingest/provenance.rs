@@ -53,16 +53,6 @@ pub(super) fn take(
     })
 }
 
-/// What the batch of ingest `id` did to the wiki, comparing its snapshot with the manifest
-/// (which the caller has brought up to date). `None` when prepare recorded no snapshot (an
-/// ingest opened by an earlier sparks).
-pub(super) fn changes(
-    manifest: &Manifest,
-    id: i64,
-) -> Result<Option<Vec<PageChange>>, IngestError> {
-    Ok(manifest.page_changes(id)?)
-}
-
 /// The lint issues the batch of ingest `id` added to the pages it created or changed.
 pub(super) fn lint_delta(
     vault: &Vault,
@@ -85,7 +75,7 @@ pub(super) fn lint_delta(
 /// Record what the batch of ingest `id` did and the issues it added (finalize, once the
 /// batch's pages and its regen's are scanned). Nothing is recorded without a snapshot.
 pub(super) fn record(vault: &Vault, manifest: &mut Manifest, id: i64) -> Result<(), IngestError> {
-    let Some(changes) = changes(manifest, id)? else {
+    let Some(changes) = manifest.page_changes(id)? else {
         return Ok(());
     };
     let issues = lint_delta(vault, manifest, id, &changes)?;

@@ -37,7 +37,7 @@ impl Run<'_> {
         scan::refresh(self.vault, manifest, self.now)?;
         // Without a snapshot (an ingest opened by an earlier sparks) there is nothing to
         // compare with; finalize warns.
-        let Some(changes) = provenance::changes(manifest, self.id)? else {
+        let Some(changes) = manifest.page_changes(self.id)? else {
             return Ok(());
         };
         let issues = provenance::lint_delta(self.vault, manifest, self.id, &changes)?;

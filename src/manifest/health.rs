@@ -236,13 +236,12 @@ impl Manifest {
                 .to_string(),
             Pages::Only(_) => format!(
                 "mine AS (
-                   SELECT title_key AS k FROM pages WHERE title_key IS NOT NULL{pages}
-                   UNION SELECT alias_key FROM aliases WHERE 1{aliases}),
+                   SELECT title_key AS k FROM pages WHERE title_key IS NOT NULL{only}
+                   UNION SELECT alias_key FROM aliases WHERE 1{only}),
                  claims AS (
                    SELECT title_key AS k, path FROM pages WHERE title_key IN mine
                    UNION ALL SELECT alias_key, path FROM aliases WHERE alias_key IN mine)",
-                pages = scope.and_in("path"),
-                aliases = scope.and_in("path"),
+                only = scope.and_in("path"),
             ),
         };
         let mut stmt = self

@@ -348,12 +348,14 @@ pub fn referrers(
         .map(|p| p.path)
         .filter(|p| !skipped(p))
         .collect();
-    let listed: std::collections::HashSet<String> = paths.iter().cloned().collect();
-    for w in sources {
-        if !listed.contains(w) && !skipped(w) && w.starts_with("wiki/") {
-            paths.push(w.clone());
-        }
-    }
+    let listed: std::collections::HashSet<&str> = paths.iter().map(String::as_str).collect();
+    let unlisted: Vec<String> = sources
+        .iter()
+        .filter(|w| !listed.contains(w.as_str()) && !skipped(w) && w.starts_with("wiki/"))
+        .cloned()
+        .collect();
+    drop(listed);
+    paths.extend(unlisted);
     let wanted: std::collections::HashSet<&str> = sources.iter().map(String::as_str).collect();
     let mut out = Referrers::default();
     let mut live: Option<Paths> = None;
