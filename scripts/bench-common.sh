@@ -90,6 +90,22 @@ bench_generate() {
   "$sparks" init "$vault" >/dev/null
 }
 
+# bench_view SPARKS VAULT WORK: start `sparks view` on a free port in the background; sets
+# view_pid, view_url (empty when it printed no URL within 10 s) and view_page, the URL of the
+# hub page (HUB_PATH).
+bench_view() {
+  local sparks=$1 vault=$2 work=$3
+  "$sparks" --vault "$vault" view --addr 127.0.0.1:0 >"$work/view.out" 2>/dev/null &
+  view_pid=$!
+  view_url=
+  for _ in $(seq 100); do
+    view_url=$(grep -o 'http://[^ ]*' "$work/view.out" | head -n 1 || true)
+    [ -n "$view_url" ] && break
+    sleep 0.1
+  done
+  view_page=${view_url%/}/page/$(python3 -c "import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))" "$HUB_PATH")
+}
+
 # bench_settle SPARKS VAULT: after the first scan, the index and the collection pages written
 # and the vault scanned again, so that the measured commands see it in its steady state.
 bench_settle() {

@@ -100,17 +100,9 @@ for size in "${sizes[@]}"; do
   measure mv mv-back "$sparks" "${v[@]}" mv "$MV_OLD" "$MV_NEW"
   bash "$work/helper.sh" mv-back "$vault" "$snap"
   measure mcp "" python3 "$work/mcp_client.py" "$sparks" "$vault"
-  "$sparks" "${v[@]}" view --addr 127.0.0.1:0 >"$work/view.out" 2>/dev/null &
-  view_pid=$!
-  url=
-  for _ in $(seq 100); do
-    url=$(grep -o 'http://[^ ]*' "$work/view.out" | head -n 1 || true)
-    [ -n "$url" ] && break
-    sleep 0.1
-  done
-  [ -n "$url" ] || { kill "$view_pid"; echo "bench-smoke: the viewer printed no URL" >&2; exit 1; }
-  page=$(python3 -c "import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))" "$HUB_PATH")
-  measure view "" curl -sf -o /dev/null "${url%/}/page/$page" -L
+  bench_view "$sparks" "$vault" "$work"
+  [ -n "$view_url" ] || { kill "$view_pid"; echo "bench-smoke: the viewer printed no URL" >&2; exit 1; }
+  measure view "" curl -sfL -o /dev/null "$view_page"
   kill "$view_pid"
   wait "$view_pid" 2>/dev/null || true
   rm -rf "$vault" "$snap"

@@ -235,17 +235,9 @@ for i in "${!sizes[@]}"; do
     record "$size" mcp "MCP: initialize + sparks_status" list skipped 0 - - - - "no serve command in this binary"
   fi
   if $has_view; then
-    "$sparks" "${v[@]}" view --addr 127.0.0.1:0 >"$work/view.out" 2>/dev/null &
-    view_pid=$!
-    url=
-    for _ in $(seq 100); do
-      url=$(grep -o 'http://[^ ]*' "$work/view.out" | head -n 1 || true)
-      [ -n "$url" ] && break
-      sleep 0.1
-    done
-    if [ -n "$url" ]; then
-      page=$(python3 -c "import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))" "$HUB_PATH")
-      measure view "view: GET a page (curl)" list 0 "" -- curl -sfL -o /dev/null "${url%/}/page/$page"
+    bench_view "$sparks" "$vault" "$work"
+    if [ -n "$view_url" ]; then
+      measure view "view: GET a page (curl)" list 0 "" -- curl -sfL -o /dev/null "$view_page"
       # The server's peak RSS, not curl's.
       hwm=$(awk '/VmHWM/ {print $2}' "/proc/$view_pid/status" 2>/dev/null || echo -)
       python3 - "$results" "$size" "$hwm" <<'EOF'
