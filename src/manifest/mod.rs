@@ -276,6 +276,10 @@ impl Manifest {
         // SQLite's default 2 MB cache it would spill the same pages to the WAL again and
         // again. The cache grows only as far as it is used.
         self.conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
+        // Statement journals (a statement that writes several rows, or fires a trigger, keeps
+        // one to undo itself) stay in memory: in a temporary file they were a write call per
+        // page, a fifth of a first scan's time.
+        self.conn.pragma_update(None, "temp_store", "MEMORY")?;
         self.conn.pragma_update(None, "foreign_keys", "ON")?;
         Ok(())
     }
