@@ -77,7 +77,8 @@ pub fn scan(
     let known = manifest.file_rows()?;
     // A cold or full scan touches most keys: resolving every target at once is cheaper, and
     // needs no record of which keys changed.
-    let all = opts.full || known.is_empty();
+    let empty = known.is_empty();
+    let all = opts.full || empty;
     let gone = |path: &str, row: &FileRow| !row.deleted && !under_any(path, &unreadable);
     let work = Work {
         found,
@@ -85,6 +86,7 @@ pub fn scan(
         errors,
         full: opts.full,
         all,
+        empty,
         // Only a scan of every file says how old the manifest is.
         last_scan: Some(now_rfc3339),
     };
@@ -136,6 +138,7 @@ pub fn scan_paths(
         errors,
         full: false,
         all: false,
+        empty: false,
         last_scan: None,
     };
     let mut report = store(vault, manifest, work, gone, now_ns)?;
@@ -176,6 +179,8 @@ struct Work<'a> {
     full: bool,
     /// Resolve every link target afresh.
     all: bool,
+    /// The manifest holds no file yet: fill it in bulk.
+    empty: bool,
     /// The time to record as the last scan's, for a scan of the whole vault.
     last_scan: Option<&'a str>,
 }
@@ -197,6 +202,7 @@ fn store(
         mut errors,
         full,
         all,
+        empty,
         last_scan,
     } = work;
     let mut to_read = Vec::new();
@@ -211,7 +217,10 @@ fn store(
     if !to_read.is_empty() {
         progress.phase(Phase::Reading, Some(to_read.len() as u64));
     }
-    let tx = manifest.scan_tx()?;
+    let mut tx = manifest.scan_tx()?;
+    if empty {
+        tx.fill_empty()?;
+    }
     let mut dirty = Dirty::new();
     let (mut hashed, mut changed) = (0, 0);
     let mut vanished = std::collections::HashSet::new();

@@ -296,6 +296,101 @@ fn deleting_the_manifest_and_scanning_rebuilds_it() {
     assert_eq!(dump(&v), before);
 }
 
+/// A first scan sets aside the indexes and triggers of the tables it fills and builds them
+/// once at the end: it must leave the manifest exactly as scans that met the files one at a
+/// time leave it, the schema included.
+#[test]
+fn a_first_scan_builds_what_scans_one_file_at_a_time_build() {
+    let v = TestVault::new();
+    let steps: &[(&str, &str)] = &[
+        (
+            "wiki/entities/A.md",
+            "---\ntitle: A\ntype: entity\naliases: [Alpha, First]\ntags: [x, y]\nsources: [./raw/notes/a.md, raw/b.md]\n---\n\n# Top\n\nSee [[B#Part]], [[Alpha]], [[#Top]], [[Nowhere]] and ![[pic.png]]. ^blk\n",
+        ),
+        (
+            "wiki/concepts/B.md",
+            "---\ntitle: B\ntype: concept\ntags: [x]\nsources: [raw/b.md]\n---\n\n## Part\n\n[[A#^blk]] [[First|one]] [[Twin]]\n",
+        ),
+        (
+            "wiki/concepts/Twin.md",
+            "---\ntitle: Twin\ntype: concept\n---\n\n[[A]]\n",
+        ),
+        (
+            "wiki/entities/Twin.md",
+            "---\ntitle: Twin\n---\n\n[[entities/Twin]]\n",
+        ),
+        ("wiki/broken.md", "---\ntitle: [unclosed\n---\n\n[[B]]\n"),
+        ("raw/notes/a.md", "a raw note linking [[A]]\n"),
+        ("raw/b.md", "plain\n"),
+        ("raw/pic.png", "not really a picture"),
+    ];
+    for (rel, text) in steps {
+        v.write(rel, text);
+        scan(&v);
+    }
+    let dump = |v: &TestVault| {
+        let mut all = vec![rows(
+            v,
+            "SELECT path, name_key, name_loose, path_key, hash, deleted, indexed FROM files ORDER BY path",
+        )];
+        for (table, order) in [
+            ("pages", "path"),
+            ("tags", "path, tag_key"),
+            ("aliases", "path, seq"),
+            ("links", "source, seq"),
+            ("headings", "path, seq"),
+            ("blocks", "path, block_id"),
+            ("page_sources", "path, seq"),
+            ("tallies", "key"),
+        ] {
+            all.push(rows(v, &format!("SELECT * FROM {table} ORDER BY {order}")));
+        }
+        all.push(rows(
+            v,
+            "SELECT type, name, coalesce(sql, '') FROM sqlite_master ORDER BY type, name",
+        ));
+        all
+    };
+    let counts = |v: &TestVault| {
+        let s = v.run(&["status", "--json"]).ok().json();
+        (
+            s["files"]["total"].clone(),
+            s["pages"].clone(),
+            s["pages_by_type"].clone(),
+        )
+    };
+    let one_at_a_time = dump(&v);
+    let counted = counts(&v);
+    assert_eq!(counted.0, 13, "the eight files and init's five");
+    assert!(
+        one_at_a_time[9]
+            .iter()
+            .any(|r| r.contains("files_tally_insert")),
+        "the triggers are part of what is compared"
+    );
+    for f in ["sparks.db", "sparks.db-wal", "sparks.db-shm"] {
+        let _ = std::fs::remove_file(v.path(f));
+    }
+    scan(&v);
+    let first = dump(&v);
+    let names = [
+        "files",
+        "pages",
+        "tags",
+        "aliases",
+        "links",
+        "headings",
+        "blocks",
+        "page_sources",
+        "tallies",
+        "schema",
+    ];
+    for ((name, a), b) in names.iter().zip(&one_at_a_time).zip(&first) {
+        assert_eq!(a, b, "{name} differs after a first scan");
+    }
+    assert_eq!(counts(&v), counted, "status counts from the tallies");
+}
+
 #[cfg(unix)]
 mod unreadable {
     use super::*;

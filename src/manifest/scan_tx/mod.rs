@@ -3,6 +3,7 @@
 //! (queued, written in batches), link resolution in `links`. Every method of `ScanTx` lives in
 //! this folder; nothing is visible to other commands until [`ScanTx::commit`].
 
+mod bulk;
 mod links;
 mod pages;
 mod search;
@@ -51,6 +52,7 @@ impl Manifest {
             path,
             search: RefCell::default(),
             progress: self.progress.clone(),
+            set_aside: Vec::new(),
         })
     }
 }
@@ -63,6 +65,8 @@ pub struct ScanTx<'a> {
     search: RefCell<SearchBatch>,
     /// Who hears how resolution goes.
     progress: Listener,
+    /// Indexes and triggers set aside while an empty manifest is filled.
+    set_aside: Vec<bulk::SetAside>,
 }
 
 impl ScanTx<'_> {
@@ -187,6 +191,7 @@ impl ScanTx<'_> {
     /// Make the transaction's writes visible.
     pub fn commit(self) -> Result<()> {
         self.flush_search(true)?;
+        self.restore_set_aside()?;
         self.tx.commit().at(&self.path)
     }
 

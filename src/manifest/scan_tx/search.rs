@@ -105,13 +105,16 @@ impl ScanTx<'_> {
     }
 }
 
+/// The search tables, one per scope.
+pub(super) const SEARCH_TABLES: [&str; 2] = ["search_wiki", "search_raw"];
+
 /// The search table of a file: pages in one, raw files in the other, so that a scope is a
 /// table and never a filter.
 pub(super) fn search_table(path: &str) -> &'static str {
     if path.starts_with("wiki/") {
-        "search_wiki"
+        SEARCH_TABLES[0]
     } else {
-        "search_raw"
+        SEARCH_TABLES[1]
     }
 }
 
