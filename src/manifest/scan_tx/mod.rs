@@ -57,6 +57,15 @@ impl Manifest {
     }
 }
 
+/// The stored row of a file the scan found.
+struct Previous {
+    rowid: i64,
+    /// Its text is in the search index.
+    indexed: bool,
+    /// Not marked deleted, nor to be read again from scratch: its derived rows are current.
+    live: bool,
+}
+
 /// The scan's write transaction: nothing is visible to other commands until [`ScanTx::commit`].
 pub struct ScanTx<'a> {
     tx: Transaction<'a>,
@@ -106,10 +115,20 @@ impl ScanTx<'_> {
         let path_key = key::link_key(path);
         let name_key = key::last_component(&path_key).to_string();
         let name_loose = key::loose_key(&name_key);
-        if let Some((rowid, indexed)) = self.previous(path)? {
-            if indexed {
-                self.unindex(path, rowid)?;
-            }
+        // A live file read again keeps the rows that did not change. A new file, or one back
+        // from deletion, has none, and its name may now be what links mean; one a migration
+        // asked to read again (`reindex:`) has all its rows written anew.
+        let previous = self.previous(path)?;
+        let live = previous.as_ref().is_some_and(|p| p.live);
+        if let Some(Previous {
+            rowid,
+            indexed: true,
+            ..
+        }) = previous
+        {
+            self.unindex(path, rowid)?;
+        }
+        if previous.is_some() && !live {
             self.clear_derived(path, dirty)?;
         }
         // A hash marked `reindex:` by a migration is content read before: its change time stays.
@@ -147,10 +166,16 @@ impl ScanTx<'_> {
                 )
             })
             .at(&self.path)?;
-        dirty.insert(name_key);
-        dirty.insert(path_key);
-        if let Some(doc) = doc {
-            self.insert_document(path, doc, dirty)?;
+        match doc {
+            Some(doc) if live => self.update_document(path, doc, dirty)?,
+            Some(doc) => self.insert_document(path, doc, dirty)?,
+            // Nothing is derived from a file that is not a page (unless it was one before).
+            None if live => self.clear_derived(path, dirty)?,
+            None => {}
+        }
+        if !live {
+            dirty.insert(name_key);
+            dirty.insert(path_key);
         }
         if let Some(text) = text {
             self.index_text(path, rowid, doc, text)?;
@@ -164,7 +189,12 @@ impl ScanTx<'_> {
         let path_key = key::link_key(path);
         dirty.insert(key::last_component(&path_key).to_string());
         dirty.insert(path_key);
-        if let Some((rowid, true)) = self.previous(path)? {
+        if let Some(Previous {
+            rowid,
+            indexed: true,
+            ..
+        }) = self.previous(path)?
+        {
             self.unindex(path, rowid)?;
         }
         self.clear_derived(path, dirty)?;
@@ -177,13 +207,22 @@ impl ScanTx<'_> {
         Ok(())
     }
 
-    /// The rowid of the stored row of `path`, and whether its text is in the search index.
-    fn previous(&self, path: &str) -> Result<Option<(i64, bool)>> {
+    /// What is stored of `path`, if anything.
+    fn previous(&self, path: &str) -> Result<Option<Previous>> {
         self.tx
-            .prepare_cached("SELECT rowid, indexed FROM files WHERE path = ?1")
+            .prepare_cached(
+                "SELECT rowid, indexed, deleted = 0 AND hash NOT LIKE 'reindex:%' FROM files
+                 WHERE path = ?1",
+            )
             .and_then(|mut s| {
-                s.query_row([path], |r| Ok((r.get(0)?, r.get(1)?)))
-                    .optional()
+                s.query_row([path], |r| {
+                    Ok(Previous {
+                        rowid: r.get(0)?,
+                        indexed: r.get(1)?,
+                        live: r.get(2)?,
+                    })
+                })
+                .optional()
             })
             .at(&self.path)
     }

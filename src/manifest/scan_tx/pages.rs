@@ -1,11 +1,41 @@
 //! What the scan writes of a page: its row, tags, aliases, links (pending resolution),
-//! headings and block ids; and their removal when the page changes or goes.
+//! headings and block ids; their removal when the page goes; and, when a page is read again,
+//! only the rows that differ from the stored ones.
+//!
+//! An edit rarely changes a page's title, aliases or links. Deleting and inserting every row
+//! of an edited page rewrote each link's entries in five indexes and made every link to it
+//! (and from it) be resolved again; now an edit that only moves lines updates line numbers,
+//! and one that leaves the title and aliases alone marks no name as changed.
 
 use super::{Dirty, ScanTx};
 use crate::key;
 use crate::manifest::{At, Result};
-use crate::markdown::{Block, Document};
-use rusqlite::params;
+use crate::markdown::{Block, Document, Frontmatter};
+use rusqlite::{OptionalExtension, params};
+
+/// A link as the `links` table stores what the page wrote: line, target, heading, block,
+/// label, embed.
+type LinkRow = (
+    i64,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    bool,
+);
+
+/// What of a page's row decides resolution, indexes or triggers: title key, loose title,
+/// type, maturity, sources.
+type NameRow = (
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    String,
+);
+
+/// A heading as stored: level, text, line.
+type HeadingRow = (i64, String, i64);
 
 impl ScanTx<'_> {
     /// Remove the page, links, headings and blocks of `path`, noting its title and aliases.
@@ -31,96 +61,249 @@ impl ScanTx<'_> {
             "DELETE FROM headings WHERE path = ?1",
             "DELETE FROM blocks WHERE path = ?1",
         ] {
-            t.prepare_cached(sql)
-                .and_then(|mut s| s.execute([path]))
-                .at(&self.path)?;
+            self.run(sql, path)?;
         }
         Ok(())
     }
 
+    /// Store a page read for the first time (or back from deletion): every row is new.
     pub(super) fn insert_document(
         &self,
         path: &str,
         doc: &Document,
         dirty: &mut Dirty,
     ) -> Result<()> {
-        let t = &self.tx;
-        let (status, error, error_line, fm) = match &doc.block {
-            Block::None => ("none", None, None, None),
-            Block::Invalid { line, message } => {
-                ("invalid", Some(message.as_str()), Some(*line as i64), None)
-            }
-            Block::Valid(fm) => ("ok", None, None, Some(fm)),
-        };
-        let title = fm
-            .and_then(|f| f.title.as_deref())
-            .filter(|t| !t.trim().is_empty());
-        let title_key = title.map(key::key);
-        if let Some(k) = &title_key {
+        let page = PageRow::of(doc);
+        if let Some(k) = &page.title_key {
             dirty.insert(k.clone());
         }
-        let json = |v: &[String]| serde_json::to_string(v).unwrap_or_else(|_| "[]".into());
-        let empty: Vec<String> = Vec::new();
-        let problems = fm.map_or("[]".to_string(), |f| {
-            serde_json::to_string(&f.problems).unwrap_or_else(|_| "[]".into())
+        self.insert_page(path, &page)?;
+        if let Some(fm) = page.fm {
+            self.insert_tags(path, fm)?;
+            self.insert_aliases(path, fm, dirty)?;
+        }
+        self.insert_links(path, doc)?;
+        self.insert_headings(path, doc)?;
+        self.insert_blocks(path, doc)
+    }
+
+    /// Store a page read again: each of its tables is compared with what is stored, and
+    /// rewritten only where it differs. Names whose meaning may change (the old and new title
+    /// and aliases) are marked dirty only when they changed.
+    pub(super) fn update_document(
+        &self,
+        path: &str,
+        doc: &Document,
+        dirty: &mut Dirty,
+    ) -> Result<()> {
+        let page = PageRow::of(doc);
+        let stored: Option<NameRow> = self
+            .tx
+            .prepare_cached(
+                "SELECT title_key, title_loose, type, maturity, sources FROM pages WHERE path = ?1",
+            )
+            .and_then(|mut s| {
+                s.query_row([path], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                })
+                .optional()
+            })
+            .at(&self.path)?;
+        let same_names = stored.as_ref().is_some_and(|s| {
+            (&s.0, &s.1, &s.2, &s.3, &s.4)
+                == (
+                    &page.title_key,
+                    &page.title_loose,
+                    &page.kind,
+                    &page.maturity,
+                    &page.sources,
+                )
         });
-        t.prepare_cached(
-            "INSERT INTO pages (path, frontmatter, error, error_line, title, title_key, type, maturity,
-                                created, updated, sources, problems, body_line, sentences, title_loose,
-                                key_lines)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-        )
-        .and_then(|mut s| {
-            s.execute(params![
-                path,
-                status,
-                error,
-                error_line,
-                title,
-                title_key,
-                fm.and_then(|f| f.kind.as_deref()),
-                fm.and_then(|f| f.maturity.as_deref()),
-                fm.and_then(|f| f.created.as_deref()),
-                fm.and_then(|f| f.updated.as_deref()),
-                json(fm.map_or(&empty, |f| &f.sources)),
-                problems,
-                doc.body_line as i64,
-                doc.outline.sentences as i64,
-                title.map(key::loose_key),
-                fm.map_or("[]".to_string(), |f| serde_json::to_string(&f.lines).unwrap_or_else(|_| "[]".into())),
-            ])
-        })
-        .at(&self.path)?;
-        if let Some(fm) = fm {
-            let mut tag = t
+        if same_names {
+            // No indexed column and no trigger's column changes: the row is updated in place.
+            self.tx
                 .prepare_cached(
-                    "INSERT OR IGNORE INTO tags (path, tag, tag_key) VALUES (?1, ?2, ?3)",
+                    "UPDATE pages SET frontmatter = ?2, error = ?3, error_line = ?4, title = ?5,
+                        created = ?6, updated = ?7, problems = ?8, body_line = ?9, sentences = ?10,
+                        key_lines = ?11
+                     WHERE path = ?1",
                 )
+                .and_then(|mut s| {
+                    s.execute(params![
+                        path,
+                        page.status,
+                        page.error,
+                        page.error_line,
+                        page.title,
+                        page.created,
+                        page.updated,
+                        page.problems,
+                        page.body_line,
+                        page.sentences,
+                        page.key_lines,
+                    ])
+                })
                 .at(&self.path)?;
-            for tg in &fm.tags {
-                let tg = tg.trim();
-                if !tg.is_empty() {
-                    tag.execute(params![path, tg, key::key(tg.trim_start_matches('#'))])
-                        .at(&self.path)?;
-                }
+        } else {
+            if let Some(Some(k)) = stored.map(|s| s.0) {
+                dirty.insert(k);
             }
-            let mut alias = t
-                .prepare_cached(
-                    "INSERT INTO aliases (path, seq, alias, alias_key, alias_loose)
-                     VALUES (?1, ?2, ?3, ?4, ?5)",
-                )
-                .at(&self.path)?;
-            for (i, a) in fm.aliases.iter().enumerate() {
-                if !a.trim().is_empty() {
-                    let k = key::key(a);
-                    alias
-                        .execute(params![path, i as i64, a, k, key::loose_key(a)])
-                        .at(&self.path)?;
-                    dirty.insert(k);
-                }
+            if let Some(k) = &page.title_key {
+                dirty.insert(k.clone());
+            }
+            self.run("DELETE FROM pages WHERE path = ?1", path)?;
+            self.insert_page(path, &page)?;
+        }
+        let fm = page.fm;
+        let tags: Vec<(String, String)> = self.rows(
+            "SELECT tag, tag_key FROM tags WHERE path = ?1 ORDER BY rowid",
+            path,
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        if tags != fm.map(tag_rows).unwrap_or_default() {
+            self.run("DELETE FROM tags WHERE path = ?1", path)?;
+            if let Some(fm) = fm {
+                self.insert_tags(path, fm)?;
             }
         }
-        let mut link = t
+        let aliases: Vec<(i64, String)> = self.rows(
+            "SELECT seq, alias FROM aliases WHERE path = ?1 ORDER BY seq",
+            path,
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        if aliases != fm.map(alias_rows).unwrap_or_default() {
+            dirty.extend(aliases.iter().map(|(_, a)| key::key(a)));
+            self.run("DELETE FROM aliases WHERE path = ?1", path)?;
+            if let Some(fm) = fm {
+                self.insert_aliases(path, fm, dirty)?;
+            }
+        }
+        let links: Vec<LinkRow> = self.rows(
+            "SELECT line, target, heading, block, label, embed FROM links
+             WHERE source = ?1 ORDER BY seq",
+            path,
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
+            },
+        )?;
+        let new_links = link_rows(doc);
+        let link_line = |l: &LinkRow| l.0;
+        let same_link = |a: &LinkRow, b: &LinkRow| {
+            (&a.1, &a.2, &a.3, &a.4, a.5) == (&b.1, &b.2, &b.3, &b.4, b.5)
+        };
+        match moved_lines(&links, &new_links, link_line, same_link) {
+            Some(moved) => self.set_lines(
+                "UPDATE links SET line = ?3 WHERE source = ?1 AND seq = ?2",
+                path,
+                &moved,
+            )?,
+            None => {
+                self.run("DELETE FROM links WHERE source = ?1", path)?;
+                self.insert_links(path, doc)?;
+            }
+        }
+        let headings: Vec<HeadingRow> = self.rows(
+            "SELECT level, text, line FROM headings WHERE path = ?1 ORDER BY seq",
+            path,
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?;
+        let new_headings = heading_rows(doc);
+        let heading_line = |h: &HeadingRow| h.2;
+        let same_heading = |a: &HeadingRow, b: &HeadingRow| (a.0, &a.1) == (b.0, &b.1);
+        match moved_lines(&headings, &new_headings, heading_line, same_heading) {
+            Some(moved) => self.set_lines(
+                "UPDATE headings SET line = ?3 WHERE path = ?1 AND seq = ?2",
+                path,
+                &moved,
+            )?,
+            None => {
+                self.run("DELETE FROM headings WHERE path = ?1", path)?;
+                self.insert_headings(path, doc)?;
+            }
+        }
+        let blocks: Vec<(String, i64)> = self.rows(
+            "SELECT block_id, line FROM blocks WHERE path = ?1 ORDER BY block_id",
+            path,
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        if blocks != block_rows(doc) {
+            self.run("DELETE FROM blocks WHERE path = ?1", path)?;
+            self.insert_blocks(path, doc)?;
+        }
+        Ok(())
+    }
+
+    fn insert_page(&self, path: &str, page: &PageRow<'_>) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO pages (path, frontmatter, error, error_line, title, title_key, type,
+                                    maturity, created, updated, sources, problems, body_line,
+                                    sentences, title_loose, key_lines)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+            )
+            .and_then(|mut s| {
+                s.execute(params![
+                    path,
+                    page.status,
+                    page.error,
+                    page.error_line,
+                    page.title,
+                    page.title_key,
+                    page.kind,
+                    page.maturity,
+                    page.created,
+                    page.updated,
+                    page.sources,
+                    page.problems,
+                    page.body_line,
+                    page.sentences,
+                    page.title_loose,
+                    page.key_lines,
+                ])
+            })
+            .at(&self.path)?;
+        Ok(())
+    }
+
+    fn insert_tags(&self, path: &str, fm: &Frontmatter) -> Result<()> {
+        let mut tag = self
+            .tx
+            .prepare_cached("INSERT OR IGNORE INTO tags (path, tag, tag_key) VALUES (?1, ?2, ?3)")
+            .at(&self.path)?;
+        for (tg, k) in tag_rows(fm) {
+            tag.execute(params![path, tg, k]).at(&self.path)?;
+        }
+        Ok(())
+    }
+
+    fn insert_aliases(&self, path: &str, fm: &Frontmatter, dirty: &mut Dirty) -> Result<()> {
+        let mut alias = self
+            .tx
+            .prepare_cached(
+                "INSERT INTO aliases (path, seq, alias, alias_key, alias_loose)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .at(&self.path)?;
+        for (i, a) in alias_rows(fm) {
+            let k = key::key(&a);
+            alias
+                .execute(params![path, i, a, k, key::loose_key(&a)])
+                .at(&self.path)?;
+            dirty.insert(k);
+        }
+        Ok(())
+    }
+
+    fn insert_links(&self, path: &str, doc: &Document) -> Result<()> {
+        let mut link = self
+            .tx
             .prepare_cached(
                 "INSERT INTO links (source, seq, line, target, target_key, name_key, heading, block,
                                     label, embed, status, resolved, candidates, heading_key)
@@ -154,7 +337,12 @@ impl ScanTx<'_> {
             ])
             .at(&self.path)?;
         }
-        let mut heading = t
+        Ok(())
+    }
+
+    fn insert_headings(&self, path: &str, doc: &Document) -> Result<()> {
+        let mut heading = self
+            .tx
             .prepare_cached(
                 "INSERT INTO headings (path, seq, level, text, key, line) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )
@@ -171,7 +359,12 @@ impl ScanTx<'_> {
                 ])
                 .at(&self.path)?;
         }
-        let mut block = t
+        Ok(())
+    }
+
+    fn insert_blocks(&self, path: &str, doc: &Document) -> Result<()> {
+        let mut block = self
+            .tx
             .prepare_cached(
                 "INSERT OR IGNORE INTO blocks (path, block_id, line) VALUES (?1, ?2, ?3)",
             )
@@ -182,5 +375,195 @@ impl ScanTx<'_> {
                 .at(&self.path)?;
         }
         Ok(())
+    }
+
+    /// Set the line of each `(seq, line)` of `path`'s rows with `sql` (`?1` path, `?2` seq,
+    /// `?3` line).
+    fn set_lines(&self, sql: &str, path: &str, moved: &[(i64, i64)]) -> Result<()> {
+        let mut stmt = self.tx.prepare_cached(sql).at(&self.path)?;
+        for (seq, line) in moved {
+            stmt.execute(params![path, seq, line]).at(&self.path)?;
+        }
+        Ok(())
+    }
+
+    /// Run a statement whose one parameter is the path.
+    fn run(&self, sql: &str, path: &str) -> Result<()> {
+        self.tx
+            .prepare_cached(sql)
+            .and_then(|mut s| s.execute([path]))
+            .at(&self.path)?;
+        Ok(())
+    }
+
+    /// The rows of a query whose one parameter is the path.
+    fn rows<T>(
+        &self,
+        sql: &str,
+        path: &str,
+        row: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>> {
+        let mut stmt = self.tx.prepare_cached(sql).at(&self.path)?;
+        let rows = stmt.query_map([path], row).at(&self.path)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
+    }
+}
+
+/// A page's row in `pages`, as its columns are stored.
+struct PageRow<'a> {
+    fm: Option<&'a Frontmatter>,
+    status: &'static str,
+    error: Option<&'a str>,
+    error_line: Option<i64>,
+    title: Option<&'a str>,
+    title_key: Option<String>,
+    title_loose: Option<String>,
+    kind: Option<String>,
+    maturity: Option<String>,
+    created: Option<&'a str>,
+    updated: Option<&'a str>,
+    sources: String,
+    problems: String,
+    body_line: i64,
+    sentences: i64,
+    key_lines: String,
+}
+
+impl<'a> PageRow<'a> {
+    fn of(doc: &'a Document) -> PageRow<'a> {
+        let (status, error, error_line, fm) = match &doc.block {
+            Block::None => ("none", None, None, None),
+            Block::Invalid { line, message } => {
+                ("invalid", Some(message.as_str()), Some(*line as i64), None)
+            }
+            Block::Valid(fm) => ("ok", None, None, Some(fm)),
+        };
+        let title = fm
+            .and_then(|f| f.title.as_deref())
+            .filter(|t| !t.trim().is_empty());
+        let json =
+            |v: std::result::Result<String, serde_json::Error>| v.unwrap_or_else(|_| "[]".into());
+        PageRow {
+            fm,
+            status,
+            error,
+            error_line,
+            title,
+            title_key: title.map(key::key),
+            title_loose: title.map(key::loose_key),
+            kind: fm.and_then(|f| f.kind.clone()),
+            maturity: fm.and_then(|f| f.maturity.clone()),
+            created: fm.and_then(|f| f.created.as_deref()),
+            updated: fm.and_then(|f| f.updated.as_deref()),
+            sources: json(serde_json::to_string(fm.map_or(&[][..], |f| &f.sources))),
+            problems: fm.map_or("[]".to_string(), |f| {
+                json(serde_json::to_string(&f.problems))
+            }),
+            body_line: doc.body_line as i64,
+            sentences: doc.outline.sentences as i64,
+            key_lines: fm.map_or("[]".to_string(), |f| json(serde_json::to_string(&f.lines))),
+        }
+    }
+}
+
+/// The tags a page stores, in order, each key once: `(tag, tag_key)`.
+fn tag_rows(fm: &Frontmatter) -> Vec<(String, String)> {
+    let mut seen = std::collections::HashSet::new();
+    fm.tags
+        .iter()
+        .map(|t| t.trim())
+        .filter(|t| !t.is_empty())
+        .map(|t| (t.to_string(), key::key(t.trim_start_matches('#'))))
+        .filter(|(_, k)| seen.insert(k.clone()))
+        .collect()
+}
+
+/// The aliases a page stores: `(seq, alias)`, blank ones left out.
+fn alias_rows(fm: &Frontmatter) -> Vec<(i64, String)> {
+    fm.aliases
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| !a.trim().is_empty())
+        .map(|(i, a)| (i as i64, a.clone()))
+        .collect()
+}
+
+fn link_rows(doc: &Document) -> Vec<LinkRow> {
+    doc.outline
+        .links
+        .iter()
+        .map(|l| {
+            (
+                l.line as i64,
+                l.target.clone(),
+                l.heading.clone(),
+                l.block.clone(),
+                l.label.clone(),
+                l.embed,
+            )
+        })
+        .collect()
+}
+
+fn heading_rows(doc: &Document) -> Vec<HeadingRow> {
+    doc.outline
+        .headings
+        .iter()
+        .map(|h| (i64::from(h.level), h.text.clone(), h.line as i64))
+        .collect()
+}
+
+/// The block ids a page stores, by id: the first line of each.
+fn block_rows(doc: &Document) -> Vec<(String, i64)> {
+    let mut first = std::collections::BTreeMap::new();
+    for (id, line) in &doc.outline.blocks {
+        first.entry(id.clone()).or_insert(*line as i64);
+    }
+    first.into_iter().collect()
+}
+
+/// When `new` is `old` with only line numbers changed (`same` compares everything else), the
+/// `(seq, line)` of each row whose line moved (possibly none); otherwise `None`.
+fn moved_lines<R>(
+    old: &[R],
+    new: &[R],
+    line: impl Fn(&R) -> i64,
+    same: impl Fn(&R, &R) -> bool,
+) -> Option<Vec<(i64, i64)>> {
+    if old.len() != new.len() {
+        return None;
+    }
+    let mut moved = Vec::new();
+    for (seq, (o, n)) in old.iter().zip(new).enumerate() {
+        if !same(o, n) {
+            return None;
+        }
+        if line(o) != line(n) {
+            moved.push((seq as i64, line(n)));
+        }
+    }
+    Some(moved)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_moved_lines_are_updated_in_place() {
+        let row = |line: i64, t: &str| (line, t.to_string());
+        let line = |r: &(i64, String)| r.0;
+        let same = |a: &(i64, String), b: &(i64, String)| a.1 == b.1;
+        let old = [row(3, "A"), row(5, "B")];
+        assert_eq!(moved_lines(&old, &old, line, same), Some(vec![]));
+        assert_eq!(
+            moved_lines(&old, &[row(3, "A"), row(9, "B")], line, same),
+            Some(vec![(1, 9)])
+        );
+        assert_eq!(
+            moved_lines(&old, &[row(3, "A"), row(5, "C")], line, same),
+            None
+        );
+        assert_eq!(moved_lines(&old, &[row(3, "A")], line, same), None);
     }
 }
