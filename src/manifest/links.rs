@@ -140,39 +140,43 @@ impl Candidates for Connection {
     }
 }
 
+/// Names to paths, as loaded: foldhash, as for the scan's file rows (every page's name is
+/// hashed once to build these, and looked up again to resolve).
+type Names = HashMap<String, Vec<String>, foldhash::fast::RandomState>;
+
 /// Files by name, pages by title and by alias, read in three statements.
 #[derive(Default)]
 pub(super) struct InMemory {
-    named: HashMap<String, Vec<String>>,
-    titled: HashMap<String, Vec<String>>,
-    aliased: HashMap<String, Vec<String>>,
+    named: Names,
+    titled: Names,
+    aliased: Names,
 }
 
 impl InMemory {
+    /// Each table is read in its own order (a pass over the table, not a walk of an index
+    /// with a look-up in the table per row); the candidates of each name are then sorted by
+    /// path, as the database answers them.
     pub(super) fn load(conn: &Connection) -> rusqlite::Result<InMemory> {
-        let mut m = InMemory::default();
-        let mut stmt = conn.prepare("SELECT name_key, path FROM files WHERE deleted = 0")?;
-        let mut rows = stmt.query([])?;
-        while let Some(r) = rows.next()? {
-            m.named.entry(r.get(0)?).or_default().push(r.get(1)?);
-        }
-        for (sql, map) in [
-            (
-                "SELECT title_key, path FROM pages WHERE title_key IS NOT NULL ORDER BY path",
-                &mut m.titled,
-            ),
-            (
-                "SELECT DISTINCT alias_key, path FROM aliases ORDER BY path",
-                &mut m.aliased,
-            ),
-        ] {
+        let read = |sql: &str| -> rusqlite::Result<Names> {
+            let mut map = Names::default();
             let mut stmt = conn.prepare(sql)?;
             let mut rows = stmt.query([])?;
             while let Some(r) = rows.next()? {
                 map.entry(r.get(0)?).or_default().push(r.get(1)?);
             }
-        }
-        Ok(m)
+            for paths in map.values_mut().filter(|p| p.len() > 1) {
+                paths.sort_unstable();
+                paths.dedup();
+            }
+            Ok(map)
+        };
+        Ok(InMemory {
+            named: read("SELECT name_key, path FROM files NOT INDEXED WHERE deleted = 0")?,
+            titled: read(
+                "SELECT title_key, path FROM pages NOT INDEXED WHERE title_key IS NOT NULL",
+            )?,
+            aliased: read("SELECT alias_key, path FROM aliases NOT INDEXED")?,
+        })
     }
 }
 
