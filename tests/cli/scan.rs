@@ -296,6 +296,25 @@ fn deleting_the_manifest_and_scanning_rebuilds_it() {
     assert_eq!(dump(&v), before);
 }
 
+/// What a scan derives, table by table in a fixed order: `files` as `files_sql` selects it, then
+/// every other table the scan writes, `tallies` as `tallies` names it (a table and a filter).
+fn derived_rows(v: &TestVault, files_sql: &str, tallies: &str) -> Vec<Vec<String>> {
+    let mut all = vec![rows(v, files_sql)];
+    for (table, order) in [
+        ("pages", "path"),
+        ("tags", "path, tag_key"),
+        ("aliases", "path, seq"),
+        ("links", "source, seq"),
+        ("headings", "path, seq"),
+        ("blocks", "path, block_id"),
+        ("page_sources", "path, seq"),
+        (tallies, "key"),
+    ] {
+        all.push(rows(v, &format!("SELECT * FROM {table} ORDER BY {order}")));
+    }
+    all
+}
+
 /// A first scan sets aside the indexes and triggers of the tables it fills and builds them
 /// once at the end: it must leave the manifest exactly as scans that met the files one at a
 /// time leave it, the schema included.
@@ -329,22 +348,11 @@ fn a_first_scan_builds_what_scans_one_file_at_a_time_build() {
         scan(&v);
     }
     let dump = |v: &TestVault| {
-        let mut all = vec![rows(
+        let mut all = derived_rows(
             v,
             "SELECT path, name_key, name_loose, path_key, hash, deleted, indexed FROM files ORDER BY path",
-        )];
-        for (table, order) in [
-            ("pages", "path"),
-            ("tags", "path, tag_key"),
-            ("aliases", "path, seq"),
-            ("links", "source, seq"),
-            ("headings", "path, seq"),
-            ("blocks", "path, block_id"),
-            ("page_sources", "path, seq"),
-            ("tallies", "key"),
-        ] {
-            all.push(rows(v, &format!("SELECT * FROM {table} ORDER BY {order}")));
-        }
+            "tallies",
+        );
         all.push(rows(
             v,
             "SELECT type, name, coalesce(sql, '') FROM sqlite_master ORDER BY type, name",
@@ -481,26 +489,14 @@ fn edits_leave_the_manifest_a_first_scan_would_build() {
         ("wiki/A.md", page("A", "tags: [x]\n", a_body)),
         ("wiki/C.md", page("C", "", "No links any more.\n")),
     ];
+    // (A type no page has any more keeps a zero count.)
     let dump = |v: &TestVault| {
-        let mut all = vec![rows(
+        derived_rows(
             v,
             "SELECT path, hash, deleted FROM files ORDER BY path",
-        )];
-        for (table, order) in [
-            ("pages", "path"),
-            ("tags", "path, tag_key"),
-            ("aliases", "path, seq"),
-            ("links", "source, seq"),
-            ("headings", "path, seq"),
-            ("blocks", "path, block_id"),
-            ("page_sources", "path, seq"),
-            ("tallies WHERE n <> 0", "key"),
-        ] {
-            all.push(rows(v, &format!("SELECT * FROM {table} ORDER BY {order}")));
-        }
-        all
+            "tallies WHERE n <> 0",
+        )
     };
-    // (A type no page has any more keeps a zero count.)
     scan(&v);
     let db_files = ["sparks.db", "sparks.db-wal", "sparks.db-shm"];
     for (step, (rel, text)) in edits.iter().enumerate() {

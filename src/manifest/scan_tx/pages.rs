@@ -37,6 +37,26 @@ type NameRow = (
 /// A heading as stored: level, text, line.
 type HeadingRow = (i64, String, i64);
 
+/// A table of rows with line numbers that an edit may only move: how to set a row's line,
+/// and how to replace the page's rows.
+struct LineTable {
+    set_line: &'static str,
+    delete: &'static str,
+    insert: fn(&ScanTx<'_>, &str, &Document) -> Result<()>,
+}
+
+const LINKS: LineTable = LineTable {
+    set_line: "UPDATE links SET line = ?3 WHERE source = ?1 AND seq = ?2",
+    delete: "DELETE FROM links WHERE source = ?1",
+    insert: |tx, path, doc| tx.insert_links(path, doc),
+};
+
+const HEADINGS: LineTable = LineTable {
+    set_line: "UPDATE headings SET line = ?3 WHERE path = ?1 AND seq = ?2",
+    delete: "DELETE FROM headings WHERE path = ?1",
+    insert: |tx, path, doc| tx.insert_headings(path, doc),
+};
+
 impl ScanTx<'_> {
     /// Remove the page, links, headings and blocks of `path`, noting its title and aliases.
     pub(super) fn clear_derived(&self, path: &str, dirty: &mut Dirty) -> Result<()> {
@@ -193,41 +213,32 @@ impl ScanTx<'_> {
                 ))
             },
         )?;
-        let new_links = link_rows(doc);
-        let link_line = |l: &LinkRow| l.0;
         let same_link = |a: &LinkRow, b: &LinkRow| {
             (&a.1, &a.2, &a.3, &a.4, a.5) == (&b.1, &b.2, &b.3, &b.4, b.5)
         };
-        match moved_lines(&links, &new_links, link_line, same_link) {
-            Some(moved) => self.set_lines(
-                "UPDATE links SET line = ?3 WHERE source = ?1 AND seq = ?2",
-                path,
-                &moved,
-            )?,
-            None => {
-                self.run("DELETE FROM links WHERE source = ?1", path)?;
-                self.insert_links(path, doc)?;
-            }
-        }
+        self.sync_lines(
+            path,
+            doc,
+            &LINKS,
+            (&links, &link_rows(doc)),
+            |l| l.0,
+            same_link,
+        )?;
         let headings: Vec<HeadingRow> = self.rows(
             "SELECT level, text, line FROM headings WHERE path = ?1 ORDER BY seq",
             path,
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
-        let new_headings = heading_rows(doc);
-        let heading_line = |h: &HeadingRow| h.2;
         let same_heading = |a: &HeadingRow, b: &HeadingRow| (a.0, &a.1) == (b.0, &b.1);
-        match moved_lines(&headings, &new_headings, heading_line, same_heading) {
-            Some(moved) => self.set_lines(
-                "UPDATE headings SET line = ?3 WHERE path = ?1 AND seq = ?2",
-                path,
-                &moved,
-            )?,
-            None => {
-                self.run("DELETE FROM headings WHERE path = ?1", path)?;
-                self.insert_headings(path, doc)?;
-            }
-        }
+        let new_headings = heading_rows(doc);
+        self.sync_lines(
+            path,
+            doc,
+            &HEADINGS,
+            (&headings, &new_headings),
+            |h| h.2,
+            same_heading,
+        )?;
         let blocks: Vec<(String, i64)> = self.rows(
             "SELECT block_id, line FROM blocks WHERE path = ?1 ORDER BY block_id",
             path,
@@ -375,6 +386,26 @@ impl ScanTx<'_> {
                 .at(&self.path)?;
         }
         Ok(())
+    }
+
+    /// Bring `path`'s rows of a table with line numbers (`stored`) to the page's (`new`): the
+    /// lines updated in place when only they moved, every row replaced otherwise.
+    fn sync_lines<R>(
+        &self,
+        path: &str,
+        doc: &Document,
+        table: &LineTable,
+        (stored, new): (&[R], &[R]),
+        line: impl Fn(&R) -> i64,
+        same: impl Fn(&R, &R) -> bool,
+    ) -> Result<()> {
+        match moved_lines(stored, new, line, same) {
+            Some(moved) => self.set_lines(table.set_line, path, &moved),
+            None => {
+                self.run(table.delete, path)?;
+                (table.insert)(self, path, doc)
+            }
+        }
     }
 
     /// Set the line of each `(seq, line)` of `path`'s rows with `sql` (`?1` path, `?2` seq,
