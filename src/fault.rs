@@ -14,6 +14,7 @@ pub const STEPS: &[&str] = &[
     "abort.close",
     "tasks.write",
     "done.write",
+    "scan.rows",
     "scan.commit",
     "lint.write",
     "regen.write",

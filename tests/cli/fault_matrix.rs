@@ -1,7 +1,7 @@
 //! The fault hook at the steps the other suites do not cover: the process dies right after
 //! the step, and running the command again ends where an uninterrupted run ends.
 
-use crate::harness::{Run, TestVault};
+use crate::harness::{Run, TestVault, rows};
 
 pub(crate) fn with_fault(v: &TestVault, args: &[&str], step: &str) -> Run {
     let run: Run = v
@@ -28,6 +28,54 @@ fn scan_killed_after_its_commit_leaves_a_manifest_that_agrees_with_the_files() {
     );
     let q = v.run(&["query", "--links-to", "B"]).ok();
     assert_eq!(q.stdout, "wiki/concepts/A.md\n");
+}
+
+/// A first scan sets aside the indexes and triggers of the tables it fills, inside its
+/// transaction: killed before the commit, it must leave the manifest's schema whole, and the
+/// next scan must build what an uninterrupted first scan builds.
+#[test]
+fn a_first_scan_killed_before_its_commit_leaves_the_schema_whole() {
+    let make = || {
+        let v = TestVault::new();
+        v.page("wiki/concepts/A.md", "A", "[[B]] [[C]]")
+            .page("wiki/concepts/B.md", "B", "[[A#Top]]")
+            .settle();
+        // No manifest: the next scan is a first scan.
+        for f in ["sparks.db", "sparks.db-wal", "sparks.db-shm"] {
+            let _ = std::fs::remove_file(v.path(f));
+        }
+        v
+    };
+    let dump = |v: &TestVault| {
+        [
+            "SELECT type, name, coalesce(sql, '') FROM sqlite_master ORDER BY type, name",
+            "SELECT source, seq, target, status, coalesce(resolved, '-') FROM links ORDER BY source, seq",
+            "SELECT key, n FROM tallies WHERE n <> 0 ORDER BY key",
+            "SELECT path, title FROM pages ORDER BY path",
+        ]
+        .map(|q| rows(v, q))
+    };
+    let clean = make();
+    clean.run(&["scan"]).ok();
+    let v = make();
+    with_fault(&v, &["scan"], "scan.rows");
+    let schema = &dump(&clean)[0];
+    assert!(schema.iter().any(|r| r.contains("links_target_key")));
+    assert_eq!(
+        rows(
+            &v,
+            "SELECT type, name, coalesce(sql, '') FROM sqlite_master ORDER BY type, name"
+        ),
+        *schema,
+        "nothing of the killed scan is visible"
+    );
+    assert_eq!(
+        rows(&v, "SELECT count(*) FROM files"),
+        ["0"],
+        "the rows were not committed"
+    );
+    v.run(&["scan"]).ok();
+    assert_eq!(dump(&v), dump(&clean));
 }
 
 #[test]
