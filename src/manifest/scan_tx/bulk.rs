@@ -4,8 +4,9 @@
 //!
 //! Kept row by row, those indexes were written in file order, not key order (a random page of
 //! each per row, spilled from the cache again and again), and each trigger made its insert a
-//! statement of several writes with a statement journal of its own: three quarters of a first
-//! scan's time. `CREATE INDEX` sorts instead; what the triggers keep (`tallies`,
+//! statement of several writes with a statement journal of its own (with the link resolution
+//! written per key, a first scan at 10,000 pages took 4.9 s; this way, 2.9 s by hand).
+//! `CREATE INDEX` sorts instead; what the triggers keep (`tallies`,
 //! `page_sources`, schema 7) is counted in one statement each. All of it happens inside the
 //! scan's transaction: another process never sees the manifest without its indexes, and an
 //! interrupted scan leaves it as it was.
