@@ -7,6 +7,7 @@ use crate::manifest::{At, Resolution, Result};
 use crate::progress::Phase;
 use rusqlite::params;
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 /// Links read and resolved at a time when every link is resolved afresh.
 const RESOLVE_SLICE: i64 = 8192;
@@ -153,11 +154,14 @@ impl ScanTx<'_> {
                 break;
             };
             for (rowid, k, now) in slice {
-                if !known.contains_key(&k) {
-                    let (status, resolved, n) = stored(resolve_key(&names, &k).at(&self.path)?);
-                    known.insert(k.clone(), (status.to_string(), resolved, n));
-                }
-                let want = &known[&k];
+                let want = match known.entry(k) {
+                    Entry::Occupied(e) => e.into_mut(),
+                    Entry::Vacant(e) => {
+                        let (status, resolved, n) =
+                            stored(resolve_key(&names, e.key()).at(&self.path)?);
+                        e.insert((status.to_string(), resolved, n))
+                    }
+                };
                 if now != *want {
                     write
                         .execute(params![rowid, want.0, want.1, want.2])
