@@ -150,14 +150,28 @@ impl Manifest {
             let n = list.len();
             return Ok((list, n));
         }
-        let total: i64 = self
+        // Counted here rather than by SQLite: the index gives each linking page's rows
+        // together, so a page is a change of source; `count(DISTINCT)` with the conditions
+        // above took twice as long on a hub's 24,000 backlinks.
+        let mut stmt = self
             .conn
-            .prepare_cached(&format!(
-                "SELECT count(DISTINCT l.source) FROM links l WHERE {LINKING}"
-            ))
-            .and_then(|mut s| s.query_row([path], |r| r.get(0)))
+            .prepare_cached("SELECT source FROM links WHERE resolved = ?1 ORDER BY source")
             .at(&self.path)?;
-        Ok((list, total as usize))
+        let mut rows = stmt.query([path]).at(&self.path)?;
+        let (mut total, mut last) = (0, Vec::<u8>::new());
+        while let Some(r) = rows.next().at(&self.path)? {
+            let source = r.get_ref(0).at(&self.path)?.as_bytes().unwrap_or_default();
+            if source == last.as_slice() {
+                continue;
+            }
+            last.clear();
+            last.extend_from_slice(source);
+            let counts = source != path.as_bytes()
+                && source != b"wiki/index.md"
+                && !source.starts_with(b"wiki/index/");
+            total += usize::from(counts);
+        }
+        Ok((list, total))
     }
 
     /// The pages that list `path` among their `sources:`, by path.
@@ -351,14 +365,21 @@ mod tests {
                     ('wiki/a.md', 2, 2, 'H', 'h', 'h', 0, 'resolved', 'wiki/h.md'),
                     ('wiki/b.md', 1, 1, 'H', 'h', 'h', 0, 'resolved', 'wiki/h.md'),
                     ('wiki/c.md', 1, 1, 'H', 'h', 'h', 0, 'resolved', 'wiki/h.md'),
-                    ('wiki/index.md', 1, 1, 'H', 'h', 'h', 0, 'resolved', 'wiki/h.md');",
+                    ('wiki/index.md', 1, 1, 'H', 'h', 'h', 0, 'resolved', 'wiki/h.md'),
+                    ('wiki/index/h.md', 1, 1, 'H', 'h', 'h', 0, 'resolved', 'wiki/h.md'),
+                    ('wiki/h.md', 1, 1, 'H', 'h', 'h', 0, 'resolved', 'wiki/h.md'),
+                    ('wiki/indexing.md', 1, 1, 'H', 'h', 'h', 0, 'resolved', 'wiki/h.md');",
             )
             .unwrap();
         let (all, n) = m.backlinks("wiki/h.md", 10).unwrap();
-        assert_eq!((all.len(), n), (3, 3), "the index does not count");
+        assert_eq!(
+            (all.len(), n),
+            (4, 4),
+            "the index, its shards and the page itself do not count"
+        );
         assert_eq!(all[0].links, 2);
         let (some, n) = m.backlinks("wiki/h.md", 2).unwrap();
-        assert_eq!((some.len(), n), (2, 3));
+        assert_eq!((some.len(), n), (2, 4), "counted past the limit alike");
         let cited = m.citing_pages("raw/x.md").unwrap();
         assert_eq!(cited.len(), 1);
         assert_eq!((cited[0].source.as_str(), cited[0].links), ("wiki/a.md", 2));
