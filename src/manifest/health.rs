@@ -38,9 +38,23 @@ pub struct PageRecord {
     pub error: Option<String>,
     /// The line of that error.
     pub error_line: Option<usize>,
-    /// The fields, as [`crate::markdown::Frontmatter`].
+    /// The fields, as [`crate::markdown::Frontmatter`], but for their lines (`lines` is
+    /// left empty): [`PageRecord::line_of`] reads them when an issue needs one.
     pub fields: crate::markdown::Frontmatter,
+    /// The line of each key, as stored (JSON).
+    pub key_lines: String,
 }
+
+impl PageRecord {
+    /// The line of the block where `key` is set.
+    pub fn line_of(&self, key: &str) -> Option<usize> {
+        let lines: Vec<(String, usize)> = serde_json::from_str(&self.key_lines).ok()?;
+        lines.into_iter().find(|(k, _)| k == key).map(|(_, l)| l)
+    }
+}
+
+/// Values grouped by page path.
+type Groups = HashMap<String, Vec<String>, foldhash::fast::RandomState>;
 
 /// Which pages a health query reports on: all of them, or only these (the pages an ingest
 /// touched, whose issues are all its lint delta needs).
@@ -120,6 +134,140 @@ fn paths(m: &Manifest, q: &str) -> Result<Vec<(String, String)>> {
     rows.collect::<rusqlite::Result<Vec<_>>>().at(&m.path)
 }
 
+/// A page's `updated:` and `sources:`.
+struct Cited {
+    path: String,
+    updated: Option<String>,
+    sources: Vec<String>,
+}
+
+/// The live files' modification times by path, read in one pass of the table: the stale
+/// and dead-source checks look up every page's sources, and a seek per source into `files`
+/// cost a random page read each (2 s at 100,000 pages); so did a binary search of a sorted
+/// list, a cache miss per step.
+struct LiveFiles {
+    mtimes: HashMap<String, i64, foldhash::fast::RandomState>,
+    /// Every directory holding a live file, built when first asked.
+    dirs: std::cell::OnceCell<std::collections::HashSet<String, foldhash::fast::RandomState>>,
+}
+
+impl LiveFiles {
+    fn load(m: &Manifest) -> Result<LiveFiles> {
+        let mut stmt = m
+            .conn
+            .prepare_cached("SELECT path, mtime_ns FROM files NOT INDEXED WHERE deleted = 0")
+            .at(&m.path)?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .at(&m.path)?;
+        Ok(LiveFiles {
+            mtimes: rows.collect::<rusqlite::Result<_>>().at(&m.path)?,
+            dirs: Default::default(),
+        })
+    }
+
+    /// The modification time (ns) of the live file at `path`.
+    fn mtime(&self, path: &str) -> Option<i64> {
+        self.mtimes.get(path).copied()
+    }
+
+    /// Whether a live file lies under the directory `dir` (at any depth).
+    fn holds(&self, dir: &str) -> bool {
+        let dirs = self.dirs.get_or_init(|| {
+            let mut dirs = std::collections::HashSet::default();
+            for path in self.mtimes.keys() {
+                for (i, _) in path.match_indices('/') {
+                    dirs.insert(path[..i].to_string());
+                }
+            }
+            dirs
+        });
+        dirs.contains(dir)
+    }
+}
+
+/// Whether `s` is a date written `YYYY-MM-DD`, as SQLite's `date(s) = s` tells.
+fn is_date(s: &str) -> bool {
+    chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        .is_ok_and(|d| d.format("%Y-%m-%d").to_string() == s)
+}
+
+/// The local date (`YYYY-MM-DD`) of a modification time in nanoseconds, as SQLite's
+/// `date(ns / 1000000000, 'unixepoch', 'localtime')`.
+fn local_date(ns: i64) -> Option<String> {
+    use chrono::{Datelike, TimeZone};
+    let day = chrono::Local
+        .timestamp_opt(ns / 1_000_000_000, 0)
+        .earliest()?
+        .date_naive();
+    Some(format!(
+        "{:04}-{:02}-{:02}",
+        day.year(),
+        day.month(),
+        day.day()
+    ))
+}
+
+/// A stale page: its path, its `updated:` date, the newest source newer than that and the
+/// local date that source changed on.
+pub type Stale = (String, String, String, String);
+
+/// A dead source: the citing page's path and the source as written.
+pub type Dead = (String, String);
+
+/// The stale pages among `pages`, by path: those whose `updated:` is a date older than the
+/// local date a source last changed on. The newest such source is named, the first listed
+/// among equals.
+fn stale_of(files: &LiveFiles, pages: &[Cited]) -> Vec<Stale> {
+    let mut stale = Vec::new();
+    for page in pages {
+        let updated = page.updated.as_deref().unwrap_or_default();
+        if !is_date(updated) {
+            continue;
+        }
+        let mut newest: Option<(String, &str)> = None;
+        for source in &page.sources {
+            let path = source.strip_prefix("./").unwrap_or(source);
+            let Some(date) = files.mtime(path).and_then(local_date) else {
+                continue;
+            };
+            if date.as_str() > updated && newest.as_ref().is_none_or(|(d, _)| date > *d) {
+                newest = Some((date, path));
+            }
+        }
+        if let Some((date, source)) = newest {
+            stale.push((
+                page.path.clone(),
+                updated.to_string(),
+                source.to_string(),
+                date,
+            ));
+        }
+    }
+    stale.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    stale
+}
+
+/// The sources (page, source as written) of `pages` that name neither a live file nor a
+/// directory holding one, by page and then as listed; blank sources are not checked.
+fn dead_of(files: &LiveFiles, mut pages: Vec<Cited>) -> Vec<Dead> {
+    pages.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+    let mut dead = Vec::new();
+    for page in pages {
+        for source in page.sources {
+            if source.trim_matches(' ').is_empty() {
+                continue;
+            }
+            let x = source.strip_prefix("./").unwrap_or(&source);
+            let x = x.trim_end_matches('/');
+            if files.mtime(x).is_none() && !files.holds(x) {
+                dead.push((page.path.clone(), source));
+            }
+        }
+    }
+    dead
+}
+
 impl Manifest {
     /// Links of the pages in `scope` that resolve to nothing or to several pages.
     pub fn unresolved_links(&self, scope: Pages<'_>) -> Result<Vec<LinkFinding>> {
@@ -184,44 +332,55 @@ impl Manifest {
             .collect())
     }
 
-    /// Stale pages, each with its `updated:` date and the newest source that is newer.
-    pub fn stale_pages(&self) -> Result<Vec<(String, String, String, String)>> {
-        let mut stmt = self
-            .conn
-            .prepare(
-                // Driven from each page's sources (CROSS JOIN keeps that order), so that each
-                // source is one primary-key seek into `files`, not a pass over it.
-                "SELECT p.path, p.updated, f.path, max(date(f.mtime_ns / 1000000000, 'unixepoch', 'localtime'))
-                 FROM pages p CROSS JOIN json_each(p.sources) s
-                 CROSS JOIN files f ON f.path = (CASE WHEN substr(s.value, 1, 2) = './'
-                                                      THEN substr(s.value, 3) ELSE s.value END)
-                 WHERE f.deleted = 0 AND date(p.updated) = p.updated
-                   AND date(f.mtime_ns / 1000000000, 'unixepoch', 'localtime') > p.updated
-                 GROUP BY p.path ORDER BY p.path",
-            )
-            .at(&self.path)?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-            .at(&self.path)?;
-        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
+    /// Stale pages, each with its `updated:` date and the newest source that is newer (by
+    /// the local date of its modification time), by path. A page whose `updated:` is not a
+    /// date is never stale.
+    pub fn stale_pages(&self) -> Result<Vec<Stale>> {
+        Ok(stale_of(&LiveFiles::load(self)?, &self.cited_sources()?))
     }
 
-    /// Sources (page, source) that name no file or directory of the vault.
-    pub fn dead_sources(&self) -> Result<Vec<(String, String)>> {
-        paths(
-            self,
-            // A source names a file, or a directory holding one: two seeks on the primary key
-            // (`'0'` is the byte after `'/'`, so the range is every path under the directory).
-            "WITH src AS (
-               SELECT p.path AS page, s.key AS seq, s.value AS value,
-                      rtrim(CASE WHEN substr(s.value, 1, 2) = './' THEN substr(s.value, 3) ELSE s.value END, '/') AS x
-               FROM pages p CROSS JOIN json_each(p.sources) s WHERE trim(s.value) <> '')
-             SELECT page, value FROM src
-             WHERE NOT EXISTS (SELECT 1 FROM files f WHERE f.path = src.x AND f.deleted = 0)
-               AND NOT EXISTS (SELECT 1 FROM files f WHERE f.path > src.x || '/' AND f.path < src.x || '0'
-                                                       AND f.deleted = 0)
-             ORDER BY page, seq",
-        )
+    /// Sources (page, source) that name no file or directory of the vault, by page and then
+    /// as listed.
+    pub fn dead_sources(&self) -> Result<Vec<Dead>> {
+        Ok(dead_of(&LiveFiles::load(self)?, self.cited_sources()?))
+    }
+
+    /// [`Manifest::stale_pages`] and [`Manifest::dead_sources`] together, reading the files
+    /// and the pages' sources once.
+    pub fn stale_and_dead(&self) -> Result<(Vec<Stale>, Vec<Dead>)> {
+        let (files, pages) = (LiveFiles::load(self)?, self.cited_sources()?);
+        Ok((stale_of(&files, &pages), dead_of(&files, pages)))
+    }
+
+    /// Every page's path, `updated:` and `sources:` (each as written; a value that is not a
+    /// string as its JSON), in one pass of the table.
+    fn cited_sources(&self) -> Result<Vec<Cited>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT path, updated, sources FROM pages NOT INDEXED")
+            .at(&self.path)?;
+        let rows = stmt
+            .query_map([], |r| {
+                let sources = r.get_ref(2)?.as_str().unwrap_or_default();
+                let sources = match serde_json::from_str::<Vec<String>>(sources) {
+                    Ok(list) => list,
+                    Err(_) => serde_json::from_str::<Vec<serde_json::Value>>(sources)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|v| match v {
+                            serde_json::Value::String(s) => s,
+                            other => other.to_string(),
+                        })
+                        .collect(),
+                };
+                Ok(Cited {
+                    path: r.get(0)?,
+                    updated: r.get(1)?,
+                    sources,
+                })
+            })
+            .at(&self.path)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
     }
 
     /// Names (title or alias keys) claimed by more than one page, of which at least one is
@@ -288,21 +447,20 @@ impl Manifest {
         Ok(out.into_iter().map(|(_, c)| c).collect())
     }
 
-    /// Every page in `scope` with its stored frontmatter.
+    /// Every page in `scope` with its stored frontmatter, by path. The whole vault is read in
+    /// table passes (tags, aliases, pages) and sorted here: in key order each row cost a seek.
     pub fn page_records(&self, scope: Pages<'_>) -> Result<Vec<PageRecord>> {
-        // Tags and aliases of every page in one pass each, not two subqueries per page.
-        let mut tags = self.lists(
-            &format!(
-                "SELECT path, tag FROM tags WHERE 1{} ORDER BY path, tag_key",
-                scope.and_in("path")
-            ),
+        let (pass, order) = match scope {
+            Pages::All => (" NOT INDEXED", ""),
+            Pages::Only(_) => ("", " ORDER BY p.path"),
+        };
+        let only = scope.and_in("path");
+        let mut tags = self.grouped(
+            &format!("SELECT path, tag, tag_key FROM tags{pass} WHERE 1{only}"),
             scope,
         )?;
-        let mut aliases = self.lists(
-            &format!(
-                "SELECT path, alias FROM aliases WHERE 1{} ORDER BY path, seq",
-                scope.and_in("path")
-            ),
+        let mut aliases = self.grouped(
+            &format!("SELECT path, alias, printf('%020d', seq) FROM aliases{pass} WHERE 1{only}"),
             scope,
         )?;
         let mut stmt = self
@@ -310,16 +468,16 @@ impl Manifest {
             .prepare(&format!(
                 "SELECT p.path, p.frontmatter, p.error, p.error_line, p.title, p.type, p.maturity, p.created,
                         p.updated, p.sources, p.problems, p.key_lines
-                 FROM pages p WHERE 1{} ORDER BY p.path",
+                 FROM pages p{pass} WHERE 1{}{order}",
                 scope.and_in("p.path")
             ))
             .at(&self.path)?;
-        let list = |s: String| serde_json::from_str::<Vec<String>>(&s).unwrap_or_default();
+        let list = |s: &str| serde_json::from_str::<Vec<String>>(s).unwrap_or_default();
         let rows = stmt
             .query_map(rusqlite::params_from_iter(scope.param()), |r| {
                 let path: String = r.get(0)?;
                 let problems: Vec<Problem> =
-                    serde_json::from_str(&r.get::<_, String>(10)?).unwrap_or_default();
+                    serde_json::from_str(r.get_ref(10)?.as_str()?).unwrap_or_default();
                 Ok(PageRecord {
                     frontmatter: r.get(1)?,
                     error: r.get(2)?,
@@ -330,36 +488,44 @@ impl Manifest {
                         maturity: r.get(6)?,
                         created: r.get(7)?,
                         updated: r.get(8)?,
-                        sources: list(r.get(9)?),
+                        sources: list(r.get_ref(9)?.as_str()?),
                         tags: tags.remove(&path).unwrap_or_default(),
                         aliases: aliases.remove(&path).unwrap_or_default(),
                         problems,
-                        lines: serde_json::from_str(&r.get::<_, String>(11)?).unwrap_or_default(),
+                        lines: Vec::new(),
                     },
+                    key_lines: r.get(11)?,
                     path,
                 })
             })
             .at(&self.path)?;
-        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
+        let mut records = rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)?;
+        if order.is_empty() {
+            records.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+        }
+        Ok(records)
     }
 
-    /// `(path, value)` rows grouped by path, in the order of the query.
-    pub(super) fn lists(
-        &self,
-        sql: &str,
-        scope: Pages<'_>,
-    ) -> Result<HashMap<String, Vec<String>>> {
-        let mut out: HashMap<String, Vec<String>> = HashMap::new();
+    /// `(path, value, order)` rows grouped by path, each group in `order`.
+    fn grouped(&self, sql: &str, scope: Pages<'_>) -> Result<Groups> {
+        let mut groups: HashMap<String, Vec<(String, String)>, foldhash::fast::RandomState> =
+            HashMap::default();
         let mut stmt = self.conn.prepare_cached(sql).at(&self.path)?;
         let mut rows = stmt
             .query(rusqlite::params_from_iter(scope.param()))
             .at(&self.path)?;
         while let Some(r) = rows.next().at(&self.path)? {
-            out.entry(r.get(0).at(&self.path)?)
-                .or_default()
-                .push(r.get(1).at(&self.path)?);
+            let path: String = r.get(0).at(&self.path)?;
+            let item = (r.get(2).at(&self.path)?, r.get(1).at(&self.path)?);
+            groups.entry(path).or_default().push(item);
         }
-        Ok(out)
+        Ok(groups
+            .into_iter()
+            .map(|(path, mut items)| {
+                items.sort_unstable();
+                (path, items.into_iter().map(|(_, v)| v).collect())
+            })
+            .collect())
     }
 }
 
@@ -405,5 +571,119 @@ impl Manifest {
             })
             .at(&self.path)?;
         rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The SQL the stale and dead-source checks were before they read the tables once: the
+    /// reference their answers must equal.
+    const STALE_SQL: &str = "SELECT p.path, p.updated, f.path,
+               max(date(f.mtime_ns / 1000000000, 'unixepoch', 'localtime'))
+        FROM pages p CROSS JOIN json_each(p.sources) s
+        CROSS JOIN files f ON f.path = (CASE WHEN substr(s.value, 1, 2) = './'
+                                             THEN substr(s.value, 3) ELSE s.value END)
+        WHERE f.deleted = 0 AND date(p.updated) = p.updated
+          AND date(f.mtime_ns / 1000000000, 'unixepoch', 'localtime') > p.updated
+        GROUP BY p.path ORDER BY p.path";
+    const DEAD_SQL: &str = "WITH src AS (
+          SELECT p.path AS page, s.key AS seq, s.value AS value,
+                 rtrim(CASE WHEN substr(s.value, 1, 2) = './' THEN substr(s.value, 3) ELSE s.value END, '/') AS x
+          FROM pages p CROSS JOIN json_each(p.sources) s WHERE trim(s.value) <> '')
+        SELECT page, value FROM src
+        WHERE NOT EXISTS (SELECT 1 FROM files f WHERE f.path = src.x AND f.deleted = 0)
+          AND NOT EXISTS (SELECT 1 FROM files f WHERE f.path > src.x || '/' AND f.path < src.x || '0'
+                                                  AND f.deleted = 0)
+        ORDER BY page, seq";
+
+    #[test]
+    fn stale_and_dead_sources_answer_as_the_sql_did() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
+        let day = |d: &str| {
+            let t = chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d")
+                .unwrap()
+                .and_hms_opt(12, 0, 0)
+                .unwrap();
+            t.and_utc().timestamp() * 1_000_000_000
+        };
+        let files = [
+            ("raw/a.md", "2026-04-10", 0),
+            ("raw/a2.md", "2026-04-10", 0),
+            ("raw/b.md", "2026-04-20", 0),
+            ("raw/dir/deep/c.md", "2026-03-01", 0),
+            ("raw/dirx.md", "2026-03-01", 0),
+            ("raw/gone.md", "2026-05-01", 1),
+            ("raw/gonedir/d.md", "2026-05-01", 1),
+        ];
+        for (path, date, deleted) in files {
+            m.conn
+                .execute(
+                    "INSERT INTO files (path, name_key, name_loose, path_key, size, mtime_ns,
+                        ctime_ns, inode, hash, clock_ns, changed_ns, deleted)
+                     VALUES (?1, ?1, ?1, ?1, 1, ?2, 0, 0, 'h', 0, 0, ?3)",
+                    rusqlite::params![path, day(date), deleted],
+                )
+                .unwrap();
+        }
+        let pages = [
+            ("wiki/p7.md", "2026-01-01", r#"["raw/a2.md", "raw/a.md"]"#),
+            (
+                "wiki/p1.md",
+                "2026-04-15",
+                r#"["raw/a.md", "./raw/b.md", "raw/gone.md"]"#,
+            ),
+            ("wiki/p2.md", "2026-02-30", r#"["raw/b.md", "raw/nope.md"]"#),
+            (
+                "wiki/p3.md",
+                "2026-01-01",
+                r#"["raw/dir", "raw/dir/", "./raw/dir/deep", "raw/di", "raw/dirx.md", "  ", "",
+                   "raw/a.md", "raw/b.md", "raw/gonedir", "./", "/"]"#,
+            ),
+            ("wiki/p4.md", "2026-04-20", r#"["raw/b.md"]"#),
+            ("wiki/p5.md", "2026-04-01T10:00", r#"["raw/b.md"]"#),
+            ("wiki/p6.md", "2026-01-01", r#"["raw/a.md", "raw/a2.md"]"#),
+            ("wiki/p8.md", "2026-01-01", "[]"),
+        ];
+        for (path, updated, sources) in pages {
+            m.conn
+                .execute_batch(&format!(
+                    "PRAGMA foreign_keys = OFF;
+                     INSERT INTO pages (path, frontmatter, updated, sources)
+                     VALUES ('{path}', 'ok', '{updated}', '{sources}');"
+                ))
+                .unwrap();
+        }
+        let rows = |sql: &str, n: usize| -> Vec<Vec<String>> {
+            let mut stmt = m.conn.prepare(sql).unwrap();
+            stmt.query_map([], |r| {
+                (0..n)
+                    .map(|i| r.get::<_, String>(i))
+                    .collect::<rusqlite::Result<Vec<String>>>()
+            })
+            .unwrap()
+            .map(|row| row.unwrap())
+            .collect()
+        };
+        let stale: Vec<Vec<String>> = m
+            .stale_pages()
+            .unwrap()
+            .into_iter()
+            .map(|(a, b, c, d)| vec![a, b, c, d])
+            .collect();
+        let dead: Vec<Vec<String>> = m
+            .dead_sources()
+            .unwrap()
+            .into_iter()
+            .map(|(a, b)| vec![a, b])
+            .collect();
+        assert_eq!(stale, rows(STALE_SQL, 4));
+        assert_eq!(dead, rows(DEAD_SQL, 2));
+        assert_eq!(stale.len(), 4, "{stale:?}");
+        assert_eq!(dead.len(), 6, "{dead:?}");
+        let (s, d) = m.stale_and_dead().unwrap();
+        assert_eq!((s.len(), d.len()), (stale.len(), dead.len()));
     }
 }

@@ -25,7 +25,7 @@ mod view;
 pub use extracts::{Extract, Fresh};
 pub use files::{FileRow, FileRows, Stat};
 pub use finalize::{Outcome, Step, UnknownStep};
-pub use health::{AliasedLink, Claim, LinkFinding, PageRecord, Pages};
+pub use health::{AliasedLink, Claim, LinkFinding, PageRecord, Pages, Stale};
 pub use history::IngestRecord;
 pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened};
 pub use journal::{Entry as JournalEntry, Journaled};
@@ -215,6 +215,17 @@ impl Manifest {
             ),
             other => other,
         }
+    }
+
+    /// A second connection to this manifest, read-only, for work run beside this one (a
+    /// whole-vault lint shares its checks between two threads).
+    pub fn another_reader(&self) -> Result<Manifest> {
+        let m = Manifest::open_read_only(&self.path)?;
+        m.conn
+            .pragma_update(None, "cache_size", -CACHE_KIB)
+            .and_then(|()| m.conn.pragma_update(None, "temp_store", "MEMORY"))
+            .at(&self.path)?;
+        Ok(m)
     }
 
     fn read_only(path: &Path, name: &str, flags: OpenFlags) -> Result<Manifest> {

@@ -38,7 +38,7 @@ pub(super) fn frontmatter(cx: &Context<'_>, out: &mut Issues) -> Result<(), Lint
                         Severity::Missing => Check::MissingFrontmatter,
                         Severity::Invalid => Check::InvalidFrontmatter,
                     };
-                    let line = r.fields.line_of(&i.key).or(Some(1));
+                    let line = r.line_of(&i.key).or(Some(1));
                     found.push(check, &r.path, line, i.message);
                 }
             }

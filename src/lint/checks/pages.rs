@@ -35,29 +35,29 @@ pub(super) fn thin(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintError> 
     Ok(())
 }
 
-/// Pages older than one of their sources.
-pub(super) fn stale(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintError> {
-    if cx.on(Check::StalePages) {
-        for (p, updated, source, date) in cx.manifest.stale_pages()? {
-            out.push(
-                Check::StalePages,
-                &p,
-                None,
-                format!("updated {updated}, but its source {source} changed on {date}"),
-            );
-        }
+/// Pages older than one of their sources, and sources that do not exist but for the archive
+/// files the open ingest will write (the contract tells the agent to cite them before they
+/// exist): one family, as both read every page's sources and the vault's files.
+pub(super) fn sources(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintError> {
+    let (stale, dead) = match (cx.on(Check::StalePages), cx.on(Check::DeadSources)) {
+        (false, false) => return Ok(()),
+        (true, false) => (cx.manifest.stale_pages()?, Vec::new()),
+        (false, true) => (Vec::new(), cx.manifest.dead_sources()?),
+        (true, true) => cx.manifest.stale_and_dead()?,
+    };
+    for (p, updated, source, date) in stale {
+        out.push(
+            Check::StalePages,
+            &p,
+            None,
+            format!("updated {updated}, but its source {source} changed on {date}"),
+        );
     }
-    Ok(())
-}
-
-/// Sources that do not exist, but for the archive files the open ingest will write (the
-/// contract tells the agent to cite them before they exist).
-pub(super) fn dead_sources(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintError> {
-    if !cx.on(Check::DeadSources) {
+    if dead.is_empty() {
         return Ok(());
     }
     let pending = cx.manifest.pending_archives()?;
-    for (p, source) in cx.manifest.dead_sources()? {
+    for (p, source) in dead {
         if !pending.contains(schema::source_path(&source)) {
             out.push(
                 Check::DeadSources,
