@@ -1,7 +1,8 @@
-//! `lint`: the vault's health checks, from the manifest. Each check is one query; the
-//! frontmatter checks use the same schema as `fmt`. The command brings the manifest up to date
-//! first ([`run`]): an agent lints right after writing pages, and a page the manifest does not
-//! know yet would be skipped and every link to it reported broken.
+//! `lint`: the vault's health checks, from the manifest: a query per family of checks (the
+//! source checks join in memory what they read in two table passes), run on two threads for
+//! the whole vault; the frontmatter checks use the same schema as `fmt`. The command brings
+//! the manifest up to date first ([`run`]): an agent lints right after writing pages, and a
+//! page the manifest does not know yet would be skipped and every link to it reported broken.
 
 mod check;
 mod checks;

@@ -1,4 +1,6 @@
-//! The manifest side of `lint` and `brief`: set-based queries, one statement per check.
+//! The manifest side of `lint` and `brief`: set-based queries, one statement per check, but
+//! for the source checks (stale pages, dead sources), which read the live files and the pages'
+//! sources in one pass each and join them in memory.
 
 use super::{At, Manifest, Result, sql};
 use crate::markdown::Problem;
