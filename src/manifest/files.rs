@@ -59,12 +59,39 @@ fn file_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(String, FileRow)> {
 impl Manifest {
     /// Every file row, live or deleted, by path.
     pub fn file_rows(&self) -> Result<FileRows> {
+        // Sized from the tallies up front: grown by doubling, the map rehashed every row
+        // again and touched twice its memory (fresh pages the kernel must zero).
+        let (live, deleted) = self.file_tally()?;
+        let mut out =
+            FileRows::with_capacity_and_hasher((live + deleted) as usize, Default::default());
         let mut stmt = self
             .conn
             .prepare(&format!("SELECT {FILE_ROW} FROM files"))
             .at(&self.path)?;
-        let rows = stmt.query_map([], file_row).at(&self.path)?;
-        rows.collect::<rusqlite::Result<_>>().at(&self.path)
+        for row in stmt.query_map([], file_row).at(&self.path)? {
+            let (path, row) = row.at(&self.path)?;
+            out.insert(path, row);
+        }
+        Ok(out)
+    }
+
+    /// How many files the manifest holds, live and deleted, from the tallies its triggers
+    /// keep.
+    pub fn file_tally(&self) -> Result<(u64, u64)> {
+        self.conn
+            .query_row(
+                "SELECT coalesce(sum(iif(key = 'files', n, 0)), 0),
+                        coalesce(sum(iif(key = 'deleted', n, 0)), 0)
+                 FROM tallies WHERE key IN ('files', 'deleted')",
+                [],
+                |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?.max(0) as u64,
+                        r.get::<_, i64>(1)?.max(0) as u64,
+                    ))
+                },
+            )
+            .at(&self.path)
     }
 
     /// The rows of these paths that exist, live or deleted, by path.

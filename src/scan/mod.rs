@@ -73,7 +73,8 @@ pub fn scan(
         path: root.clone(),
         source,
     })?;
-    let (found, errors, unreadable) = walk(root, &*manifest.progress());
+    let (live, _) = manifest.file_tally()?;
+    let (found, errors, unreadable) = walk(root, &*manifest.progress(), live as usize);
     let known = manifest.file_rows()?;
     // A cold or full scan touches most keys: resolving every target at once is cheaper, and
     // needs no record of which keys changed.

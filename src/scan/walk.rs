@@ -39,13 +39,16 @@ pub(super) fn walked(rel: &str) -> bool {
 /// directories (or files) that could not be read. Depth first, each directory's entries in
 /// byte order of their names; the relative path is built as the walk descends, so no entry's
 /// path is parsed again (sorting by `Path::file_name` took a sixth of a warm scan).
+/// `expected` is about how many files there are (what the last scan found): the list is
+/// sized for it with some room, not grown by doubling.
 pub(super) fn walk(
     root: &Path,
     progress: &dyn Progress,
+    expected: usize,
 ) -> (Vec<Found>, Vec<ScanIssue>, Vec<String>) {
     progress.phase(Phase::Walking, None);
     let mut walk = Walk {
-        found: Vec::new(),
+        found: Vec::with_capacity(expected + expected / 32 + 16),
         errors: Vec::new(),
         unreadable: Vec::new(),
         progress,
