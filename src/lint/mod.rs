@@ -224,7 +224,8 @@ mod tests {
         page(
             "A",
             &format!(
-                "{}See [[Nowhere]], [[B#No such heading]] and ![[gone.png]].\n",
+                "{}See [[Nowhere]], [[B#No such heading]] and ![[gone.png]].\n\
+                 Fine: [[B#Real heading]], [[C#^here]], [[A#Top]].\n# Top\n",
                 fm("A", "")
             ),
         );
@@ -235,7 +236,7 @@ mod tests {
                 fm("B", "aliases: [Twin]\n")
             ),
         );
-        page("C", &format!("{}Text.\n", fm("Twin", "")));
+        page("C", &format!("{}Text. ^here\n", fm("Twin", "")));
         page("D", "No frontmatter, a link to [[A]].\n");
         page("E", "---\ntitle: [unclosed\n---\nBody.\n");
         page(

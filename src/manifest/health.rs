@@ -106,21 +106,25 @@ fn link_findings(m: &Manifest, wher: &str, scope: Pages<'_>) -> Result<Vec<LinkF
         ))
         .at(&m.path)?;
     let rows = stmt
-        .query_map(rusqlite::params_from_iter(scope.param()), |r| {
-            Ok(LinkFinding {
-                source: r.get(0)?,
-                line: r.get::<_, i64>(1)? as usize,
-                target: r.get(2)?,
-                heading: r.get(3)?,
-                block: r.get(4)?,
-                embed: r.get(5)?,
-                status: r.get(6)?,
-                resolved: r.get(7)?,
-                candidates: r.get::<_, i64>(8)? as usize,
-            })
-        })
+        .query_map(rusqlite::params_from_iter(scope.param()), link_finding)
         .at(&m.path)?;
     rows.collect::<rusqlite::Result<Vec<_>>>().at(&m.path)
+}
+
+/// A [`LinkFinding`] from the columns `source, line, target, heading, block, embed, status,
+/// resolved, candidates`.
+fn link_finding(r: &rusqlite::Row<'_>) -> rusqlite::Result<LinkFinding> {
+    Ok(LinkFinding {
+        source: r.get(0)?,
+        line: r.get::<_, i64>(1)? as usize,
+        target: r.get(2)?,
+        heading: r.get(3)?,
+        block: r.get(4)?,
+        embed: r.get(5)?,
+        status: r.get(6)?,
+        resolved: r.get(7)?,
+        candidates: r.get::<_, i64>(8)? as usize,
+    })
 }
 
 fn paths(m: &Manifest, q: &str) -> Result<Vec<(String, String)>> {
@@ -286,6 +290,9 @@ impl Manifest {
     /// Resolved links of the pages in `scope` whose `#heading` or `#^block` the target page
     /// does not have.
     pub fn broken_fragments(&self, scope: Pages<'_>) -> Result<Vec<LinkFinding>> {
+        if let Pages::All = scope {
+            return self.every_broken_fragment();
+        }
         link_findings(
             self,
             // The first condition is the partial index `links_fragments`: only links with a
@@ -298,6 +305,89 @@ impl Manifest {
                  (SELECT 1 FROM blocks b WHERE b.path = l.resolved AND b.block_id = l.block)))",
             scope,
         )
+    }
+
+    /// [`Manifest::broken_fragments`] of the whole vault. The headings are indexed by page
+    /// only, so probing them for each link's heading read every heading row of the target (a
+    /// table lookup each: 1.8 s at 100,000 pages); here the headings of the pages linked to
+    /// are read in one pass of the table and looked up in memory, and only the broken links
+    /// are read whole.
+    fn every_broken_fragment(&self) -> Result<Vec<LinkFinding>> {
+        struct Fragment {
+            rowid: i64,
+            /// The linked page's number in `targets`, for a link to a heading.
+            target: Option<u32>,
+            heading_key: Option<String>,
+            block_missing: bool,
+        }
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT l.rowid, l.resolved, l.heading_key,
+                        l.block IS NOT NULL AND NOT EXISTS
+                          (SELECT 1 FROM blocks b WHERE b.path = l.resolved AND b.block_id = l.block)
+                 FROM links l
+                 WHERE (l.heading_key IS NOT NULL OR l.block IS NOT NULL)
+                   AND l.status = 'resolved' AND EXISTS (SELECT 1 FROM pages WHERE path = l.resolved)
+                 ORDER BY l.source, l.seq",
+            )
+            .at(&self.path)?;
+        let mut targets: HashMap<String, u32, foldhash::fast::RandomState> = HashMap::default();
+        let mut fragments = Vec::new();
+        let mut rows = stmt.query([]).at(&self.path)?;
+        while let Some(r) = rows.next().at(&self.path)? {
+            let heading_key: Option<String> = r.get(2).at(&self.path)?;
+            let resolved = r.get_ref(1).at(&self.path)?.as_str().unwrap_or_default();
+            let target = match (&heading_key, targets.get(resolved)) {
+                (None, _) => None,
+                (Some(_), Some(&n)) => Some(n),
+                (Some(_), None) => {
+                    let n = targets.len() as u32;
+                    targets.insert(resolved.to_string(), n);
+                    Some(n)
+                }
+            };
+            fragments.push(Fragment {
+                rowid: r.get(0).at(&self.path)?,
+                target,
+                heading_key,
+                block_missing: r.get(3).at(&self.path)?,
+            });
+        }
+        drop(rows);
+        // A page has a few headings: a list each, searched in order.
+        let mut headings: Vec<Vec<String>> = vec![Vec::new(); targets.len()];
+        if !targets.is_empty() {
+            let mut stmt = self
+                .conn
+                .prepare("SELECT path, key FROM headings NOT INDEXED")
+                .at(&self.path)?;
+            let mut rows = stmt.query([]).at(&self.path)?;
+            while let Some(r) = rows.next().at(&self.path)? {
+                let path = r.get_ref(0).at(&self.path)?.as_str().unwrap_or_default();
+                if let Some(&n) = targets.get(path) {
+                    headings[n as usize].push(r.get(1).at(&self.path)?);
+                }
+            }
+        }
+        let mut whole = self
+            .conn
+            .prepare(
+                "SELECT source, line, target, heading, block, embed, status, resolved, candidates
+                 FROM links WHERE rowid = ?1",
+            )
+            .at(&self.path)?;
+        let mut broken = Vec::new();
+        for f in fragments {
+            let heading_missing = match (f.target, &f.heading_key) {
+                (Some(n), Some(key)) => !headings[n as usize].iter().any(|k| k == key),
+                _ => false,
+            };
+            if heading_missing || f.block_missing {
+                broken.push(whole.query_row([f.rowid], link_finding).at(&self.path)?);
+            }
+        }
+        Ok(broken)
     }
 
     /// Pages no other page links to (system pages excluded).
