@@ -772,6 +772,18 @@ mod tests {
             .map(|(a, b)| vec![a, b])
             .collect();
         assert_eq!(stale, rows(STALE_SQL, 4));
+        let stale_paths: Vec<Vec<String>> = stale.iter().map(|s| vec![s[0].clone()]).collect();
+        assert_eq!(
+            stale_paths,
+            rows(
+                &format!(
+                    "SELECT p.path FROM pages p WHERE {} ORDER BY p.path",
+                    sql::STALE
+                ),
+                1
+            ),
+            "query --stale's condition names the same pages"
+        );
         assert_eq!(dead, rows(DEAD_SQL, 2));
         assert_eq!(stale.len(), 4, "{stale:?}");
         assert_eq!(dead.len(), 6, "{dead:?}");

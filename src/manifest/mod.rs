@@ -221,10 +221,7 @@ impl Manifest {
     /// whole-vault lint shares its checks between two threads).
     pub fn another_reader(&self) -> Result<Manifest> {
         let m = Manifest::open_read_only(&self.path)?;
-        m.conn
-            .pragma_update(None, "cache_size", -CACHE_KIB)
-            .and_then(|()| m.conn.pragma_update(None, "temp_store", "MEMORY"))
-            .at(&self.path)?;
+        m.size_caches().at(&self.path)?;
         Ok(m)
     }
 
@@ -283,16 +280,22 @@ impl Manifest {
         self.conn
             .pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        self.size_caches()?;
+        self.conn.pragma_update(None, "foreign_keys", "ON")?;
+        Ok(())
+    }
+
+    /// The cache and temporary-storage settings every connection shares, writing or only
+    /// reading.
+    fn size_caches(&self) -> rusqlite::Result<()> {
         // A scan writes every index of a large vault in file order, not key order: with
         // SQLite's default 2 MB cache it would spill the same pages to the WAL again and
         // again. The cache grows only as far as it is used.
         self.conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
         // Statement journals (a statement that writes several rows, or fires a trigger, keeps
-        // one to undo itself) stay in memory: in a temporary file they were a write call per
-        // page, a fifth of a first scan's time.
-        self.conn.pragma_update(None, "temp_store", "MEMORY")?;
-        self.conn.pragma_update(None, "foreign_keys", "ON")?;
-        Ok(())
+        // one to undo itself) and sorts stay in memory: in a temporary file they were a write
+        // call per page, a fifth of a first scan's time.
+        self.conn.pragma_update(None, "temp_store", "MEMORY")
     }
 
     fn migrate(&mut self) -> Result<()> {

@@ -6,7 +6,9 @@ pub const SYSTEM_PAGE: &str = "(p.path = 'wiki/index.md' OR p.path = 'wiki/log.m
     OR substr(p.path, 1, 17) = 'wiki/collections/' OR substr(p.path, 1, 11) = 'wiki/index/')";
 
 /// A page (alias `p`) whose `updated:` date is older than the local modification date of
-/// one of its sources.
+/// one of its sources: `query --stale`'s condition. Lint, `lint --fix` and brief list stale
+/// pages with their sources from tables read once (`Manifest::stale_pages`); a test holds the
+/// two to the same pages.
 pub const STALE: &str = "(date(p.updated) = p.updated AND EXISTS (
     SELECT 1 FROM json_each(p.sources) s
     CROSS JOIN files f ON f.path =
