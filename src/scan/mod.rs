@@ -208,8 +208,12 @@ fn store(
     } = work;
     let mut to_read = Vec::new();
     let mut skipped = 0;
+    // Live rows whose file the walk found: when that is all of them, no row is gone.
+    let mut live_found = 0;
     for (i, f) in found.iter().enumerate() {
-        match known.get(&f.rel) {
+        let row = known.get(&f.rel);
+        live_found += usize::from(row.is_some_and(|r| !r.deleted));
+        match row {
             Some(row) if !full && is_clean(row, f.stat) => skipped += 1,
             _ => to_read.push(i),
         }
@@ -258,22 +262,29 @@ fn store(
         }
         Ok(())
     })?;
-    let seen: std::collections::HashSet<&str> = found
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !vanished.contains(i))
-        .map(|(_, f)| f.rel.as_str())
-        .collect();
     let mut deleted = 0;
-    for (path, row) in &known {
-        if !seen.contains(path.as_str()) && gone(path, row) {
-            tx.delete(path, now_ns, &mut dirty)?;
-            deleted += 1;
+    // Only a live row can be gone (`gone` says no to the others): when the walk found the file
+    // of every one and none vanished since, there is nothing to look for.
+    let live_known = known.values().filter(|r| !r.deleted).count();
+    if live_found < live_known || !vanished.is_empty() {
+        let mut seen: std::collections::HashSet<&str, foldhash::fast::RandomState> =
+            std::collections::HashSet::with_capacity_and_hasher(found.len(), Default::default());
+        seen.extend(
+            found
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !vanished.contains(i))
+                .map(|(_, f)| f.rel.as_str()),
+        );
+        for (path, row) in &known {
+            if !seen.contains(path.as_str()) && gone(path, row) {
+                tx.delete(path, now_ns, &mut dirty)?;
+                deleted += 1;
+            }
         }
     }
     let walked = found.len();
     // What the walk found is not needed any more: free it before resolution loads its tables.
-    drop(seen);
     drop(found);
     drop(known);
     let resolved = tx.resolve(&dirty, all)?;
