@@ -23,6 +23,9 @@ pub(super) fn take(
     now: &Now,
 ) -> Result<Snapshot, IngestError> {
     scan::refresh(vault, manifest, now)?;
+    // The generation first: a scan between the two readings stamps what it stores after it,
+    // so finalize compares that file too.
+    let generation = manifest.generation()?;
     let mut pages = manifest.page_hashes()?;
     let git = git::state(&vault.root)?;
     let in_git = |path: &str| {
@@ -45,11 +48,12 @@ pub(super) fn take(
         }
         Ok(None)
     })?;
-    let lint_before = delta::encode(&delta::gate_issues(vault, manifest, Pages::All)?);
+    let issues = delta::gate_issues(vault, manifest, Pages::All)?;
     Ok(Snapshot {
         pages,
         base_commit: git.and_then(|g| g.head),
-        lint_before,
+        generation,
+        lint_before: delta::encode_by_page(&issues),
     })
 }
 
@@ -60,11 +64,15 @@ pub(super) fn lint_delta(
     id: i64,
     changes: &[PageChange],
 ) -> Result<Vec<Issue>, IngestError> {
-    let before = delta::decode(&manifest.lint_record(id)?.0.unwrap_or_default());
     let touched: Vec<String> = changes
         .iter()
         .filter(|c| c.action != PageAction::Deleted)
         .map(|c| c.path.clone())
+        .collect();
+    let before: Vec<Issue> = manifest
+        .lint_before(id, &touched)?
+        .iter()
+        .flat_map(|json| delta::decode(json))
         .collect();
     // Only the touched pages' issues can be new: lint those, not the vault.
     let after = delta::gate_issues(vault, manifest, Pages::Only(&touched))?;
@@ -85,7 +93,5 @@ pub(super) fn record(vault: &Vault, manifest: &mut Manifest, id: i64) -> Result<
 
 /// The lint issues finalize recorded for ingest `id`.
 pub(super) fn recorded_delta(manifest: &Manifest, id: i64) -> Result<Vec<Issue>, IngestError> {
-    Ok(delta::decode(
-        &manifest.lint_record(id)?.1.unwrap_or_default(),
-    ))
+    Ok(delta::decode(&manifest.lint_delta(id)?.unwrap_or_default()))
 }

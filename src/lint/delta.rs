@@ -47,6 +47,21 @@ pub fn encode(issues: &[Issue]) -> String {
     serde_json::to_string(issues).unwrap_or_else(|_| "[]".into())
 }
 
+/// Issues as stored JSON, one text per page that has any, by page.
+pub fn encode_by_page(issues: &[Issue]) -> Vec<(String, String)> {
+    let mut by_page: std::collections::BTreeMap<&str, Vec<&Issue>> = Default::default();
+    for i in issues {
+        by_page.entry(&i.path).or_default().push(i);
+    }
+    by_page
+        .into_iter()
+        .map(|(page, issues)| {
+            let json = serde_json::to_string(&issues).unwrap_or_else(|_| "[]".into());
+            (page.to_string(), json)
+        })
+        .collect()
+}
+
 /// Stored JSON as issues; checks this sparks does not know are left out.
 pub fn decode(json: &str) -> Vec<Issue> {
     let stored: Vec<Stored> = serde_json::from_str(json).unwrap_or_default();

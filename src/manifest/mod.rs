@@ -53,6 +53,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0006_provenance.sql"),
     include_str!("../../migrations/0007_extracts.sql"),
     include_str!("../../migrations/0008_pending_links_by_key.sql"),
+    include_str!("../../migrations/0009_changes_since_prepare.sql"),
 ];
 
 /// The schema version this binary writes.

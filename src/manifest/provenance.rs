@@ -59,8 +59,12 @@ pub struct Snapshot {
     pub pages: Vec<(String, String)>,
     /// HEAD when prepare ran, in a git repository.
     pub base_commit: Option<String>,
-    /// The lint issues of the gate's checks (JSON).
-    pub lint_before: String,
+    /// The scan generation the pages were read at ([`Manifest::generation`], read before
+    /// them): finalize compares only the files stored or deleted after it.
+    pub generation: i64,
+    /// The lint issues of the gate's checks, by page: each page that has any, with its issues
+    /// (JSON).
+    pub lint_before: Vec<(String, String)>,
 }
 
 /// Record the snapshot of the ingest `id` being opened in `tx`, and let go of every older
@@ -71,16 +75,24 @@ pub(super) fn write_snapshot(
     id: i64,
     s: &Snapshot,
 ) -> Result<()> {
-    tx.execute("DELETE FROM ingest_snapshot WHERE ingest_id <> ?1", [id])
-        .at(path)?;
-    {
-        let mut ins = tx
-            .prepare(
-                "INSERT OR REPLACE INTO ingest_snapshot (ingest_id, path, hash) VALUES (?1, ?2, ?3)",
-            )
+    for table in ["ingest_snapshot", "ingest_lint_before"] {
+        tx.execute(&format!("DELETE FROM {table} WHERE ingest_id <> ?1"), [id])
             .at(path)?;
-        for (p, h) in &s.pages {
-            ins.execute(params![id, p, h]).at(path)?;
+    }
+    for (table, rows) in [
+        ("ingest_snapshot (ingest_id, path, hash)", &s.pages),
+        (
+            "ingest_lint_before (ingest_id, path, issues)",
+            &s.lint_before,
+        ),
+    ] {
+        let mut ins = tx
+            .prepare(&format!(
+                "INSERT OR REPLACE INTO {table} VALUES (?1, ?2, ?3)"
+            ))
+            .at(path)?;
+        for (p, v) in rows {
+            ins.execute(params![id, p, v]).at(path)?;
         }
     }
     tx.execute(
@@ -90,13 +102,39 @@ pub(super) fn write_snapshot(
     )
     .at(path)?;
     tx.execute(
-        "INSERT OR REPLACE INTO ingest_provenance (ingest_id, base_commit, lint_before)
-         VALUES (?1, ?2, ?3)",
-        params![id, s.base_commit, s.lint_before],
+        "INSERT OR REPLACE INTO ingest_provenance (ingest_id, base_commit, lint_before, snapshot_gen)
+         VALUES (?1, ?2, '', ?3)",
+        params![id, s.base_commit, s.generation],
     )
     .at(path)?;
     Ok(())
 }
+
+/// The files stored or deleted since the snapshot (`?2`, its generation), along the index on
+/// `gen`, with their hashes in snapshot `?1` and now (`NULL` for a file deleted or not a page).
+/// Not sorted: to give the rows in path order SQLite would walk every file.
+const CHANGED_SINCE: &str = "SELECT f.path, s.hash,
+        CASE WHEN f.deleted = 0 AND EXISTS (SELECT 1 FROM pages p WHERE p.path = f.path)
+             THEN CASE WHEN f.hash LIKE 'reindex:%' THEN substr(f.hash, 9) ELSE f.hash END END
+ FROM files f INDEXED BY files_gen
+ LEFT JOIN ingest_snapshot s ON s.ingest_id = ?1 AND s.path = f.path
+ WHERE f.gen > ?2";
+
+/// Every page of snapshot `?1` and every live page now, with both hashes (point lookups by
+/// path both ways: no CTE, which SQLite would materialise and join without an index).
+const EVERY_PAGE: &str = "SELECT s.path, s.hash,
+        CASE WHEN f.hash LIKE 'reindex:%' THEN substr(f.hash, 9) ELSE f.hash END
+ FROM ingest_snapshot s
+ LEFT JOIN files f ON f.path = s.path AND f.deleted = 0
+   AND EXISTS (SELECT 1 FROM pages p WHERE p.path = f.path)
+ WHERE s.ingest_id = ?1
+ UNION ALL
+ SELECT p.path, NULL,
+        CASE WHEN f.hash LIKE 'reindex:%' THEN substr(f.hash, 9) ELSE f.hash END
+ FROM pages p JOIN files f ON f.path = p.path
+ WHERE f.deleted = 0 AND NOT EXISTS
+   (SELECT 1 FROM ingest_snapshot s WHERE s.ingest_id = ?1 AND s.path = p.path)
+ ORDER BY 1";
 
 /// A hash as the scan stored it, without the mark a migration may have put on it.
 fn plain(hash: String) -> String {
@@ -167,54 +205,74 @@ impl Manifest {
             .at(&self.path)
     }
 
+    /// The scan generation: that of the last scan that stored or deleted a file.
+    pub fn generation(&self) -> Result<i64> {
+        super::scan_tx::generation(&self.conn).at(&self.path)
+    }
+
     /// What happened to the wiki's pages since ingest `id`'s snapshot: the live pages that
     /// were not in it (created) or whose hash differs (changed), and the pages in it that are
-    /// gone (deleted), by path. `None` when prepare recorded no snapshot.
+    /// gone (deleted), by path. `None` when prepare recorded no snapshot. Only the files a
+    /// scan stored or deleted since the snapshot are compared; a snapshot recorded before
+    /// generations were kept is compared page by page.
     pub fn page_changes(&self, id: i64) -> Result<Option<Vec<PageChange>>> {
-        if !self.has_snapshot(id)? {
-            return Ok(None);
-        }
-        let mut stmt = self
+        let generation: Option<Option<i64>> = self
             .conn
-            .prepare(
-                // Point lookups by path both ways: no CTE, which SQLite would materialise
-                // and join without an index.
-                "SELECT s.path, s.hash,
-                        CASE WHEN f.hash LIKE 'reindex:%' THEN substr(f.hash, 9) ELSE f.hash END
-                 FROM ingest_snapshot s
-                 LEFT JOIN files f ON f.path = s.path AND f.deleted = 0
-                   AND EXISTS (SELECT 1 FROM pages p WHERE p.path = f.path)
-                 WHERE s.ingest_id = ?1
-                   AND (f.hash IS NULL OR s.hash IS NOT
-                        CASE WHEN f.hash LIKE 'reindex:%' THEN substr(f.hash, 9) ELSE f.hash END)
-                 UNION ALL
-                 SELECT p.path, NULL,
-                        CASE WHEN f.hash LIKE 'reindex:%' THEN substr(f.hash, 9) ELSE f.hash END
-                 FROM pages p JOIN files f ON f.path = p.path
-                 WHERE f.deleted = 0 AND NOT EXISTS
-                   (SELECT 1 FROM ingest_snapshot s WHERE s.ingest_id = ?1 AND s.path = p.path)
-                 ORDER BY 1",
+            .query_row(
+                "SELECT snapshot_gen FROM ingest_provenance WHERE ingest_id = ?1",
+                [id],
+                |r| r.get(0),
             )
+            .optional()
             .at(&self.path)?;
+        match generation {
+            None => Ok(None),
+            Some(Some(generation)) => self
+                .changes_by(CHANGED_SINCE, params![id, generation])
+                .map(Some),
+            Some(None) => self.changes_by(EVERY_PAGE, params![id]).map(Some),
+        }
+    }
+
+    /// The page changes `sql` finds: rows of (path, hash before, hash after), each `NULL` when
+    /// the page was not there; rows whose hashes agree are no change.
+    fn changes_by(&self, sql: &str, params: &[&dyn rusqlite::ToSql]) -> Result<Vec<PageChange>> {
+        let mut stmt = self.conn.prepare(sql).at(&self.path)?;
         let rows = stmt
-            .query_map([id], |r| {
-                let (before, after): (Option<String>, Option<String>) = (r.get(1)?, r.get(2)?);
-                let action = match (&before, &after) {
-                    (None, _) => PageAction::Created,
-                    (_, None) => PageAction::Deleted,
-                    _ => PageAction::Changed,
-                };
-                Ok(PageChange {
-                    path: r.get(0)?,
-                    action,
-                    before_hash: before,
-                    after_hash: after,
-                })
+            .query_map(params, |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, Option<String>>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                ))
             })
             .at(&self.path)?;
-        Ok(Some(
-            rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)?,
-        ))
+        let mut changes = Vec::new();
+        for row in rows {
+            let (path, before, after) = row.at(&self.path)?;
+            let action = match (&before, &after) {
+                (None, None) => continue,
+                (Some(b), Some(a)) if a == b => continue,
+                (None, Some(_)) => PageAction::Created,
+                (Some(_), None) => PageAction::Deleted,
+                (Some(_), Some(_)) => PageAction::Changed,
+            };
+            changes.push(PageChange {
+                path,
+                action,
+                before_hash: before,
+                after_hash: after,
+            });
+        }
+        changes.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+        Ok(changes)
+    }
+
+    /// [`Manifest::page_changes`] comparing every page, whatever the snapshot's generation:
+    /// what the comparison of the changed files alone must agree with.
+    #[cfg(test)]
+    pub fn page_changes_of_every_page(&self, id: i64) -> Result<Vec<PageChange>> {
+        self.changes_by(EVERY_PAGE, params![id])
     }
 
     /// The snapshot of ingest `id` (path → hash), `None` when prepare recorded none. Finalize
@@ -234,17 +292,39 @@ impl Manifest {
         Ok(Some(rows.collect::<rusqlite::Result<_>>().at(&self.path)?))
     }
 
-    /// The lint issues (JSON) recorded before ingest `id`'s batch and those it added.
-    pub fn lint_record(&self, id: i64) -> Result<(Option<String>, Option<String>)> {
+    /// The lint issues prepare recorded of `pages` before ingest `id`'s batch: each page's
+    /// that had any (JSON).
+    pub fn lint_before(&self, id: i64, pages: &[String]) -> Result<Vec<String>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT issues FROM ingest_lint_before WHERE ingest_id = ?1 AND path = ?2",
+            )
+            .at(&self.path)?;
+        let mut found = Vec::new();
+        for page in pages {
+            if let Some(issues) = stmt
+                .query_row(params![id, page], |r| r.get(0))
+                .optional()
+                .at(&self.path)?
+            {
+                found.push(issues);
+            }
+        }
+        Ok(found)
+    }
+
+    /// The lint issues finalize found ingest `id`'s batch added (JSON), once it has.
+    pub fn lint_delta(&self, id: i64) -> Result<Option<String>> {
         self.conn
             .query_row(
-                "SELECT lint_before, lint_delta FROM ingest_provenance WHERE ingest_id = ?1",
+                "SELECT lint_delta FROM ingest_provenance WHERE ingest_id = ?1",
                 [id],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| r.get(0),
             )
             .optional()
             .at(&self.path)
-            .map(Option::unwrap_or_default)
+            .map(Option::flatten)
     }
 
     /// Record what ingest `id` did to the wiki (replacing what an interrupted finalize
@@ -370,7 +450,8 @@ mod tests {
                 .map(|(p, h)| (p.to_string(), h.to_string()))
                 .collect(),
             base_commit: None,
-            lint_before: "[]".into(),
+            generation: 0,
+            lint_before: Vec::new(),
         };
         let id = match m.open_ingest("k", "t", 0, &[e], Some(&snap)).unwrap() {
             Opened::New(id) => id,

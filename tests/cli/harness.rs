@@ -281,6 +281,21 @@ pub fn db(v: &TestVault) -> rusqlite::Connection {
     rusqlite::Connection::open(v.path("sparks.db")).unwrap()
 }
 
+/// Put a manifest back into schema 8's shape (migration 9 undone): no generations, the lint
+/// issues before an ingest's batch not kept per page. Tests of older schemas start here.
+pub fn undo_schema_9(v: &TestVault) {
+    db(v)
+        .execute_batch(
+            "ALTER TABLE ingest_provenance DROP COLUMN snapshot_gen;
+             DROP TABLE ingest_lint_before;
+             DROP INDEX files_gen;
+             ALTER TABLE files DROP COLUMN gen;
+             DELETE FROM meta WHERE key = 'files_gen';
+             PRAGMA user_version = 8;",
+        )
+        .unwrap();
+}
+
 /// Rows of a query, each row's columns joined with " | ".
 pub fn rows(v: &TestVault, sql: &str) -> Vec<String> {
     let c = db(v);

@@ -3,7 +3,7 @@
 //! lint delta and `--strict`, and a revert killed after each of its steps.
 
 use crate::fault_matrix::with_fault;
-use crate::harness::{TestVault, git, tree};
+use crate::harness::{TestVault, db, git, rows, tree, undo_schema_9};
 use crate::snapshot;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -111,6 +111,28 @@ fn assert_same(got: &BTreeMap<String, Vec<u8>>, want: &BTreeMap<String, Vec<u8>>
     }
 }
 
+/// The pages an `ingest --show --json` lists, as (path, action).
+fn page_actions(shown: &Value) -> Vec<(String, String)> {
+    shown["page_changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["path"].as_str().unwrap().into(),
+                p["action"].as_str().unwrap().into(),
+            )
+        })
+        .collect()
+}
+
+fn owned(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(p, a)| (p.to_string(), a.to_string()))
+        .collect()
+}
+
 #[test]
 fn show_lists_the_two_pages_created_and_the_one_changed() {
     // Captures that feed no collection: the batch's pages are the agent's three.
@@ -121,27 +143,14 @@ fn show_lists_the_two_pages_created_and_the_one_changed() {
     let f = ingest(&v);
     assert_eq!(f["lint_delta"], serde_json::json!([]), "{f}");
     let d = v.run(&["ingest", "--show", "1", "--json"]).ok().json();
-    let pages: Vec<(String, String)> = d["page_changes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                p["path"].as_str().unwrap().into(),
-                p["action"].as_str().unwrap().into(),
-            )
-        })
-        .collect();
-    let want = [
-        ("wiki/concepts/Alpha.md", "created"),
-        ("wiki/concepts/Bravo.md", "created"),
-        ("wiki/concepts/Old.md", "changed"),
-    ];
-    let want: Vec<(String, String)> = want
-        .iter()
-        .map(|(p, a)| (p.to_string(), a.to_string()))
-        .collect();
-    assert_eq!(pages, want);
+    assert_eq!(
+        page_actions(&d),
+        owned(&[
+            ("wiki/concepts/Alpha.md", "created"),
+            ("wiki/concepts/Bravo.md", "created"),
+            ("wiki/concepts/Old.md", "changed"),
+        ])
+    );
     assert_eq!(d["state"], "completed");
     assert_eq!(d["pages"]["created"], 2);
     assert_eq!(d["pages"]["changed"], 1);
@@ -439,6 +448,127 @@ fn a_finalize_that_is_not_strict_reports_and_keeps_the_lint_delta() {
     assert_eq!(shown["lint_delta"], f["lint_delta"]);
     let text = v.run(&["ingest", "--show", "1"]).ok().stdout;
     assert!(text.contains("the batch added 2 issues"), "{text}");
+}
+
+/// A batch with everything around it that can happen to files between prepare and finalize,
+/// scans in between; the pages `--show` then lists, as (path, action). With `every_page`, the
+/// snapshot is stripped of its generation (as one recorded before schema 9 is): finalize
+/// compares every page instead of the files stored or deleted since.
+fn busy_batch(every_page: bool) -> Vec<(String, String)> {
+    let v = TestVault::new();
+    let pages = [
+        "Kept", "Edited", "Reverted", "Gone", "Back", "Moved", "Early",
+    ];
+    for name in pages {
+        v.page(
+            &format!("wiki/concepts/{name}.md"),
+            name,
+            "A page. Two. Three.",
+        );
+    }
+    v.write("raw/notes/n.md", "a note\n");
+    v.capture(&["2026-04-10\nalpha: plain"]);
+    v.settle();
+    v.run(&["scan"]).ok();
+    // Changed before prepare: not the batch's.
+    v.page("wiki/concepts/Early.md", "Early", "Edited before prepare.");
+    v.run(&["ingest", "--prepare"]).ok();
+    if every_page {
+        db(&v)
+            .execute("UPDATE ingest_provenance SET snapshot_gen = NULL", [])
+            .unwrap();
+    }
+    let original = v.read("wiki/concepts/Reverted.md");
+    v.page("wiki/concepts/Edited.md", "Edited", "Edited by the batch.");
+    v.page(
+        "wiki/concepts/Reverted.md",
+        "Reverted",
+        "Edited, then put back.",
+    );
+    let back = v.read("wiki/concepts/Back.md");
+    for gone in ["Gone", "Back"] {
+        std::fs::remove_file(v.path(&format!("wiki/concepts/{gone}.md"))).unwrap();
+    }
+    v.run(&["scan"]).ok();
+    v.write("wiki/concepts/Reverted.md", &original);
+    v.write("wiki/concepts/Back.md", &back);
+    std::fs::rename(
+        v.path("wiki/concepts/Moved.md"),
+        v.path("wiki/concepts/Moved there.md"),
+    )
+    .unwrap();
+    v.page("wiki/concepts/New.md", "New", "Created by the batch.");
+    v.write("raw/notes/n.md", "a note, edited\n");
+    // A command that brings the manifest up to date on its own.
+    v.run(&["query", "--tag", "none"]).ok();
+    v.run(&["ingest", "--finalize"]).ok();
+    page_actions(&v.run(&["ingest", "--show", "1", "--json"]).ok().json())
+}
+
+#[test]
+fn finalize_compares_what_changed_since_prepare_as_comparing_every_page_would() {
+    let since = busy_batch(false);
+    assert_eq!(
+        since,
+        owned(&[
+            ("wiki/concepts/Edited.md", "changed"),
+            ("wiki/concepts/Gone.md", "deleted"),
+            ("wiki/concepts/Moved there.md", "created"),
+            ("wiki/concepts/Moved.md", "deleted"),
+            ("wiki/concepts/New.md", "created"),
+        ])
+    );
+    assert_eq!(busy_batch(true), since);
+}
+
+#[test]
+fn an_open_ingest_from_schema_8_keeps_its_lint_issues_before_through_the_migration() {
+    let v = vault(false);
+    v.write("wiki/concepts/Bare.md", "No frontmatter. [[Nowhere]]\n");
+    v.settle();
+    v.run(&["ingest", "--prepare"]).ok();
+    // The manifest as schema 8 left it: the issues before as one JSON text in the ingest's
+    // row, no generations.
+    let c = db(&v);
+    let issues: String = c
+        .query_row(
+            "SELECT json_group_array(json(value)) FROM ingest_lint_before, json_each(issues)",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(issues.contains("Nowhere"), "{issues}");
+    c.execute(
+        "UPDATE ingest_provenance SET lint_before = ?1",
+        [issues.as_str()],
+    )
+    .unwrap();
+    drop(c);
+    undo_schema_9(&v);
+    // The batch edits the page with the old issues and adds one of its own.
+    v.write(
+        "wiki/concepts/Bare.md",
+        "No frontmatter, still. [[Nowhere]] and [[Neither]]\n",
+    );
+    let f = v.run(&["ingest", "--finalize", "--json"]).ok().json();
+    let messages: Vec<&str> = f["lint_delta"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(messages.len(), 1, "{f}");
+    assert!(messages[0].contains("Neither"), "{f}");
+    let show = v.run(&["ingest", "--show", "1", "--json"]).ok().json();
+    assert_eq!(show["pages"]["changed"], 1, "{show}");
+    assert_eq!(
+        rows(
+            &v,
+            "SELECT count(*) FROM ingest_provenance WHERE lint_before <> ''"
+        ),
+        ["0"],
+        "the whole-vault text is not kept"
+    );
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! `sparks scan`: change detection, bad input, unreadable paths, links.
 
-use crate::harness::{TestVault, db, rows};
+use crate::harness::{TestVault, db, rows, undo_schema_9};
 use crate::snapshot;
 use std::process::Command;
 
@@ -656,6 +656,7 @@ fn a_schema_1_manifest_is_migrated_and_reindexed_keeping_change_times() {
         .settle();
     scan(&v);
     // Put the manifest back into schema 1's shape, as an older sparks left it.
+    undo_schema_9(&v);
     db(&v)
         .execute_batch(
             "DROP TABLE search_wiki; DROP TABLE search_raw;
@@ -718,6 +719,7 @@ fn a_schema_2_manifest_is_read_again_for_obsidian_heading_keys() {
     scan(&v);
     // Put the heading keys back as schema 2 stored them (the name key, comments not
     // skipped), as an older sparks left them.
+    undo_schema_9(&v);
     db(&v)
         .execute_batch(
             "UPDATE headings SET key = lower(text);
@@ -759,6 +761,7 @@ fn a_schema_2_manifest_counts_sentences_on_the_next_scan() {
         .settle();
     scan(&v);
     // Schema 2 counted words: these pages had plenty.
+    undo_schema_9(&v);
     db(&v)
         .execute_batch(
             "ALTER TABLE pages DROP COLUMN sentences;

@@ -15,7 +15,7 @@ use crate::markdown::Document;
 use crate::progress::Listener;
 use rusqlite::{OptionalExtension, Transaction, params};
 use search::SearchBatch;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -47,14 +47,33 @@ impl Manifest {
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
             .at(&path)?;
+        let stamp = generation(&tx).at(&path)? + 1;
         Ok(ScanTx {
             tx,
             path,
+            stamp,
+            stamped: Cell::new(false),
             search: RefCell::default(),
             progress: self.progress.clone(),
             set_aside: Vec::new(),
         })
     }
+}
+
+/// The `meta` key of the scan generation: a counter every scan that stores or deletes a file
+/// moves on by one, stamping the rows it writes (`files.gen`), so that "what changed since"
+/// is a range of an index, whatever the clocks did.
+pub(super) const GENERATION: &str = "files_gen";
+
+/// The generation of the last scan that stored or deleted a file (0 before any).
+pub(super) fn generation(conn: &rusqlite::Connection) -> rusqlite::Result<i64> {
+    conn.query_row(
+        "SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?1",
+        [GENERATION],
+        |r| r.get(0),
+    )
+    .optional()
+    .map(Option::unwrap_or_default)
 }
 
 /// The stored row of a file the scan found.
@@ -70,6 +89,10 @@ struct Previous {
 pub struct ScanTx<'a> {
     tx: Transaction<'a>,
     path: std::path::PathBuf,
+    /// The generation this scan stamps on the rows it stores or deletes.
+    stamp: i64,
+    /// A row was stamped: the generation is recorded at commit.
+    stamped: Cell<bool>,
     /// Search-index changes not written yet.
     search: RefCell<SearchBatch>,
     /// Who hears how resolution goes.
@@ -136,12 +159,13 @@ impl ScanTx<'_> {
             .tx
             .prepare_cached(
                 "INSERT INTO files (path, name_key, path_key, size, mtime_ns, ctime_ns, inode, hash,
-                                    clock_ns, changed_ns, deleted, name_loose, indexed)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0, ?11, ?12)
+                                    clock_ns, changed_ns, deleted, name_loose, indexed, gen)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0, ?11, ?12, ?13)
                  ON CONFLICT (path) DO UPDATE SET
                     size = excluded.size, mtime_ns = excluded.mtime_ns,
                     ctime_ns = excluded.ctime_ns, inode = excluded.inode, hash = excluded.hash,
                     clock_ns = excluded.clock_ns, deleted = 0, indexed = excluded.indexed,
+                    gen = excluded.gen,
                     changed_ns = CASE WHEN files.hash = 'reindex:' || excluded.hash
                                       THEN files.changed_ns ELSE excluded.changed_ns END
                  RETURNING rowid",
@@ -161,11 +185,13 @@ impl ScanTx<'_> {
                         changed_ns,
                         name_loose,
                         text.is_some(),
+                        self.stamp,
                     ],
                     |r| r.get(0),
                 )
             })
             .at(&self.path)?;
+        self.stamped.set(true);
         match doc {
             Some(doc) if live => self.update_document(path, doc, dirty)?,
             Some(doc) => self.insert_document(path, doc, dirty)?,
@@ -200,10 +226,12 @@ impl ScanTx<'_> {
         self.clear_derived(path, dirty)?;
         self.tx
             .prepare_cached(
-                "UPDATE files SET deleted = 1, indexed = 0, changed_ns = ?2 WHERE path = ?1",
+                "UPDATE files SET deleted = 1, indexed = 0, changed_ns = ?2, gen = ?3
+                 WHERE path = ?1",
             )
-            .and_then(|mut s| s.execute(rusqlite::params![path, now_ns]))
+            .and_then(|mut s| s.execute(rusqlite::params![path, now_ns, self.stamp]))
             .at(&self.path)?;
+        self.stamped.set(true);
         Ok(())
     }
 
@@ -231,6 +259,9 @@ impl ScanTx<'_> {
     pub fn commit(self) -> Result<()> {
         self.flush_search(true)?;
         self.restore_set_aside()?;
+        if self.stamped.get() {
+            self.set_meta(GENERATION, &self.stamp.to_string())?;
+        }
         self.tx.commit().at(&self.path)
     }
 
