@@ -1,4 +1,5 @@
--- Sparks manifest, schema 9: what finalize reads of the snapshot is what changed since it.
+-- Sparks manifest, schema 9: what finalize reads of the snapshot is what changed since it;
+-- lint reads fragment links from their index.
 --
 -- Finalize compared every page of prepare's snapshot with the manifest (a lookup each way per
 -- page: a third of a finalize at 100,000 pages) and read back the lint issues of the whole
@@ -34,3 +35,9 @@ GROUP BY p.ingest_id, json_extract(j.value, '$.path');
 
 -- The column stays (SQLite cannot drop a NOT NULL constraint in place); it is empty from now.
 UPDATE ingest_provenance SET lint_before = '';
+
+-- Lint's check of fragments reads the target, heading and block of every link with a
+-- fragment: from the index alone, instead of a lookup into `links` for each (half its time).
+DROP INDEX IF EXISTS links_fragments;
+CREATE INDEX links_fragments ON links(source, seq, status, resolved, heading_key, block)
+    WHERE heading_key IS NOT NULL OR block IS NOT NULL;

@@ -291,6 +291,9 @@ pub fn undo_schema_9(v: &TestVault) {
              DROP INDEX files_gen;
              ALTER TABLE files DROP COLUMN gen;
              DELETE FROM meta WHERE key = 'files_gen';
+             DROP INDEX links_fragments;
+             CREATE INDEX links_fragments ON links(source, seq)
+                 WHERE heading_key IS NOT NULL OR block IS NOT NULL;
              PRAGMA user_version = 8;",
         )
         .unwrap();
