@@ -106,12 +106,17 @@ bench_view() {
   view_page=${view_url%/}/page/$(python3 -c "import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))" "$HUB_PATH")
 }
 
-# bench_settle SPARKS VAULT: after the first scan, the index and the collection pages written
-# and the vault scanned again, so that the measured commands see it in its steady state.
+# bench_settle SPARKS VAULT: after the first scan, the index and the collection pages written,
+# a batch prepared and aborted, and the vault scanned again, so that the measured commands see
+# it in its steady state.
 bench_settle() {
   local sparks=$1 vault=$2
   "$sparks" --vault "$vault" index >/dev/null 2>&1 || echo "bench: index failed" >&2
   "$sparks" --vault "$vault" collections regen --all >/dev/null 2>&1 || echo "bench: collections regen failed" >&2
+  # The first prepare of a manifest copies every page outside git (what a revert needs), once:
+  # the agent's loop that prepare and finalize are measured in comes after it.
+  "$sparks" --vault "$vault" ingest --prepare --limit 1 >/dev/null 2>&1 || true
+  "$sparks" --vault "$vault" ingest --abort >/dev/null 2>&1 || true
   "$sparks" --vault "$vault" scan >/dev/null 2>&1 || true
   "$sparks" --vault "$vault" scan >/dev/null 2>&1 || true
 }

@@ -342,8 +342,9 @@ w("- **Release binary**: %.1f MB (%s bytes)" % (int(env["BENCH_BINARY"]) / 1e6, 
 w("- **Vaults**: `gen_vault --seed %s`, about as many raw files as pages, %s inbox captures; "
   "`sparks.toml` has `auto_commit = false` and the vault is not a git repository, so finalize "
   "commits nothing. Before measuring, each vault is scanned, `sparks index` and "
-  "`sparks collections regen --all` write their pages, and it is scanned again: the commands "
-  "see a vault in its steady state." % (env.get("BENCH_SEEDV", "?"), env.get("BENCH_INBOX", "?")))
+  "`sparks collections regen --all` write their pages, one batch is prepared and aborted (a "
+  "manifest's first prepare copies every page outside git, once), and it is scanned again: "
+  "the commands see a vault in its steady state." % (env.get("BENCH_SEEDV", "?"), env.get("BENCH_INBOX", "?")))
 w("- **Runs**: a probe run sets the count: as many as fit a budget of 8–12 s per command, "
   "3 to 30, after 0–2 warm-ups; a command slower than its budget is measured once (runs = 1). "
   "A run longer than %s s is killed and counts as not completing." % env.get("BENCH_TIMEOUTV", "?"))
