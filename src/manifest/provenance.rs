@@ -95,12 +95,29 @@ pub(super) fn write_snapshot(
             ins.execute(params![id, p, v]).at(path)?;
         }
     }
-    tx.execute(
-        "DELETE FROM page_blobs WHERE hash NOT IN
-            (SELECT hash FROM ingest_snapshot WHERE ingest_id = ?1)",
-        [id],
-    )
-    .at(path)?;
+    // The contents no page of this snapshot has, found in memory: `hash NOT IN (SELECT …)`
+    // read every row of `page_blobs` whole (the pages' contents: 0.3-0.6 s at 100,000 pages
+    // to delete nothing), where its hashes alone are in their index.
+    let wanted: HashSet<&str, foldhash::fast::RandomState> =
+        s.pages.iter().map(|(_, hash)| hash.as_str()).collect();
+    let unwanted: Vec<String> = {
+        let mut stmt = tx.prepare("SELECT hash FROM page_blobs").at(path)?;
+        let hashes = stmt.query_map([], |r| r.get::<_, String>(0)).at(path)?;
+        let mut unwanted = Vec::new();
+        for hash in hashes {
+            let hash = hash.at(path)?;
+            if !wanted.contains(hash.as_str()) {
+                unwanted.push(hash);
+            }
+        }
+        unwanted
+    };
+    let mut drop = tx
+        .prepare("DELETE FROM page_blobs WHERE hash = ?1")
+        .at(path)?;
+    for hash in &unwanted {
+        drop.execute([hash]).at(path)?;
+    }
     tx.execute(
         "INSERT OR REPLACE INTO ingest_provenance (ingest_id, base_commit, lint_before, snapshot_gen)
          VALUES (?1, ?2, '', ?3)",
