@@ -74,8 +74,18 @@ pub fn scan(
         source,
     })?;
     let (live, _) = manifest.file_tally()?;
-    let (found, errors, unreadable) = walk(root, &*manifest.progress(), live as usize);
-    let known = manifest.file_rows()?;
+    // The walk (a stat per file, in the kernel) and reading the stored rows (in SQLite) take
+    // about as long as each other when little changed, and need nothing from each other: the
+    // rows are read on this thread while another walks.
+    let progress = manifest.progress();
+    let (walked, known) = std::thread::scope(|threads| {
+        let walker = threads.spawn(|| walk(root, &*progress, live as usize));
+        let known = manifest.file_rows();
+        (walker.join(), known)
+    });
+    let (found, errors, unreadable) =
+        walked.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    let known = known?;
     // A cold or full scan touches most keys: resolving every target at once is cheaper, and
     // needs no record of which keys changed.
     let empty = known.is_empty();
