@@ -96,7 +96,7 @@ pub(super) fn write_snapshot(
         }
     }
     // The contents no page of this snapshot has, found in memory: `hash NOT IN (SELECT …)`
-    // read every row of `page_blobs` whole (the pages' contents: 0.3-0.6 s at 100,000 pages
+    // read every row of `page_blobs` whole (the pages' contents: 0.3–0.6 s at 100,000 pages
     // to delete nothing), where its hashes alone are in their index.
     let wanted: HashSet<&str, foldhash::fast::RandomState> =
         s.pages.iter().map(|(_, hash)| hash.as_str()).collect();
@@ -112,11 +112,11 @@ pub(super) fn write_snapshot(
         }
         unwanted
     };
-    let mut drop = tx
+    let mut delete = tx
         .prepare("DELETE FROM page_blobs WHERE hash = ?1")
         .at(path)?;
     for hash in &unwanted {
-        drop.execute([hash]).at(path)?;
+        delete.execute([hash]).at(path)?;
     }
     tx.execute(
         "INSERT OR REPLACE INTO ingest_provenance (ingest_id, base_commit, lint_before, snapshot_gen)
