@@ -100,18 +100,10 @@ pub(super) fn write_snapshot(
     // to delete nothing), where its hashes alone are in their index.
     let wanted: HashSet<&str, foldhash::fast::RandomState> =
         s.pages.iter().map(|(_, hash)| hash.as_str()).collect();
-    let unwanted: Vec<String> = {
-        let mut stmt = tx.prepare("SELECT hash FROM page_blobs").at(path)?;
-        let hashes = stmt.query_map([], |r| r.get::<_, String>(0)).at(path)?;
-        let mut unwanted = Vec::new();
-        for hash in hashes {
-            let hash = hash.at(path)?;
-            if !wanted.contains(hash.as_str()) {
-                unwanted.push(hash);
-            }
-        }
-        unwanted
-    };
+    let unwanted: Vec<String> = blob_hashes(tx, path)?
+        .into_iter()
+        .filter(|hash| !wanted.contains(hash.as_str()))
+        .collect();
     let mut delete = tx
         .prepare("DELETE FROM page_blobs WHERE hash = ?1")
         .at(path)?;
@@ -153,6 +145,13 @@ const EVERY_PAGE: &str = "SELECT s.path, s.hash,
    (SELECT 1 FROM ingest_snapshot s WHERE s.ingest_id = ?1 AND s.path = p.path)
  ORDER BY 1";
 
+/// The hashes whose contents are kept, read from their index (never the contents).
+fn blob_hashes(conn: &rusqlite::Connection, path: &std::path::Path) -> Result<HashSet<String>> {
+    let mut stmt = conn.prepare("SELECT hash FROM page_blobs").at(path)?;
+    let rows = stmt.query_map([], |r| r.get(0)).at(path)?;
+    rows.collect::<rusqlite::Result<_>>().at(path)
+}
+
 /// A hash as the scan stored it, without the mark a migration may have put on it.
 fn plain(hash: String) -> String {
     match hash.strip_prefix("reindex:") {
@@ -179,12 +178,7 @@ impl Manifest {
 
     /// The hashes whose contents are kept.
     pub fn blob_hashes(&self) -> Result<HashSet<String>> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT hash FROM page_blobs")
-            .at(&self.path)?;
-        let rows = stmt.query_map([], |r| r.get(0)).at(&self.path)?;
-        rows.collect::<rusqlite::Result<_>>().at(&self.path)
+        blob_hashes(&self.conn, &self.path)
     }
 
     /// Keep the contents `next` yields (hash, bytes), one transaction for all.
