@@ -218,6 +218,27 @@ impl Manifest {
         }
     }
 
+    /// Open the manifest read-only for a server that keeps the connection from one request to
+    /// the next (SQLite starts each read where the last write left the file, and keeps the
+    /// pages it read while nothing was written). The second value is `false` when the
+    /// connection must not be kept: a manifest that could only be opened as immutable (in a
+    /// directory nobody may write to) is never read again after it changes.
+    pub fn open_to_keep(path: &Path) -> Result<(Manifest, bool)> {
+        match Manifest::read_only(path, &path.to_string_lossy(), OpenFlags::empty()) {
+            Ok(m) => {
+                m.size_caches().at(path)?;
+                Ok((m, true))
+            }
+            Err(_) => Manifest::open_read_only(path).map(|m| (m, false)),
+        }
+    }
+
+    /// Whether a connection kept from [`Manifest::open_to_keep`] may serve another request:
+    /// nobody has migrated the manifest since it was opened.
+    pub fn still_current(&self) -> bool {
+        self.schema_version().ok() == Some(SCHEMA_VERSION)
+    }
+
     /// A second connection to this manifest, read-only, for work run beside this one (a
     /// whole-vault lint shares its checks between two threads).
     pub fn another_reader(&self) -> Result<Manifest> {

@@ -1,11 +1,17 @@
 //! The vault being served ([`Site`]), the answer every route returns ([`Reply`]), and the
-//! manifest as one request finds it ([`Db`]): opened read-only, per request, so that a scan
-//! shows on the next refresh and the viewer never creates or migrates it.
+//! manifest as one request finds it ([`Db`]): read-only, never created or migrated here, and
+//! read afresh by every request, so that a scan shows on the next refresh. The connections are
+//! kept between requests ([`Pool`]): SQLite begins each read where the last write left the
+//! file and keeps the pages it read while nothing was written, so a hub page's thousands of
+//! backlinks are counted from memory on the next visit instead of read again. A connection is
+//! kept only for the file it was opened on: a manifest deleted and made again (`rm sparks.db;
+//! sparks scan`) or migrated is opened anew.
 
 use super::html::{Layout, esc, notice};
 use crate::manifest::Manifest;
 use crate::vault::MANIFEST;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// The vault being shown.
 #[derive(Debug, Clone)]
@@ -14,6 +20,71 @@ pub struct Site {
     pub root: PathBuf,
     /// Its display name.
     pub name: String,
+    pool: Arc<Pool>,
+}
+
+/// The most connections kept between requests (as many as requests run at once, usually one).
+const KEPT: usize = 4;
+
+/// Manifest connections between requests, each with the identity of the file it was opened on.
+#[derive(Debug, Default)]
+struct Pool {
+    idle: Mutex<Vec<(FileId, Manifest)>>,
+}
+
+impl Pool {
+    /// The idle connections (a request that panicked holding the lock left them usable).
+    fn idle(&self) -> std::sync::MutexGuard<'_, Vec<(FileId, Manifest)>> {
+        self.idle.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// What tells one manifest file from another made at the same path: its device and inode. A
+/// new file cannot take the inode of one a kept connection still holds open.
+type FileId = (u64, u64);
+
+/// The identity of the file at `path`; `None` where the platform gives none (then nothing is
+/// kept).
+fn file_id(path: &Path) -> Option<FileId> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        fs_err::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
+/// A connection lent to one request; it goes back to the pool when the request is done.
+pub struct Lease {
+    manifest: Option<Manifest>,
+    /// The file it was opened on, when it may be kept.
+    keep: Option<FileId>,
+    pool: Arc<Pool>,
+}
+
+impl std::ops::Deref for Lease {
+    type Target = Manifest;
+
+    fn deref(&self) -> &Manifest {
+        self.manifest
+            .as_ref()
+            .expect("a lease holds its manifest until dropped")
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        if let (Some(m), Some(id)) = (self.manifest.take(), self.keep) {
+            let mut idle = self.pool.idle();
+            if idle.len() < KEPT {
+                idle.push((id, m));
+            }
+        }
+    }
 }
 
 /// An HTTP answer.
@@ -54,7 +125,7 @@ impl Reply {
 /// The manifest as a request finds it.
 pub enum Db {
     /// Open.
-    Open(Manifest),
+    Open(Lease),
     /// There is no `sparks.db` yet.
     Missing,
     /// It could not be opened.
@@ -65,7 +136,7 @@ impl Db {
     /// The manifest, if open.
     pub fn get(&self) -> Option<&Manifest> {
         match self {
-            Db::Open(m) => Some(m),
+            Db::Open(m) => Some(&**m),
             _ => None,
         }
     }
@@ -87,15 +158,47 @@ impl Db {
 }
 
 impl Site {
-    /// Open the manifest for one request (read-only; never created here).
+    /// The site of the vault at `root`, shown as `name`.
+    pub fn new(root: PathBuf, name: String) -> Site {
+        Site {
+            root,
+            name,
+            pool: Arc::default(),
+        }
+    }
+
+    /// The manifest for one request (read-only; never created here): a kept connection to the
+    /// file now at its path, else a new one.
     pub fn db(&self) -> Db {
         let path = self.root.join(MANIFEST);
         if !path.exists() {
+            self.pool.idle().clear();
             return Db::Missing;
         }
-        match Manifest::open_read_only(&path) {
-            Ok(m) => Db::Open(m),
+        // Read before opening: a file put in its place after this is never taken for it.
+        let id = file_id(&path);
+        let kept = {
+            let mut idle = self.pool.idle();
+            // Connections to a file no longer at the path are closed.
+            idle.retain(|(other, _)| Some(*other) == id);
+            idle.pop()
+        };
+        if let Some((_, m)) = kept
+            && m.still_current()
+        {
+            return Db::Open(self.lease(m, id));
+        }
+        match Manifest::open_to_keep(&path) {
+            Ok((m, keep)) => Db::Open(self.lease(m, id.filter(|_| keep))),
             Err(e) => Db::Failed(e.to_string()),
+        }
+    }
+
+    fn lease(&self, manifest: Manifest, keep: Option<FileId>) -> Lease {
+        Lease {
+            manifest: Some(manifest),
+            keep,
+            pool: self.pool.clone(),
         }
     }
 

@@ -1032,6 +1032,33 @@ fn edits_show_on_refresh_and_scans_update_the_index() {
 }
 
 #[test]
+fn a_manifest_made_anew_while_the_viewer_runs_is_the_one_read() {
+    let v = fixture();
+    let s = Server::start(&v, &[]);
+    // The viewer keeps its connection between requests: a manifest deleted and made again
+    // by a scan is another file, which the next request must read instead.
+    assert!(s.get("/").status(200).text().contains(">Cascade</a>"));
+    let remove = || {
+        for f in ["sparks.db", "sparks.db-wal", "sparks.db-shm"] {
+            let _ = std::fs::remove_file(v.path(f));
+        }
+    };
+    remove();
+    v.page("wiki/concepts/Fresh.md", "Fresh", "New page.");
+    v.run(&["scan"]).ok();
+    let index = s.get("/").status(200).text();
+    assert!(
+        index.contains(">Fresh</a>"),
+        "the new manifest is read: {index}"
+    );
+    remove();
+    let index = s.get("/").status(200).text();
+    assert!(index.contains("no manifest yet"), "{index}");
+    v.run(&["scan"]).ok();
+    assert!(s.get("/").text().contains(">Fresh</a>"));
+}
+
+#[test]
 fn without_a_manifest_pages_still_show_and_none_is_created() {
     let v = fixture();
     for f in ["sparks.db", "sparks.db-wal", "sparks.db-shm"] {

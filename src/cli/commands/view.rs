@@ -57,10 +57,7 @@ pub fn run(ctx: &Ctx, args: ViewArgs) -> anyhow::Result<Exit> {
     if args.open {
         open_browser(&url);
     }
-    let site = Site {
-        root: vault.root.clone(),
-        name: vault.name(),
-    };
+    let site = Site::new(vault.root.clone(), vault.name());
     let log = |r: &RequestLog| {
         eprintln!(
             "{} {} {} {}µs",
