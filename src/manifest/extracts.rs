@@ -35,28 +35,60 @@ impl Manifest {
     /// Every live file whose path starts with `prefix`, by path, with what extractor `kind` of
     /// `build` found in its current content, if anything was kept.
     pub fn extracts(&self, kind: &str, prefix: &str, build: &str) -> Result<Vec<Extract>> {
-        // A range on the primary key: the files under the prefix, not every file. `prefix`
-        // followed by U+10FFFF is above every path that starts with it.
+        // Two ranges read in path order and merged here: the files under the prefix, and what
+        // `kind` found under it. Joined in SQL, each file's finding was a seek of its own
+        // (2.5 µs a file at 100,000 pages, against under 1 µs for the two ranges read through).
+        // `prefix` followed by U+10FFFF is above every path that starts with it.
         let end = format!("{prefix}\u{10FFFF}");
-        let mut stmt = self
+        let mut files = self
             .conn
             .prepare_cached(
-                "SELECT f.path, e.data FROM files f
-                 LEFT JOIN extracts e
-                   ON e.kind = ?3 AND e.path = f.path AND e.hash = f.hash AND e.build = ?4
-                 WHERE f.path >= ?1 AND f.path < ?2 AND f.deleted = 0
-                 ORDER BY f.path",
+                "SELECT path, hash FROM files
+                 WHERE path >= ?1 AND path < ?2 AND deleted = 0 ORDER BY path",
             )
             .at(&self.path)?;
-        let rows = stmt
-            .query_map(params![prefix, end, kind, build], |r| {
-                Ok(Extract {
-                    path: r.get(0)?,
-                    data: r.get(1)?,
-                })
-            })
+        let mut found = self
+            .conn
+            .prepare_cached(
+                "SELECT path, hash, data FROM extracts
+                 WHERE kind = ?1 AND path >= ?2 AND path < ?3 AND build = ?4 ORDER BY path",
+            )
             .at(&self.path)?;
-        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
+        let mut files = files.query(params![prefix, end]).at(&self.path)?;
+        let mut found = found
+            .query(params![kind, prefix, end, build])
+            .at(&self.path)?;
+        let mut next_found = || -> Result<Option<(String, String, String)>> {
+            match found.next().at(&self.path)? {
+                Some(r) => Ok(Some((
+                    r.get(0).at(&self.path)?,
+                    r.get(1).at(&self.path)?,
+                    r.get(2).at(&self.path)?,
+                ))),
+                None => Ok(None),
+            }
+        };
+        let mut kept = next_found()?;
+        let mut out = Vec::new();
+        while let Some(f) = files.next().at(&self.path)? {
+            let path: String = f.get(0).at(&self.path)?;
+            let hash = f.get_ref(1).at(&self.path)?.as_bytes().unwrap_or_default();
+            while kept.as_ref().is_some_and(|(p, _, _)| *p < path) {
+                kept = next_found()?;
+            }
+            let data = match kept.take() {
+                Some((p, h, data)) if p == path => {
+                    kept = next_found()?;
+                    (h.as_bytes() == hash).then_some(data)
+                }
+                other => {
+                    kept = other;
+                    None
+                }
+            };
+            out.push(Extract { path, data });
+        }
+        Ok(out)
     }
 
     /// Keep what `build` found, in one transaction; the findings of another build are dropped
@@ -161,5 +193,81 @@ mod tests {
             .query_row("SELECT count(*) FROM extracts", [], |r| r.get(0))
             .expect("count");
         assert_eq!(n, 1, "a new build drops the old build's findings");
+    }
+
+    /// The two ranges merged in Rust give what joining them in SQL gives, over files with and
+    /// without findings, stale findings, findings of deleted or vanished files, of other kinds
+    /// and of other builds, and paths beside the prefix.
+    #[test]
+    fn the_merge_matches_the_join() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let m = Manifest::open(&dir.path().join("sparks.db")).expect("a new manifest");
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut roll = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let mut fresh = Vec::new();
+        for i in 0..400 {
+            let dir =
+                ["raw/quotes/", "raw/quotes/deep/", "raw/quotesx/", "raw/q"][roll(4) as usize];
+            let path = format!("{dir}{i:03}-{}.md", roll(1000));
+            let hash = format!("h{}", roll(3));
+            if roll(5) > 0 {
+                m.conn
+                    .execute(
+                        "INSERT OR IGNORE INTO files (path, name_key, name_loose, path_key, size,
+                             mtime_ns, ctime_ns, inode, hash, clock_ns, changed_ns, deleted)
+                         VALUES (?1, 'k', 'k', 'k', 1, 1, 1, 1, ?2, 2, 1, ?3)",
+                        params![path, hash, i64::from(roll(6) == 0)],
+                    )
+                    .expect("a file row");
+            }
+            if roll(4) > 0 {
+                fresh.push(Fresh {
+                    kind: ["quotes", "media"][usize::from(roll(5) == 0)],
+                    path,
+                    hash: format!("h{}", roll(3)),
+                    data: format!("[{i}]"),
+                });
+            }
+        }
+        m.keep_extracts("b1", &fresh).expect("kept");
+        for (kind, prefix, build) in [
+            ("quotes", "raw/quotes/", "b1"),
+            ("media", "raw/quotes/", "b1"),
+            ("quotes", "raw/", "b1"),
+            ("quotes", "raw/quotes/", "b2"),
+        ] {
+            let merged: Vec<(String, Option<String>)> = m
+                .extracts(kind, prefix, build)
+                .expect("merged")
+                .into_iter()
+                .map(|e| (e.path, e.data))
+                .collect();
+            let mut stmt = m
+                .conn
+                .prepare(
+                    "SELECT f.path, e.data FROM files f
+                     LEFT JOIN extracts e
+                       ON e.kind = ?3 AND e.path = f.path AND e.hash = f.hash AND e.build = ?4
+                     WHERE f.path >= ?1 AND f.path < ?2 AND f.deleted = 0
+                     ORDER BY f.path",
+                )
+                .expect("the join");
+            let joined: Vec<(String, Option<String>)> = stmt
+                .query_map(
+                    params![prefix, format!("{prefix}\u{10FFFF}"), kind, build],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .expect("rows")
+                .collect::<rusqlite::Result<_>>()
+                .expect("rows");
+            assert!(joined.iter().any(|(_, d)| d.is_some()) || build == "b2");
+            assert!(joined.iter().any(|(_, d)| d.is_none()));
+            assert_eq!(merged, joined, "{kind} under {prefix} of {build}");
+        }
     }
 }
