@@ -281,9 +281,42 @@ pub fn db(v: &TestVault) -> rusqlite::Connection {
     rusqlite::Connection::open(v.path("sparks.db")).unwrap()
 }
 
-/// Put a manifest back into schema 8's shape (migration 9 undone): no generations, the lint
-/// issues before an ingest's batch not kept per page. Tests of older schemas start here.
+/// Put a manifest back into schema 9's shape (migration 10 undone): the snapshot and the lint
+/// issues before the batch kept under their ingest's id.
+pub fn undo_schema_10(v: &TestVault) {
+    db(v)
+        .execute_batch(
+            "CREATE TABLE ingest_snapshot (
+                 ingest_id INTEGER NOT NULL REFERENCES ingests(id),
+                 path      TEXT NOT NULL,
+                 hash      TEXT NOT NULL,
+                 PRIMARY KEY (ingest_id, path)
+             ) WITHOUT ROWID;
+             CREATE TABLE ingest_lint_before (
+                 ingest_id INTEGER NOT NULL REFERENCES ingests(id),
+                 path      TEXT NOT NULL,
+                 issues    TEXT NOT NULL,
+                 PRIMARY KEY (ingest_id, path)
+             ) WITHOUT ROWID;
+             INSERT INTO ingest_snapshot (ingest_id, path, hash)
+             SELECT CAST(m.value AS INTEGER), s.path, s.hash
+             FROM wiki_snapshot s, meta m WHERE m.key = 'snapshot_ingest';
+             INSERT INTO ingest_lint_before (ingest_id, path, issues)
+             SELECT CAST(m.value AS INTEGER), l.path, l.issues
+             FROM wiki_lint_before l, meta m WHERE m.key = 'snapshot_ingest';
+             DROP TABLE wiki_snapshot;
+             DROP TABLE wiki_lint_before;
+             DELETE FROM meta WHERE key = 'snapshot_ingest';
+             PRAGMA user_version = 9;",
+        )
+        .unwrap();
+}
+
+/// Put a manifest back into schema 8's shape (migrations 10 and 9 undone): no generations,
+/// the lint issues before an ingest's batch not kept per page. Tests of older schemas start
+/// here.
 pub fn undo_schema_9(v: &TestVault) {
+    undo_schema_10(v);
     db(v)
         .execute_batch(
             "ALTER TABLE ingest_provenance DROP COLUMN snapshot_gen;

@@ -3,7 +3,7 @@
 //! lint delta and `--strict`, and a revert killed after each of its steps.
 
 use crate::fault_matrix::with_fault;
-use crate::harness::{TestVault, db, git, rows, tree, undo_schema_9};
+use crate::harness::{TestVault, db, git, rows, tree, undo_schema_9, undo_schema_10};
 use crate::snapshot;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -521,6 +521,119 @@ fn finalize_compares_what_changed_since_prepare_as_comparing_every_page_would() 
     assert_eq!(busy_batch(true), since);
 }
 
+/// The snapshot kept between ingests, as rows, and the live pages with their hashes now.
+fn kept_and_live(v: &TestVault) -> (Vec<String>, Vec<String>) {
+    (
+        rows(v, "SELECT path, hash FROM wiki_snapshot ORDER BY path"),
+        rows(
+            v,
+            "SELECT f.path, f.hash FROM files f JOIN pages p ON p.path = f.path
+             WHERE f.deleted = 0 ORDER BY f.path",
+        ),
+    )
+}
+
+#[test]
+fn the_snapshot_kept_between_ingests_is_brought_up_to_date_by_each_prepare() {
+    let v = vault(false);
+    for name in ["One", "Two", "Three", "Four"] {
+        v.page(
+            &format!("wiki/concepts/{name}.md"),
+            name,
+            "A page. Two. Three.",
+        );
+    }
+    v.write("wiki/concepts/Bare.md", "No frontmatter. [[Nowhere]]\n");
+    v.capture(&["2026-04-10\nalpha: plain", "2026-04-11\nbeta: plain"]);
+    v.settle();
+    v.run(&["ingest", "--prepare", "--limit", "1"]).ok();
+    let (kept, live) = kept_and_live(&v);
+    assert!(kept.len() > 4 && kept == live, "{kept:?}");
+    v.page("wiki/concepts/One.md", "One", "Edited by the first batch.");
+    v.run(&["ingest", "--finalize"]).ok();
+    // Between the ingests: edits, a deletion, a new page, a page's issue fixed, an aborted
+    // ingest in between.
+    v.page("wiki/concepts/Two.md", "Two", "Edited between the ingests.");
+    std::fs::remove_file(v.path("wiki/concepts/Three.md")).unwrap();
+    v.page("wiki/concepts/Five.md", "Five", "New between the ingests.");
+    v.run(&["ingest", "--prepare", "--limit", "1"]).ok();
+    v.run(&["ingest", "--abort"]).ok();
+    v.write("wiki/concepts/Bare.md", "No frontmatter, no link.\n");
+    v.run(&["ingest", "--prepare", "--limit", "1"]).ok();
+    let (kept, live) = kept_and_live(&v);
+    assert_eq!(
+        kept, live,
+        "the second prepare's snapshot is the wiki as it is"
+    );
+    let bare = rows(
+        &v,
+        "SELECT issues FROM wiki_lint_before WHERE path = 'wiki/concepts/Bare.md'",
+    );
+    assert!(
+        bare.len() == 1 && !bare[0].contains("Nowhere"),
+        "the fixed link's issue before is gone: {bare:?}"
+    );
+    // The batch: only its own changes are its.
+    v.page(
+        "wiki/concepts/Four.md",
+        "Four",
+        "Edited by the second batch.",
+    );
+    v.write("wiki/concepts/Bare.md", "No frontmatter. [[Nowhere]]\n");
+    let f = v.run(&["ingest", "--finalize", "--json"]).ok().json();
+    let id = f["ingest_id"].as_i64().unwrap().to_string();
+    assert_eq!(
+        concepts(&v.run(&["ingest", "--show", &id, "--json"]).ok().json()),
+        owned(&[
+            ("wiki/concepts/Bare.md", "changed"),
+            ("wiki/concepts/Four.md", "changed"),
+        ])
+    );
+    assert!(
+        f["lint_delta"].to_string().contains("Nowhere"),
+        "the issue the batch brought back is its: {f}"
+    );
+}
+
+#[test]
+fn an_open_ingest_from_schema_9_keeps_its_snapshot_through_the_migration() {
+    let v = vault(false);
+    for name in ["Kept", "Edited", "Gone"] {
+        v.page(
+            &format!("wiki/concepts/{name}.md"),
+            name,
+            "A page. Two. Three.",
+        );
+    }
+    v.capture(&["2026-04-10\nalpha: plain"]);
+    v.settle();
+    v.run(&["ingest", "--prepare"]).ok();
+    undo_schema_10(&v);
+    assert_eq!(rows(&v, "PRAGMA user_version"), ["9"]);
+    v.page("wiki/concepts/Edited.md", "Edited", "Edited by the batch.");
+    std::fs::remove_file(v.path("wiki/concepts/Gone.md")).unwrap();
+    let f = v.run(&["ingest", "--finalize", "--json"]).ok().json();
+    assert!(
+        !f["warnings"].to_string().contains("no snapshot"),
+        "{}",
+        f["warnings"]
+    );
+    assert_eq!(
+        concepts(&v.run(&["ingest", "--show", "1", "--json"]).ok().json()),
+        owned(&[
+            ("wiki/concepts/Edited.md", "changed"),
+            ("wiki/concepts/Gone.md", "deleted"),
+        ])
+    );
+}
+
+/// The page actions of an ingest shown, but for the collection pages its regen wrote.
+fn concepts(shown: &Value) -> Vec<(String, String)> {
+    let mut actions = page_actions(shown);
+    actions.retain(|(p, _)| !p.starts_with("wiki/collections/"));
+    actions
+}
+
 #[test]
 fn an_open_ingest_from_schema_8_keeps_its_lint_issues_before_through_the_migration() {
     let v = vault(false);
@@ -532,7 +645,7 @@ fn an_open_ingest_from_schema_8_keeps_its_lint_issues_before_through_the_migrati
     let c = db(&v);
     let issues: String = c
         .query_row(
-            "SELECT json_group_array(json(value)) FROM ingest_lint_before, json_each(issues)",
+            "SELECT json_group_array(json(value)) FROM wiki_lint_before, json_each(issues)",
             [],
             |r| r.get(0),
         )
