@@ -366,6 +366,22 @@ impl Manifest {
     }
 }
 
+/// A connection that wrote leaves its writes in the database file, not only in the
+/// write-ahead log. SQLite copies the log into the database when the last connection to it
+/// closes, and that copy is what makes a command's writes durable (commits alone do not sync
+/// the log); a connection kept open elsewhere, such as the viewer's, would put it off until
+/// SQLite's automatic checkpoint in some later command. A connection that wrote nothing, or
+/// only reads, checkpoints nothing.
+impl Drop for Manifest {
+    fn drop(&mut self) {
+        if self.conn.total_changes() > 0 && !self.is_read_only() {
+            let _ = self
+                .conn
+                .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1059,6 +1059,30 @@ fn a_manifest_made_anew_while_the_viewer_runs_is_the_one_read() {
 }
 
 #[test]
+fn a_scan_while_the_viewer_runs_leaves_its_writes_in_the_database_file() {
+    let v = fixture();
+    let s = Server::start(&v, &[]);
+    // The viewer now holds a connection open between requests, so the scan's connection is
+    // not the last to close: it must copy its writes out of the log itself.
+    s.get("/").status(200);
+    v.page("wiki/concepts/Fresh.md", "Fresh", "New page.");
+    v.run(&["scan"]).ok();
+    let dir = tempfile::tempdir().unwrap();
+    let alone = dir.path().join("sparks.db");
+    std::fs::copy(v.path("sparks.db"), &alone).unwrap();
+    let n: i64 = rusqlite::Connection::open(&alone)
+        .unwrap()
+        .query_row(
+            "SELECT count(*) FROM files WHERE path = 'wiki/concepts/Fresh.md'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(n, 1, "the database file alone holds the scan's writes");
+    assert!(s.get("/").text().contains(">Fresh</a>"));
+}
+
+#[test]
 fn without_a_manifest_pages_still_show_and_none_is_created() {
     let v = fixture();
     for f in ["sparks.db", "sparks.db-wal", "sparks.db-shm"] {
