@@ -207,6 +207,12 @@ impl Manifest {
     /// WAL's side files cannot be created (a vault nobody may write to) and no WAL is left to
     /// read, the file is opened `immutable`: nothing can change a file nobody may write.
     pub fn open_read_only(path: &Path) -> Result<Manifest> {
+        Manifest::open_read_only_as(path).map(|(m, _)| m)
+    }
+
+    /// [`Manifest::open_read_only`], and whether the connection sees later writes (`false` when
+    /// it had to be opened `immutable`).
+    fn open_read_only_as(path: &Path) -> Result<(Manifest, bool)> {
         let plain = Manifest::read_only(path, &path.to_string_lossy(), OpenFlags::empty());
         let wal = PathBuf::from(format!("{}-wal", path.display()));
         match plain {
@@ -214,8 +220,9 @@ impl Manifest {
                 path,
                 &format!("file:{}?immutable=1", uri_path(path)),
                 OpenFlags::SQLITE_OPEN_URI,
-            ),
-            other => other,
+            )
+            .map(|m| (m, false)),
+            other => other.map(|m| (m, true)),
         }
     }
 
@@ -225,13 +232,11 @@ impl Manifest {
     /// connection must not be kept: a manifest that could only be opened as immutable (in a
     /// directory nobody may write to) is never read again after it changes.
     pub fn open_to_keep(path: &Path) -> Result<(Manifest, bool)> {
-        match Manifest::read_only(path, &path.to_string_lossy(), OpenFlags::empty()) {
-            Ok(m) => {
-                m.size_caches().at(path)?;
-                Ok((m, true))
-            }
-            Err(_) => Manifest::open_read_only(path).map(|m| (m, false)),
+        let (m, live) = Manifest::open_read_only_as(path)?;
+        if live {
+            m.size_caches().at(path)?;
         }
+        Ok((m, live))
     }
 
     /// Whether a connection kept from [`Manifest::open_to_keep`] may serve another request:
@@ -370,11 +375,11 @@ impl Manifest {
 /// write-ahead log. SQLite copies the log into the database when the last connection to it
 /// closes, and that copy is what makes a command's writes durable (commits alone do not sync
 /// the log); a connection kept open elsewhere, such as the viewer's, would put it off until
-/// SQLite's automatic checkpoint in some later command. A connection that wrote nothing, or
-/// only reads, checkpoints nothing.
+/// SQLite's automatic checkpoint in some later command. A connection that wrote nothing (every
+/// read-only one) checkpoints nothing.
 impl Drop for Manifest {
     fn drop(&mut self) {
-        if self.conn.total_changes() > 0 && !self.is_read_only() {
+        if self.conn.total_changes() > 0 {
             let _ = self
                 .conn
                 .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));

@@ -131,7 +131,7 @@ fn sync_rows(
         sorted.dedup_by(|a, b| a.0 == b.0);
         &sorted[..]
     };
-    let mut write = Vec::new();
+    let mut write: Vec<&(String, String)> = Vec::new();
     let mut gone = Vec::new();
     {
         let mut stmt = tx
@@ -141,19 +141,19 @@ fn sync_rows(
         let mut new = rows.iter().peekable();
         while let Some(r) = kept.next().at(path)? {
             let old_path = r.get_ref(0).at(path)?.as_str().unwrap_or_default();
-            while let Some((p, v)) = new.next_if(|(p, _)| p.as_str() < old_path) {
-                write.push((p, v));
+            while let Some(row) = new.next_if(|(p, _)| p.as_str() < old_path) {
+                write.push(row);
             }
             match new.next_if(|(p, _)| p == old_path) {
-                Some((p, v)) => {
-                    if r.get_ref(1).at(path)?.as_str().ok() != Some(v.as_str()) {
-                        write.push((p, v));
+                Some(row) => {
+                    if r.get_ref(1).at(path)?.as_str().ok() != Some(row.1.as_str()) {
+                        write.push(row);
                     }
                 }
                 None => gone.push(old_path.to_string()),
             }
         }
-        write.extend(new.map(|(p, v)| (p, v)));
+        write.extend(new);
     }
     let mut delete = tx
         .prepare(&format!("DELETE FROM {table} WHERE path = ?1"))
