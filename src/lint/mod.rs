@@ -243,6 +243,18 @@ mod tests {
             "F",
             &format!("{}Fine, links to [[A]].\n", fm("A", "maturity: ripe\n")),
         );
+        // Tags on two neighbouring pages, one of them miswritten; a heading link to a file
+        // that is not a page (its fragment is not checked).
+        page(
+            "G",
+            &format!(
+                "{}[[raw/doc.md#Elsewhere]]\n",
+                fm("G", "tags: [gamma, \"#Big Idea\"]\n")
+            ),
+        );
+        page("H", &format!("{}Body.\n", fm("H", "tags: [eta]\n")));
+        fs_err::create_dir_all(root.join("raw")).expect("raw");
+        fs_err::write(root.join("raw/doc.md"), "# Part\n").expect("a raw file");
         let vault = Vault::open(root).expect("the vault");
         let mut m = Manifest::open(&root.join("sparks.db")).expect("the manifest");
         let now = crate::clock::Now::read(None);
@@ -259,7 +271,7 @@ mod tests {
         for c in gate {
             assert!(checks.contains(c), "the vault has no {c:?} issue: {all:#?}");
         }
-        let paths: Vec<String> = ["A", "B", "C", "D", "E", "F"]
+        let paths: Vec<String> = ["A", "B", "C", "D", "E", "F", "G", "H"]
             .iter()
             .map(|n| format!("wiki/concepts/{n}.md"))
             .collect();
@@ -278,6 +290,29 @@ mod tests {
                 assert_eq!(got.iter().collect::<Vec<_>>(), want, "pages {only:?}");
             }
         }
+    }
+
+    #[test]
+    fn tags_are_checked_on_their_own_page_and_a_file_fragment_is_not() {
+        let (_dir, vault, m) = troubled_vault();
+        let all = lint(&vault, &m, Check::ALL).expect("lint").issues;
+        let of = |name: &str| -> Vec<&str> {
+            let path = format!("wiki/concepts/{name}.md");
+            all.iter()
+                .filter(|i| i.path == path && i.check == Check::InvalidFrontmatter)
+                .map(|i| i.message.as_str())
+                .collect()
+        };
+        assert_eq!(
+            of("G"),
+            [r##"tag "#Big Idea" should be written "big-idea""##],
+            "{all:#?}"
+        );
+        assert_eq!(of("H"), Vec::<&str>::new(), "{all:#?}");
+        assert!(
+            all.iter().all(|i| !i.message.contains("raw/doc.md")),
+            "a fragment of a file that is not a page was checked: {all:#?}"
+        );
     }
 
     #[test]
