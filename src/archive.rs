@@ -72,6 +72,9 @@ pub fn archive(
         by_date.entry(item.capture_date).or_default().push(item);
     }
     let mut report = Archived::default();
+    // The files are all in one directory: synced once, after the last rename, before the
+    // archive counts as written (finalize clears the inbox only after that).
+    let mut renames = fsio::Renames::default();
     for (date, items) in by_date {
         let name = format!("{date}.md");
         let path = dir.join(&name);
@@ -104,10 +107,13 @@ pub fn archive(
             report.appended += 1;
         }
         if out != old {
-            fsio::write_atomic(&path, &out).map_err(err)?;
+            renames.write_atomic(&path, &out).map_err(err)?;
         }
         report.files.push(format!("{ARCHIVE_DIR}/{name}"));
     }
+    renames
+        .sync()
+        .map_err(|source| ArchiveError { path: dir, source })?;
     Ok(report)
 }
 

@@ -72,6 +72,41 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     commit(tmp, path)
 }
 
+/// Atomic replacements of several files whose directory entries are made durable together:
+/// each file is written, synced and renamed into place as [`write_atomic`] does, and
+/// [`Renames::sync`] then syncs each directory once, where [`write_atomic`] syncs it after
+/// every rename (a batch of archive files in one directory: one directory sync instead of
+/// one each). Until `sync` returns, a crash may undo a rename, never leave a file half
+/// written.
+#[derive(Debug, Default)]
+pub struct Renames {
+    dirs: Vec<std::path::PathBuf>,
+}
+
+impl Renames {
+    /// Replace `path` with `bytes` atomically; its directory is synced by [`Renames::sync`].
+    pub fn write_atomic(&mut self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        let tmp = stage(path, bytes)?;
+        tmp.persist(path)
+            .map_err(|e| with_path(e.error, "replace", path))?;
+        let dir = parent(path);
+        if !self.dirs.iter().any(|d| d == dir) {
+            self.dirs.push(dir.to_path_buf());
+        }
+        Ok(())
+    }
+
+    /// Make the renames durable: sync each directory written to, once.
+    pub fn sync(self) -> io::Result<()> {
+        for dir in &self.dirs {
+            std::fs::File::open(dir)
+                .and_then(|d| d.sync_all())
+                .map_err(|e| with_path(e, "sync the directory", dir))?;
+        }
+        Ok(())
+    }
+}
+
 /// Replace `path` with `bytes` only if it still holds `expected` once the new content is on
 /// disk. Returns `false`, writing nothing, if the file changed since it was read: the caller
 /// starts over from the new content, so that a human's concurrent append is never lost.
@@ -173,6 +208,57 @@ fn with_path(err: io::Error, action: &str, path: &Path) -> io::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn renames_write_each_file_and_sync_each_directory_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        fs_err::create_dir_all(&a).unwrap();
+        fs_err::create_dir_all(&b).unwrap();
+        fs_err::write(a.join("1.md"), "old").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let ro = std::fs::Permissions::from_mode(0o640);
+            fs_err::set_permissions(a.join("1.md"), ro).unwrap();
+        }
+        let mut renames = Renames::default();
+        for (d, name) in [(&a, "1.md"), (&a, "2.md"), (&b, "3.md")] {
+            renames
+                .write_atomic(&d.join(name), name.as_bytes())
+                .unwrap();
+        }
+        assert_eq!(
+            renames.dirs,
+            [a.clone(), b.clone()],
+            "one sync per directory"
+        );
+        renames.sync().unwrap();
+        for (d, name) in [(&a, "1.md"), (&a, "2.md"), (&b, "3.md")] {
+            assert_eq!(fs_err::read_to_string(d.join(name)).unwrap(), name);
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &Path| fs_err::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(
+                mode(&a.join("1.md")),
+                0o640,
+                "a replaced file keeps its mode"
+            );
+            assert_eq!(
+                mode(&a.join("2.md")),
+                0o644,
+                "a new file gets the usual mode"
+            );
+        }
+        let left: Vec<_> = fs_err::read_dir(&a)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .filter(|n| n.to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(left.is_empty(), "temporary files left: {left:?}");
+    }
 
     #[test]
     fn writes_and_replaces() {

@@ -261,6 +261,8 @@ pub fn write_pages(
     let mut out = Vec::new();
     let progress = manifest.progress();
     progress.phase(Phase::Writing, Some(chosen.len() as u64));
+    // The pages share a directory, synced once after the last rename.
+    let mut renames = fsio::Renames::default();
     for &c in chosen {
         progress.advance(1);
         let body = c.body(&inputs)?;
@@ -280,7 +282,7 @@ pub fn write_pages(
             if let Some(dir) = abs.parent() {
                 fs_err::create_dir_all(dir).map_err(err)?;
             }
-            fsio::write_atomic(&abs, new.as_bytes()).map_err(err)?;
+            renames.write_atomic(&abs, new.as_bytes()).map_err(err)?;
             crate::fault::reached("regen.write");
             Status::Written
         };
@@ -292,6 +294,12 @@ pub fn write_pages(
             items: body.items,
             status,
         });
+    }
+    if let Some(last) = out.iter().rfind(|o| o.status == Status::Written) {
+        let path = last.path.clone();
+        renames
+            .sync()
+            .map_err(|source| RegenError::Write { path, source })?;
     }
     inputs.keep()?;
     Ok(out)
