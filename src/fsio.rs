@@ -86,9 +86,7 @@ pub struct Renames {
 impl Renames {
     /// Replace `path` with `bytes` atomically; its directory is synced by [`Renames::sync`].
     pub fn write_atomic(&mut self, path: &Path, bytes: &[u8]) -> io::Result<()> {
-        let tmp = stage(path, bytes)?;
-        tmp.persist(path)
-            .map_err(|e| with_path(e.error, "replace", path))?;
+        persist(stage(path, bytes)?, path)?;
         let dir = parent(path);
         if !self.dirs.iter().any(|d| d == dir) {
             self.dirs.push(dir.to_path_buf());
@@ -169,9 +167,15 @@ fn stage(path: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
     Ok(tmp)
 }
 
-fn commit(tmp: tempfile::NamedTempFile, path: &Path) -> io::Result<()> {
+/// Rename the staged file over `path`; the directory entry is not synced yet.
+fn persist(tmp: tempfile::NamedTempFile, path: &Path) -> io::Result<()> {
     tmp.persist(path)
-        .map_err(|e| with_path(e.error, "replace", path))?;
+        .map(drop)
+        .map_err(|e| with_path(e.error, "replace", path))
+}
+
+fn commit(tmp: tempfile::NamedTempFile, path: &Path) -> io::Result<()> {
+    persist(tmp, path)?;
     // The rename is durable only once the directory entry is; a failure here cannot be
     // acted on (the new content is already visible), so it is not reported.
     if let Ok(dir) = std::fs::File::open(parent(path)) {

@@ -101,24 +101,9 @@ impl Manifest {
         // On a shared borrow: regen keeps its findings while it holds the manifest to read.
         let tx = rusqlite::Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)
             .at(path)?;
-        let stored: Option<String> = tx
-            .query_row("SELECT value FROM meta WHERE key = ?1", [BUILD_KEY], |r| {
-                r.get(0)
-            })
-            .map(Some)
-            .or_else(|e| match e {
-                rusqlite::Error::QueryReturnedNoRows => Ok(None),
-                e => Err(e),
-            })
-            .at(path)?;
-        if stored.as_deref() != Some(build) {
+        if super::meta::get(&tx, path, BUILD_KEY)?.as_deref() != Some(build) {
             tx.execute("DELETE FROM extracts", []).at(path)?;
-            tx.execute(
-                "INSERT INTO meta (key, value) VALUES (?1, ?2)
-                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                [BUILD_KEY, build],
-            )
-            .at(path)?;
+            super::meta::set(&tx, path, BUILD_KEY, build)?;
         }
         {
             let mut ins = tx

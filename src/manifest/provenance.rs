@@ -79,12 +79,7 @@ pub(super) fn write_snapshot(
 ) -> Result<()> {
     sync_rows(tx, path, "wiki_snapshot", "hash", &s.pages)?;
     sync_rows(tx, path, "wiki_lint_before", "issues", &s.lint_before)?;
-    tx.execute(
-        "INSERT INTO meta (key, value) VALUES (?1, ?2)
-         ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        params![SNAPSHOT_INGEST, id.to_string()],
-    )
-    .at(path)?;
+    super::meta::set(tx, path, SNAPSHOT_INGEST, &id.to_string())?;
     // The contents no page of this snapshot has, found in memory: `hash NOT IN (SELECT …)`
     // read every row of `page_blobs` whole (the pages' contents: 0.3–0.6 s at 100,000 pages
     // to delete nothing), where its hashes alone are in their index.
@@ -174,13 +169,7 @@ fn sync_rows(
 
 /// The ingest whose snapshot is kept, if any.
 fn snapshot_ingest(conn: &rusqlite::Connection, path: &std::path::Path) -> Result<Option<i64>> {
-    conn.query_row(
-        "SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?1",
-        [SNAPSHOT_INGEST],
-        |r| r.get(0),
-    )
-    .optional()
-    .at(path)
+    Ok(super::meta::get(conn, path, SNAPSHOT_INGEST)?.and_then(|v| v.parse().ok()))
 }
 
 /// The files stored or deleted since the snapshot (`?1`, its generation), along the index on

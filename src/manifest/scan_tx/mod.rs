@@ -272,21 +272,11 @@ impl ScanTx<'_> {
 
     /// Set a `meta` value inside the scan.
     pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
-        self.tx
-            .prepare_cached(
-                "INSERT INTO meta (key, value) VALUES (?1, ?2)
-                             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            )
-            .and_then(|mut s| s.execute([key, value]))
-            .at(&self.path)?;
-        Ok(())
+        super::meta::set(&self.tx, &self.path, key, value)
     }
 
     /// A `meta` value as seen inside the scan.
     pub fn meta(&self, key: &str) -> Result<Option<String>> {
-        self.tx
-            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
-            .optional()
-            .at(&self.path)
+        super::meta::get(&self.tx, &self.path, key)
     }
 }
