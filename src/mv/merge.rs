@@ -76,6 +76,7 @@ pub fn plan_merge(
         &[from.path.as_str(), into.path.as_str()],
         &[from.text.as_str(), into.text.as_str()],
         &today,
+        req.dry_run,
     )?;
     let live = &others.live;
     let exists = |p: &str| live.contains(p);
@@ -180,13 +181,14 @@ pub fn plan_merge(
     text = edit::set_scalar(&text, "updated", &today).unwrap_or(text);
     into_edits.extend(plan::frontmatter_edits(&into.text, |_| Some(text)));
 
-    let by_path = &others.texts;
-    let mut files: Vec<FileOp> = others
-        .files
-        .into_iter()
-        .map(|(path, edits)| plan::rewrite_op(&path, &by_path[&path], edits, None))
-        .collect();
-    files.push(plan::rewrite_op(&into.path, &into.text, into_edits, None));
+    let into_op = plan::rewrite_op(&into.path, &into.text, into_edits, None);
+    // The page merged away is deleted: it has no lines to show.
+    let mut changes = others.changes;
+    if req.dry_run {
+        changes.extend(plan::changes(&[(&into_op, into.text.as_str())]));
+    }
+    let mut files: Vec<FileOp> = others.files;
+    files.push(into_op);
     files.push(FileOp {
         path: from.path.clone(),
         old: plan::hash(from.text.as_bytes()),
@@ -195,17 +197,6 @@ pub fn plan_merge(
         edits: Vec::new(),
     });
     let (index, collections) = plan::regenerated(vault, &files, &[&from.path, &into.path])?;
-    let changes = match req.dry_run {
-        true => {
-            let old = |p: &str| match p {
-                p if p == into.path => into.text.as_str(),
-                p if p == from.path => from.text.as_str(),
-                p => by_path[p].as_str(),
-            };
-            plan::changes(&files.iter().map(|f| (f, old(&f.path))).collect::<Vec<_>>())
-        }
-        false => Vec::new(),
-    };
     Ok(Planned {
         plan: Plan {
             kind: Kind::Merge,
