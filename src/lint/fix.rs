@@ -60,11 +60,11 @@ pub fn lint_and_fix(
     let on = |c: Check| checks.contains(&c);
     let mut plans: BTreeMap<String, Plan> = BTreeMap::new();
     if on(Check::InvalidFrontmatter) {
-        for r in manifest.page_records(Pages::All)? {
+        manifest.page_records(Pages::All, |r| {
             if schema::canonical_tags(&r.fields.tags) != r.fields.tags {
                 plans.entry(r.path).or_default().tags = true;
             }
-        }
+        })?;
     }
     if on(Check::StalePages) {
         for (path, ..) in manifest.stale_pages()? {

@@ -16,8 +16,8 @@ pub(super) fn frontmatter(cx: &Context<'_>, out: &mut Issues) -> Result<(), Lint
         return Ok(());
     }
     let mut found = Issues::default();
-    for r in cx.manifest.page_records(cx.scope)? {
-        match r.frontmatter.as_str() {
+    cx.manifest
+        .page_records(cx.scope, |r| match r.frontmatter.as_str() {
             "none" => found.push(
                 Check::MissingFrontmatter,
                 &r.path,
@@ -42,8 +42,7 @@ pub(super) fn frontmatter(cx: &Context<'_>, out: &mut Issues) -> Result<(), Lint
                     found.push(check, &r.path, line, i.message);
                 }
             }
-        }
-    }
+        })?;
     out.0.extend(found.0.into_iter().filter(|i| cx.on(i.check)));
     Ok(())
 }
