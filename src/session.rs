@@ -9,6 +9,7 @@ use crate::progress::Listener;
 use crate::vault::{MANIFEST, Vault, VaultError};
 use chrono::NaiveDate;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// How to find the vault and which day it is; one per process (the CLI) or server (MCP).
 #[derive(Debug, Clone, Default)]
@@ -28,6 +29,9 @@ pub struct Session {
     pub now: Now,
     /// Who hears the progress of long operations: silent unless the CLI draws a bar.
     pub progress: Listener,
+    /// A manifest opened before the operation ran (to read its journal), which the
+    /// operation's own [`Session::manifest`] takes instead of opening another.
+    kept: Mutex<Option<Manifest>>,
 }
 
 impl Site {
@@ -50,6 +54,7 @@ impl Site {
             vault: self.vault()?,
             now: self.now(),
             progress: Listener::default(),
+            kept: Mutex::new(None),
         })
     }
 }
@@ -57,8 +62,51 @@ impl Site {
 impl Session {
     /// The vault's manifest, opened (and migrated) for this operation.
     pub fn manifest(&self) -> Result<Manifest, ManifestError> {
+        if let Some(m) = self.kept.lock().ok().and_then(|mut k| k.take()) {
+            return Ok(m);
+        }
         let mut m = Manifest::open(&self.vault.path(MANIFEST))?;
         m.listen(self.progress.clone());
         Ok(m)
+    }
+
+    /// Keep `m` for the next [`Session::manifest`]: each open reads the schema and each close
+    /// checkpoints, a few milliseconds of a short command.
+    pub fn keep(&self, m: Manifest) {
+        if let Ok(mut k) = self.kept.lock() {
+            *k = Some(m);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::meta::LAST_SCAN;
+
+    /// The manifest a session keeps is the one its next `manifest()` returns; the one after
+    /// that is opened anew. Told apart by a database deleted in between: the kept
+    /// connection still reads it, a new one makes an empty one.
+    #[test]
+    fn the_next_manifest_is_the_one_kept() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        fs_err::write(dir.path().join("sparks.toml"), "").expect("config");
+        let site = Site {
+            vault: Some(dir.path().to_path_buf()),
+            today: None,
+        };
+        let s = site.open().expect("a session");
+        let mut m = s.manifest().expect("a manifest");
+        crate::scan::rescan(&s.vault, &mut m, &s.now).expect("a scan");
+        assert!(m.meta(LAST_SCAN).expect("meta").is_some());
+        s.keep(m);
+        for f in ["sparks.db", "sparks.db-wal", "sparks.db-shm"] {
+            let _ = fs_err::remove_file(dir.path().join(f));
+        }
+        let kept = s.manifest().expect("the kept manifest");
+        assert!(kept.meta(LAST_SCAN).expect("meta").is_some());
+        drop(kept);
+        let fresh = s.manifest().expect("a new manifest");
+        assert_eq!(fresh.meta(LAST_SCAN).expect("meta"), None);
     }
 }

@@ -58,8 +58,16 @@ pub trait Request: Send + 'static {
 /// (interrupted), a request that may write runs only if it completes that operation: nothing
 /// else may change the files its plan was made from.
 pub fn run<R: Request>(request: R, session: &Session) -> Result<R::Report, Failure> {
-    if request.writes()
-        && let Some(j) = session.manifest()?.journaled()?
+    let journaled = match request.writes() {
+        true => {
+            let m = session.manifest()?;
+            let j = m.journaled()?;
+            session.keep(m);
+            j
+        }
+        false => None,
+    };
+    if let Some(j) = journaled
         && !request.resumes(&j)
     {
         return Err(Failure {
