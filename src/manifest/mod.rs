@@ -74,6 +74,9 @@ pub struct Manifest {
     /// Who hears the progress of the long operations run on it (a scan): the session's
     /// listener, silent unless the CLI draws a bar.
     progress: Listener,
+    /// Backlinks this connection has counted past a list's limit, while the manifest stays as
+    /// it was (a viewer's kept connection shows a hub page again without counting again).
+    backlink_totals: std::cell::RefCell<Box<view::Totals>>,
 }
 
 /// A manifest operation failed.
@@ -196,6 +199,7 @@ impl Manifest {
             conn,
             path: path.to_path_buf(),
             progress: Listener::default(),
+            backlink_totals: Default::default(),
         };
         m.configure().at(path)?;
         m.migrate()?;
@@ -264,6 +268,7 @@ impl Manifest {
             conn,
             path: path.to_path_buf(),
             progress: Listener::default(),
+            backlink_totals: Default::default(),
         };
         let found = m.schema_version()?;
         if found > SCHEMA_VERSION {

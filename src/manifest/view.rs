@@ -42,6 +42,18 @@ pub struct Backlink {
     pub links: usize,
 }
 
+/// Backlink totals counted on one connection, and the state of the manifest they were counted
+/// in: a hub page's tens of thousands of backlinks are counted once per change of the
+/// manifest, not once per visit.
+#[derive(Debug, Default)]
+pub(super) struct Totals {
+    /// `PRAGMA data_version` (it moves when another connection commits) and the connection's
+    /// own count of changed rows, when the totals were counted.
+    state: (i64, u64),
+    /// Linking pages by target path.
+    by_path: HashMap<String, usize>,
+}
+
 /// A page whose title, alias or file name contains every search term.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NameHit {
@@ -131,7 +143,8 @@ impl Manifest {
     /// The pages whose links resolve to `path`, by path: at most `limit` of them, and how many
     /// there are. The index and its shards link to every page, so they do not count (as for
     /// orphans). The list stops at the limit: a hub page's tens of thousands of backlinks cost
-    /// a count, not a list.
+    /// a count, not a list, and the count is kept on the connection until the manifest
+    /// changes.
     pub fn backlinks(&self, path: &str, limit: usize) -> Result<(Vec<Backlink>, usize)> {
         const LINKING: &str = "l.resolved = ?1 AND l.source <> ?1
                AND l.source <> 'wiki/index.md' AND substr(l.source, 1, 11) <> 'wiki/index/'";
@@ -149,6 +162,24 @@ impl Manifest {
         if (list.len() as i64) < limit {
             let n = list.len();
             return Ok((list, n));
+        }
+        let state = (
+            self.conn
+                .pragma_query_value(None, "data_version", |r| r.get(0))
+                .at(&self.path)?,
+            self.conn.total_changes(),
+        );
+        {
+            let mut totals = self.backlink_totals.borrow_mut();
+            if totals.state != state {
+                **totals = Totals {
+                    state,
+                    by_path: HashMap::new(),
+                };
+            }
+            if let Some(&n) = totals.by_path.get(path) {
+                return Ok((list, n));
+            }
         }
         // Counted here rather than by SQLite: the index gives each linking page's rows
         // together, so a page is a change of source; `count(DISTINCT)` with the conditions
@@ -171,6 +202,10 @@ impl Manifest {
                 && !source.starts_with(b"wiki/index/");
             total += usize::from(counts);
         }
+        self.backlink_totals
+            .borrow_mut()
+            .by_path
+            .insert(path.to_string(), total);
         Ok((list, total))
     }
 
@@ -380,6 +415,33 @@ mod tests {
         assert_eq!(all[0].links, 2);
         let (some, n) = m.backlinks("wiki/h.md", 2).unwrap();
         assert_eq!((some.len(), n), (2, 4), "counted past the limit alike");
+        assert_eq!(
+            m.backlink_totals.borrow().by_path.get("wiki/h.md"),
+            Some(&4),
+            "the count past the limit is kept on the connection"
+        );
+        let other = rusqlite::Connection::open(dir.path().join("sparks.db")).unwrap();
+        other
+            .execute_batch(
+                "PRAGMA foreign_keys = OFF;
+                 INSERT INTO links (source, seq, line, target, target_key, name_key, embed,
+                                    status, resolved)
+                 VALUES ('wiki/d.md', 1, 1, 'H', 'h', 'h', 0, 'resolved', 'wiki/h.md');",
+            )
+            .unwrap();
+        assert_eq!(
+            m.backlinks("wiki/h.md", 2).unwrap().1,
+            5,
+            "another connection's commit is counted"
+        );
+        m.conn
+            .execute("DELETE FROM links WHERE source = 'wiki/b.md'", [])
+            .unwrap();
+        assert_eq!(
+            m.backlinks("wiki/h.md", 2).unwrap().1,
+            4,
+            "the connection's own write is counted"
+        );
         let cited = m.citing_pages("raw/x.md").unwrap();
         assert_eq!(cited.len(), 1);
         assert_eq!((cited[0].source.as_str(), cited[0].links), ("wiki/a.md", 2));

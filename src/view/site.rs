@@ -2,8 +2,9 @@
 //! manifest as one request finds it ([`Db`]): read-only, never created or migrated here, and
 //! read afresh by every request, so that a scan shows on the next refresh. The connections are
 //! kept between requests ([`Pool`]): SQLite begins each read where the last write left the
-//! file and keeps the pages it read while nothing was written, so a hub page's thousands of
-//! backlinks are counted from memory on the next visit instead of read again. A connection is
+//! file and keeps the pages it read while nothing was written, and a kept connection keeps
+//! the backlink totals it counted until the manifest changes, so a hub page's thousands of
+//! backlinks are not counted again on the next visit. A connection is
 //! kept only for the file it was opened on: a manifest deleted and made again (`rm sparks.db;
 //! sparks scan`) or migrated is opened anew.
 
