@@ -55,6 +55,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0008_pending_links_by_key.sql"),
     include_str!("../../migrations/0009_changes_since_prepare.sql"),
     include_str!("../../migrations/0010_snapshot_kept_between_ingests.sql"),
+    include_str!("../../migrations/0011_view_listings.sql"),
 ];
 
 /// The schema version this binary writes.

@@ -71,6 +71,15 @@ pub struct NameHit {
     pub name_key: String,
 }
 
+/// The condition that the file of `table`'s row (its `path`) is not marked deleted, asked of
+/// the index of the files that are (few) rather than of each row's file.
+fn live(table: &str) -> String {
+    format!(
+        "NOT EXISTS (SELECT 1 FROM files f INDEXED BY files_deleted
+                     WHERE f.path = {table}.path AND f.deleted = 1)"
+    )
+}
+
 const PAGE_COLUMNS: &str =
     "p.path, nullif(trim(p.title), ''), nullif(trim(p.type), ''), p.maturity, p.updated";
 
@@ -89,8 +98,8 @@ impl Manifest {
     pub fn view_pages(&self) -> Result<Vec<ViewPage>> {
         self.view_rows(
             &format!(
-                "SELECT {PAGE_COLUMNS} FROM pages p JOIN files f ON f.path = p.path
-                 WHERE f.deleted = 0 ORDER BY p.path"
+                "SELECT {PAGE_COLUMNS} FROM pages p WHERE {} ORDER BY p.path",
+                live("p")
             ),
             &[],
             view_page,
@@ -101,9 +110,10 @@ impl Manifest {
     pub fn recent_pages(&self, limit: usize) -> Result<Vec<ViewPage>> {
         self.view_rows(
             &format!(
-                "SELECT {PAGE_COLUMNS} FROM pages p JOIN files f ON f.path = p.path
-                 WHERE f.deleted = 0 AND date(p.updated) = p.updated
-                 ORDER BY p.updated DESC, p.title_key, p.path LIMIT ?1"
+                "SELECT {PAGE_COLUMNS} FROM pages p INDEXED BY pages_recent
+                 WHERE {} AND date(p.updated) = p.updated
+                 ORDER BY p.updated DESC, p.title_key, p.path LIMIT ?1",
+                live("p")
             ),
             &[&(limit as i64)],
             view_page,
@@ -113,9 +123,12 @@ impl Manifest {
     /// Every tag with its page count, most used first.
     pub fn tag_counts(&self) -> Result<Vec<TagCount>> {
         self.view_rows(
-            "SELECT t.tag_key, count(*) FROM tags t JOIN files f ON f.path = t.path
-             WHERE f.deleted = 0 AND t.tag_key <> ''
-             GROUP BY t.tag_key ORDER BY count(*) DESC, t.tag_key",
+            &format!(
+                "SELECT t.tag_key, count(*) FROM tags t
+                 WHERE {} AND t.tag_key <> ''
+                 GROUP BY t.tag_key ORDER BY count(*) DESC, t.tag_key",
+                live("t")
+            ),
             &[],
             |r| {
                 Ok(TagCount {
@@ -131,9 +144,9 @@ impl Manifest {
         let k = key::key(tag.trim().trim_start_matches('#'));
         self.view_rows(
             &format!(
-                "SELECT {PAGE_COLUMNS} FROM pages p JOIN files f ON f.path = p.path
-                 JOIN tags t ON t.path = p.path
-                 WHERE f.deleted = 0 AND t.tag_key = ?1 ORDER BY p.path"
+                "SELECT {PAGE_COLUMNS} FROM pages p JOIN tags t ON t.path = p.path
+                 WHERE {} AND t.tag_key = ?1 ORDER BY p.path",
+                live("p")
             ),
             &[&k],
             view_page,
@@ -292,12 +305,12 @@ impl Manifest {
         // The file name of a page is the last path component without `.md`.
         let sql = format!(
             "SELECT p.path, nullif(trim(p.title), ''), nullif(trim(p.type), ''), 'title', p.title, p.title_key
-               FROM pages p JOIN files f ON f.path = p.path
-              WHERE f.deleted = 0 AND p.title_key IS NOT NULL AND {title}
+               FROM pages p
+              WHERE {live} AND p.title_key IS NOT NULL AND {title}
              UNION ALL
              SELECT p.path, nullif(trim(p.title), ''), nullif(trim(p.type), ''), 'alias', a.alias, a.alias_key
-               FROM aliases a JOIN pages p ON p.path = a.path JOIN files f ON f.path = p.path
-              WHERE f.deleted = 0 AND {alias}
+               FROM aliases a JOIN pages p ON p.path = a.path
+              WHERE {live} AND {alias}
              UNION ALL
              SELECT p.path, NULL, nullif(trim(p.type), ''), 'file name', f.name_key, f.name_key
                FROM pages p JOIN files f ON f.path = p.path
@@ -306,6 +319,7 @@ impl Manifest {
             title = all("p.title_key"),
             alias = all("a.alias_key"),
             name = all("f.name_key"),
+            live = live("p"),
         );
         let args: Vec<&dyn ToSql> = keys.iter().map(|k| k as &dyn ToSql).collect();
         self.view_rows(&sql, &args, |r| {
@@ -381,6 +395,61 @@ mod tests {
                 .is_empty()
         );
         assert!(m.search_names(&[" ".into()], 10).unwrap().is_empty());
+    }
+
+    #[test]
+    fn listings_leave_out_the_pages_of_deleted_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
+        m.conn
+            .execute_batch(
+                "INSERT INTO files (path, name_key, name_loose, path_key, size, mtime_ns,
+                                    ctime_ns, inode, hash, clock_ns, changed_ns, deleted) VALUES
+                    ('wiki/a.md', 'a', 'a', 'wiki/a', 1, 0, 0, 1, 'h', 0, 0, 0),
+                    ('wiki/b.md', 'b', 'b', 'wiki/b', 1, 0, 0, 2, 'h', 0, 0, 1),
+                    ('wiki/c.md', 'c', 'c', 'wiki/c', 1, 0, 0, 3, 'h', 0, 0, 0);
+                 INSERT INTO pages (path, frontmatter, title, title_key, updated) VALUES
+                    ('wiki/a.md', 'ok', 'Alpha', 'alpha', '2026-01-02'),
+                    ('wiki/b.md', 'ok', 'Beta', 'beta', '2026-01-03'),
+                    ('wiki/c.md', 'ok', 'Gamma', 'gamma', 'soon');
+                 INSERT INTO aliases (path, seq, alias, alias_key, alias_loose) VALUES
+                    ('wiki/b.md', 0, 'Alphabet', 'alphabet', 'alphabet');
+                 INSERT INTO tags (path, tag, tag_key) VALUES
+                    ('wiki/a.md', 'x', 'x'), ('wiki/b.md', 'x', 'x'), ('wiki/b.md', 'y', 'y');",
+            )
+            .unwrap();
+        let paths = |pages: Vec<ViewPage>| pages.into_iter().map(|p| p.path).collect::<Vec<_>>();
+        assert_eq!(paths(m.view_pages().unwrap()), ["wiki/a.md", "wiki/c.md"]);
+        assert_eq!(
+            paths(m.recent_pages(10).unwrap()),
+            ["wiki/a.md"],
+            "a deleted file's page and a page without a date are not recent"
+        );
+        assert_eq!(
+            m.tag_counts().unwrap(),
+            [TagCount {
+                tag: "x".into(),
+                count: 1
+            }]
+        );
+        assert_eq!(paths(m.pages_tagged("#X").unwrap()), ["wiki/a.md"]);
+        let names: Vec<String> = m
+            .search_names(&["alph".into()], 10)
+            .unwrap()
+            .into_iter()
+            .map(|h| h.name)
+            .collect();
+        assert_eq!(names, ["Alpha"], "nor is a deleted file's alias");
+        // Undeleted, the file's page is listed again.
+        m.conn
+            .execute("UPDATE files SET deleted = 0 WHERE path = 'wiki/b.md'", [])
+            .unwrap();
+        assert_eq!(
+            paths(m.recent_pages(1).unwrap()),
+            ["wiki/b.md"],
+            "newest first"
+        );
+        assert_eq!(m.tag_counts().unwrap().len(), 2);
     }
 
     #[test]
