@@ -92,7 +92,8 @@ bench_generate() {
 
 # bench_view SPARKS VAULT WORK: start `sparks view` on a free port in the background; sets
 # view_pid, view_url (empty when it printed no URL within 10 s) and view_page, the URL of the
-# hub page (HUB_PATH).
+# hub page (HUB_PATH) as the viewer links it: `/wiki/<path>` without `.md`, one request (the
+# `/page/wiki/…` form of earlier versions answers with a redirect to it).
 bench_view() {
   local sparks=$1 vault=$2 work=$3
   "$sparks" --vault "$vault" view --addr 127.0.0.1:0 >"$work/view.out" 2>/dev/null &
@@ -103,7 +104,7 @@ bench_view() {
     [ -n "$view_url" ] && break
     sleep 0.1
   done
-  view_page=${view_url%/}/page/$(python3 -c "import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))" "$HUB_PATH")
+  view_page=${view_url%/}/$(python3 -c "import sys, urllib.parse; p = sys.argv[1]; print(urllib.parse.quote(p[:-3] if p.endswith('.md') else p))" "$HUB_PATH")
 }
 
 # bench_settle SPARKS VAULT: after the first scan, the index and the collection pages written,
