@@ -26,6 +26,11 @@ pub struct Counts {
     pub pages: u64,
 }
 
+/// The live files changed after `?1`, counted from `files_changed` alone: the index holds each
+/// file's deletion mark beside its change time (schema 11), so no file row is read.
+const CHANGED_SINCE: &str = "SELECT count(*) FROM files INDEXED BY files_changed
+                             WHERE changed_ns > ?1 AND deleted = 0";
+
 impl Manifest {
     /// Count files and pages: from the tallies the schema keeps as files and pages change,
     /// and the files changed since the last ingest through `files_changed`, so that the cost
@@ -52,12 +57,7 @@ impl Manifest {
             None => tracked,
             Some(since) => self
                 .conn
-                .query_row(
-                    "SELECT count(*) FROM files INDEXED BY files_changed
-                     WHERE changed_ns > ?1 AND deleted = 0",
-                    [since],
-                    |r| r.get::<_, i64>(0),
-                )
+                .query_row(CHANGED_SINCE, [since], |r| r.get::<_, i64>(0))
                 .at(&self.path)? as u64,
         };
         let mut pages_by_type: Vec<TypeCount> = tallies
@@ -137,5 +137,24 @@ mod tests {
             "without an ingest, every live file"
         );
         assert_eq!(c.pages_by_type.len(), 1, "no type with nothing left");
+    }
+
+    #[test]
+    fn files_changed_since_are_counted_from_the_index_alone() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let m = Manifest::open(&dir.path().join("sparks.db")).expect("a new manifest");
+        let plan: Vec<String> = m
+            .conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {CHANGED_SINCE}"))
+            .and_then(|mut s| {
+                s.query_map([0], |r| r.get::<_, String>(3))?
+                    .collect::<rusqlite::Result<_>>()
+            })
+            .expect("a plan");
+        assert_eq!(
+            plan,
+            ["SEARCH files USING COVERING INDEX files_changed (changed_ns>?)"],
+            "no file row read per changed file"
+        );
     }
 }
