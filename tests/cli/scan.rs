@@ -92,6 +92,38 @@ fn full_rereads_everything() {
 }
 
 #[test]
+fn an_edit_of_updated_alone_reaches_the_recent_pages_index() {
+    let v = TestVault::new();
+    let page = |updated: &str, body: &str| {
+        format!("---\ntitle: A\ntype: concept\nupdated: {updated}\n---\n{body}\n")
+    };
+    // The pages in the order of the index the viewer's "recently updated" reads.
+    let recent = "SELECT path || ' ' || updated FROM pages INDEXED BY pages_recent
+                  WHERE path LIKE 'wiki/concepts/%' ORDER BY updated DESC, title_key, path";
+    v.write("wiki/concepts/A.md", page("2026-01-01", "x"))
+        .settle();
+    scan(&v);
+    v.write("wiki/concepts/A.md", page("2026-02-02", "x"))
+        .settle();
+    scan(&v);
+    assert_eq!(rows(&v, recent), ["wiki/concepts/A.md 2026-02-02"]);
+    v.write(
+        "wiki/concepts/A.md",
+        page("2026-02-02", "an edit of the body"),
+    )
+    .settle();
+    scan(&v);
+    assert_eq!(rows(&v, recent), ["wiki/concepts/A.md 2026-02-02"]);
+    v.write(
+        "wiki/concepts/A.md",
+        page("2026-03-03", "an edit of the body"),
+    )
+    .settle();
+    scan(&v);
+    assert_eq!(rows(&v, recent), ["wiki/concepts/A.md 2026-03-03"]);
+}
+
+#[test]
 fn deleted_files_are_marked_and_come_back() {
     let v = TestVault::new();
     v.page("wiki/entities/A.md", "A", "x")

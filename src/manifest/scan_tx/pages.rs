@@ -117,18 +117,23 @@ impl ScanTx<'_> {
         dirty: &mut Dirty,
     ) -> Result<()> {
         let page = PageRow::of(doc);
-        let stored: Option<NameRow> = self
+        let stored: Option<(NameRow, Option<String>)> = self
             .tx
             .prepare_cached(
-                "SELECT title_key, title_loose, type, maturity, sources FROM pages WHERE path = ?1",
+                "SELECT title_key, title_loose, type, maturity, sources, updated FROM pages
+                 WHERE path = ?1",
             )
             .and_then(|mut s| {
                 s.query_row([path], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                    Ok((
+                        (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
+                        r.get(5)?,
+                    ))
                 })
                 .optional()
             })
             .at(&self.path)?;
+        let (stored, stored_updated) = stored.unzip();
         let same_names = stored.as_ref().is_some_and(|s| {
             (&s.0, &s.1, &s.2, &s.3, &s.4)
                 == (
@@ -141,11 +146,13 @@ impl ScanTx<'_> {
         });
         if same_names {
             // No indexed column and no trigger's column changes: the row is updated in place.
+            // `updated` is set only when it changed: SQLite rewrites the entry of an index
+            // (`pages_recent`) whenever its column is set, even to the value it had.
             self.tx
                 .prepare_cached(
                     "UPDATE pages SET frontmatter = ?2, error = ?3, error_line = ?4, title = ?5,
-                        created = ?6, updated = ?7, problems = ?8, body_line = ?9, sentences = ?10,
-                        key_lines = ?11
+                        created = ?6, problems = ?7, body_line = ?8, sentences = ?9,
+                        key_lines = ?10
                      WHERE path = ?1",
                 )
                 .and_then(|mut s| {
@@ -156,7 +163,6 @@ impl ScanTx<'_> {
                         page.error_line,
                         page.title,
                         page.created,
-                        page.updated,
                         page.problems,
                         page.body_line,
                         page.sentences,
@@ -164,6 +170,12 @@ impl ScanTx<'_> {
                     ])
                 })
                 .at(&self.path)?;
+            if stored_updated.flatten().as_deref() != page.updated {
+                self.tx
+                    .prepare_cached("UPDATE pages SET updated = ?2 WHERE path = ?1")
+                    .and_then(|mut s| s.execute(params![path, page.updated]))
+                    .at(&self.path)?;
+            }
         } else {
             if let Some(Some(k)) = stored.map(|s| s.0) {
                 dirty.insert(k);
