@@ -2,24 +2,27 @@
 //! exist, and whatever `--fix` would change, so that a file passes `--check` exactly when
 //! `--fix` leaves it alone.
 
-use super::{Fix, FmtIssue, issue, repair};
+use super::repair::repair_split;
+use super::{Fix, FmtIssue, issue};
 use crate::markdown::{Block, frontmatter};
 use crate::schema::{self, Severity};
 
 /// Every frontmatter issue of the file `path` holding `text`, by line.
 pub fn check(path: &str, text: &str, exists: impl Fn(&str) -> bool) -> Vec<FmtIssue> {
-    let fm = match frontmatter::split(text).block {
+    let split = frontmatter::split(text);
+    let fm = match &split.block {
         Block::None => {
             let message = "no frontmatter block".to_string();
             return vec![issue(path, Some(1), None, Severity::Missing, message)];
         }
         Block::Invalid { line, message } => {
-            return vec![issue(path, Some(line), None, Severity::Invalid, message)];
+            let message = message.clone();
+            return vec![issue(path, Some(*line), None, Severity::Invalid, message)];
         }
         Block::Valid(fm) => fm,
     };
     let line = |key: &str| Some(fm.line_of(key).unwrap_or(1));
-    let mut out: Vec<FmtIssue> = schema::validate(path, &fm)
+    let mut out: Vec<FmtIssue> = schema::validate(path, fm)
         .into_iter()
         .map(|i| issue(path, line(&i.key), Some(&i.key), i.severity, i.message))
         .collect();
@@ -39,7 +42,7 @@ pub fn check(path: &str, text: &str, exists: impl Fn(&str) -> bool) -> Vec<FmtIs
     }
     // Whatever `--fix` would change is an issue too, so that a file passes `--check` exactly
     // when `--fix` leaves it alone. A repair of a key the schema already faults adds nothing.
-    for f in repair(path, text).1 {
+    for f in repair_split(path, text, &split).1 {
         if f.key.is_some() && out.iter().any(|i| i.key == f.key) {
             continue;
         }
@@ -80,6 +83,7 @@ fn first_moved(reorder: &Fix) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fmt::repair;
 
     const GOOD: &str = "---\ntitle: A\ntype: concept\nmaturity: seed\ntags: [x]\nsources: [raw/a.md]\n\
                         created: 2026-03-02\nupdated: 2026-03-09\n---\nbody\n";

@@ -3,15 +3,26 @@
 
 use super::Fix;
 use crate::markdown::edit::{self, Shape};
+use crate::markdown::frontmatter::Split;
 use crate::markdown::{Block, Frontmatter, frontmatter};
 use crate::schema;
 
 /// `text` with its mechanical problems repaired, and the repairs made.
 pub fn repair(path: &str, text: &str) -> (String, Vec<Fix>) {
-    let Block::Valid(fm) = frontmatter::split(text).block else {
-        return (text.to_string(), Vec::new());
+    repair_split(path, text, &frontmatter::split(text))
+}
+
+/// [`repair`] of `original`, whose [`frontmatter::split`] is `split` (a caller that checks the
+/// block too reads its YAML once). The questions about the block as read (the shape of each
+/// list, the key order) are answered from one outline of it; once a repair changes the text,
+/// the later ones read the new text.
+pub(super) fn repair_split(path: &str, original: &str, split: &Split<'_>) -> (String, Vec<Fix>) {
+    let Block::Valid(fm) = &split.block else {
+        return (original.to_string(), Vec::new());
     };
-    let mut text = text.to_string();
+    let outline = edit::Outline::of(original, split);
+    let mut text = original.to_string();
+    let mut changed = false;
     let mut fixes = Vec::new();
     let mut record = |key: Option<&str>, before: String, after: String| {
         fixes.push(Fix {
@@ -22,9 +33,14 @@ pub fn repair(path: &str, text: &str) -> (String, Vec<Fix>) {
         })
     };
     for key in ["tags", "aliases", "sources"] {
-        if let Some((t, before, after)) = repair_list(&text, &fm, key) {
+        let shape = match changed {
+            false => outline.as_ref().map(|o| o.shape(key)),
+            true => edit::shape(&text, key),
+        };
+        if let Some((t, before, after)) = repair_shaped(&text, fm, key, shape) {
             record(Some(key), before, after);
             text = t;
+            changed = true;
         }
     }
     for (key, value) in [("created", &fm.created), ("updated", &fm.updated)] {
@@ -35,13 +51,21 @@ pub fn repair(path: &str, text: &str) -> (String, Vec<Fix>) {
         if let Some(t) = edit::set_scalar(&text, key, &date) {
             record(Some(key), v.into(), date);
             text = t;
+            changed = true;
         }
     }
-    let reordered = edit::reorder(&text, &schema::KEY_ORDER).filter(|t| *t != text);
-    if let (Some(t), Some(before)) = (reordered, edit::keys(&text)) {
-        let after = edit::keys(&t).unwrap_or_default();
-        record(None, before.join(", "), after.join(", "));
-        text = t;
+    // Unchanged text that cannot be outlined cannot be reordered either.
+    let ordered = !changed
+        && outline
+            .as_ref()
+            .is_none_or(|o| o.in_order(&schema::KEY_ORDER));
+    if !ordered {
+        let reordered = edit::reorder(&text, &schema::KEY_ORDER).filter(|t| *t != text);
+        if let (Some(t), Some(before)) = (reordered, edit::keys(&text)) {
+            let after = edit::keys(&t).unwrap_or_default();
+            record(None, before.join(", "), after.join(", "));
+            text = t;
+        }
     }
     (text, fixes)
 }
@@ -50,15 +74,24 @@ pub fn repair(path: &str, text: &str) -> (String, Vec<Fix>) {
 /// a single value made a list, tags put in their canonical form. `None` when nothing changes.
 /// Returns the new text and the value before and after. `lint --fix` repairs tags with it too.
 pub fn repair_list(text: &str, fm: &Frontmatter, key: &str) -> Option<(String, String, String)> {
+    repair_shaped(text, fm, key, edit::shape(text, key))
+}
+
+/// [`repair_list`], given the shape of the value at `key` in `text` (`None`: not editable).
+fn repair_shaped(
+    text: &str,
+    fm: &Frontmatter,
+    key: &str,
+    shape: Option<Shape>,
+) -> Option<(String, String, String)> {
     let items = match key {
         "tags" => &fm.tags,
         "aliases" => &fm.aliases,
         _ => &fm.sources,
     };
-    let scalar = edit::shape(text, key) == Some(Shape::Scalar);
+    let scalar = shape == Some(Shape::Scalar);
     // A list with an item of the wrong shape is left alone: rewriting it would drop the item.
-    let clean_list =
-        edit::shape(text, key) == Some(Shape::List) && !fm.problems.iter().any(|p| p.key == key);
+    let clean_list = shape == Some(Shape::List) && !fm.problems.iter().any(|p| p.key == key);
     let new = if key == "tags" {
         schema::canonical_tags(items)
     } else {

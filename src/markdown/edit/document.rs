@@ -37,7 +37,12 @@ pub(super) struct Entry {
 
 impl<'a> Doc<'a> {
     pub(super) fn parse(text: &'a str) -> Option<Doc<'a>> {
-        let split = frontmatter::split(text);
+        Doc::of(text, &frontmatter::split(text))
+    }
+
+    /// The block of `text` as lines, given `split`, which must be [`frontmatter::split`] of
+    /// the same `text` (a caller that has it spares the YAML a second reading).
+    pub(super) fn of(text: &'a str, split: &frontmatter::Split<'_>) -> Option<Doc<'a>> {
         if !matches!(split.block, Block::Valid(_)) {
             return None;
         }

@@ -56,16 +56,44 @@ pub fn key_line(text: &str, key: &str) -> Option<usize> {
 
 /// The shape of the value of a top-level `key`.
 pub fn shape(text: &str, key: &str) -> Option<Shape> {
-    let doc = Doc::parse(text)?;
-    let Some(e) = doc.entry(key) else {
-        return Some(Shape::Absent);
-    };
-    Some(match untag(doc.value(e)) {
-        None | Some(Value::Null) => Shape::Empty,
-        Some(Value::Sequence(_)) => Shape::List,
-        Some(Value::Mapping(_)) => Shape::Mapping,
-        Some(_) => Shape::Scalar,
-    })
+    Doc::parse(text).map(|doc| Outline(doc).shape(key))
+}
+
+/// A block read once for several questions: the shape of each value and whether the keys are
+/// in an order. Each of [`shape`] and [`reorder`] reads the file's YAML again, and `fmt` asks
+/// them of every page; an outline made from the [`frontmatter::Split`] a caller already has
+/// reads no YAML beyond the values asked about.
+pub struct Outline<'a>(Doc<'a>);
+
+impl<'a> Outline<'a> {
+    /// The outline of `text`, whose [`frontmatter::split`] is `split`; `None` when the block
+    /// cannot be read or edited (as for every edit).
+    pub fn of(text: &'a str, split: &frontmatter::Split<'_>) -> Option<Outline<'a>> {
+        Doc::of(text, split).map(Outline)
+    }
+
+    /// The shape of the value of a top-level `key`.
+    pub fn shape(&self, key: &str) -> Shape {
+        let Some(e) = self.0.entry(key) else {
+            return Shape::Absent;
+        };
+        match untag(self.0.value(e)) {
+            None | Some(Value::Null) => Shape::Empty,
+            Some(Value::Sequence(_)) => Shape::List,
+            Some(Value::Mapping(_)) => Shape::Mapping,
+            Some(_) => Shape::Scalar,
+        }
+    }
+
+    /// Whether the keys are in `order` (keys not in it last), that is, whether [`reorder`]
+    /// would leave the text as it is.
+    pub fn in_order(&self, order: &[&str]) -> bool {
+        let rank = |k: &str| order.iter().position(|o| *o == k).unwrap_or(order.len());
+        self.0
+            .entries
+            .windows(2)
+            .all(|w| rank(&w[0].key) <= rank(&w[1].key))
+    }
 }
 
 /// Set a top-level scalar. The old value's quoting style and a trailing `# comment` are kept

@@ -373,6 +373,51 @@ fn reorder_keeps_a_sorted_block_byte_for_byte() {
 }
 
 #[test]
+fn an_outline_answers_as_shape_and_reorder_do() {
+    // `fmt` asks an outline instead of `shape` and `reorder`, which read the YAML again each.
+    let moved = "---\n# header\n\nextra: 1\n# the type\ntype: concept\ntags:\n  - a\n\ntitle: A # t\n\n---\nbody\n";
+    for text in [
+        PAGE,
+        moved,
+        "---\ntitle: A\nowner: me\ntype: x\n---\n",
+        "---\ntitle: A\nzeta: 1\nalpha: 2\n---\n",
+        "---\ntags:\nm:\n  a: 1\nsources: raw/a.md\n---\n",
+        "---\n---\nbody\n",
+    ] {
+        let split = frontmatter::split(text);
+        let outline = Outline::of(text, &split).unwrap();
+        for key in ["title", "tags", "aliases", "sources", "m", "nope"] {
+            assert_eq!(
+                Some(outline.shape(key)),
+                shape(text, key),
+                "{key} in {text}"
+            );
+        }
+        let unchanged = reorder(text, &frontmatter::KEY_ORDER).unwrap() == text;
+        assert_eq!(
+            outline.in_order(&frontmatter::KEY_ORDER),
+            unchanged,
+            "{text}"
+        );
+    }
+    assert!(
+        !Outline::of(moved, &frontmatter::split(moved))
+            .unwrap()
+            .in_order(&frontmatter::KEY_ORDER)
+    );
+    for text in [
+        "no block\n",
+        "---\ntitle: [a\n---\n",
+        "---\n  title: x\n---\n",
+    ] {
+        assert!(
+            Outline::of(text, &frontmatter::split(text)).is_none(),
+            "{text}"
+        );
+    }
+}
+
+#[test]
 fn crlf_is_kept() {
     let text = PAGE.replace('\n', "\r\n");
     let edits = [
