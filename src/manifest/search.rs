@@ -55,23 +55,33 @@ impl Manifest {
     /// tags 5, body 1.
     pub fn search_match(&self, expr: &str, scope: Scope) -> Result<Scores> {
         let mut out = Scores::new();
-        for table in scope.tables() {
-            let sql = format!(
-                "SELECT rowid, bm25({table}, 10.0, 8.0, 5.0, 1.0) FROM {table} WHERE {table} MATCH ?1"
-            );
-            let mut stmt = self.conn.prepare_cached(&sql).at(&self.path)?;
-            let rows = stmt
-                .query_map([expr], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?)))
-                .at(&self.path)?;
-            for row in rows {
-                out.push(row.at(&self.path)?);
-            }
-        }
+        self.search_each(expr, scope, |row| out.push(row))?;
         // Each table answers in rowid order; two tables need merging.
         if !out.is_sorted_by_key(|r| r.0) {
             out.sort_unstable_by_key(|r| r.0);
         }
         Ok(out)
+    }
+
+    /// [`Manifest::search_match`]'s matches handed to `each` as they are read (by rowid within
+    /// each table, the tables one after the other), for a caller that keeps only the best.
+    pub fn search_each(
+        &self,
+        expr: &str,
+        scope: Scope,
+        mut each: impl FnMut((i64, f64)),
+    ) -> Result<()> {
+        for table in scope.tables() {
+            let sql = format!(
+                "SELECT rowid, bm25({table}, 10.0, 8.0, 5.0, 1.0) FROM {table} WHERE {table} MATCH ?1"
+            );
+            let mut stmt = self.conn.prepare_cached(&sql).at(&self.path)?;
+            let mut rows = stmt.query([expr]).at(&self.path)?;
+            while let Some(r) = rows.next().at(&self.path)? {
+                each((r.get(0).at(&self.path)?, r.get(1).at(&self.path)?));
+            }
+        }
+        Ok(())
     }
 
     /// The rowids of the files whose page has the type and the tag asked for.

@@ -215,59 +215,43 @@ pub fn search(
 /// Find and rank the hits of a search, the best `req.limit` of them described.
 pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
     let q = parse(&req.query);
-    let mut matched: Option<Scores> = None;
+    let allowed = match req.kind.is_some() || req.tag.is_some() {
+        true => Some(manifest.search_allowed(req.kind.as_deref(), req.tag.as_deref())?),
+        false => None,
+    };
     let mut terms = Vec::new();
-    for group in &q.groups {
-        let mut union = Scores::new();
-        for atom in group {
+    let (total, mut ranked) = match q.groups.as_slice() {
+        // One word or phrase (the common search): its matches are streamed and only the best
+        // kept, where combining atoms needs every match in rowid order. A word in most of a
+        // large vault matches tens of thousands of files.
+        [group] if group.len() == 1 && q.excluded.is_empty() => {
+            let atom = &group[0];
             terms.extend(Term::new(&atom.text, atom.prefix));
-            let Some(expr) = expression(atom) else {
-                continue;
-            };
-            union = either(union, manifest.search_match(&expr, req.scope)?);
-        }
-        matched = Some(match matched {
-            None => union,
-            Some(prev) => both(prev, &union),
-        });
-    }
-    let mut scores = matched.unwrap_or_default();
-    for atom in &q.excluded {
-        if let Some(expr) = expression(atom) {
-            scores = without(scores, &manifest.search_match(&expr, req.scope)?);
-        }
-    }
-    if req.kind.is_some() || req.tag.is_some() {
-        let allowed = manifest.search_allowed(req.kind.as_deref(), req.tag.as_deref())?;
-        scores.retain(|(id, _)| allowed.contains(id));
-    }
-    let total = scores.len();
-    // Describe only what is shown: the best `limit`, and any tied with the last of them, so
-    // that ties are broken by path as before the cut. Only those are sorted.
-    let mut ranked = scores;
-    let keep = match req.limit.checked_sub(1) {
-        None => 0,
-        Some(last) if last >= ranked.len() => ranked.len(),
-        Some(last) => {
-            let cut = ranked
-                .select_nth_unstable_by(last, |a, b| a.1.total_cmp(&b.1))
-                .1
-                .1;
-            let (mut i, mut end) = (0, ranked.len());
-            while i < end {
-                if ranked[i].1 <= cut {
-                    i += 1;
-                } else {
-                    end -= 1;
-                    ranked.swap(i, end);
-                }
+            let mut best = Best::new(req.limit);
+            if let Some(expr) = expression(atom) {
+                manifest.search_each(&expr, req.scope, |hit| {
+                    if allowed.as_ref().is_none_or(|a| a.contains(&hit.0)) {
+                        best.push(hit);
+                    }
+                })?;
             }
-            end
+            (best.seen, best.kept)
+        }
+        _ => {
+            let mut scores = matches(manifest, req.scope, &q, &mut terms)?;
+            if let Some(allowed) = &allowed {
+                scores.retain(|(id, _)| allowed.contains(id));
+            }
+            (scores.len(), scores)
         }
     };
-    ranked[..keep].sort_by(|a, b| a.1.total_cmp(&b.1));
+    // Describe only what is shown: the best `limit`, and any tied with the last of them, so
+    // that ties are broken by path as before the cut. Only those are sorted.
+    let keep = best_first(&mut ranked, req.limit);
+    ranked.truncate(keep);
+    ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
     let mut hits = Vec::new();
-    for &(id, score) in &ranked[..keep] {
+    for &(id, score) in &ranked {
         if let Some(h) = manifest.search_hit(id, score)? {
             hits.push(h);
         }
@@ -279,6 +263,93 @@ pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
     });
     hits.truncate(req.limit);
     Ok(Ranked { total, hits, terms })
+}
+
+/// The files matching every group of `q` (any atom of a group) and none of its exclusions,
+/// by rowid; the terms to mark in snippets are added to `terms`.
+fn matches(
+    manifest: &Manifest,
+    scope: Scope,
+    q: &Query,
+    terms: &mut Vec<Term>,
+) -> Result<Scores, SearchError> {
+    let mut matched: Option<Scores> = None;
+    for group in &q.groups {
+        let mut union = Scores::new();
+        for atom in group {
+            terms.extend(Term::new(&atom.text, atom.prefix));
+            let Some(expr) = expression(atom) else {
+                continue;
+            };
+            union = either(union, manifest.search_match(&expr, scope)?);
+        }
+        matched = Some(match matched {
+            None => union,
+            Some(prev) => both(prev, &union),
+        });
+    }
+    let mut scores = matched.unwrap_or_default();
+    for atom in &q.excluded {
+        if let Some(expr) = expression(atom) {
+            scores = without(scores, &manifest.search_match(&expr, scope)?);
+        }
+    }
+    Ok(scores)
+}
+
+/// Move the best `limit` of `scores` (lowest first, as bm25), and every one tied with the last
+/// of them, to the front, in no order; returns how many that is.
+fn best_first(scores: &mut [(i64, f64)], limit: usize) -> usize {
+    let Some(last) = limit.checked_sub(1) else {
+        return 0;
+    };
+    if last >= scores.len() {
+        return scores.len();
+    }
+    let cut = scores
+        .select_nth_unstable_by(last, |a, b| a.1.total_cmp(&b.1))
+        .1
+        .1;
+    let (mut i, mut end) = (0, scores.len());
+    while i < end {
+        if scores[i].1 <= cut {
+            i += 1;
+        } else {
+            end -= 1;
+            scores.swap(i, end);
+        }
+    }
+    end
+}
+
+/// The best `limit` of a stream of matches and those tied with the last of them, as
+/// [`best_first`] would choose from all of them, in memory proportional to `limit`: whenever
+/// the kept ones pile up, those no better than the current cut are dropped (a later match can
+/// only lower the cut, never bring a dropped one back).
+struct Best {
+    limit: usize,
+    kept: Scores,
+    /// Matches pushed in all.
+    seen: usize,
+}
+
+impl Best {
+    fn new(limit: usize) -> Best {
+        Best {
+            limit,
+            kept: Scores::new(),
+            seen: 0,
+        }
+    }
+
+    fn push(&mut self, hit: (i64, f64)) {
+        self.seen += 1;
+        self.kept.push(hit);
+        if self.kept.len() >= self.limit.saturating_mul(2).max(1024) {
+            let keep = best_first(&mut self.kept, self.limit);
+            self.kept.truncate(keep);
+        }
+    }
 }
 
 /// The files in `a` or `b` (each sorted by rowid), with the better score of the two.
@@ -352,6 +423,40 @@ mod tests {
         assert_eq!(without(a.clone(), &b), [(1, -1.0), (5, -5.0)]);
         assert_eq!(either(Vec::new(), b.clone()), b);
         assert!(both(a, &Vec::new()).is_empty());
+    }
+
+    #[test]
+    fn the_best_of_a_stream_are_the_best_of_all() {
+        // Scores from a few values, so that ties with the cut are many and cross the points
+        // where the stream is pruned.
+        let all: Scores = (0..5000_i64)
+            .map(|i| (i, -(((i * 7919) % 13) as f64)))
+            .collect();
+        for limit in [0, 1, 5, 20, 400, 600, 4999, 5000, 9000] {
+            let mut whole = all.clone();
+            let keep = best_first(&mut whole, limit);
+            let mut want: Vec<i64> = whole[..keep].iter().map(|h| h.0).collect();
+            let mut best = Best::new(limit);
+            for &hit in &all {
+                best.push(hit);
+            }
+            let mut kept = best.kept;
+            let keep = best_first(&mut kept, limit);
+            let mut got: Vec<i64> = kept[..keep].iter().map(|h| h.0).collect();
+            want.sort_unstable();
+            got.sort_unstable();
+            assert_eq!(got, want, "limit {limit}");
+            assert_eq!(best.seen, all.len());
+        }
+        // Every match tied with the last of the best is kept, not `limit` of them.
+        let few: Scores = (0..5000_i64).map(|i| (i, -((i % 3) as f64))).collect();
+        let mut best = Best::new(20);
+        for &hit in &few {
+            best.push(hit);
+        }
+        let top = few.iter().filter(|h| h.1 == -2.0).count();
+        assert!(top > 1024, "the ties outnumber a pruning");
+        assert_eq!(best_first(&mut best.kept, 20), top);
     }
 
     fn atom(t: &str) -> Atom {
