@@ -55,7 +55,7 @@ impl Manifest {
     /// tags 5, body 1.
     pub fn search_match(&self, expr: &str, scope: Scope) -> Result<Scores> {
         let mut out = Scores::new();
-        self.search_each(expr, scope, |row| out.push(row))?;
+        self.search_each(expr, scope, &mut |row| out.push(row))?;
         // Each table answers in rowid order; two tables need merging.
         if !out.is_sorted_by_key(|r| r.0) {
             out.sort_unstable_by_key(|r| r.0);
@@ -69,7 +69,7 @@ impl Manifest {
         &self,
         expr: &str,
         scope: Scope,
-        mut each: impl FnMut((i64, f64)),
+        each: &mut dyn FnMut((i64, f64)),
     ) -> Result<()> {
         for table in scope.tables() {
             let sql = format!(

@@ -229,7 +229,7 @@ pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
             terms.extend(Term::new(&atom.text, atom.prefix));
             let mut best = Best::new(req.limit);
             if let Some(expr) = expression(atom) {
-                manifest.search_each(&expr, req.scope, |hit| {
+                manifest.search_each(&expr, req.scope, &mut |hit| {
                     if allowed.as_ref().is_none_or(|a| a.contains(&hit.0)) {
                         best.push(hit);
                     }
