@@ -324,7 +324,7 @@ fn best_first(scores: &mut [(i64, f64)], limit: usize) -> usize {
 
 /// The best `limit` of a stream of matches and those tied with the last of them, as
 /// [`best_first`] would choose from all of them, in memory proportional to `limit`: whenever
-/// the kept ones pile up, those no better than the current cut are dropped (a later match can
+/// the kept ones pile up, those worse than the current cut are dropped (a later match can
 /// only lower the cut, never bring a dropped one back).
 struct Best {
     limit: usize,
