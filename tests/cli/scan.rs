@@ -515,6 +515,18 @@ fn edits_leave_the_manifest_a_first_scan_would_build() {
             page("C", "", "## Two\n\n[[A|label]] [[A2]] [[Gamma]]\n"),
         ),
         (
+            "wiki/C.md",
+            page("C", "", "## Two\n\n[[B|label]] [[A2]] [[Gamma]]\n"),
+        ),
+        (
+            "wiki/C.md",
+            page(
+                "C",
+                "",
+                "Moved.\n\n## Two\n\n[[B#Renamed|label]] [[A2]] ![[Gamma]]\n",
+            ),
+        ),
+        (
             "wiki/A.md",
             "---\ntitle: [unclosed\n---\n\n[[B]]\n".to_string(),
         ),
@@ -587,6 +599,44 @@ fn an_edit_that_moves_lines_updates_them_in_place() {
         })
         .collect();
     assert_eq!(ids(&v), moved, "same rows, lines two further down");
+}
+
+/// An edit of one link of a page (as `mv` makes in every page linking to the renamed one)
+/// rewrites that link's row in place: the page's other links keep their rows and their
+/// resolution, and only the new target is resolved.
+#[test]
+fn an_edited_link_is_rewritten_in_place() {
+    let v = TestVault::new();
+    v.page("wiki/A.md", "A", "[[B]] then [[C]]\n\n[[D]]\n")
+        .page("wiki/B.md", "B", "")
+        .page("wiki/C.md", "C", "")
+        .page("wiki/D.md", "D", "")
+        .page("wiki/E.md", "E", "");
+    scan(&v);
+    let ids = |v: &TestVault| {
+        rows(
+            v,
+            "SELECT rowid, seq, target, status, resolved FROM links WHERE source = 'wiki/A.md'
+             ORDER BY seq",
+        )
+    };
+    let before = ids(&v);
+    v.page("wiki/A.md", "A", "[[B]] then [[E|the e]]\n\n[[D]]\n");
+    let report = scan(&v);
+    assert_eq!(report["resolved"], 1, "only the new target: {report}");
+    let after = ids(&v);
+    let rowid = |r: &String| r.split(" | ").next().map(str::to_string);
+    assert_eq!(
+        after.iter().map(rowid).collect::<Vec<_>>(),
+        before.iter().map(rowid).collect::<Vec<_>>(),
+        "the same rows"
+    );
+    assert_eq!(after[0], before[0], "an unchanged link is left alone");
+    assert_eq!(after[2], before[2], "an unchanged link is left alone");
+    assert!(
+        after[1].ends_with("| E | resolved | wiki/E.md"),
+        "{after:?}"
+    );
 }
 
 #[cfg(unix)]

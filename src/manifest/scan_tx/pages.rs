@@ -5,7 +5,9 @@
 //! An edit rarely changes a page's title, aliases or links. Deleting and inserting every row
 //! of an edited page rewrote each link's entries in five indexes and made every link to it
 //! (and from it) be resolved again; now an edit that only moves lines updates line numbers,
-//! and one that leaves the title and aliases alone marks no name as changed.
+//! one that changes links without adding or removing any rewrites those links' rows alone
+//! (the one link in each page that `mv` retargets), and one that leaves the title and aliases
+//! alone marks no name as changed.
 
 use super::{Dirty, ScanTx};
 use crate::key;
@@ -228,14 +230,15 @@ impl ScanTx<'_> {
         let same_link = |a: &LinkRow, b: &LinkRow| {
             (&a.1, &a.2, &a.3, &a.4, a.5) == (&b.1, &b.2, &b.3, &b.4, b.5)
         };
-        self.sync_lines(
-            path,
-            doc,
-            &LINKS,
-            (&links, &link_rows(doc)),
-            |l| l.0,
-            same_link,
-        )?;
+        let new_links = link_rows(doc);
+        if links.len() == new_links.len() {
+            // As many links as before (a link edited, or retargeted by `mv`): only the rows
+            // that differ are written, in place; the others keep their rows and resolution.
+            self.relink(path, doc, &links, &new_links, same_link)?;
+        } else {
+            self.run(LINKS.delete, path)?;
+            self.insert_links(path, doc)?;
+        }
         let headings: Vec<HeadingRow> = self.rows(
             "SELECT level, text, line FROM headings WHERE path = ?1 ORDER BY seq",
             path,
@@ -333,33 +336,80 @@ impl ScanTx<'_> {
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
             )
             .at(&self.path)?;
-        for (i, l) in doc.outline.links.iter().enumerate() {
-            let target_key = key::link_key(&l.target);
-            let name_key = key::last_component(&target_key).to_string();
-            // A link to a heading of the page itself needs no resolution.
-            let (status, resolved) = if l.target.is_empty() {
-                ("resolved", Some(path))
-            } else {
-                ("pending", None)
-            };
-            link.execute(params![
-                path,
-                i as i64,
-                l.line as i64,
-                l.target,
-                target_key,
-                name_key,
-                l.heading,
-                l.block,
-                l.label,
-                l.embed,
-                status,
-                resolved,
-                i64::from(resolved.is_some()),
-                l.heading.as_deref().map(key::link_heading_key),
-            ])
-            .at(&self.path)?;
+        for seq in 0..doc.outline.links.len() {
+            self.write_link(&mut link, path, doc, seq)?;
         }
+        Ok(())
+    }
+
+    /// Bring `path`'s link rows (`stored`) to the page's (`new`), as many: a link that
+    /// differs only by its line has the line set; one that differs otherwise is rewritten in
+    /// place, its resolution dropped to be found again; the rest stay as they are. Renaming a
+    /// page rewrites one link of each page that links to it: deleting and inserting all of
+    /// each page's links rewrote every row's entries in six indexes.
+    fn relink(
+        &self,
+        path: &str,
+        doc: &Document,
+        stored: &[LinkRow],
+        new: &[LinkRow],
+        same: impl Fn(&LinkRow, &LinkRow) -> bool,
+    ) -> Result<()> {
+        let mut moved = Vec::new();
+        for (seq, (o, n)) in stored.iter().zip(new).enumerate() {
+            if !same(o, n) {
+                let mut link = self
+                    .tx
+                    .prepare_cached(
+                        "UPDATE links SET line = ?3, target = ?4, target_key = ?5, name_key = ?6,
+                            heading = ?7, block = ?8, label = ?9, embed = ?10, status = ?11,
+                            resolved = ?12, candidates = ?13, heading_key = ?14
+                         WHERE source = ?1 AND seq = ?2",
+                    )
+                    .at(&self.path)?;
+                self.write_link(&mut link, path, doc, seq)?;
+            } else if o.0 != n.0 {
+                moved.push((seq as i64, n.0));
+            }
+        }
+        self.set_lines(LINKS.set_line, path, &moved)
+    }
+
+    /// Run `stmt` (an insert or an update of one link row, parameters as `insert_links`
+    /// names them) for the link `seq` of `doc`, as a link still to resolve.
+    fn write_link(
+        &self,
+        stmt: &mut rusqlite::CachedStatement<'_>,
+        path: &str,
+        doc: &Document,
+        seq: usize,
+    ) -> Result<()> {
+        let l = &doc.outline.links[seq];
+        let target_key = key::link_key(&l.target);
+        let name_key = key::last_component(&target_key).to_string();
+        // A link to a heading of the page itself needs no resolution.
+        let (status, resolved) = if l.target.is_empty() {
+            ("resolved", Some(path))
+        } else {
+            ("pending", None)
+        };
+        stmt.execute(params![
+            path,
+            seq as i64,
+            l.line as i64,
+            l.target,
+            target_key,
+            name_key,
+            l.heading,
+            l.block,
+            l.label,
+            l.embed,
+            status,
+            resolved,
+            i64::from(resolved.is_some()),
+            l.heading.as_deref().map(key::link_heading_key),
+        ])
+        .at(&self.path)?;
         Ok(())
     }
 
