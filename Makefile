@@ -28,7 +28,7 @@ demo:
 	DEMO_DIR="$(DEMO_DIR)" sh examples/demo.sh
 
 ## Build the release binary and the vault generator, then benchmark 1k/10k/100k-page vaults
-## into BENCHMARKS.md (about 15 minutes on 2 cores; not part of `make test`).
+## into BENCHMARKS.md (10 to 18 minutes on 2 cores, by how busy the host is; not part of `make test`).
 ## The binary is built on its own: in one invocation with the example, cargo would unify the
 ## example's dev-dependency features into it (0.65 MB more than what `make build` ships).
 bench:
