@@ -47,11 +47,10 @@ struct LineTable {
     insert: fn(&ScanTx<'_>, &str, &Document) -> Result<()>,
 }
 
-const LINKS: LineTable = LineTable {
-    set_line: "UPDATE links SET line = ?3 WHERE source = ?1 AND seq = ?2",
-    delete: "DELETE FROM links WHERE source = ?1",
-    insert: |tx, path, doc| tx.insert_links(path, doc),
-};
+/// A page's links are brought up to date by [`ScanTx::relink`] when they are as many as
+/// before (a line moved or a link edited), and replaced otherwise.
+const LINK_SET_LINE: &str = "UPDATE links SET line = ?3 WHERE source = ?1 AND seq = ?2";
+const LINKS_DELETE: &str = "DELETE FROM links WHERE source = ?1";
 
 const HEADINGS: LineTable = LineTable {
     set_line: "UPDATE headings SET line = ?3 WHERE path = ?1 AND seq = ?2",
@@ -236,7 +235,7 @@ impl ScanTx<'_> {
             // that differ are written, in place; the others keep their rows and resolution.
             self.relink(path, doc, &links, &new_links, same_link)?;
         } else {
-            self.run(LINKS.delete, path)?;
+            self.run(LINKS_DELETE, path)?;
             self.insert_links(path, doc)?;
         }
         let headings: Vec<HeadingRow> = self.rows(
@@ -372,7 +371,7 @@ impl ScanTx<'_> {
                 moved.push((seq as i64, n.0));
             }
         }
-        self.set_lines(LINKS.set_line, path, &moved)
+        self.set_lines(LINK_SET_LINE, path, &moved)
     }
 
     /// Run `stmt` (an insert or an update of one link row, parameters as `insert_links`
