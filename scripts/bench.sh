@@ -117,43 +117,43 @@ measure() {
     record "$size" "$id" "$label" "$floor" failed 0 - - - "$rss" "exit $rc: $why"
     return 0
   fi
-  # Runs: as many as the budget holds, 3 to 30; a command slower than the budget runs once.
+  # Runs: as many as the budget holds, 3 to 30. A command slower than a third of its budget
+  # runs three times (the probe and two more, each after its prepare step) and the median of
+  # the three is the figure: the probe alone, the first run after other commands, may read
+  # from disk what they pushed out of the page cache, and a single run of a long command is
+  # as noisy as this VM (mv at 100,000 pages: 12 to 17 s by hand). One over a minute runs once.
   local runs warmup
   runs=$(python3 -c "import sys; b,t=float(sys.argv[1]),max(float(sys.argv[2]),0.001); print(max(1,min(30,int(b/t))))" "$budget" "$probe")
-  if [ "$runs" -lt 3 ]; then
-    runs=1
-  fi
   warmup=$(python3 -c "import sys; t=float(sys.argv[1]); print(2 if t < 0.5 else (1 if t < 5 else 0))" "$probe")
-  if [ "$runs" -eq 1 ]; then
-    # The probe is the first run after other commands: what they left out of the page cache
-    # (this VM's kernel also reclaims idle pages on its own) it reads from disk. When one more
-    # run fits the budget, that run is the figure, on a warm cache as the others are.
-    local note="one run (the probe)"
-    if python3 -c "import sys; sys.exit(0 if 2 * float(sys.argv[1]) <= float(sys.argv[2]) else 1)" "$probe" "$budget"; then
-      [ -n "$prep" ] && "${prep_cmd[@]}"
-      local again
-      /usr/bin/time -f '%e %M' -o "$work/time" timeout -k 5 "$timeout_s" "$@" >"$work/out" 2>"$work/err" || true
-      read -r again _ < <(tail -n 1 "$work/time")
-      note="one run after the probe ($probe s)"
-      probe=$again
+  local stats note=""
+  if [ "$runs" -lt 3 ]; then
+    local times=("$probe")
+    note="one run (the probe)"
+    if python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= 60 else 1)" "$probe"; then
+      local k again
+      for k in 1 2; do
+        [ -n "$prep" ] && "${prep_cmd[@]}"
+        /usr/bin/time -f '%e %M' -o "$work/time" timeout -k 5 "$timeout_s" "$@" >"$work/out" 2>"$work/err" || true
+        read -r again _ < <(tail -n 1 "$work/time")
+        times+=("$again")
+      done
+      note="three runs: the probe and two more"
     fi
-    record "$size" "$id" "$label" "$floor" ok 1 "$probe" "$probe" "$probe" "$rss" "$note"
-    log "$size $label: ${probe}s, $note, ${rss} KB"
-    return 0
+    stats=$(python3 -c "import sys,statistics as s; t=[float(x) for x in sys.argv[1:]]; print('%d\t%.6f\t%.6f\t%.6f' % (len(t), s.median(t), min(t), max(t)))" "${times[@]}")
+  else
+    local hf=(hyperfine -N --style basic --runs "$runs" --warmup "$warmup" --export-json "$work/hf.json")
+    [ "$ok" != 0 ] && hf+=(-i)
+    [ -n "$prep" ] && hf+=(--prepare "$(printf '%q ' "${prep_cmd[@]}")")
+    "${hf[@]}" --command-name "$label" "$(printf '%q ' "$@")" >"$work/hf.out" 2>&1 ||
+      { log "$size $label: hyperfine failed: $(tail -n 3 "$work/hf.out")"; record "$size" "$id" "$label" "$floor" failed 0 - - - "$rss" "hyperfine failed"; return 0; }
+    stats=$(python3 -c "import json,sys; r=json.load(open(sys.argv[2]))['results'][0]; print('%s\t%.6f\t%.6f\t%.6f' % (sys.argv[1], r['median'], r['min'], r['max']))" "$runs" "$work/hf.json")
   fi
-  local hf=(hyperfine -N --style basic --runs "$runs" --warmup "$warmup" --export-json "$work/hf.json")
-  [ "$ok" != 0 ] && hf+=(-i)
-  [ -n "$prep" ] && hf+=(--prepare "$(printf '%q ' "${prep_cmd[@]}")")
-  "${hf[@]}" --command-name "$label" "$(printf '%q ' "$@")" >"$work/hf.out" 2>&1 ||
-    { log "$size $label: hyperfine failed: $(tail -n 3 "$work/hf.out")"; record "$size" "$id" "$label" "$floor" failed 0 - - - "$rss" "hyperfine failed"; return 0; }
-  local stats
-  stats=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print('%.6f\t%.6f\t%.6f' % (r['median'], r['min'], r['max']))" "$work/hf.json")
   local IFS=$'\t'
   # shellcheck disable=SC2086
   set -- $stats
   unset IFS
-  record "$size" "$id" "$label" "$floor" ok "$runs" "$1" "$2" "$3" "$rss" ""
-  log "$size $label: median ${1}s over $runs runs, ${rss} KB"
+  record "$size" "$id" "$label" "$floor" ok "$1" "$2" "$3" "$4" "$rss" "$note"
+  log "$size $label: median ${2}s over $1 runs${note:+ ($note)}, ${rss} KB"
 }
 
 # floor ID LABEL SHELL-COMMAND: a shell pipeline measured by hyperfine (shell time subtracted).
@@ -358,9 +358,10 @@ w("- **Vaults**: `gen_vault --seed %s`, about as many raw files as pages, %s inb
   "manifest's first prepare copies every page outside git, once), and it is scanned again: "
   "the commands see a vault in its steady state." % (env.get("BENCH_SEEDV", "?"), env.get("BENCH_INBOX", "?")))
 w("- **Runs**: a probe run sets the count: as many as fit a budget of 8–12 s per command, "
-  "3 to 30, after 0–2 warm-ups; a command slower than a third of its budget is measured once "
-  "(runs = 1): by a second run when two fit the budget (the probe, first after other commands, "
-  "may read from disk what they pushed out of the page cache), else by the probe. "
+  "3 to 30, after 0–2 warm-ups; a command slower than a third of its budget runs three times, "
+  "the probe and two more, and the median of the three is the figure (the probe, first after "
+  "other commands, may read from disk what they pushed out of the page cache; one run over a "
+  "minute is measured by the probe alone). "
   "A run longer than %s s is killed and counts as not completing." % env.get("BENCH_TIMEOUTV", "?"))
 w("- **Floors**: *list* is `find VAULT -type f -printf '%s %T@ %p\\n'`, *read* is "
   "`find VAULT -type f -exec cat {} +`, both over the files the scan walks (hidden entries "
@@ -384,8 +385,9 @@ def verdict(ok):
 targets = []
 def cell(s):
     return n(s) + ": "
-def per_size(name, sizes_, test):
-    """A target checked at each of `sizes_`: `test(size)` gives (text, ok) or None."""
+def per_size(name, sizes_, test, judged=None):
+    """A target checked at each of `sizes_`: `test(size)` gives (text, ok) or None. With
+    `judged`, only those sizes decide the verdict; the others are shown beside them."""
     cells, oks = [], []
     for sz in sizes_:
         got = test(sz)
@@ -393,12 +395,17 @@ def per_size(name, sizes_, test):
             cells.append(cell(sz) + "not measured")
         else:
             cells.append(cell(sz) + got[0])
-            oks.append(got[1])
+            if judged is None or sz in judged:
+                oks.append(got[1])
+    if judged is not None and not any(sz in judged for sz in sizes_):
+        targets.append((name, "; ".join(cells) or "not measured",
+                        "not judged (100,000 pages not measured)"))
+        return
     if not oks:
         v = "**missed**"
     elif not all(oks):
         v = "**missed**"
-    elif len(oks) < len(sizes_):
+    elif len(oks) < len([sz for sz in sizes_ if judged is None or sz in judged]):
         v = "**met** where measured"
     else:
         v = "**met**"
@@ -418,13 +425,18 @@ def absolute(id, limit):
     return test
 big = sizes[-1] if sizes else None
 mid = [sz for sz in sizes if sz in ("10000", "100000")] or sizes[-1:]
-per_size("ingest --finalize of a 15-entry batch that wrote 5 pages ≤ 1.5× a warm scan",
-         sizes, ratio("finalize", "warm_scan", 1.5))
+# The issue states these targets at 100,000 pages (its table's column "today at 100,000
+# pages"); the smaller vaults are shown beside them, not judged.
+at_big = [big] if big == "100000" else []
+per_size("ingest --finalize of a 15-entry batch that wrote 5 pages ≤ 1.5× a warm scan, at "
+         "100,000 pages (smaller vaults shown)",
+         sizes, ratio("finalize", "warm_scan", 1.5), at_big)
 def one_percent_read(sz):
     r = med(sz, "read")
     return 0.01 * r if r else 0
-per_size("scan after 1% of pages changed ≤ 2× a warm scan + the read floor of the changed files",
-         sizes, ratio("changed_scan", "warm_scan", 2, one_percent_read))
+per_size("scan after 1% of pages changed ≤ 2× a warm scan + the read floor of the changed "
+         "files, at 100,000 pages (smaller vaults shown)",
+         sizes, ratio("changed_scan", "warm_scan", 2, one_percent_read), at_big)
 for id, limit, label in [("status", 0.020, "status"), ("query_resolve", 0.020, "query --resolve"),
                          ("query_limit", 0.020, "query --tag --limit 50"),
                          ("search_limit", 0.050, "search --limit 20"),
@@ -438,7 +450,8 @@ def mcp(sz):
 per_size("MCP initialize + sparks_status ≤ python start + 30 ms", [big] if big else [], mcp)
 for id, label in [("lint", "lint"), ("regen", "collections regen --all --dry-run"),
                   ("index", "index --dry-run")]:
-    per_size("%s ≤ 3× the list floor" % label, sizes, ratio(id, "list", 3))
+    per_size("%s ≤ 3× the list floor, at 100,000 pages (smaller vaults shown)" % label, sizes,
+             ratio(id, "list", 3), at_big)
 per_size("mv of a page with 2,000 backlinks ≤ 2× a warm scan at 10,000 pages (issue 18)",
          [sz for sz in sizes if sz == "10000"], ratio("mv", "warm_scan", 2))
 per_size("cold scan ≤ 4× the read floor", mid, ratio("cold_scan", "read", 4))
