@@ -66,7 +66,7 @@ pub fn render(c: Collection, body: &Body, old: Option<&str>, today: &str) -> Str
 
 /// Everything after the frontmatter block and the blank line that follows it.
 fn after_frontmatter(text: &str) -> &str {
-    let body = crate::markdown::frontmatter::split(text).body;
+    let body = crate::markdown::frontmatter::body(text).0;
     body.strip_prefix('\n').unwrap_or(body)
 }
 

@@ -114,7 +114,7 @@ impl<'a> Inputs<'a> {
 
 /// The body of a Markdown file: its lines after a frontmatter block, CR removed.
 pub fn body_lines(text: &str) -> Vec<&str> {
-    let body = crate::markdown::frontmatter::split(text).body;
+    let body = crate::markdown::frontmatter::body(text).0;
     body.lines().map(|l| l.trim_end_matches('\r')).collect()
 }
 

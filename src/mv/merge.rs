@@ -119,7 +119,7 @@ pub fn plan_merge(
     let mut from_edits = from_refs.edits;
     from_edits.extend(block_definitions(&from.text, &from_doc, &retarget.blocks));
     let rewritten = rewrite::apply(&from.text, &from_edits);
-    let body = crate::markdown::frontmatter::split(&rewritten).body;
+    let body = crate::markdown::frontmatter::body(&rewritten).0;
     let eol = if into.text.contains("\r\n") {
         "\r\n"
     } else {

@@ -118,7 +118,7 @@ fn searchable(rel: &str, bytes: &[u8]) -> Option<String> {
         return None;
     }
     if is_page(rel) {
-        return Some(crate::markdown::frontmatter::split(text).body.to_string());
+        return Some(crate::markdown::frontmatter::body(text).0.to_string());
     }
     Some(text.to_string())
 }

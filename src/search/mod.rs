@@ -180,7 +180,7 @@ impl Ranked {
             return Vec::new();
         };
         let body = if crate::scan::is_page(path) {
-            crate::markdown::frontmatter::split(&text).body
+            crate::markdown::frontmatter::body(&text).0
         } else {
             &text
         };
