@@ -115,7 +115,8 @@ pub fn split(text: &str) -> Split<'_> {
 }
 
 /// The body of `text` and the line it starts on, as [`split`] finds them, without reading the
-/// block's YAML (for a caller that wants only the body: a link rewriter).
+/// block's YAML: for a caller that wants only the body (a link rewriter, the text the search
+/// index and snippets read, a collection page's content).
 pub fn body(text: &str) -> (&str, usize) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match locate(text) {
