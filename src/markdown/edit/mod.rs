@@ -88,11 +88,10 @@ impl<'a> Outline<'a> {
     /// Whether the keys are in `order` (keys not in it last), that is, whether [`reorder`]
     /// would leave the text as it is.
     pub fn in_order(&self, order: &[&str]) -> bool {
-        let rank = |k: &str| order.iter().position(|o| *o == k).unwrap_or(order.len());
         self.0
             .entries
             .windows(2)
-            .all(|w| rank(&w[0].key) <= rank(&w[1].key))
+            .all(|w| rank(order, &w[0].key) <= rank(order, &w[1].key))
     }
 }
 
@@ -209,9 +208,8 @@ pub fn reorder(text: &str, order: &[&str]) -> Option<String> {
     let (Some(first), Some(last)) = (doc.entries.first(), doc.entries.last()) else {
         return Some(text.to_string());
     };
-    let rank = |k: &str| order.iter().position(|o| *o == k).unwrap_or(order.len());
     let mut sorted: Vec<&Entry> = doc.entries.iter().collect();
-    sorted.sort_by_key(|e| rank(&e.key));
+    sorted.sort_by_key(|e| rank(order, &e.key));
     let mut out = String::with_capacity(text.len());
     out.push_str(&text[..doc.lines.first().map_or(doc.yaml_end, |l| l.start)]);
     out.push_str(doc.span(0..first.lead));
@@ -221,6 +219,12 @@ pub fn reorder(text: &str, order: &[&str]) -> Option<String> {
     out.push_str(doc.span(last.end..doc.lines.len()));
     out.push_str(&text[doc.yaml_end..]);
     readable(out)
+}
+
+/// Where `key` goes in `order`: keys not in it after every key that is. [`reorder`] sorts by
+/// it and [`Outline::in_order`] checks it, so that an outline in order is one `reorder` leaves.
+fn rank(order: &[&str], key: &str) -> usize {
+    order.iter().position(|o| *o == key).unwrap_or(order.len())
 }
 
 /// `out` if its block still reads; otherwise no edit at all. The line-based editor can be
