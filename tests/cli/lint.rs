@@ -376,3 +376,27 @@ fn the_thin_threshold_is_a_config_key() {
         );
     }
 }
+
+/// `index.md` and `log.md` need no frontmatter, in any folder (the original's exemption);
+/// any other page does.
+#[test]
+fn index_and_log_pages_are_exempt_from_missing_frontmatter() {
+    let v = TestVault::new();
+    v.write("wiki/index.md", "# Index\n\n- [[A]]\n")
+        .write("wiki/log.md", "# Log\n\nAn entry.\n")
+        .write("wiki/concepts/index.md", "# A folder's index\n")
+        .write("wiki/concepts/Bare.md", "No frontmatter here.\n")
+        .page("wiki/concepts/A.md", "A", "Alpha. Two. Three. [[Bare]]");
+    let j = v
+        .run(&["lint", "--check", "missing-frontmatter", "--json"])
+        .code(1)
+        .json();
+    let paths: Vec<&str> = j["issues"]
+        .as_array()
+        .expect("issues")
+        .iter()
+        .filter(|i| i["check"] == "missing-frontmatter")
+        .filter_map(|i| i["path"].as_str())
+        .collect();
+    assert_eq!(paths, ["wiki/concepts/Bare.md"], "{j}");
+}

@@ -5,8 +5,9 @@ use super::{Context, Issues};
 use crate::lint::{Check, LintError};
 use crate::schema::{self, Severity};
 
-/// Pages without a frontmatter block, with one that cannot be read, or whose fields break
-/// the schema.
+/// Pages without a frontmatter block (but `index.md` and `log.md` in any folder, which the
+/// original exempts: a catalogue and a log need none), with one that cannot be read, or whose
+/// fields break the schema.
 pub(super) fn frontmatter(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintError> {
     let (missing, invalid) = (
         cx.on(Check::MissingFrontmatter),
@@ -18,6 +19,7 @@ pub(super) fn frontmatter(cx: &Context<'_>, out: &mut Issues) -> Result<(), Lint
     let mut found = Issues::default();
     cx.manifest
         .page_records(cx.scope, |r| match r.frontmatter.as_str() {
+            "none" if exempt_from_frontmatter(&r.path) => {}
             "none" => found.push(
                 Check::MissingFrontmatter,
                 &r.path,
@@ -45,4 +47,10 @@ pub(super) fn frontmatter(cx: &Context<'_>, out: &mut Issues) -> Result<(), Lint
         })?;
     out.0.extend(found.0.into_iter().filter(|i| cx.on(i.check)));
     Ok(())
+}
+
+/// Whether a page may go without a frontmatter block: `index.md` and `log.md`, in any folder.
+fn exempt_from_frontmatter(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name == "index.md" || name == "log.md"
 }
