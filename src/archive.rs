@@ -55,6 +55,68 @@ pub fn is_marker(line: &str) -> bool {
     t.starts_with("<!-- sparks: ingest ") && t.ends_with("-->")
 }
 
+/// What a block's marker says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Marker {
+    /// The ingest's id.
+    pub ingest: i64,
+    /// The ingest's token.
+    pub token: String,
+    /// The entry's id in its batch.
+    pub entry: u32,
+    /// blake3 of the entry's content.
+    pub hash: String,
+}
+
+/// The fields of a marker line ([`marker`]), if it is one.
+pub fn parse_marker(line: &str) -> Option<Marker> {
+    let inner = line
+        .trim()
+        .strip_prefix("<!-- sparks: ingest ")?
+        .strip_suffix("-->")?;
+    let mut words = inner.split_whitespace();
+    let ingest = words.next()?.parse().ok()?;
+    let token = words.next()?.to_string();
+    let entry = match (words.next()?, words.next()?) {
+        ("entry", n) => n.parse().ok()?,
+        _ => return None,
+    };
+    let hash = match (words.next()?, words.next()?) {
+        ("blake3", h) => h.to_string(),
+        _ => return None,
+    };
+    words.next().is_none().then_some(Marker {
+        ingest,
+        token,
+        entry,
+        hash,
+    })
+}
+
+/// The markers of the archive file of capture date `date` (none when there is no file).
+pub fn markers_of(root: &Path, date: &str) -> Result<Vec<Marker>, ArchiveError> {
+    let path = root.join(ARCHIVE_DIR).join(format!("{date}.md"));
+    let bytes = fsio::read_if_exists(&path)
+        .map_err(|source| ArchiveError {
+            path: path.clone(),
+            source,
+        })?
+        .unwrap_or_default();
+    Ok(String::from_utf8_lossy(&bytes)
+        .lines()
+        .filter_map(parse_marker)
+        .collect())
+}
+
+/// The archive files a batch with these capture dates writes, vault-relative, in order.
+pub fn files_for<'a>(dates: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let dates: std::collections::BTreeSet<&str> = dates.into_iter().collect();
+    dates
+        .into_iter()
+        .map(|d| format!("{ARCHIVE_DIR}/{d}.md"))
+        .collect()
+}
+
 /// Archive `items` of ingest `ingest` under `root`, skipping blocks already there.
 pub fn archive(
     root: &Path,
@@ -183,6 +245,29 @@ mod tests {
             hash,
             content,
         }
+    }
+
+    #[test]
+    fn a_marker_reads_back_as_written() {
+        let line = marker(12, "k12", 3, "abc");
+        assert_eq!(
+            parse_marker(&format!("  {line}\r")),
+            Some(Marker {
+                ingest: 12,
+                token: "k12".into(),
+                entry: 3,
+                hash: "abc".into(),
+            })
+        );
+        assert_eq!(
+            parse_marker("<!-- sparks: ingest 1 k entry x blake3 h -->"),
+            None
+        );
+        assert_eq!(
+            parse_marker("<!-- sparks: ingest 1 k entry 1 blake3 h more -->"),
+            None
+        );
+        assert_eq!(parse_marker("<!-- a comment -->"), None);
     }
 
     #[test]

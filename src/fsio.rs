@@ -72,6 +72,32 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     commit(tmp, path)
 }
 
+/// Create `path` holding `bytes`, atomically and only if no file of that name exists: the
+/// file appears whole or not at all. Returns `false`, writing nothing, when one exists.
+pub fn create_atomic(path: &Path, bytes: &[u8]) -> io::Result<bool> {
+    let tmp = stage(path, bytes)?;
+    match tmp.persist_noclobber(path) {
+        Ok(_) => {
+            sync_dir(parent(path));
+            Ok(true)
+        }
+        Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(with_path(e.error, "create", path)),
+    }
+}
+
+/// Remove `path` (a missing file is no error) and make the removal durable.
+pub fn remove_durably(path: &Path) -> io::Result<()> {
+    match std::fs::remove_file(path) {
+        Ok(()) => {
+            sync_dir(parent(path));
+            Ok(())
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(with_path(e, "remove", path)),
+    }
+}
+
 /// Atomic replacements of several files whose directory entries are made durable together:
 /// each file is written, synced and renamed into place as [`write_atomic`] does, and
 /// [`Renames::sync`] then syncs each directory once, where [`write_atomic`] syncs it after
@@ -145,9 +171,12 @@ fn replace_checked(
 
 fn stage(path: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
     let dir = parent(path);
+    // Staged files a killed Sparks left here go before this process adds its own; its own
+    // carry its tag, so that a later process can tell whether their writer is gone.
+    crate::live::sweep_once(dir);
     let mut tmp = tempfile::Builder::new()
-        .prefix(".sparks-")
-        .suffix(".tmp")
+        .prefix(&crate::live::staged_prefix())
+        .suffix(crate::live::STAGED_SUFFIX)
         .tempfile_in(dir)
         .map_err(|e| with_path(e, "create a temporary file in", dir))?;
     tmp.write_all(bytes)
@@ -176,12 +205,17 @@ fn persist(tmp: tempfile::NamedTempFile, path: &Path) -> io::Result<()> {
 
 fn commit(tmp: tempfile::NamedTempFile, path: &Path) -> io::Result<()> {
     persist(tmp, path)?;
-    // The rename is durable only once the directory entry is; a failure here cannot be
-    // acted on (the new content is already visible), so it is not reported.
-    if let Ok(dir) = std::fs::File::open(parent(path)) {
+    sync_dir(parent(path));
+    Ok(())
+}
+
+/// Make the entries of `dir` durable. A rename or removal is durable only once the directory
+/// is; a failure here cannot be acted on (the change is already visible), so it is not
+/// reported.
+fn sync_dir(dir: &Path) {
+    if let Ok(dir) = std::fs::File::open(dir) {
         let _ = dir.sync_all();
     }
-    Ok(())
 }
 
 fn parent(path: &Path) -> &Path {

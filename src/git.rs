@@ -34,6 +34,27 @@ pub enum GitError {
         /// What is missing or wrong.
         source: IdentError,
     },
+    /// A lock file of git's is in the way: a git program is at work in the repository, or one
+    /// was stopped before it finished. Sparks removes those its own killed commits left (see
+    /// `runstate::commit`); this is any other.
+    #[error(
+        "git's lock file {shown} is in the way: another git program is at work in the \
+         repository, or one was stopped before it finished"
+    )]
+    Locked {
+        /// The lock file, as the user finds it from the vault (relative to it).
+        shown: String,
+    },
+    /// A file of the commit's bookkeeping could not be read, written or removed.
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        /// What was being done.
+        action: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
     /// libgit2 reported an error.
     #[error("git ({}): {source}", repo.display())]
     Git {
@@ -49,7 +70,11 @@ impl GitError {
     pub fn hint(&self) -> Option<&'static str> {
         match self {
             GitError::Identity { source, .. } => Some(source.hint()),
-            GitError::Git { .. } => None,
+            GitError::Locked { .. } => Some(
+                "if no git program is running, remove that lock file and run the command again: \
+                 it resumes where it stopped",
+            ),
+            GitError::Git { .. } | GitError::Io { .. } => None,
         }
     }
 }
@@ -78,9 +103,11 @@ pub fn commit_vault_paths(
 }
 
 fn commit(vault_root: &Path, message: &str, only: Option<&[String]>) -> Result<Commit, GitError> {
-    let git = |source| GitError::Git {
-        repo: vault_root.to_path_buf(),
-        source,
+    let git = |source: git2::Error| {
+        locked(vault_root, &source).unwrap_or(GitError::Git {
+            repo: vault_root.to_path_buf(),
+            source,
+        })
     };
     let Some(repo) = open(vault_root).map_err(git)? else {
         return Ok(Commit::Skipped(NOT_A_REPOSITORY.into()));
@@ -271,6 +298,151 @@ pub fn file_at(
     Ok(object.as_blob().map(|b| b.content().to_vec()))
 }
 
+/// The lock files of git's that exist now in the repository holding the vault: the index's,
+/// HEAD's, the packed refs', the configuration's, and any ref's or reflog's. Empty outside a
+/// repository.
+pub fn lock_files(vault_root: &Path) -> Result<Vec<PathBuf>, GitError> {
+    let Some(repo) = open(vault_root).map_err(|source| GitError::Git {
+        repo: vault_root.to_path_buf(),
+        source,
+    })?
+    else {
+        return Ok(Vec::new());
+    };
+    let mut dirs = vec![repo.path().to_path_buf()];
+    if repo.commondir() != repo.path() {
+        dirs.push(repo.commondir().to_path_buf());
+    }
+    let mut found = Vec::new();
+    for dir in &dirs {
+        for name in [
+            "index.lock",
+            "HEAD.lock",
+            "ORIG_HEAD.lock",
+            "packed-refs.lock",
+            "config.lock",
+        ] {
+            let path = dir.join(name);
+            if fs_err::symlink_metadata(&path).is_ok() {
+                found.push(path);
+            }
+        }
+        for sub in ["refs", "logs"] {
+            let walk = walkdir::WalkDir::new(dir.join(sub)).follow_links(false);
+            for entry in walk.into_iter().flatten() {
+                if entry.file_type().is_file()
+                    && entry.file_name().to_string_lossy().ends_with(".lock")
+                {
+                    found.push(entry.into_path());
+                }
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    Ok(found)
+}
+
+/// A lock file as the user finds it from the vault: relative to the vault (`.git/index.lock`,
+/// or `../.git/index.lock` when the repository is above it).
+pub fn shown(vault_root: &Path, path: &Path) -> String {
+    let canon = |p: &Path| fs_err::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let (root, path) = (canon(vault_root), canon(path));
+    let mut up = String::new();
+    for ancestor in root.ancestors() {
+        if let Some(rel) = crate::vault::relative(ancestor, &path) {
+            return format!("{up}{rel}");
+        }
+        up.push_str("../");
+    }
+    path.display().to_string()
+}
+
+/// libgit2's "failed to lock file" as [`GitError::Locked`], naming the file when its message
+/// does.
+fn locked(vault_root: &Path, e: &git2::Error) -> Option<GitError> {
+    if e.code() != ErrorCode::Locked {
+        return None;
+    }
+    let named = e
+        .message()
+        .split('\'')
+        .find(|part| part.ends_with(".lock"))
+        .map(|p| shown(vault_root, Path::new(p)));
+    Some(GitError::Locked {
+        shown: named.unwrap_or_else(|| "in the repository's .git directory".into()),
+    })
+}
+
+/// After a commit whose index was not written (the process was killed between the two), the
+/// index holds, for the paths the commit changed, what its parent had: those entries become
+/// the commit's. An entry the user changed since is left alone.
+pub fn align_index(vault_root: &Path, sha: &str) -> Result<(), GitError> {
+    let git = |source: git2::Error| {
+        locked(vault_root, &source).unwrap_or(GitError::Git {
+            repo: vault_root.to_path_buf(),
+            source,
+        })
+    };
+    let Some(repo) = open(vault_root).map_err(git)? else {
+        return Ok(());
+    };
+    let commit = repo
+        .find_commit(git2::Oid::from_str(sha).map_err(git)?)
+        .map_err(git)?;
+    let tree = commit.tree().map_err(git)?;
+    let parent = match commit.parents().next() {
+        Some(p) => Some(p.tree().map_err(git)?),
+        None => None,
+    };
+    let diff = repo
+        .diff_tree_to_tree(parent.as_ref(), Some(&tree), None)
+        .map_err(git)?;
+    let mut index = repo.index().map_err(git)?;
+    let mut changed = false;
+    for delta in diff.deltas() {
+        let Some(path) = delta.new_file().path().or(delta.old_file().path()) else {
+            continue;
+        };
+        let was = parent
+            .as_ref()
+            .and_then(|t| t.get_path(path).ok())
+            .map(|e| e.id());
+        let is = tree.get_path(path).ok();
+        let held = index.get_path(path, 0).map(|e| e.id);
+        if held != was || held == is.as_ref().map(|e| e.id()) {
+            continue;
+        }
+        match is {
+            Some(entry) => {
+                let path_bytes = path.to_string_lossy().into_owned().into_bytes();
+                index
+                    .add(&git2::IndexEntry {
+                        ctime: git2::IndexTime::new(0, 0),
+                        mtime: git2::IndexTime::new(0, 0),
+                        dev: 0,
+                        ino: 0,
+                        mode: entry.filemode() as u32,
+                        uid: 0,
+                        gid: 0,
+                        file_size: 0,
+                        id: entry.id(),
+                        flags: 0,
+                        flags_extended: 0,
+                        path: path_bytes,
+                    })
+                    .map_err(git)?;
+            }
+            None => index.remove_path(path).map_err(git)?,
+        }
+        changed = true;
+    }
+    if changed {
+        index.write().map_err(git)?;
+    }
+    Ok(())
+}
+
 /// How many commits back [`head_with_line`] looks.
 const TRAILER_DEPTH: usize = 50;
 
@@ -316,7 +488,10 @@ fn changed_paths(repo: &Repository, prefix: &str) -> Result<Vec<String>, git2::E
             continue;
         };
         let is_manifest = !inner.contains('/') && inner.starts_with(crate::vault::MANIFEST);
-        if is_manifest || s.status().is_ignored() || s.status() == Status::CURRENT {
+        let is_run_state = inner
+            .strip_prefix(crate::vault::RUN_DIR)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
+        if is_manifest || is_run_state || s.status().is_ignored() || s.status() == Status::CURRENT {
             continue;
         }
         out.push(path.to_string());

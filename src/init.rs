@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 
 /// The ignore rule `init` makes sure the vault's `.gitignore` has.
 pub const IGNORE_RULE: &str = "sparks.db*";
+/// The `.gitignore` line that keeps the run-time directory out of git.
+pub const RUN_DIR_RULE: &str = ".sparks/";
 
 /// What to initialise.
 #[derive(Debug, Clone)]
@@ -219,26 +221,40 @@ fn create_file(
     Ok(())
 }
 
-/// Make sure `.gitignore` keeps the manifest out of git.
+/// Make sure `.gitignore` keeps the manifest and the run-time directory out of git.
 fn ensure_ignore_rule(root: &Path, created: &mut Vec<String>) -> Result<(), InitError> {
     let p = root.join(".gitignore");
     let old = match fsio::if_exists(fsio::read_to_string(&p)) {
         Ok(t) => t.unwrap_or_default(),
         Err(source) => return Err(InitError::Io { path: p, source }),
     };
-    if old
-        .lines()
-        .any(|l| l.trim() == IGNORE_RULE || l.trim() == "/sparks.db*")
-    {
-        return Ok(());
-    }
+    let has = |rules: &[&str]| old.lines().any(|l| rules.contains(&l.trim()));
+    let rules = [
+        (
+            [IGNORE_RULE, "/sparks.db*"],
+            "# The Sparks manifest is derived state: `sparks scan` rebuilds it.",
+        ),
+        (
+            [RUN_DIR_RULE, "/.sparks/"],
+            "# Sparks' run-time state: what an interrupted command needs to complete.",
+        ),
+    ];
     let mut new = old.clone();
-    if !new.is_empty() && !new.ends_with('\n') {
+    for (accepted, comment) in rules {
+        if has(&accepted) {
+            continue;
+        }
+        if !new.is_empty() && !new.ends_with('\n') {
+            new.push('\n');
+        }
+        new.push_str(comment);
+        new.push('\n');
+        new.push_str(accepted[0]);
         new.push('\n');
     }
-    new.push_str("# The Sparks manifest is derived state: `sparks scan` rebuilds it.\n");
-    new.push_str(IGNORE_RULE);
-    new.push('\n');
+    if new == old {
+        return Ok(());
+    }
     fsio::write_atomic(&p, new.as_bytes()).map_err(|source| InitError::Io { path: p, source })?;
     if old.is_empty() {
         created.push(".gitignore".into());

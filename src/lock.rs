@@ -2,7 +2,7 @@
 //! (finalize, abort, tasks add, done). It is an OS file lock (`flock`), released by the kernel
 //! when the process dies, so a crash never leaves a stale lock behind.
 
-use std::fs::File;
+use std::fs::{File, TryLockError};
 use std::io;
 use std::path::Path;
 
@@ -18,20 +18,38 @@ pub struct VaultLock {
 impl VaultLock {
     /// Wait for and take the exclusive lock of the vault at `root`.
     pub fn acquire(root: &Path) -> io::Result<VaultLock> {
-        let path = root.join(LOCK_FILE);
-        let file = fs_err::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)?
-            .into_parts()
-            .0;
-        file.lock().map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!("failed to lock `{}`: {e}", path.display()),
-            )
-        })?;
+        let (file, path) = open(root)?;
+        file.lock().map_err(|e| failed(&path, e))?;
         Ok(VaultLock { _file: file })
     }
+
+    /// Take the exclusive lock of the vault at `root` if no other holder has it; `None` when
+    /// one has (another process, or this one through another [`VaultLock`]).
+    pub fn try_acquire(root: &Path) -> io::Result<Option<VaultLock>> {
+        let (file, path) = open(root)?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(VaultLock { _file: file })),
+            Err(TryLockError::WouldBlock) => Ok(None),
+            Err(TryLockError::Error(e)) => Err(failed(&path, e)),
+        }
+    }
+}
+
+fn open(root: &Path) -> io::Result<(File, std::path::PathBuf)> {
+    let path = root.join(LOCK_FILE);
+    let file = fs_err::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)?
+        .into_parts()
+        .0;
+    Ok((file, path))
+}
+
+fn failed(path: &Path, e: io::Error) -> io::Error {
+    io::Error::new(
+        e.kind(),
+        format!("failed to lock `{}`: {e}", path.display()),
+    )
 }

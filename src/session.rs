@@ -1,11 +1,13 @@
 //! Where an operation runs: the vault it finds and the one clock reading it uses. Both front
 //! ends open a session the same way (`--vault`/`SPARKS_VAULT`, else the vault holding the
 //! working directory), and an operation opens the manifest through it: this is the one place
-//! the vault and the manifest are opened.
+//! the vault and the manifest are opened, and where the manifest's copy of the run-time
+//! state (the open ingest) is brought back to its records in `.sparks/` when they differ.
 
 use crate::clock::Now;
 use crate::manifest::{Manifest, ManifestError};
 use crate::progress::Listener;
+use crate::runstate::RestoreError;
 use crate::vault::{MANIFEST, Vault, VaultError};
 use chrono::NaiveDate;
 use std::path::{Path, PathBuf};
@@ -34,6 +36,27 @@ pub struct Session {
     kept: Mutex<Option<Manifest>>,
 }
 
+/// The manifest could not be opened, or not brought back to the run-time records.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// Opening the manifest failed.
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+    /// Restoring its copy of the run-time state failed.
+    #[error(transparent)]
+    Restore(#[from] RestoreError),
+}
+
+impl SessionError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            SessionError::Manifest(e) => e.hint().map(Into::into),
+            SessionError::Restore(e) => e.hint(),
+        }
+    }
+}
+
 impl Site {
     /// Read the clock, for an operation that needs no vault.
     pub fn now(&self) -> Now {
@@ -60,13 +83,15 @@ impl Site {
 }
 
 impl Session {
-    /// The vault's manifest, opened (and migrated) for this operation.
-    pub fn manifest(&self) -> Result<Manifest, ManifestError> {
+    /// The vault's manifest, opened (and migrated) for this operation, holding the open
+    /// ingest its record in `.sparks/` holds.
+    pub fn manifest(&self) -> Result<Manifest, SessionError> {
         if let Some(m) = self.kept.lock().ok().and_then(|mut k| k.take()) {
             return Ok(m);
         }
         let mut m = Manifest::open(&self.vault.path(MANIFEST))?;
         m.listen(self.progress.clone());
+        crate::runstate::restore(&self.vault.root, &mut m)?;
         Ok(m)
     }
 

@@ -4,6 +4,7 @@
 use crate::contract::{self, Installed};
 use crate::inbox::Inbox;
 use crate::manifest::{Manifest, ManifestError, Step, meta::LAST_SCAN};
+use crate::runstate::{RunDir, RunStateError};
 use crate::vault::{INBOX, Vault};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -93,13 +94,16 @@ pub struct FileCounts {
     pub deleted: u64,
 }
 
-/// An interrupted operation.
+/// An interrupted operation, as its journal in `.sparks/` records it.
 #[derive(Debug, Clone, Serialize)]
 pub struct Unfinished {
     /// `mv`, `merge` or `revert`.
     pub kind: String,
     /// The command that completes it.
     pub command: String,
+    /// The pages it concerns: the page moved and where, the pages merged, the pages a revert
+    /// puts back.
+    pub pages: Vec<String>,
     /// When it started.
     pub started_at: String,
     /// The last step it did, if any.
@@ -119,12 +123,33 @@ pub struct OpenIngest {
     pub step: Option<Step>,
 }
 
+/// Reading the status failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StatusError {
+    /// The manifest could not be read.
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+    /// The journal in `.sparks/` could not be read.
+    #[error(transparent)]
+    RunState(#[from] RunStateError),
+}
+
+impl StatusError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            StatusError::Manifest(e) => e.hint().map(Into::into),
+            StatusError::RunState(e) => e.hint(),
+        }
+    }
+}
+
 /// Gather the status of the vault.
 pub fn status(
     vault: &Vault,
     manifest: &Manifest,
     today: chrono::NaiveDate,
-) -> Result<Status, ManifestError> {
+) -> Result<Status, StatusError> {
     let since = manifest
         .last_completed_ingest()?
         .and_then(|r| r.finished_ns);
@@ -180,9 +205,10 @@ pub fn status(
         }),
         None => None,
     };
-    let unfinished = manifest.journaled()?.map(|j| Unfinished {
+    let unfinished = RunDir::of(&vault.root).journaled()?.map(|j| Unfinished {
         kind: j.kind,
         command: j.command,
+        pages: j.pages,
         started_at: j.started_at,
         step: j.step,
     });

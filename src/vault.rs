@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 pub const INBOX: &str = "inbox.md";
 /// The manifest database, at the vault root.
 pub const MANIFEST: &str = "sparks.db";
+/// The run-time directory, at the vault root: the records of unfinished operations (see
+/// `runstate`). Never scanned, never committed.
+pub const RUN_DIR: &str = ".sparks";
 /// Where finalize archives captures, one file per capture date.
 pub const ARCHIVE_DIR: &str = "raw/inbox";
 /// The task list.

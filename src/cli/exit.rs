@@ -11,6 +11,10 @@ pub enum Exit {
     Usage,
     /// 3: another ingest is already open.
     IngestOpen,
+    /// 130: stopped by Ctrl-C (SIGINT), as shells report it.
+    Interrupted,
+    /// 143: stopped by SIGTERM.
+    Terminated,
 }
 
 impl Exit {
@@ -21,6 +25,8 @@ impl Exit {
             Exit::Problems => 1,
             Exit::Usage => 2,
             Exit::IngestOpen => 3,
+            Exit::Interrupted => 130,
+            Exit::Terminated => 143,
         }
     }
 }

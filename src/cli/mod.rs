@@ -4,6 +4,7 @@
 
 pub mod commands;
 pub mod exit;
+mod interrupt;
 pub mod number;
 pub mod output;
 pub mod progress;
@@ -181,7 +182,9 @@ pub fn main() -> std::process::ExitCode {
             return code.into();
         }
     };
-    match run(cli) {
+    let ran = run(cli);
+    crate::live::retire();
+    match ran {
         Ok(exit) => exit.into(),
         Err(err) if is_broken_pipe(&err) => Exit::Success.into(),
         Err(err) => match err.downcast_ref::<Failure>() {
@@ -227,6 +230,10 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         verbose: cli.verbose,
         progress: std::io::stderr().is_terminal() && !cli.quiet,
     };
+    // A long-running front end stops cleanly by itself; any other command is interrupted.
+    if !matches!(cli.command, Command::Serve(_) | Command::View(_)) {
+        interrupt::install(ctx.site.clone(), command_line());
+    }
     use commands::*;
     match cli.command {
         Command::Init(args) => init::run(&ctx, args),
@@ -250,6 +257,23 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::View(args) => view::run(&ctx, args),
         Command::Completions(args) => completions::run(&ctx, args),
     }
+}
+
+/// The command line as typed, for messages: `sparks` and the arguments, quoted where a shell
+/// needs it.
+fn command_line() -> String {
+    let mut words = vec!["sparks".to_string()];
+    words.extend(std::env::args().skip(1).map(|a| {
+        let plain = !a.is_empty()
+            && a.chars().all(|c| {
+                c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | '+' | ',' | '=' | ':')
+            });
+        match plain {
+            true => a,
+            false => format!("'{}'", a.replace('\'', "'\\''")),
+        }
+    }));
+    words.join(" ")
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {

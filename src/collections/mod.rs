@@ -265,6 +265,14 @@ impl serde::Serialize for Collection {
     }
 }
 
+impl<'de> serde::Deserialize<'de> for Collection {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Collection, D::Error> {
+        let name = String::deserialize(d)?;
+        Collection::from_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("no collection is called {name:?}")))
+    }
+}
+
 /// Whether a vault-relative path is an archive file: what [`ARCHIVE_GLOB`] matches.
 pub fn is_archive(path: &str) -> bool {
     path.strip_prefix(ARCHIVE_DIR)

@@ -73,6 +73,12 @@ pub enum IngestError {
     /// The manifest failed.
     #[error(transparent)]
     Manifest(#[from] ManifestError),
+    /// A record of the open ingest or of an unfinished revert (`.sparks/`) failed.
+    #[error(transparent)]
+    RunState(#[from] crate::runstate::RunStateError),
+    /// The manifest's copy of the open ingest could not be brought back to its record.
+    #[error(transparent)]
+    Restore(#[from] crate::runstate::RestoreError),
     /// No ingest has this id.
     #[error("there is no ingest {0}")]
     UnknownIngest(i64),
@@ -153,7 +159,15 @@ fn strict_message(ingest: i64, issues: &[Issue]) -> String {
 
 impl IngestError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<&'static str> {
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            IngestError::RunState(e) => e.hint(),
+            IngestError::Restore(e) => e.hint(),
+            _ => self.static_hint().map(Into::into),
+        }
+    }
+
+    fn static_hint(&self) -> Option<&'static str> {
         match self {
             IngestError::InboxMissing(_) => {
                 Some("run `sparks init` in the vault to create inbox.md again")

@@ -6,12 +6,14 @@ use super::provenance;
 use super::report::Finalized;
 use super::steps::Run;
 use super::{FinalizeFailed, IngestError};
+use crate::archive;
 use crate::clock::Now;
 use crate::collections::feeds;
 use crate::fault;
 use crate::git::Commit;
 use crate::lock::VaultLock;
 use crate::manifest::{BatchEntry, Manifest, Outcome, Step};
+use crate::runstate::{self, RunDir};
 use crate::vault::Vault;
 
 /// What finalize is asked to do.
@@ -38,6 +40,9 @@ pub fn finalize(
         done: Vec::new(),
         error: Box::new(IngestError::Lock(e)),
     })?;
+    if let Err(e) = runstate::restore_locked(&vault.root, manifest) {
+        return Err(failed(0, &[], e.into()));
+    }
     let row = match manifest.open_ingest_row() {
         Ok(Some(row)) => row,
         Ok(None) => return Err(failed(0, &[], IngestError::NoOpenIngest)),
@@ -53,6 +58,12 @@ pub fn finalize(
         warnings: Vec::new(),
     };
     let resumed = row.step.is_some();
+    let run_dir = RunDir::of(&vault.root);
+    if resumed {
+        // The manifest may have been rebuilt or deleted since the run that stopped: the
+        // steps still to run decide from it, so it sees the files first.
+        crate::scan::refresh(vault, manifest, now).map_err(|e| run.fail(e.into()))?;
+    }
     let row_has_snapshot = manifest.has_snapshot(id).map_err(|e| run.fail(e.into()))?;
     let first = match row.step {
         None | Some(Step::Plan) => 0,
@@ -99,6 +110,11 @@ pub fn finalize(
         let redo = i < first;
         let result = match step {
             // Done steps that produce facts the summary needs are cheap to recompute.
+            Step::Archive if redo => {
+                archive_files =
+                    archive::files_for(archived.iter().map(|e| e.capture_date.as_str()));
+                Ok(())
+            }
             Step::Archive => run.archive(&archived).map(|files| archive_files = files),
             Step::Inbox | Step::Scan | Step::Regen if redo => Ok(()),
             Step::Inbox => run
@@ -119,6 +135,10 @@ pub fn finalize(
         if !redo {
             fault::reached(step.fault_point());
             if step != Step::Commit {
+                // The record first: it is never behind the manifest.
+                run_dir
+                    .record_step(id, step)
+                    .map_err(|e| run.fail(e.into()))?;
                 manifest
                     .record_step(id, step)
                     .map_err(|e| run.fail(e.into()))?;
@@ -139,9 +159,10 @@ pub fn finalize(
     let lint_delta = provenance::recorded_delta(manifest, id).map_err(|e| run.fail(e))?;
     if !row_has_snapshot {
         run.warnings.push(format!(
-            "ingest {id} was opened by an earlier sparks, which recorded no snapshot of the \
-             wiki: what its batch did to the pages (and the lint issues it added) is not \
-             recorded, and it cannot be reverted"
+            "the manifest holds no snapshot of the wiki for ingest {id} (it was opened by an \
+             earlier sparks, or the manifest was rebuilt or deleted while it was open): what \
+             its batch did to the pages (and the lint issues it added) is not recorded, and it \
+             cannot be reverted"
         ));
     }
     manifest
@@ -154,6 +175,9 @@ pub fn finalize(
             skipped.as_deref(),
         )
         .map_err(|e| run.fail(e.into()))?;
+    // The manifest holds it completed first: a record left by a crash here is closed by the
+    // next command's restore, never the ingest reopened.
+    run_dir.close_ingest().map_err(|e| run.fail(e.into()))?;
     Ok(Finalized {
         ingest_id: id,
         archived: archived.len(),

@@ -17,6 +17,7 @@ mod finalize;
 pub mod history;
 mod prepare;
 mod provenance;
+mod recover;
 mod report;
 pub mod revert;
 mod steps;
@@ -33,6 +34,7 @@ use crate::fault;
 use crate::fsio;
 use crate::lock::VaultLock;
 use crate::manifest::{BatchEntry, Manifest, Step};
+use crate::runstate::{self, RunDir};
 use crate::vault::{INBOX, Vault};
 use std::collections::{HashMap, VecDeque};
 
@@ -75,6 +77,7 @@ fn match_entries(
 /// file. Refused once finalize has started on it.
 pub fn abort(vault: &Vault, manifest: &mut Manifest, now: &Now) -> Result<Aborted, IngestError> {
     let _lock = VaultLock::acquire(&vault.root).map_err(IngestError::Lock)?;
+    runstate::restore_locked(&vault.root, manifest)?;
     let Some(row) = manifest.open_ingest_row()? else {
         return Ok(Aborted {
             ingest_id: None,
@@ -94,6 +97,9 @@ pub fn abort(vault: &Vault, manifest: &mut Manifest, now: &Now) -> Result<Aborte
             step: Step::Plan,
         });
     }
+    // The manifest holds it closed first: a record left by a crash here is closed by the next
+    // command's restore, never an aborted ingest reopened.
+    RunDir::of(&vault.root).close_ingest()?;
     fault::reached("abort.close");
     Ok(Aborted {
         ingest_id: Some(row.id),

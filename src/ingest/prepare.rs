@@ -7,18 +7,40 @@ use crate::clock::Now;
 use crate::collections::feeds;
 use crate::fault;
 use crate::inbox::{Hints, Inbox};
+use crate::lock::VaultLock;
 use crate::manifest::{Manifest, NewEntry, Opened, Step};
+use crate::runstate::{self, OpenIngest, RunDir};
 use crate::vault::{INBOX, Vault};
 
 /// Open an ingest of at most `limit` entries (`None`: the configured batch size; 0: all).
+/// With one open already, show it; with none recorded but an interrupted finalize found in
+/// the archive (its records lost with the manifest), reopen that one.
 pub fn prepare(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &Now,
     limit: Option<usize>,
 ) -> Result<Prepared, IngestError> {
+    // Prepares run one at a time, and never while a finalize or abort changes the record.
+    let _lock = VaultLock::acquire(&vault.root).map_err(IngestError::Lock)?;
+    runstate::restore_locked(&vault.root, manifest)?;
     let bytes = read_inbox(vault)?.ok_or_else(|| IngestError::InboxMissing(vault.path(INBOX)))?;
     let inbox = Inbox::parse(&bytes, now.today)?;
+    if manifest.open_ingest_row()?.is_some() {
+        return in_progress(vault, manifest, now, Vec::new());
+    }
+    if let Some(found) = super::recover::interrupted(vault, manifest, &inbox, now)? {
+        manifest.mirror_ingest(&found.row(), &found.entries)?;
+        RunDir::of(&vault.root).record_ingest(&found)?;
+        let warning = format!(
+            "finalize of ingest {} was interrupted after archiving {} of these entries, and \
+             its record was lost (the manifest and .sparks/ingest.json were deleted): they are \
+             its batch again; finalize completes it, archiving nothing twice",
+            found.id,
+            found.entries.len()
+        );
+        return in_progress(vault, manifest, now, vec![warning]);
+    }
     let limit = match limit.unwrap_or(vault.config.ingest.batch_size) {
         0 => usize::MAX,
         n => n,
@@ -35,9 +57,9 @@ pub fn prepare(
         .collect();
     let remaining = inbox.entries.len() - take;
     let token = token(now, &entries);
-    // What the batch will do is told against the wiki as it is now; with an ingest open, or
-    // nothing to open one for, there is nothing to record.
-    let snapshot = match entries.is_empty() || manifest.open_ingest_row()?.is_some() {
+    // What the batch will do is told against the wiki as it is now; with nothing to open an
+    // ingest for, there is nothing to record.
+    let snapshot = match entries.is_empty() {
         true => None,
         false => Some(super::provenance::take(vault, manifest, now)?),
     };
@@ -49,6 +71,13 @@ pub fn prepare(
         snapshot.as_ref(),
     )? {
         Opened::New(id) => {
+            // The manifest first, then the record: a crash between the two leaves an open
+            // ingest the next command's restore records.
+            let row = manifest
+                .open_ingest_row()?
+                .ok_or(IngestError::NoOpenIngest)?;
+            let open = OpenIngest::of(&row, manifest.batch(id)?);
+            RunDir::of(&vault.root).record_ingest(&open)?;
             fault::reached("prepare.open");
             let items = inbox.entries[..take]
                 .iter()
@@ -71,16 +100,25 @@ pub fn prepare(
             batch.warnings = inbox.warnings;
             Ok(Prepared::Opened(batch))
         }
-        Opened::AlreadyOpen(_) => {
-            let batch = open_batch(vault, manifest, now)?.ok_or(IngestError::NoOpenIngest)?;
-            Ok(Prepared::InProgress(batch))
-        }
+        Opened::AlreadyOpen(_) => in_progress(vault, manifest, now, Vec::new()),
         Opened::Nothing => {
             let mut batch = batch_of(None, Vec::new(), 0, None, None);
             batch.warnings = inbox.warnings;
             Ok(Prepared::Empty(batch))
         }
     }
+}
+
+/// The open ingest's batch, as a prepare that found it open answers.
+fn in_progress(
+    vault: &Vault,
+    manifest: &Manifest,
+    now: &Now,
+    warnings: Vec<String>,
+) -> Result<Prepared, IngestError> {
+    let mut batch = open_batch(vault, manifest, now)?.ok_or(IngestError::NoOpenIngest)?;
+    batch.warnings.extend(warnings);
+    Ok(Prepared::InProgress(batch))
 }
 
 /// A token unique to this ingest, even if a rebuilt manifest reuses its id: archive markers

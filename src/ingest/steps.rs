@@ -10,9 +10,10 @@ use crate::clock::Now;
 use crate::collections::{ALL, Collection, regen};
 use crate::fault;
 use crate::fsio;
-use crate::git::{self, Commit};
+use crate::git::Commit;
 use crate::inbox::Inbox;
 use crate::manifest::{BatchEntry, Manifest, Outcome, Step};
+use crate::runstate::{self, RunDir};
 use crate::scan::{self, ScanIssue};
 use crate::vault::{INBOX, Vault};
 
@@ -96,6 +97,7 @@ impl Run<'_> {
                 ));
             }
         }
+        RunDir::of(&self.vault.root).record_plan(self.id, &plan)?;
         manifest.record_plan(self.id, &plan)?;
         fault::reached(Step::Plan.fault_point());
         self.done.push(Step::Plan);
@@ -149,6 +151,11 @@ impl Run<'_> {
                 return Ok(inbox.entries.len());
             }
             let new = inbox.without(&bytes, &remove);
+            RunDir::of(&self.vault.root).record_inbox_rewrite(
+                self.id,
+                &fingerprint(&bytes),
+                &fingerprint(&new),
+            )?;
             manifest.record_inbox_rewrite(
                 self.id,
                 (&bytes, &new),
@@ -210,12 +217,6 @@ impl Run<'_> {
             ));
         }
         let trailer = format!("Sparks-Ingest: {} {}", self.id, self.token);
-        if let Some(sha) = git::head_with_line(&self.vault.root, &trailer)? {
-            return Ok(Commit::Made {
-                sha,
-                paths: Vec::new(),
-            });
-        }
         let subject = match message {
             Some(m) if !m.trim().is_empty() => m.trim().to_string(),
             _ => format!(
@@ -223,9 +224,11 @@ impl Run<'_> {
                 if archived == 1 { "entry" } else { "entries" }
             ),
         };
-        Ok(git::commit_vault(
+        Ok(runstate::commit(
             &self.vault.root,
             &format!("{subject}\n\n{trailer}\n"),
+            None,
+            Some(&trailer),
         )?)
     }
 }

@@ -6,7 +6,7 @@ use rusqlite::{OptionalExtension, Row, params};
 use std::collections::HashSet;
 
 /// An ingest as its history shows it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct IngestRecord {
     /// The ingest id.
     pub id: i64,
@@ -161,42 +161,16 @@ impl Manifest {
         rows.collect::<rusqlite::Result<_>>().at(&self.path)
     }
 
-    /// Record the inbox rewrite a revert of ingest `id` is about to make (`<len>:<blake3>` of
-    /// the old and new content).
-    pub fn record_revert_inbox(&self, id: i64, before: &str, after: &str) -> Result<()> {
+    /// The revert of ingest `id` is complete: mark the ingest reverted (a manifest rebuilt
+    /// since the revert started has no such ingest: nothing to mark).
+    pub fn finish_revert(&self, id: i64, at: &str, commit: Option<&str>) -> Result<()> {
         self.conn
             .execute(
-                "UPDATE ingest_provenance SET revert_inbox_before = ?2, revert_inbox_after = ?3
+                "UPDATE ingest_provenance SET reverted_at = ?2, revert_commit = ?3
                  WHERE ingest_id = ?1",
-                params![id, before, after],
+                params![id, at, commit],
             )
             .at(&self.path)?;
         Ok(())
-    }
-
-    /// The inbox rewrite a revert of ingest `id` recorded.
-    pub fn revert_inbox(&self, id: i64) -> Result<Option<(String, String)>> {
-        self.provenance_pair("revert_inbox_before, revert_inbox_after", id)
-    }
-
-    /// The revert of ingest `id` is complete: mark the ingest reverted and take the operation
-    /// out of the journal (`journal`), in one transaction.
-    pub fn finish_revert(
-        &mut self,
-        journal: i64,
-        id: i64,
-        at: &str,
-        commit: Option<&str>,
-    ) -> Result<()> {
-        let path = self.path.clone();
-        let tx = self.immediate()?;
-        tx.execute(
-            "UPDATE ingest_provenance SET reverted_at = ?2, revert_commit = ?3 WHERE ingest_id = ?1",
-            params![id, at, commit],
-        )
-        .at(&path)?;
-        tx.execute("DELETE FROM journal WHERE id = ?1", [journal])
-            .at(&path)?;
-        tx.commit().at(&path)
     }
 }

@@ -19,7 +19,7 @@ pub struct NewEntry {
 }
 
 /// A recorded batch entry.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BatchEntry {
     /// 1-based position in the batch.
     pub id: u32,
@@ -59,6 +59,17 @@ pub struct IngestRow {
     /// The inbox rewrite finalize was about to make: the old and new content as
     /// `<len>:<blake3>`, so that a resumed finalize can tell whether it happened.
     pub inbox_rewrite: Option<(String, String)>,
+}
+
+/// What the manifest made of a copy of the open ingest's record ([`Manifest::mirror_ingest`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mirrored {
+    /// The manifest holds it open, as recorded.
+    Open,
+    /// The manifest holds it closed (completed or aborted): the record outlived the close.
+    Closed,
+    /// The manifest holds another ingest under its id, or another open ingest: what it holds.
+    Other(String),
 }
 
 /// The result of trying to open an ingest.
@@ -151,6 +162,129 @@ impl Manifest {
         }
         tx.commit().at(&path)?;
         Ok(Opened::New(id))
+    }
+
+    /// Make the manifest hold the open ingest `row` with its batch `entries` as its record
+    /// says (see `runstate`): inserted when the manifest lost it (rebuilt or deleted), its step,
+    /// inbox rewrite and outcomes brought up to date when the manifest is behind.
+    pub fn mirror_ingest(&mut self, row: &IngestRow, entries: &[BatchEntry]) -> Result<Mirrored> {
+        let path = self.path.clone();
+        let tx = self.immediate()?;
+        let by_id: Option<(String, String)> = tx
+            .query_row(
+                "SELECT token, status FROM ingests WHERE id = ?1",
+                [row.id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .at(&path)?;
+        let (before, after) = match &row.inbox_rewrite {
+            Some((b, a)) => (Some(b.as_str()), Some(a.as_str())),
+            None => (None, None),
+        };
+        match by_id {
+            Some((token, status)) if token == row.token => {
+                if status != "open" {
+                    return Ok(Mirrored::Closed);
+                }
+                tx.execute(
+                    "UPDATE ingests SET step = ?2, inbox_before = ?3, inbox_after = ?4
+                     WHERE id = ?1",
+                    params![row.id, row.step, before, after],
+                )
+                .at(&path)?;
+            }
+            Some((token, status)) => {
+                return Ok(Mirrored::Other(format!(
+                    "ingest {} with token {token}, {status}",
+                    row.id
+                )));
+            }
+            None => {
+                let open: Option<(i64, String)> = tx
+                    .query_row(
+                        "SELECT id, token FROM ingests WHERE status = 'open'",
+                        [],
+                        |r| Ok((r.get(0)?, r.get(1)?)),
+                    )
+                    .optional()
+                    .at(&path)?;
+                if let Some((id, token)) = open {
+                    return Ok(Mirrored::Other(format!(
+                        "ingest {id} with token {token}, open"
+                    )));
+                }
+                tx.execute(
+                    "INSERT INTO ingests (id, token, status, started_at, remaining, step,
+                        inbox_before, inbox_after)
+                     VALUES (?1, ?2, 'open', ?3, ?4, ?5, ?6, ?7)",
+                    params![
+                        row.id,
+                        row.token,
+                        row.started_at,
+                        row.remaining,
+                        row.step,
+                        before,
+                        after
+                    ],
+                )
+                .at(&path)?;
+            }
+        }
+        {
+            let mut put = tx
+                .prepare(
+                    "INSERT INTO ingest_entries (ingest_id, id, capture_date, hash, content, hints,
+                        outcome)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                     ON CONFLICT (ingest_id, id) DO UPDATE SET outcome = excluded.outcome",
+                )
+                .at(&path)?;
+            for e in entries {
+                put.execute(params![
+                    row.id,
+                    e.id as i64,
+                    e.capture_date,
+                    e.hash,
+                    e.content,
+                    e.hints,
+                    e.outcome.map(|o| o.as_str())
+                ])
+                .at(&path)?;
+            }
+        }
+        tx.commit().at(&path)?;
+        Ok(Mirrored::Open)
+    }
+
+    /// Whether the manifest holds an ingest with this token (any status).
+    pub fn knows_ingest_token(&self, token: &str) -> Result<bool> {
+        self.conn
+            .query_row(
+                "SELECT 1 FROM ingests WHERE token = ?1",
+                [token],
+                |_| Ok(()),
+            )
+            .optional()
+            .at(&self.path)
+            .map(|r| r.is_some())
+    }
+
+    /// `id` if no ingest has it, else an id above every ingest's.
+    pub fn free_ingest_id(&self, id: i64) -> Result<i64> {
+        let taken = self
+            .conn
+            .query_row("SELECT 1 FROM ingests WHERE id = ?1", [id], |_| Ok(()))
+            .optional()
+            .at(&self.path)?
+            .is_some();
+        match taken {
+            false => Ok(id),
+            true => self
+                .conn
+                .query_row("SELECT max(id) + 1 FROM ingests", [], |r| r.get(0))
+                .at(&self.path),
+        }
     }
 
     /// The open ingest, if there is one.

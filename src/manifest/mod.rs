@@ -14,6 +14,7 @@ mod links;
 pub mod meta;
 mod provenance;
 mod query;
+mod rebuild;
 mod recent;
 mod refs;
 mod scan_tx;
@@ -27,8 +28,8 @@ pub use files::{FileRow, FileRows, Stat};
 pub use finalize::{Outcome, Step, UnknownStep};
 pub use health::{AliasedLink, Claim, Dead, LinkFinding, PageRecord, Pages, Stale};
 pub use history::IngestRecord;
-pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened};
-pub use journal::{Entry as JournalEntry, Journaled};
+pub use ingests::{BatchEntry, IngestRow, Mirrored, NewEntry, Opened};
+pub use journal::LegacyJournal;
 pub use links::{Resolution, Resolver};
 pub use provenance::{PageAction, PageChange, Snapshot};
 pub use query::{Collision, PageFilter, PageRow};
@@ -163,15 +164,15 @@ fn uri_path(path: &Path) -> String {
     out
 }
 
-/// Move the manifest at `path` and its `-wal`/`-shm` files aside (to `<name>.broken-<stamp>`),
-/// so that the next open starts afresh. Returns the new names of the files moved.
+/// Move the manifest at `path` and its `-wal`/`-shm` files aside (to `<name>.old-<stamp>`), so
+/// that the next open starts afresh. Returns the new names of the files moved.
 pub fn set_aside(path: &Path, stamp: &str) -> std::io::Result<Vec<PathBuf>> {
     let stamp: String = stamp.chars().filter(char::is_ascii_alphanumeric).collect();
     let mut moved = Vec::new();
     for suffix in ["", "-wal", "-shm"] {
         let from = PathBuf::from(format!("{}{suffix}", path.display()));
         if from.exists() {
-            let to = PathBuf::from(format!("{}.broken-{stamp}{suffix}", path.display()));
+            let to = PathBuf::from(format!("{}.old-{stamp}{suffix}", path.display()));
             fs_err::rename(&from, &to)?;
             moved.push(to);
         }

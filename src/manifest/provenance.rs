@@ -7,7 +7,7 @@ use rusqlite::{OptionalExtension, params};
 use std::collections::HashSet;
 
 /// What an ingest did to a page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PageAction {
     /// The page did not exist before the batch.
@@ -40,7 +40,7 @@ impl PageAction {
 }
 
 /// A page an ingest touched, as finalize found it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PageChange {
     /// Vault-relative path.
     pub path: String,

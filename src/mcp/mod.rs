@@ -56,7 +56,8 @@ impl ServerHandler for Server {
     }
 }
 
-/// Serve MCP on stdin and stdout until the client closes stdin.
+/// Serve MCP on stdin and stdout until the client closes stdin, or the process is asked to
+/// stop (Ctrl-C, SIGTERM): then a write under way runs to its end first.
 pub fn serve(site: Site) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -64,8 +65,20 @@ pub fn serve(site: Site) -> anyhow::Result<()> {
     let server = Server::new(site);
     let runner = server.runner.clone();
     let served = runtime.block_on(async {
-        let service = server.serve(stdio::stdio()).await?;
-        service.waiting().await?;
+        // Asked to stop before a client said hello, or while it is connected.
+        let stop = crate::stop::requested();
+        tokio::pin!(stop);
+        let service = tokio::select! {
+            service = server.serve(stdio::stdio()) => service?,
+            () = &mut stop => return anyhow::Ok(()),
+        };
+        let cancel = service.cancellation_token();
+        tokio::select! {
+            ended = service.waiting() => {
+                ended?;
+            }
+            () = &mut stop => cancel.cancel(),
+        }
         // A write the client stopped waiting for still runs to its end.
         runner.idle().await;
         anyhow::Ok(())

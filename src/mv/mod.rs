@@ -4,7 +4,8 @@
 //! Both work the same way. Under the vault lock, with the manifest brought up to date, they
 //! make a plan: for every file they will change, its content hash now, the edits (byte ranges
 //! of the old text and their replacements) and the hash of the result, or the move or delete.
-//! The plan goes into the manifest's journal before anything is written; then the files are
+//! The plan goes into the journal (`.sparks/`, see [`crate::runstate`]) before anything is
+//! written; then the files are
 //! written (each atomically), the manifest records them, the generated pages that listed the
 //! page are regenerated, and one commit carries exactly the changed files. A run that is
 //! interrupted leaves the plan in the journal; running the same command again completes it: a
@@ -28,8 +29,9 @@ use crate::clock::Now;
 use crate::git::GitError;
 use crate::index::IndexError;
 use crate::lock::VaultLock;
-use crate::manifest::{Collision, JournalEntry, Manifest, ManifestError};
+use crate::manifest::{Collision, Manifest, ManifestError};
 use crate::query::QueryError;
+use crate::runstate::{self, RunDir, RunStateError};
 use crate::scan::ScanError;
 use crate::vault::Vault;
 use serde::Serialize;
@@ -184,6 +186,9 @@ pub enum MoveError {
     /// The commit failed.
     #[error(transparent)]
     Git(#[from] GitError),
+    /// The journal (`.sparks/`) could not be read or written.
+    #[error(transparent)]
+    RunState(#[from] RunStateError),
 }
 
 fn describe(with: &[Collision]) -> String {
@@ -230,6 +235,7 @@ impl MoveError {
             MoveError::Regen(r) => r.hint().map(Into::into),
             MoveError::Index(i) => i.hint().map(Into::into),
             MoveError::Git(g) => g.hint().map(Into::into),
+            MoveError::RunState(r) => r.hint(),
             _ => None,
         }
     }
@@ -376,17 +382,23 @@ impl Op {
             true => None,
             false => Some(VaultLock::acquire(&vault.root).map_err(MoveError::Lock)?),
         };
-        if let Some(j) = manifest.journaled()? {
+        let journal = RunDir::of(&vault.root);
+        if let Some(j) = journal.journaled()? {
             if j.kind == self.kind.name() && j.request == self.key {
                 let plan: plan::Plan =
-                    serde_json::from_str(&j.plan).map_err(|source| MoveError::Plan {
-                        command: j.command.clone(),
-                        source,
+                    serde_json::from_str(&journal.journal_plan()?).map_err(|source| {
+                        MoveError::Plan {
+                            command: j.command.clone(),
+                            source,
+                        }
                     })?;
                 if self.dry_run {
                     return Ok(plan.report(Vec::new(), true, true));
                 }
-                return run::execute(vault, manifest, now, &plan, j.id, j.step.as_deref(), true);
+                // The manifest may have been rebuilt or deleted since the run that stopped:
+                // the steps still to run regenerate pages from it, so it sees the files first.
+                crate::scan::refresh(vault, manifest, now)?;
+                return run::execute(vault, manifest, now, &plan, &j, true);
             }
             if !self.dry_run {
                 return Err(MoveError::Unfinished(j.command));
@@ -399,19 +411,21 @@ impl Op {
         }
         // The plan's text is journaled, then let go before the writes (8 MB for the hub of the
         // 100,000-page benchmark vault).
-        let id = {
+        let journaled = {
             let text = serde_json::to_string(&planned.plan).map_err(|source| MoveError::Plan {
                 command: self.command.clone(),
                 source,
             })?;
-            manifest.journal(JournalEntry {
+            let pages = [planned.plan.from.clone(), planned.plan.to.clone()];
+            journal.journal(runstate::Entry {
                 kind: self.kind.name(),
                 command: &self.command,
                 request: &self.key,
+                pages: &pages,
                 plan: &text,
                 started_at: &now.timestamp,
             })?
         };
-        run::execute(vault, manifest, now, &planned.plan, id, None, false)
+        run::execute(vault, manifest, now, &planned.plan, &journaled, false)
     }
 }

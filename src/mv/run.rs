@@ -12,10 +12,11 @@ use crate::clock::Now;
 use crate::collections::{Collection, regen};
 use crate::fault;
 use crate::fsio;
-use crate::git::{self, Commit};
+use crate::git::Commit;
 use crate::key;
 use crate::manifest::Manifest;
 use crate::markdown::rewrite;
+use crate::runstate::{self, Journaled, RunDir};
 use crate::scan;
 use crate::vault::{INDEX, Vault};
 use std::io::ErrorKind;
@@ -54,16 +55,17 @@ enum State {
     Conflict(String),
 }
 
-/// Carry out `plan` (journal row `id`), after the steps up to `done` (the last one recorded).
+/// Carry out `plan` (the operation `journaled`), after the last step it recorded.
 pub fn execute(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &Now,
     plan: &Plan,
-    id: i64,
-    done: Option<&str>,
+    journaled: &Journaled,
     resumed: bool,
 ) -> Result<MoveReport, MoveError> {
+    let journal = RunDir::of(&vault.root);
+    let done = journaled.step.as_deref();
     let steps = steps(plan.kind);
     let after = |step: &str| {
         let at = steps.iter().position(|s| *s == step).unwrap_or(0);
@@ -72,15 +74,15 @@ pub fn execute(
     };
     let mut report = plan.report(Vec::new(), false, resumed);
     if !after("write") {
-        write(vault, manifest, plan, id, resumed)?;
-        manifest.journal_step(id, "write")?;
+        write(vault, plan, &journaled.command, resumed)?;
+        journal.journal_step("write")?;
     }
     if plan.kind == Kind::Merge && !after("delete") {
         for f in plan.files.iter().filter(|f| f.new.is_none()) {
             remove(vault, &f.path)?;
             fault::reached(fault_name(plan.kind, "delete"));
         }
-        manifest.journal_step(id, "delete")?;
+        journal.journal_step("delete")?;
     }
     let mut paths: Vec<String> = plan
         .files
@@ -96,13 +98,13 @@ pub fn execute(
         if plan.kind == Kind::Mv {
             fault::reached(fault_name(plan.kind, "scan"));
         }
-        manifest.journal_step(id, "scan")?;
+        journal.journal_step("scan")?;
     }
     // Every page the regeneration may have written: an interrupted run may have written them.
     paths.extend(generated_outputs(plan));
     (report.commit, report.commit_skipped) = commit(vault, plan, &paths)?;
     fault::reached(fault_name(plan.kind, "commit"));
-    manifest.journal_done(id)?;
+    journal.journal_done()?;
     Ok(report)
 }
 
@@ -116,14 +118,8 @@ const BATCH: usize = 256;
 
 /// Check every file against the plan, then write those still to be written: the first file
 /// alone (the moved page, for `mv`), then the others in parallel batches.
-fn write(
-    vault: &Vault,
-    manifest: &Manifest,
-    plan: &Plan,
-    id: i64,
-    resumed: bool,
-) -> Result<(), MoveError> {
-    let command = manifest.journaled()?.map(|j| j.command).unwrap_or_default();
+fn write(vault: &Vault, plan: &Plan, command: &str, resumed: bool) -> Result<(), MoveError> {
+    let command = command.to_string();
     let mut states = Vec::with_capacity(plan.files.len());
     let mut conflicts = Vec::new();
     for (f, s) in plan
@@ -143,7 +139,7 @@ fn write(
         // A first run that finds a file changed in the moment since it planned has written
         // nothing: it leaves nothing behind.
         if !resumed {
-            manifest.journal_done(id)?;
+            RunDir::of(&vault.root).journal_done()?;
         }
         return Err(MoveError::Conflict {
             command,
@@ -319,12 +315,9 @@ fn commit(
         return Ok((None, Some("auto_commit is false in sparks.toml".into())));
     }
     let trailer = plan.trailer();
-    if let Some(sha) = git::head_with_line(&vault.root, &trailer)? {
-        return Ok((Some(sha), None));
-    }
     let message = format!("{}\n\n{trailer}\n", plan.subject());
     Ok(
-        match git::commit_vault_paths(&vault.root, &message, paths)? {
+        match runstate::commit(&vault.root, &message, Some(paths), Some(&trailer))? {
             Commit::Made { sha, .. } => (Some(sha), None),
             Commit::Skipped(reason) => (None, Some(reason)),
         },

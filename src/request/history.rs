@@ -3,7 +3,7 @@
 use super::{Ending, Report, Request};
 use crate::failure::Failure;
 use crate::ingest::{IngestDetail, IngestList, RevertOptions, Reverted};
-use crate::manifest::Journaled;
+use crate::runstate::Journaled;
 use crate::session::Session;
 
 /// `ingest --list [--page PAGE]`: every ingest, newest first, or those that touched a page.

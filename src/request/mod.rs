@@ -33,7 +33,7 @@ pub use scan::Scan;
 pub use tasks::{Done, TasksAdd};
 
 use crate::failure::Failure;
-use crate::manifest::Journaled;
+use crate::runstate::{Journaled, RunDir};
 use crate::session::Session;
 use serde::Serialize;
 
@@ -60,10 +60,9 @@ pub trait Request: Send + 'static {
 pub fn run<R: Request>(request: R, session: &Session) -> Result<R::Report, Failure> {
     let journaled = match request.writes() {
         true => {
-            let m = session.manifest()?;
-            let j = m.journaled()?;
-            session.keep(m);
-            j
+            // Opened first: opening brings in a journal an earlier Sparks kept in the manifest.
+            session.keep(session.manifest()?);
+            RunDir::of(&session.vault.root).journaled()?
         }
         false => None,
     };
@@ -119,6 +118,10 @@ crate::hints!(
     crate::git::GitError,
     crate::index::IndexError,
     crate::ingest::IngestError,
+    crate::runstate::RunStateError,
+    crate::runstate::RestoreError,
+    crate::session::SessionError,
+    crate::status::StatusError,
     crate::init::InitError,
     crate::lint::LintError,
     crate::manifest::ManifestError,
@@ -138,13 +141,10 @@ impl crate::failure::Hint for crate::fmt::FmtError {
 
 impl crate::failure::Hint for crate::ingest::FinalizeFailed {
     fn hint(&self) -> Option<String> {
-        Some(self.error.hint().map_or_else(
-            || {
-                "fix the cause and finalize again (`sparks ingest --finalize`, or the \
-                 sparks_finalize_ingest tool): it resumes where it stopped"
-                    .to_string()
-            },
-            str::to_owned,
-        ))
+        Some(self.error.hint().unwrap_or_else(|| {
+            "fix the cause and finalize again (`sparks ingest --finalize`, or the \
+             sparks_finalize_ingest tool): it resumes where it stopped"
+                .to_string()
+        }))
     }
 }

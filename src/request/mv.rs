@@ -2,8 +2,8 @@
 
 use super::{Report, Request};
 use crate::failure::Failure;
-use crate::manifest::Journaled;
 use crate::mv::{MergeRequest, MoveReport, MoveRequest, NewName, Operation};
+use crate::runstate::Journaled;
 use crate::session::Session;
 
 /// `mv PAGE NEW` or `merge FROM INTO`, checked.

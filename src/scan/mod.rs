@@ -83,9 +83,21 @@ pub fn scan(
         let known = manifest.file_rows();
         (walker.join(), known)
     });
-    let (found, errors, unreadable) =
-        walked.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    let walk::Walked {
+        found,
+        errors,
+        unreadable,
+        staged,
+    } = walked.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
     let known = known?;
+    // Staged files a killed Sparks left are never vault files: they go, unless their writer
+    // is still at work.
+    let run_dir = vault.root.join(crate::vault::RUN_DIR);
+    for (path, name) in staged {
+        if crate::live::abandoned(&run_dir, &path, &name) {
+            let _ = fs_err::remove_file(&path);
+        }
+    }
     // A cold or full scan touches most keys: resolving every target at once is cheaper, and
     // needs no record of which keys changed.
     let empty = known.is_empty();
@@ -317,6 +329,8 @@ fn store(
         duration_ms: 0,
         duration_ns: 0,
         set_aside: Vec::new(),
+        history_kept: None,
+        warnings: Vec::new(),
     })
 }
 

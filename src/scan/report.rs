@@ -39,6 +39,12 @@ pub struct ScanReport {
     /// With `--rebuild`: where the old manifest's files were moved.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub set_aside: Vec<PathBuf>,
+    /// With `--rebuild`: how many ingests' history was carried over from the old manifest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history_kept: Option<usize>,
+    /// With `--rebuild`: what could not be carried over, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 impl ScanReport {

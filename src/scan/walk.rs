@@ -1,5 +1,7 @@
 //! The walk: every file of the vault with the metadata the change detection compares,
 //! skipping hidden entries, `node_modules` and the manifest's own files, following no link.
+//! The staged files of Sparks' atomic writes (hidden names) are never vault files; the walk
+//! lists them so that the scan can sweep those a killed process left.
 
 use super::ScanIssue;
 use crate::fsio;
@@ -35,32 +37,47 @@ pub(super) fn walked(rel: &str) -> bool {
             .all(|(i, name)| !name.is_empty() && !skipped_name(name, i + 1 < parts.len(), i + 1))
 }
 
-/// Walk the vault: the files found, the errors met, and the vault-relative paths of
-/// directories (or files) that could not be read. Depth first, each directory's entries in
+/// What a walk found.
+pub(super) struct Walked {
+    /// The files.
+    pub(super) found: Vec<Found>,
+    /// The errors met.
+    pub(super) errors: Vec<ScanIssue>,
+    /// The vault-relative paths of directories (or files) that could not be read.
+    pub(super) unreadable: Vec<String>,
+    /// Staged files of atomic writes, with their names.
+    pub(super) staged: Vec<(PathBuf, String)>,
+}
+
+/// Walk the vault: the files found, the errors met, the vault-relative paths of directories
+/// (or files) that could not be read, and the staged files passed by. Depth first, each directory's entries in
 /// byte order of their names; the relative path is built as the walk descends, so no entry's
 /// path is parsed again (sorting by `Path::file_name` took a sixth of a warm scan).
 /// `expected` is about how many files there are (what the last scan found): the list is
 /// sized for it with some room, not grown by doubling.
-pub(super) fn walk(
-    root: &Path,
-    progress: &dyn Progress,
-    expected: usize,
-) -> (Vec<Found>, Vec<ScanIssue>, Vec<String>) {
+pub(super) fn walk(root: &Path, progress: &dyn Progress, expected: usize) -> Walked {
     progress.phase(Phase::Walking, None);
     let mut walk = Walk {
         found: Vec::with_capacity(expected + expected / 32 + 16),
         errors: Vec::new(),
         unreadable: Vec::new(),
+        staged: Vec::new(),
         progress,
     };
     walk.dir(root, "", false, 0);
-    (walk.found, walk.errors, walk.unreadable)
+    Walked {
+        found: walk.found,
+        errors: walk.errors,
+        unreadable: walk.unreadable,
+        staged: walk.staged,
+    }
 }
 
 struct Walk<'p> {
     found: Vec<Found>,
     errors: Vec<ScanIssue>,
     unreadable: Vec<String>,
+    staged: Vec<(PathBuf, String)>,
     progress: &'p dyn Progress,
 }
 
@@ -108,6 +125,9 @@ impl Walk<'_> {
             };
             let text = name.to_string_lossy();
             if skipped_name(&text, file_type.is_dir(), depth + 1) {
+                if file_type.is_file() && crate::live::stager(&text).is_some() {
+                    self.staged.push((entry.path(), text.into_owned()));
+                }
                 continue;
             }
             let lossy = lossy || name.to_str().is_none();

@@ -158,32 +158,10 @@ pub fn serve(bound: Bound, site: Site, options: Options) -> Result<(), ViewError
         let listener = tokio::net::TcpListener::from_std(bound.listener)?;
         let router = axum::Router::new().fallback(handle).with_state(app);
         axum::serve(listener, router)
-            .with_graceful_shutdown(shutdown())
+            .with_graceful_shutdown(crate::stop::requested())
             .await
     })
     .map_err(ViewError::Server)
-}
-
-async fn shutdown() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
-                }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
 }
 
 async fn handle(State(app): State<Arc<App>>, req: Request) -> Response {

@@ -1,7 +1,9 @@
 //! The fault hook at the steps the other suites do not cover: the process dies right after
 //! the step, and running the command again ends where an uninterrupted run ends.
 
+use crate::faults::Disturb;
 use crate::harness::{Run, TestVault, rows};
+use serde_json::json;
 
 pub(crate) fn with_fault(v: &TestVault, args: &[&str], step: &str) -> Run {
     let run: Run = v
@@ -181,18 +183,30 @@ fn work_tree(v: &TestVault) -> std::collections::BTreeMap<String, String> {
         .collect()
 }
 
-/// Kill `args` at each step in turn; the rerun of the same command must end, file for file and
-/// in the commit, where an uninterrupted run ends.
-fn killed_and_rerun(args: &[&str], steps: &[&str], command: &str) {
+/// Kill `args` at each step in turn, then leave the manifest as it is, rebuild it or delete it;
+/// the rerun of the same command must end, file for file and in the commit, where an
+/// uninterrupted run ends. The journal lives in `.sparks/`, which neither touches.
+fn killed_and_rerun(args: &[&str], steps: &[&str], command: &str, pages: &[&str]) {
     let clean = renaming_vault();
     clean.run(args).ok();
     let head_tree = |v: &TestVault| crate::harness::git(v, &v.root, &["rev-parse", "HEAD^{tree}"]);
     let commits = |v: &TestVault| crate::harness::git(v, &v.root, &["rev-list", "--count", "HEAD"]);
-    for step in steps {
+    let disturbances = [Disturb::Nothing, Disturb::Rebuild, Disturb::DeleteManifest];
+    for (step, disturb) in steps
+        .iter()
+        .flat_map(|s| disturbances.iter().map(move |d| (s, *d)))
+    {
         let v = renaming_vault();
         with_fault(&v, args, step);
+        disturb.apply(&v);
+        let step = format!("{step} then {disturb:?}");
         let status = v.run(&["status", "--json"]).ok().json();
         assert_eq!(status["unfinished"]["command"], command, "{step}: {status}");
+        assert_eq!(
+            status["unfinished"]["pages"],
+            json!(pages),
+            "{step}: {status}"
+        );
         let other = v.run(&["tasks", "add", "--section", "Home", "--text", "x"]);
         assert_eq!(other.code, Some(1), "{step}: another write is refused");
         assert!(
@@ -209,10 +223,7 @@ fn killed_and_rerun(args: &[&str], steps: &[&str], command: &str) {
             "{step}: the commit's files"
         );
         assert_eq!(commits(&v), commits(&clean), "{step}: one commit");
-        assert!(
-            crate::harness::rows(&v, "SELECT id FROM journal").is_empty(),
-            "{step}"
-        );
+        assert!(crate::harness::run_records(&v).is_empty(), "{step}");
         v.run(&["tasks", "add", "--section", "Home", "--text", "x"])
             .ok();
     }
@@ -224,6 +235,7 @@ fn mv_killed_after_each_step_is_completed_by_the_same_command() {
         &["mv", "Old Name", "New Name"],
         &["mv.write", "mv.scan", "mv.commit"],
         "sparks mv 'Old Name' 'New Name'",
+        &["wiki/concepts/Old Name.md", "wiki/concepts/New Name.md"],
     );
 }
 
@@ -233,6 +245,7 @@ fn merge_killed_after_each_step_is_completed_by_the_same_command() {
         &["merge", "Old Name", "Into"],
         &["merge.write", "merge.delete", "merge.commit"],
         "sparks merge 'Old Name' Into",
+        &["wiki/concepts/Old Name.md", "wiki/concepts/Into.md"],
     );
 }
 

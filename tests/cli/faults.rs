@@ -51,9 +51,56 @@ fn archive_files(v: &TestVault) -> Vec<(String, String)> {
     out
 }
 
-/// Prepare [`BATCH`], capture [`LATE`], crash finalize after `step`, finalize again, and check
-/// that nothing was lost or archived twice.
-fn crash_after(step: &str, step_recorded: Option<&str>) {
+/// What happens to the vault between a crash and the rerun.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Disturb {
+    /// Nothing.
+    Nothing,
+    /// `sparks scan --rebuild`.
+    Rebuild,
+    /// `rm sparks.db*`.
+    DeleteManifest,
+}
+
+impl Disturb {
+    /// Do it to `v`.
+    pub fn apply(self, v: &TestVault) {
+        match self {
+            Disturb::Nothing => {}
+            Disturb::Rebuild => {
+                v.run(&["scan", "--rebuild"]).ok();
+            }
+            Disturb::DeleteManifest => delete_manifest(v),
+        }
+    }
+}
+
+/// `rm sparks.db*`: the manifest, its WAL and shared memory, and its lock file.
+pub fn delete_manifest(v: &TestVault) {
+    for entry in std::fs::read_dir(&v.root).expect("the vault") {
+        let path = entry.expect("an entry").path();
+        if path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("sparks.db"))
+        {
+            std::fs::remove_file(&path).expect("remove a manifest file");
+        }
+    }
+}
+
+/// The finalize steps, each with the step recorded as done when a crash follows it.
+const STEPS: &[(&str, Option<&str>)] = &[
+    ("plan", Some("plan")),
+    ("archive", Some("plan")),
+    ("inbox", Some("archive")),
+    ("scan", Some("inbox")),
+    ("regen", Some("scan")),
+    ("commit", Some("regen")),
+];
+
+/// Prepare [`BATCH`], capture [`LATE`], crash finalize after `step`, `disturb` the vault,
+/// finalize again, and check that nothing was lost or archived twice.
+fn crash_after(step: &str, step_recorded: Option<&str>, disturb: Disturb) {
     let v = repo_vault();
     let captures: Vec<String> = BATCH.iter().map(|(d, c)| format!("{d}\n{c}")).collect();
     let refs: Vec<&str> = captures.iter().map(String::as_str).collect();
@@ -73,18 +120,24 @@ fn crash_after(step: &str, step_recorded: Option<&str>) {
             .stderr
             .contains(&format!("fault injected after step finalize.{step}"))
     );
+    disturb.apply(&v);
     let open = status(&v);
     assert_eq!(open["ingest_id"], id, "still open after a crash at {step}");
     assert_eq!(
         open["step"].as_str(),
         step_recorded,
-        "the crashed step is not recorded: {open}"
+        "the crashed step is not recorded ({disturb:?}): {open}"
     );
 
     let r = v.run(&["ingest", "--finalize", "--json"]).ok();
     let f = r.json();
     assert_eq!(f["ingest_id"], id);
     assert_eq!(f["resumed"], true, "{f}");
+    assert!(
+        crate::harness::run_records(&v).is_empty(),
+        "no record is left once the ingest is complete: {:?}",
+        crate::harness::run_records(&v)
+    );
     assert_eq!(f["archived"], BATCH.len() as u64, "{f}");
     assert_eq!(f["remaining"], 1, "{f}");
     assert!(f["commit"].is_string(), "{f}");
@@ -176,32 +229,50 @@ fn crash_after(step: &str, step_recorded: Option<&str>) {
 
 #[test]
 fn crash_after_plan_then_finalize_again() {
-    crash_after("plan", Some("plan"));
+    crash_after("plan", Some("plan"), Disturb::Nothing);
 }
 
 #[test]
 fn crash_after_archive_then_finalize_again() {
-    crash_after("archive", Some("plan"));
+    crash_after("archive", Some("plan"), Disturb::Nothing);
 }
 
 #[test]
 fn crash_after_inbox_then_finalize_again() {
-    crash_after("inbox", Some("archive"));
+    crash_after("inbox", Some("archive"), Disturb::Nothing);
 }
 
 #[test]
 fn crash_after_scan_then_finalize_again() {
-    crash_after("scan", Some("inbox"));
+    crash_after("scan", Some("inbox"), Disturb::Nothing);
 }
 
 #[test]
 fn crash_after_regen_then_finalize_again() {
-    crash_after("regen", Some("scan"));
+    crash_after("regen", Some("scan"), Disturb::Nothing);
 }
 
 #[test]
 fn crash_after_commit_then_finalize_again() {
-    crash_after("commit", Some("regen"));
+    crash_after("commit", Some("regen"), Disturb::Nothing);
+}
+
+/// The record of the open ingest (`.sparks/`) outlives the manifest: after `scan --rebuild`
+/// at each finalize step, the rerun completes it as if nothing had happened.
+#[test]
+fn a_finalize_crashed_at_each_step_then_rebuilt_completes_once() {
+    for (step, recorded) in STEPS {
+        crash_after(step, *recorded, Disturb::Rebuild);
+    }
+}
+
+/// The same with the manifest deleted: each capture ends archived exactly once or still in the
+/// inbox.
+#[test]
+fn a_finalize_crashed_at_each_step_then_its_manifest_deleted_completes_once() {
+    for (step, recorded) in STEPS {
+        crash_after(step, *recorded, Disturb::DeleteManifest);
+    }
 }
 
 #[test]
@@ -254,4 +325,130 @@ fn a_resumed_finalize_keeps_an_identical_capture_made_after_prepare() {
         1,
         "the late capture was lost:\n{inbox}"
     );
+}
+
+/// `rm -rf .sparks sparks.db*`: every record of the open ingest gone with the manifest.
+fn delete_every_record(v: &TestVault) {
+    delete_manifest(v);
+    let run = v.path(".sparks");
+    if run.exists() {
+        std::fs::remove_dir_all(&run).expect("remove .sparks");
+    }
+}
+
+/// What an agent does after a finalize that was killed: run it again; told that no ingest is
+/// open, prepare (exit 3 hands back the open batch) and finalize that.
+fn finish_as_an_agent(v: &TestVault) {
+    let again = v.run(&["ingest", "--finalize", "--json"]);
+    if again.code == Some(0) {
+        return;
+    }
+    assert!(
+        again.stderr.contains("no ingest is open"),
+        "{}",
+        again.stderr
+    );
+    let prepared = v.run(&["ingest", "--prepare"]);
+    assert!(matches!(prepared.code, Some(0 | 3)), "{prepared:?}");
+    if !prepared.json()["ingest_id"].is_null() {
+        v.run(&["ingest", "--finalize", "--json"]).ok();
+    }
+}
+
+/// How many archive blocks hold exactly `content`: a block is a `---` line, its marker, then
+/// the capture up to the next `---` line.
+fn archived(v: &TestVault, content: &str) -> usize {
+    let mut n = 0;
+    for (_, text) in archive_files(v) {
+        let mut block: Option<Vec<&str>> = None;
+        for line in text.lines().chain(["---"]) {
+            if line == "---" {
+                if let Some(b) = block.take() {
+                    n += usize::from(b.get(1..).is_some_and(|c| c.join("\n") == content));
+                }
+                block = Some(Vec::new());
+            } else if let Some(b) = &mut block {
+                b.push(line);
+            }
+        }
+    }
+    n
+}
+
+/// With the manifest and `.sparks/` both gone after a crash, the archive's markers (batch
+/// token and entry numbers) tell which inbox entries an interrupted finalize archived already:
+/// each capture ends archived exactly once or still in the inbox, never both, never neither.
+#[test]
+fn a_finalize_crashed_at_each_step_with_every_record_lost_archives_each_capture_once() {
+    for (step, _) in STEPS {
+        let v = repo_vault();
+        let captures: Vec<String> = BATCH.iter().map(|(d, c)| format!("{d}\n{c}")).collect();
+        let refs: Vec<&str> = captures.iter().map(String::as_str).collect();
+        v.capture(&refs);
+        v.run(&["ingest", "--prepare"]).ok();
+        v.capture(&[LATE]);
+        let crashed = run_with_fault(&v, &["ingest", "--finalize"], &format!("finalize.{step}"));
+        assert_eq!(crashed.code, None, "{step}");
+        delete_every_record(&v);
+        finish_as_an_agent(&v);
+        let inbox = v.read("inbox.md");
+        for content in BATCH.iter().map(|(_, c)| *c).chain([LATE]) {
+            let (kept, filed) = (inbox.matches(content).count(), archived(&v, content));
+            assert_eq!(
+                kept + filed,
+                1,
+                "after a crash at {step}, {content:?} is in the inbox {kept} times and archived \
+                 {filed} times\ninbox:\n{inbox}"
+            );
+        }
+        assert!(crate::harness::run_records(&v).is_empty(), "{step}");
+    }
+}
+
+/// An interrupted batch is found by position as well as by hash and date: the same text
+/// captured again later (below the batch in the inbox) is a new entry, never taken for the
+/// archived one.
+#[test]
+fn a_capture_repeated_after_an_interrupted_finalize_is_a_new_entry() {
+    let v = repo_vault();
+    v.capture(&["2026-04-10\nbuy milk", "2026-04-10\ncall the plumber"]);
+    v.run(&["ingest", "--prepare"]).ok();
+    let crashed = run_with_fault(&v, &["ingest", "--finalize"], "finalize.archive");
+    assert_eq!(crashed.code, None);
+    v.capture(&["2026-04-10\nbuy milk"]);
+    delete_every_record(&v);
+    let reopened = v.run(&["ingest", "--prepare"]).code(3);
+    let batch = reopened.json();
+    assert_eq!(batch["total"], 2, "{batch}");
+    assert!(
+        batch["warnings"][0]
+            .as_str()
+            .is_some_and(|w| w.contains("was interrupted after archiving 2")),
+        "{batch}"
+    );
+    let f = v.run(&["ingest", "--finalize", "--json"]).ok().json();
+    assert_eq!(f["resumed"], true, "{f}");
+    assert_eq!(archived(&v, "buy milk"), 1);
+    assert_eq!(archived(&v, "call the plumber"), 1);
+    let inbox = v.read("inbox.md");
+    assert_eq!(inbox.matches("buy milk").count(), 1, "{inbox}");
+    assert!(!inbox.contains("call the plumber"), "{inbox}");
+}
+
+/// After a completed ingest and every record lost, the same text captured again on a later day
+/// is a new entry: the archive's block of the first one never swallows it.
+#[test]
+fn a_capture_repeated_on_a_later_day_is_never_taken_for_an_archived_one() {
+    let v = TestVault::new();
+    v.capture(&["2026-04-10\nbuy milk"]);
+    v.run(&["ingest", "--prepare"]).ok();
+    v.run(&["ingest", "--finalize"]).ok();
+    delete_every_record(&v);
+    v.capture(&["2026-04-20\nbuy milk"]);
+    let batch = v.run(&["ingest", "--prepare"]).ok().json();
+    assert_eq!(batch["already_in_progress"], false, "{batch}");
+    assert_eq!(batch["entries"][0]["capture_date"], "2026-04-20");
+    v.run(&["ingest", "--finalize"]).ok();
+    assert_eq!(archived(&v, "buy milk"), 2);
+    assert!(!v.read("inbox.md").contains("buy milk"));
 }

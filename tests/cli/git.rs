@@ -117,13 +117,14 @@ fn a_vault_inside_a_larger_repository_commits_only_its_own_paths() {
 }
 
 #[test]
-fn the_manifest_is_never_committed_even_without_the_ignore_rule() {
+fn the_manifest_and_the_run_time_records_are_never_committed_even_without_the_ignore_rule() {
     let v = repo_vault();
     std::fs::remove_file(v.path(".gitignore")).expect("remove .gitignore");
     ingest(&v, &["a capture"], &[]);
     let tree = git(&v, &v.root, &["ls-tree", "-r", "--name-only", "HEAD"]);
     assert!(tree.contains("raw/inbox/2026-05-01.md"), "{tree}");
     assert!(!tree.contains("sparks.db"), "{tree}");
+    assert!(!tree.contains(".sparks"), "{tree}");
     let status = git(&v, &v.root, &["status", "--porcelain"]);
     assert!(
         status.lines().all(|l| l.starts_with("?? sparks.db")),

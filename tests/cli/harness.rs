@@ -258,10 +258,12 @@ pub fn refused(v: &TestVault, args: &[&str], code: i32, says: &str) {
     let r = v.run(args).code(code);
     assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
     assert!(tree(v) == before, "{args:?} changed the vault");
-    assert!(rows(v, "SELECT kind FROM journal").is_empty(), "{args:?}");
+    assert!(run_records(v).is_empty(), "{args:?}: {:?}", run_records(v));
 }
 
-/// Every file under the vault with its bytes, the manifest left out.
+/// Every file under the vault with its bytes, the manifest left out, and of the run-time
+/// directory only its records (journals, the open ingest, a commit under way): not its
+/// `.gitignore` nor the life locks of processes.
 pub fn tree(v: &TestVault) -> std::collections::BTreeMap<String, Vec<u8>> {
     walkdir::WalkDir::new(&v.root)
         .into_iter()
@@ -273,7 +275,24 @@ pub fn tree(v: &TestVault) -> std::collections::BTreeMap<String, Vec<u8>> {
             Some((rel, bytes))
         })
         .filter(|(p, _)| !p.starts_with("sparks.db"))
+        .filter(|(p, _)| p != ".sparks/.gitignore" && !p.starts_with(".sparks/live/"))
         .collect()
+}
+
+/// The run-time records left in the vault's `.sparks/` (journals, the open ingest, a commit
+/// under way), by name.
+pub fn run_records(v: &TestVault) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(v.root.join(".sparks")) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != ".gitignore")
+        .collect();
+    names.sort();
+    names
 }
 
 /// The vault's manifest, opened directly.

@@ -41,6 +41,7 @@ fn creates_the_layout() {
         assert!(v.path(dir).is_dir(), "{dir}");
     }
     assert!(v.read(".gitignore").lines().any(|l| l == "sparks.db*"));
+    assert!(v.read(".gitignore").lines().any(|l| l == ".sparks/"));
     assert!(v.read("inbox.md").ends_with("\n---\n\n"));
     assert_eq!(v.read("CLAUDE.md"), v.run(&["describe"]).ok().stdout);
 }

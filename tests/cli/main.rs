@@ -27,6 +27,7 @@ mod progress;
 mod provenance;
 mod query;
 mod races;
+mod recovery;
 mod scan;
 mod search;
 mod session;

@@ -3,6 +3,7 @@
 //! lint delta and `--strict`, and a revert killed after each of its steps.
 
 use crate::fault_matrix::with_fault;
+use crate::faults::Disturb;
 use crate::harness::{TestVault, db, git, rows, tree, undo_schema_9, undo_schema_10};
 use crate::snapshot;
 use serde_json::Value;
@@ -734,8 +735,9 @@ fn ingests_that_cannot_be_reverted_say_why() {
     assert!(shown.contains("not recorded"), "{shown}");
 }
 
-/// A revert killed after `step`, then run again, ends where an uninterrupted one ends, with
-/// one revert commit and no entry put back twice.
+/// A revert killed after `step`, then run again (the manifest left as it is, rebuilt or
+/// deleted in between), ends where an uninterrupted one ends, with one revert commit and no
+/// entry put back twice: its journal in `.sparks/` holds all it needs.
 fn revert_killed_after(step: &str) {
     let make = || {
         let v = vault(true);
@@ -745,8 +747,20 @@ fn revert_killed_after(step: &str) {
     };
     let clean = make();
     clean.run(&["ingest", "--revert", "1"]).ok();
+    for disturb in [Disturb::Nothing, Disturb::Rebuild, Disturb::DeleteManifest] {
+        revert_killed_after_then(step, disturb, &make, &clean);
+    }
+}
+
+fn revert_killed_after_then(
+    step: &str,
+    disturb: Disturb,
+    make: &dyn Fn() -> TestVault,
+    clean: &TestVault,
+) {
     let v = make();
     with_fault(&v, &["ingest", "--revert", "1"], &format!("revert.{step}"));
+    disturb.apply(&v);
     let status = v.run(&["status"]).ok().stdout;
     assert!(status.contains("sparks ingest --revert 1"), "{status}");
     let blocked = v.run(&["ingest", "--prepare"]).code(1);
@@ -760,10 +774,15 @@ fn revert_killed_after(step: &str) {
         (r["reverted"].clone(), r["resumed"].clone()),
         (true.into(), true.into())
     );
-    assert_same(&files(&v), &files(&clean));
-    assert_eq!(v.read("inbox.md").matches("alpha: the first").count(), 1);
+    assert_same(&files(&v), &files(clean));
+    assert_eq!(
+        v.read("inbox.md").matches("alpha: the first").count(),
+        1,
+        "{step} then {disturb:?}"
+    );
     let log = git(&v, &v.root, &["log", "--format=%s"]);
     assert_eq!(log.matches("revert: ingest 1").count(), 1, "{log}");
+    assert!(crate::harness::run_records(&v).is_empty());
     assert!(v.run(&["ingest", "--prepare"]).ok().json()["ingest_id"].is_i64());
 }
 

@@ -725,7 +725,18 @@ fn a_corrupt_manifest_is_a_clear_error_and_rebuild_recovers_the_derived_state() 
         run.stderr
     );
     let run = v.run(&["scan", "--rebuild"]).ok();
-    assert!(run.stderr.contains("sparks.db.broken-"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("set the old manifest aside as"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("sparks.db.old-"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("the history of ingests could not be carried over"),
+        "{}",
+        run.stderr
+    );
     assert_eq!(links(&v, "wiki/entities/A.md"), links_before);
     v.run(&["lint", "--check", "broken-links"]).ok();
 }
@@ -880,4 +891,34 @@ fn a_schema_2_manifest_counts_sentences_on_the_next_scan() {
 
 fn manifest_version() -> i64 {
     sparks::manifest::SCHEMA_VERSION
+}
+
+/// `scan --rebuild` of a manifest that still reads carries the history of ingests over (what
+/// no file holds): `ingest --list` shows them, and the last can still be reverted.
+#[test]
+fn a_rebuild_keeps_the_history_of_ingests() {
+    let v = TestVault::new();
+    v.capture(&["2026-04-10\nalpha", "2026-04-11\nbravo"]);
+    v.run(&["ingest", "--prepare", "--limit", "1"]).ok();
+    v.page("wiki/concepts/Alpha.md", "Alpha", "Alpha. Two. Three.");
+    v.run(&["ingest", "--finalize"]).ok();
+    v.run(&["ingest", "--prepare"]).ok();
+    let before = v.run(&["ingest", "--list", "--json"]).ok().json();
+    let r = v.run(&["scan", "--rebuild", "--json"]).ok().json();
+    assert_eq!(r["history_kept"], 2, "{r}");
+    assert!(
+        r["set_aside"][0]
+            .as_str()
+            .is_some_and(|p| p.contains("sparks.db.old-")),
+        "{r}"
+    );
+    assert_eq!(v.run(&["ingest", "--list", "--json"]).ok().json(), before);
+    // The open ingest is still open, and finalize completes it.
+    let open = v.run(&["ingest", "--status"]).ok().json();
+    assert_eq!(open["ingest_id"], 2, "{open}");
+    v.run(&["ingest", "--finalize"]).ok();
+    let reverted = v.run(&["ingest", "--revert", "1", "--json"]).ok().json();
+    assert_eq!(reverted["reverted"], true, "{reverted}");
+    assert!(v.read("inbox.md").contains("alpha"));
+    assert!(!v.path("wiki/concepts/Alpha.md").exists());
 }

@@ -18,8 +18,10 @@ pub struct ScanArgs {
     #[arg(long)]
     full: bool,
 
-    /// Set the manifest aside (as sparks.db.broken-*) and build a new one from the files: for
-    /// a corrupt or truncated sparks.db. The history of past ingests stays in the old file.
+    /// Set the manifest aside (as sparks.db.old-*) and build a new one from the files: for a
+    /// corrupt or truncated sparks.db, or one you do not trust. The history of past ingests is
+    /// carried over when the old file still reads; the records of unfinished operations
+    /// (.sparks/) are never touched
     #[arg(long, conflicts_with = "full")]
     rebuild: bool,
 
@@ -38,7 +40,16 @@ pub fn run(ctx: &Ctx, args: ScanArgs) -> anyhow::Result<Exit> {
         args.json,
     )?;
     for k in &report.set_aside {
-        output::status(&format!("moved the old manifest to {}", k.display()));
+        output::status(&format!("set the old manifest aside as {}", k.display()));
+    }
+    if let Some(n) = report.history_kept {
+        output::status(&format!(
+            "kept the history of {n} {} from it",
+            if n == 1 { "ingest" } else { "ingests" }
+        ));
+    }
+    for w in &report.warnings {
+        output::warn(w);
     }
     let exit = report.ending().into();
     if args.json {

@@ -19,9 +19,10 @@ use super::IngestError;
 use crate::clock::Now;
 use crate::collections::Collection;
 use crate::fault;
-use crate::git::{self, Commit};
+use crate::git::Commit;
 use crate::lock::VaultLock;
-use crate::manifest::{JournalEntry, Journaled, Manifest, PageAction};
+use crate::manifest::{Manifest, PageAction};
+use crate::runstate::{self, Journaled, RunDir};
 use crate::scan;
 use crate::vault::Vault;
 use plan::Plan;
@@ -77,7 +78,7 @@ pub struct PageUndo {
 }
 
 /// A page changed again after the ingest: the revert writes nothing.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Conflict {
     /// Vault-relative path.
     pub path: String,
@@ -130,24 +131,34 @@ pub fn revert(
         true => None,
         false => Some(VaultLock::acquire(&vault.root).map_err(IngestError::Lock)?),
     };
-    let unfinished = manifest.journaled()?;
+    let journal = RunDir::of(&vault.root);
+    let unfinished = journal.journaled()?;
     let resuming = unfinished.as_ref().filter(|j| is_revert_of(j, id)).cloned();
-    let rec = manifest
-        .ingest_record(id)?
-        .ok_or(IngestError::UnknownIngest(id))?;
-    if resuming.is_none() {
-        if let (Some(j), false) = (&unfinished, opts.dry_run) {
-            return Err(not_revertible(
+    let plan = match &resuming {
+        // The journal alone completes it: the manifest may have been rebuilt or deleted.
+        Some(j) => serde_json::from_str::<Plan>(&journal.journal_plan()?).map_err(|e| {
+            not_revertible(
                 id,
-                format!(
-                    "`{}` was interrupted and must be completed first",
-                    j.command
-                ),
-            ));
+                format!("the plan `{}` journaled cannot be read: {e}", j.command),
+            )
+        })?,
+        None => {
+            let rec = manifest
+                .ingest_record(id)?
+                .ok_or(IngestError::UnknownIngest(id))?;
+            if let (Some(j), false) = (&unfinished, opts.dry_run) {
+                return Err(not_revertible(
+                    id,
+                    format!(
+                        "`{}` was interrupted and must be completed first",
+                        j.command
+                    ),
+                ));
+            }
+            plan::check(manifest, &rec)?;
+            Plan::make(vault, manifest, &rec, true)?
         }
-        plan::check(manifest, &rec)?;
-    }
-    let plan = Plan::make(vault, manifest, &rec, resuming.is_none())?;
+    };
     let mut report = plan.report(opts.dry_run, resuming.is_some());
     if resuming.is_some() && opts.dry_run {
         report.warnings.push(format!(
@@ -158,30 +169,32 @@ pub fn revert(
         return Ok(report);
     }
     if resuming.is_none() {
-        steps::check_inbox(vault, manifest, now, &plan)?;
+        steps::check_inbox(vault, now, &plan)?;
     }
-    let (journal, first) = match &resuming {
-        Some(j) => (
-            j.id,
-            j.step
-                .as_deref()
-                .and_then(|s| STEPS.iter().position(|x| *x == s))
-                .map_or(0, |i| i + 1),
-        ),
-        None => (
-            manifest.journal(JournalEntry {
+    let first = match &resuming {
+        Some(j) => j
+            .step
+            .as_deref()
+            .and_then(|s| STEPS.iter().position(|x| *x == s))
+            .map_or(0, |i| i + 1),
+        None => {
+            let text = serde_json::to_string(&plan)
+                .map_err(|e| not_revertible(id, format!("its plan cannot be journaled: {e}")))?;
+            let pages: Vec<String> = plan.pages.iter().map(|p| p.change.path.clone()).collect();
+            journal.journal(runstate::Entry {
                 kind: KIND,
                 command: &command(id),
                 request: &serde_json::json!({ "id": id }).to_string(),
-                plan: &serde_json::to_string(&report).unwrap_or_default(),
+                pages: &pages,
+                plan: &text,
                 started_at: &now.timestamp,
-            })?,
-            0,
-        ),
+            })?;
+            0
+        }
     };
     for (i, step) in STEPS.into_iter().enumerate().skip(first) {
         match i {
-            0 => steps::put_back(vault, manifest, now, &plan)?,
+            0 => steps::put_back(vault, &journal, now, &plan)?,
             1 => steps::unarchive(vault, &plan)?,
             _ => steps::restore_pages(vault, &plan)?,
         }
@@ -190,7 +203,7 @@ pub fn revert(
             1 => "revert.archive",
             _ => "revert.pages",
         });
-        manifest.journal_step(journal, step)?;
+        journal.journal_step(step)?;
     }
     scan::rescan(vault, manifest, now)?;
     report.regenerated = steps::regen(vault, manifest, now, &plan.collections)?;
@@ -200,7 +213,8 @@ pub fn revert(
         Commit::Made { sha, .. } => Some(sha.as_str()),
         Commit::Skipped(_) => None,
     };
-    manifest.finish_revert(journal, id, &now.timestamp, sha)?;
+    manifest.finish_revert(id, &now.timestamp, sha)?;
+    journal.journal_done()?;
     match commit {
         Commit::Made { sha, .. } => report.commit = Some(sha),
         Commit::Skipped(reason) => report.commit_skipped = Some(reason),
@@ -236,16 +250,11 @@ fn commit(vault: &Vault, plan: &Plan) -> Result<Commit, IngestError> {
         ));
     }
     let trailer = format!("Sparks-Revert: {} {}", plan.record.id, plan.record.token);
-    if let Some(sha) = git::head_with_line(&vault.root, &trailer)? {
-        return Ok(Commit::Made {
-            sha,
-            paths: Vec::new(),
-        });
-    }
     let message = format!("revert: ingest {}\n\n{trailer}\n", plan.record.id);
-    Ok(git::commit_vault_paths(
+    Ok(runstate::commit(
         &vault.root,
         &message,
-        &plan.paths(),
+        Some(&plan.paths()),
+        Some(&trailer),
     )?)
 }

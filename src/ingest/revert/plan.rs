@@ -12,19 +12,24 @@ use crate::ingest::IngestError;
 use crate::ingest::history::first_line;
 use crate::manifest::{BatchEntry, IngestRecord, Manifest, Outcome, PageAction, PageChange};
 use crate::vault::{ARCHIVE_DIR, INBOX, Vault};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// A page to put back.
+#[derive(Serialize, Deserialize)]
 pub(super) struct Page {
     /// What the ingest did to it.
     pub change: PageChange,
     /// A collection's page: regenerated afterwards, so a later change is no conflict.
     pub generated: bool,
     /// Its content before the ingest; `None` when the ingest created it.
+    #[serde(with = "text_or_hex")]
     pub before: Option<Vec<u8>>,
 }
 
-/// A revert's plan.
+/// A revert's plan: all it writes, so that the journal alone completes an interrupted revert
+/// (the manifest may be rebuilt or deleted in between).
+#[derive(Serialize, Deserialize)]
 pub(super) struct Plan {
     /// The ingest.
     pub record: IngestRecord,
@@ -37,6 +42,10 @@ pub(super) struct Plan {
     /// The collections to regenerate: those the entries fed, and those whose page the ingest
     /// wrote.
     pub collections: Vec<Collection>,
+    /// The inbox before and after finalize removed the batch, when recorded: the entries go
+    /// back byte for byte while the inbox still starts as finalize left it.
+    #[serde(with = "text_or_hex_pair")]
+    pub inbox_texts: Option<(Vec<u8>, Vec<u8>)>,
 }
 
 /// Refuse an ingest that cannot be reverted, saying why.
@@ -145,6 +154,7 @@ impl Plan {
             pages,
             conflicts,
             collections,
+            inbox_texts: manifest.inbox_texts(id)?,
         })
     }
 
@@ -277,4 +287,69 @@ fn before(
         path: change.path.clone(),
         git: said,
     })
+}
+
+/// Bytes in a plan: as text when they are UTF-8 (a page, an inbox), else as hex.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Bytes {
+    Text(String),
+    Hex(String),
+}
+
+impl Bytes {
+    fn of(bytes: &[u8]) -> Bytes {
+        match std::str::from_utf8(bytes) {
+            Ok(t) => Bytes::Text(t.to_string()),
+            Err(_) => Bytes::Hex(bytes.iter().map(|b| format!("{b:02x}")).collect()),
+        }
+    }
+
+    fn into_bytes(self) -> Result<Vec<u8>, String> {
+        match self {
+            Bytes::Text(t) => Ok(t.into_bytes()),
+            Bytes::Hex(h) => (0..h.len())
+                .step_by(2)
+                .map(|i| {
+                    h.get(i..i + 2)
+                        .and_then(|d| u8::from_str_radix(d, 16).ok())
+                        .ok_or_else(|| format!("{h:?} is not hex"))
+                })
+                .collect(),
+        }
+    }
+}
+
+mod text_or_hex {
+    use super::Bytes;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
+        v.as_deref().map(Bytes::of).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
+        Option::<Bytes>::deserialize(d)?
+            .map(|b| b.into_bytes().map_err(serde::de::Error::custom))
+            .transpose()
+    }
+}
+
+mod text_or_hex_pair {
+    use super::Bytes;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    type Pair = Option<(Vec<u8>, Vec<u8>)>;
+
+    pub fn serialize<S: Serializer>(v: &Pair, s: S) -> Result<S::Ok, S::Error> {
+        v.as_ref()
+            .map(|(a, b)| (Bytes::of(a), Bytes::of(b)))
+            .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Pair, D::Error> {
+        let pair = Option::<(Bytes, Bytes)>::deserialize(d)?;
+        let bytes = |b: Bytes| b.into_bytes().map_err(serde::de::Error::custom);
+        pair.map(|(a, b)| Ok((bytes(a)?, bytes(b)?))).transpose()
+    }
 }

@@ -11,29 +11,31 @@ use crate::inbox::Inbox;
 use crate::ingest::steps::{fingerprint, starts_with};
 use crate::ingest::{IngestError, REWRITE_ATTEMPTS, match_entries, read_inbox};
 use crate::manifest::{BatchEntry, Manifest};
+use crate::runstate::RunDir;
 use crate::vault::{INBOX, Vault};
 
 /// Put the entries back into the inbox, after its header, unless this revert did already.
 pub(super) fn put_back(
     vault: &Vault,
-    manifest: &Manifest,
+    journal: &RunDir,
     now: &Now,
     plan: &Plan,
 ) -> Result<(), IngestError> {
-    let id = plan.record.id;
     let path = vault.path(INBOX);
-    let recorded = manifest.revert_inbox(id)?;
-    let texts = manifest.inbox_texts(id)?;
+    // The rewrite an interrupted run recorded before making it (by its fingerprint).
+    let recorded = journal
+        .journaled()?
+        .and_then(|j| j.notes.get(INBOX_AFTER).cloned());
     for _ in 0..REWRITE_ATTEMPTS {
         let current = read_inbox(vault)?;
         let bytes = current.clone().unwrap_or_default();
-        if let Some((_, after)) = &recorded
+        if let Some(after) = &recorded
             && starts_with(&bytes, after)
         {
             return Ok(());
         }
-        let new = restored(&bytes, texts.as_ref(), &plan.entries, now)?;
-        manifest.record_revert_inbox(id, &fingerprint(&bytes), &fingerprint(&new))?;
+        let new = restored(&bytes, plan.inbox_texts.as_ref(), &plan.entries, now)?;
+        journal.journal_note(INBOX_AFTER, &fingerprint(&new))?;
         let io = |source| IngestError::InboxIo {
             action: "replace",
             path: path.clone(),
@@ -52,16 +54,13 @@ pub(super) fn put_back(
 
 /// Check, before anything is written, that the entries can be put back into the inbox as it
 /// is now (it parses; what finalize recorded of it parses).
-pub(super) fn check_inbox(
-    vault: &Vault,
-    manifest: &Manifest,
-    now: &Now,
-    plan: &Plan,
-) -> Result<(), IngestError> {
+pub(super) fn check_inbox(vault: &Vault, now: &Now, plan: &Plan) -> Result<(), IngestError> {
     let current = read_inbox(vault)?.unwrap_or_default();
-    let texts = manifest.inbox_texts(plan.record.id)?;
-    restored(&current, texts.as_ref(), &plan.entries, now).map(drop)
+    restored(&current, plan.inbox_texts.as_ref(), &plan.entries, now).map(drop)
 }
+
+/// The journal's note of the inbox a revert is writing: `<len>:<blake3>` of its new content.
+const INBOX_AFTER: &str = "inbox_after";
 
 /// The inbox `current` with `entries` put back. When it still starts with what finalize left
 /// (`texts`: the inbox before and after finalize), it becomes the inbox before finalize

@@ -1,0 +1,69 @@
+//! Ctrl-C (SIGINT) and SIGTERM during a command. The command stops at once, as a kill would
+//! stop it (every step of every command survives that), and says on one line what stopped and
+//! what completes it, read from the run-time records in `.sparks/`: the journal of an
+//! interrupted `mv`, `merge` or revert, the open ingest's finalize step. Exit 130 for SIGINT,
+//! 143 for SIGTERM, as shells report a process their signal ended. `serve` and `view` handle
+//! both themselves and end cleanly.
+
+use crate::cli::exit::Exit;
+use crate::cli::output;
+use crate::runstate::RunDir;
+use crate::session::Site;
+use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+
+/// Stop the process on SIGINT or SIGTERM, saying what stopped. `line` is the command line as
+/// the user typed it.
+pub fn install(site: Site, line: String) {
+    let Ok(mut signals) = Signals::new([SIGINT, SIGTERM]) else {
+        // Without a handler the signal ends the process as it would any program.
+        return;
+    };
+    let spawned = std::thread::Builder::new()
+        .name("interrupt".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                output::error(&stopped(&site, &line, signal), None);
+                crate::live::retire();
+                let exit = match signal {
+                    SIGTERM => Exit::Terminated,
+                    _ => Exit::Interrupted,
+                };
+                std::process::exit(exit.code().into());
+            }
+        });
+    drop(spawned);
+}
+
+/// The line said when `line` stops on `signal`.
+fn stopped(site: &Site, line: &str, signal: i32) -> String {
+    let name = if signal == SIGTERM {
+        "SIGTERM"
+    } else {
+        "SIGINT"
+    };
+    let Ok(vault) = site.vault() else {
+        return format!("`{line}` stopped ({name})");
+    };
+    let run = RunDir::of(&vault.root);
+    if let Ok(Some(j)) = run.journaled() {
+        let after = j.step.map(|s| format!(" after {s}")).unwrap_or_default();
+        return format!(
+            "`{}` stopped ({name}){after}; run `{}` again to complete it, writing nothing twice",
+            j.command, j.command
+        );
+    }
+    if let Ok(Some(open)) = run.open_ingest()
+        && let Some(step) = open.step
+    {
+        return format!(
+            "finalize of ingest {} stopped ({name}) after {step}; run `sparks ingest --finalize` \
+             again to complete it, archiving nothing twice",
+            open.id
+        );
+    }
+    format!(
+        "`{line}` stopped ({name}); nothing is left half-written (each file is replaced whole): \
+         run it again to finish"
+    )
+}

@@ -1,0 +1,199 @@
+//! The journal: the one operation that rewrites several files (`mv`, `merge`, `ingest
+//! --revert`) and has not finished. It records its plan before it writes anything, each step
+//! as it is done, and leaves when it is complete; a journal left behind is an interrupted
+//! operation, which the same command completes when run again.
+//!
+//! Two files: `journal.json`, the operation and how far it got (rewritten at each step), and
+//! `journal-plan.json`, its plan, written once (megabytes for a rename of a hub page). The
+//! plan is written first and the operation's record created after it, only if none is there:
+//! the record's existence is the journal's. Its removal ends the operation; a plan without a
+//! record is a leftover that the next operation overwrites and [`RunDir::journaled`] clears.
+
+use super::{Result, RunDir, RunStateError};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+const RECORD: &str = "journal.json";
+const PLAN: &str = "journal-plan.json";
+
+/// An operation in the journal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Journaled {
+    /// `mv`, `merge` or `revert`.
+    pub kind: String,
+    /// The command that completes it, as a person types it.
+    pub command: String,
+    /// Its arguments (JSON), to recognise the same request.
+    pub request: String,
+    /// The pages it concerns, for a person: the page moved and where, the pages merged, the
+    /// pages a revert puts back.
+    #[serde(default)]
+    pub pages: Vec<String>,
+    /// The last step done, if any.
+    pub step: Option<String>,
+    /// When it started (RFC 3339).
+    pub started_at: String,
+    /// The process that started it (for a person reading the file).
+    pub pid: u32,
+    /// Facts a step records before it acts, by which a rerun recognises what it did (a
+    /// revert's inbox rewrite).
+    #[serde(default)]
+    pub notes: BTreeMap<String, String>,
+}
+
+/// What an operation records when it starts.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry<'a> {
+    /// `mv`, `merge` or `revert`.
+    pub kind: &'a str,
+    /// The command that completes it.
+    pub command: &'a str,
+    /// Its arguments (JSON).
+    pub request: &'a str,
+    /// The pages it concerns.
+    pub pages: &'a [String],
+    /// Its plan (JSON).
+    pub plan: &'a str,
+    /// When it starts (RFC 3339).
+    pub started_at: &'a str,
+}
+
+impl RunDir {
+    /// The unfinished operation, if there is one.
+    pub fn journaled(&self) -> Result<Option<Journaled>> {
+        self.read(RECORD)
+    }
+
+    /// The plan of the unfinished operation.
+    pub fn journal_plan(&self) -> Result<String> {
+        let path = self.file(PLAN);
+        crate::fsio::read_to_string(&path).map_err(|source| RunStateError::Io {
+            action: "read the plan of the unfinished operation from",
+            path,
+            source,
+        })
+    }
+
+    /// Record an operation before it writes anything. Fails when another is unfinished.
+    /// The caller holds the vault lock, so no other operation is being recorded meanwhile.
+    pub fn journal(&self, e: Entry<'_>) -> Result<Journaled> {
+        if let Some(other) = self.journaled()? {
+            return Err(RunStateError::Unfinished {
+                command: other.command,
+            });
+        }
+        self.ensure()?;
+        let plan = self.file(PLAN);
+        crate::fsio::write_atomic(&plan, e.plan.as_bytes()).map_err(|source| {
+            RunStateError::Io {
+                action: "write",
+                path: plan,
+                source,
+            }
+        })?;
+        let record = Journaled {
+            kind: e.kind.to_string(),
+            command: e.command.to_string(),
+            request: e.request.to_string(),
+            pages: e.pages.to_vec(),
+            step: None,
+            started_at: e.started_at.to_string(),
+            pid: std::process::id(),
+            notes: BTreeMap::new(),
+        };
+        match self.create(RECORD, &record)? {
+            true => Ok(record),
+            false => Err(RunStateError::Unfinished {
+                command: self
+                    .journaled()?
+                    .map_or_else(|| e.command.to_string(), |j| j.command),
+            }),
+        }
+    }
+
+    /// Record that a step of the unfinished operation is done.
+    pub fn journal_step(&self, step: &str) -> Result<()> {
+        self.update_journal(|j| j.step = Some(step.to_string()))
+    }
+
+    /// Record a fact of the unfinished operation before acting on it.
+    pub fn journal_note(&self, key: &str, value: &str) -> Result<()> {
+        self.update_journal(|j| {
+            j.notes.insert(key.to_string(), value.to_string());
+        })
+    }
+
+    fn update_journal(&self, change: impl FnOnce(&mut Journaled)) -> Result<()> {
+        let mut j = self.journaled()?.ok_or_else(|| RunStateError::Io {
+            action: "update",
+            path: self.file(RECORD),
+            source: std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "the unfinished operation's record is gone",
+            ),
+        })?;
+        change(&mut j);
+        self.write(RECORD, &j)
+    }
+
+    /// The operation is complete: its record goes, then its plan.
+    pub fn journal_done(&self) -> Result<()> {
+        self.remove(RECORD)?;
+        self.remove(PLAN)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry<'a>(kind: &'a str, plan: &'a str) -> Entry<'a> {
+        Entry {
+            kind,
+            command: "sparks mv A B",
+            request: "{}",
+            pages: &[],
+            plan,
+            started_at: "2026-05-01T10:00:00+00:00",
+        }
+    }
+
+    #[test]
+    fn one_operation_at_a_time_with_its_steps_and_notes() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::of(dir.path());
+        assert_eq!(run.journaled().unwrap(), None);
+        run.journal(entry("mv", "[1]")).unwrap();
+        let second = run.journal(entry("merge", "[2]")).unwrap_err();
+        assert!(
+            matches!(second, RunStateError::Unfinished { .. }),
+            "{second}"
+        );
+        assert_eq!(run.journal_plan().unwrap(), "[1]", "the first plan stands");
+        run.journal_step("write").unwrap();
+        run.journal_note("inbox", "1:abc").unwrap();
+        let j = run.journaled().unwrap().unwrap();
+        assert_eq!((j.kind.as_str(), j.step.as_deref()), ("mv", Some("write")));
+        assert_eq!(j.notes["inbox"], "1:abc");
+        assert_eq!(j.pid, std::process::id());
+        run.journal_done().unwrap();
+        assert_eq!(run.journaled().unwrap(), None);
+        let left: Vec<_> = fs_err::read_dir(run.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("journal"))
+            .collect();
+        assert!(left.is_empty(), "no journal is left: {left:?}");
+        run.journal(entry("merge", "[2]")).unwrap();
+    }
+
+    #[test]
+    fn a_record_this_sparks_cannot_read_is_an_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::of(dir.path());
+        fs_err::create_dir_all(run.path()).unwrap();
+        fs_err::write(run.file(RECORD), "{not json").unwrap();
+        let err = run.journaled().unwrap_err().to_string();
+        assert!(err.contains("journal.json"), "{err}");
+    }
+}

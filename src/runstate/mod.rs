@@ -1,0 +1,180 @@
+//! The vault's run-time directory, `.sparks/` at its root: what an unfinished operation needs
+//! in order to be finished, kept apart from the manifest so that deleting `sparks.db*` or
+//! `scan --rebuild` never loses it. It holds the journal of an interrupted `mv`, `merge` or
+//! `ingest --revert` (`journal`), the record of the open ingest and how far its finalize got
+//! (`ingest`), the record of a commit under way (`commit`), and the life locks of the Sparks
+//! processes at work ([`crate::live`]).
+//!
+//! Every record is written atomically; a record exists exactly while its operation is
+//! unfinished. The directory ignores itself in git (a `.gitignore` of `*`), `init` lists it in
+//! the vault's `.gitignore` too, and `scan` never reads it (hidden names are not walked).
+//!
+//! The manifest keeps a copy of the open ingest (its queries need it); the record here is the
+//! one that counts, and [`restore`] brings the manifest's copy back to it when they differ.
+
+mod commit;
+mod ingest;
+mod journal;
+mod restore;
+
+pub use commit::commit;
+pub use ingest::OpenIngest;
+pub use journal::{Entry, Journaled};
+pub use restore::{RestoreError, restore, restore_locked};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The run-time directory's name, at the vault root.
+pub const DIR: &str = crate::vault::RUN_DIR;
+
+/// A record in the run-time directory could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum RunStateError {
+    /// Reading or writing it failed.
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        /// What was being done.
+        action: &'static str,
+        /// The record.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// It does not read as the record it should be.
+    #[error("{} is not a record this sparks can read: {source}", path.display())]
+    Corrupt {
+        /// The record.
+        path: PathBuf,
+        /// The cause.
+        source: serde_json::Error,
+    },
+    /// Another operation is unfinished (its record is there already).
+    #[error("`{command}` is unfinished: run it again to complete it first")]
+    Unfinished {
+        /// The command that completes it.
+        command: String,
+    },
+}
+
+impl RunStateError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            RunStateError::Corrupt { path, .. } => Some(format!(
+                "{} records an unfinished operation; a newer sparks may have written it. If \
+                 no operation is unfinished, remove the file",
+                path.display()
+            )),
+            RunStateError::Io { .. } | RunStateError::Unfinished { .. } => None,
+        }
+    }
+}
+
+/// Results of run-state operations.
+pub type Result<T> = std::result::Result<T, RunStateError>;
+
+/// The run-time directory of one vault.
+#[derive(Debug, Clone)]
+pub struct RunDir {
+    path: PathBuf,
+}
+
+impl RunDir {
+    /// The run-time directory of the vault at `root` (not created until something is written).
+    pub fn of(root: &Path) -> RunDir {
+        RunDir {
+            path: root.join(DIR),
+        }
+    }
+
+    /// Its path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn file(&self, name: &str) -> PathBuf {
+        self.path.join(name)
+    }
+
+    /// Create the directory, ignored by git, and take this process's life lock in it; returns
+    /// this process's life tag, which the records written next may name as their owner.
+    fn ensure(&self) -> Result<&'static str> {
+        let io = |action, source| RunStateError::Io {
+            action,
+            path: self.path.clone(),
+            source,
+        };
+        if !self.path.is_dir() {
+            fs_err::create_dir_all(&self.path).map_err(|e| io("create", e))?;
+        }
+        let ignore = self.file(".gitignore");
+        if !ignore.exists() {
+            crate::fsio::write_atomic(&ignore, IGNORE_ALL).map_err(|e| io("write", e))?;
+        }
+        crate::live::register(&self.path).map_err(|e| io("take a life lock in", e))
+    }
+
+    /// The record `name`, if it exists.
+    fn read<T: DeserializeOwned>(&self, name: &str) -> Result<Option<T>> {
+        let path = self.file(name);
+        let Some(bytes) =
+            crate::fsio::read_if_exists(&path).map_err(|source| RunStateError::Io {
+                action: "read",
+                path: path.clone(),
+                source,
+            })?
+        else {
+            return Ok(None);
+        };
+        serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|source| RunStateError::Corrupt { path, source })
+    }
+
+    /// Write the record `name`, replacing the one there.
+    fn write<T: Serialize>(&self, name: &str, value: &T) -> Result<()> {
+        self.ensure()?;
+        let path = self.file(name);
+        let written = to_json(value).and_then(|bytes| crate::fsio::write_atomic(&path, &bytes));
+        written.map_err(|source| RunStateError::Io {
+            action: "write",
+            path,
+            source,
+        })
+    }
+
+    /// Write the record `name` unless one is there; `false` when one is.
+    fn create<T: Serialize>(&self, name: &str, value: &T) -> Result<bool> {
+        self.ensure()?;
+        let path = self.file(name);
+        let created = to_json(value).and_then(|bytes| crate::fsio::create_atomic(&path, &bytes));
+        created.map_err(|source| RunStateError::Io {
+            action: "write",
+            path,
+            source,
+        })
+    }
+
+    /// Remove the record `name` (there or not).
+    fn remove(&self, name: &str) -> Result<()> {
+        let path = self.file(name);
+        crate::fsio::remove_durably(&path).map_err(|source| RunStateError::Io {
+            action: "remove",
+            path,
+            source,
+        })
+    }
+}
+
+/// What `.sparks/.gitignore` says: everything here, itself included, is ignored.
+const IGNORE_ALL: &[u8] = b"# Sparks' run-time state: never committed.\n*\n";
+
+/// A record's bytes: one line of JSON (a plan may be megabytes; nobody edits these by hand).
+fn to_json<T: Serialize>(value: &T) -> io::Result<Vec<u8>> {
+    let mut bytes = serde_json::to_vec(value).map_err(io::Error::other)?;
+    bytes.push(b'\n');
+    Ok(bytes)
+}
