@@ -14,7 +14,7 @@ use super::text::Inputs;
 use super::{ALL, Collection, ExtractError, GlobError};
 use crate::clock::Now;
 use crate::fsio;
-use crate::git::{self, Commit, GitError};
+use crate::git::{Commit, GitError};
 use crate::lock::VaultLock;
 use crate::manifest::{Manifest, ManifestError};
 use crate::progress::Phase;
@@ -230,7 +230,7 @@ pub fn regen(
                 .map(|o| o.name.title())
                 .collect();
             let message = format!("collections: regenerate {}", names.join(", "));
-            match git::commit_vault_paths(&vault.root, &message, &written)? {
+            match crate::runstate::commit(&vault.root, &message, Some(&written), None)? {
                 Commit::Made { sha, .. } => commit = Some(sha),
                 Commit::Skipped(reason) => commit_skipped = Some(reason),
             }

@@ -42,24 +42,24 @@ pub fn commit(
 ) -> Result<Commit, GitError> {
     let run = RunDir::of(vault_root);
     clear_locks(vault_root, &run)?;
-    if let Some(line) = trailer
-        && let Some(sha) = git::head_with_line(vault_root, line)?
-    {
-        git::align_index(vault_root, &sha)?;
-        return Ok(Commit::Made {
-            sha,
-            paths: Vec::new(),
-        });
-    }
+    // Recorded before libgit2 takes any lock: bringing the index up to a commit made before a
+    // kill writes the index too.
     let started = Started {
         owner: run.ensure().map_err(record_error)?.to_string(),
         pid: std::process::id(),
         started_ns: now_ns(),
     };
     run.write(RECORD, &started).map_err(record_error)?;
-    let made = match only {
-        Some(paths) => git::commit_vault_paths(vault_root, message, paths),
-        None => git::commit_vault(vault_root, message),
+    let made = match trailer.map(|line| git::head_with_line(vault_root, line)) {
+        Some(Err(e)) => Err(e),
+        Some(Ok(Some(sha))) => git::align_index(vault_root, &sha).map(|()| Commit::Made {
+            sha,
+            paths: Vec::new(),
+        }),
+        Some(Ok(None)) | None => match only {
+            Some(paths) => git::commit_vault_paths(vault_root, message, paths),
+            None => git::commit_vault(vault_root, message),
+        },
     };
     run.remove(RECORD).map_err(record_error)?;
     made

@@ -10,8 +10,8 @@ use crate::manifest::{BatchEntry, IngestRow, Outcome, Step};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-const RECORD: &str = "ingest.json";
-const BATCH: &str = "ingest-batch.json";
+pub(super) const RECORD: &str = "ingest.json";
+pub(super) const BATCH: &str = "ingest-batch.json";
 
 /// The open ingest.
 #[derive(Debug, Clone, PartialEq, Eq)]

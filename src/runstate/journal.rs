@@ -13,8 +13,8 @@ use super::{Result, RunDir, RunStateError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-const RECORD: &str = "journal.json";
-const PLAN: &str = "journal-plan.json";
+pub(super) const RECORD: &str = "journal.json";
+pub(super) const PLAN: &str = "journal-plan.json";
 
 /// An operation in the journal.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

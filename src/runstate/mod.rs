@@ -158,6 +158,21 @@ impl RunDir {
         })
     }
 
+    /// Remove what a kill between two writes of a record left without its record: a batch
+    /// without its `ingest.json`, a plan without its `journal.json`. The caller holds the
+    /// vault lock (records are made under it).
+    pub fn forget_leftovers(&self) -> Result<()> {
+        for (leftover, record) in [
+            (ingest::BATCH, ingest::RECORD),
+            (journal::PLAN, journal::RECORD),
+        ] {
+            if !self.file(record).exists() && self.file(leftover).exists() {
+                self.remove(leftover)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Remove the record `name` (there or not).
     fn remove(&self, name: &str) -> Result<()> {
         let path = self.file(name);

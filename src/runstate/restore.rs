@@ -56,37 +56,53 @@ impl RestoreError {
 }
 
 /// Bring the manifest's copy back to the records, unless another command holds the vault
-/// lock (or it cannot be taken: a vault nobody may write to has nothing to restore).
+/// lock (or it cannot be taken: a vault nobody may write to has nothing to restore). When
+/// the two agree, as they nearly always do, no lock is taken.
 pub fn restore(vault_root: &Path, manifest: &mut Manifest) -> Result<(), RestoreError> {
+    if agree(&RunDir::of(vault_root), manifest)? {
+        return Ok(());
+    }
     match VaultLock::try_acquire(vault_root) {
         Ok(Some(_lock)) => restore_locked(vault_root, manifest),
         Ok(None) | Err(_) => Ok(()),
     }
 }
 
+/// Whether the manifest's copy agrees with the records: the same open ingest at the same
+/// step (or none in either), and no journal left in the manifest.
+fn agree(run: &RunDir, manifest: &Manifest) -> Result<bool, RestoreError> {
+    if manifest.legacy_journal()?.is_some() {
+        return Ok(false);
+    }
+    Ok(match (run.open_ingest()?, manifest.open_ingest_row()?) {
+        (None, None) => true,
+        (Some(open), Some(row)) => {
+            row.token == open.token
+                && row.id == open.id
+                && row.step == open.step
+                && row.inbox_rewrite == open.inbox_rewrite
+                && outcomes_match(&manifest.batch(row.id)?, &open)
+        }
+        _ => false,
+    })
+}
+
 /// [`restore`], by a caller that holds the vault lock.
 pub fn restore_locked(vault_root: &Path, manifest: &mut Manifest) -> Result<(), RestoreError> {
     let run = RunDir::of(vault_root);
     move_legacy_journal(&run, manifest)?;
-    let record = run.open_ingest()?;
-    let held = manifest.open_ingest_row()?;
-    match (record, held) {
+    run.forget_leftovers()?;
+    if agree(&run, manifest)? {
+        return Ok(());
+    }
+    match (run.open_ingest()?, manifest.open_ingest_row()?) {
         (None, None) => Ok(()),
         (None, Some(row)) => {
             let entries = manifest.batch(row.id)?;
             run.record_ingest(&OpenIngest::of(&row, entries))?;
             Ok(())
         }
-        (Some(open), held) => {
-            if let Some(row) = &held
-                && row.token == open.token
-                && row.id == open.id
-                && row.step == open.step
-                && row.inbox_rewrite == open.inbox_rewrite
-                && outcomes_match(&manifest.batch(row.id)?, &open)
-            {
-                return Ok(());
-            }
+        (Some(open), _) => {
             match manifest.mirror_ingest(&open.row(), &open.entries)? {
                 Mirrored::Open => Ok(()),
                 // The manifest closed it, and the record outlived the close.
