@@ -204,14 +204,22 @@ impl TestVault {
 
     /// A page with valid frontmatter.
     pub fn page(&self, rel: &str, title: &str, body: &str) -> &TestVault {
-        self.write(
-            rel,
-            format!(
-                "---\ntitle: {title}\ntype: concept\nmaturity: seed\nsources: [raw/inbox/{TODAY}.md]\n\
-                 created: {TODAY}\nupdated: {TODAY}\n---\n\n{body}\n"
-            ),
-        )
+        self.page_citing(rel, title, &format!("raw/inbox/{TODAY}.md"), body)
     }
+
+    /// A page with valid frontmatter whose one source is `source`.
+    pub fn page_citing(&self, rel: &str, title: &str, source: &str, body: &str) -> &TestVault {
+        self.write(rel, page_text(title, source, body))
+    }
+}
+
+/// The text of a page [`TestVault::page_citing`] writes: valid frontmatter, created and updated
+/// today (so that a command that touches the page leaves its dates as they are), then `body`.
+pub fn page_text(title: &str, source: &str, body: &str) -> String {
+    format!(
+        "---\ntitle: {title}\ntype: concept\nmaturity: seed\nsources: [{source}]\n\
+         created: {TODAY}\nupdated: {TODAY}\n---\n\n{body}\n"
+    )
 }
 
 /// `git` run in `dir` with the vault's clean configuration: its HOME and global config, no

@@ -30,6 +30,7 @@ mod races;
 mod scan;
 mod search;
 mod session;
+mod soak;
 mod status;
 mod tasks;
 mod view;
