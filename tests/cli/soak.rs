@@ -13,6 +13,9 @@
 
 mod captures;
 mod finalize;
+mod merge;
+mod mv;
+mod referrers;
 
 use crate::harness::{Run, TestVault, finish, number_from_env};
 use std::collections::{BTreeSet, HashSet};
@@ -411,5 +414,20 @@ pub fn delete_manifest(v: &TestVault) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => panic!("remove {f}: {e}"),
             _ => {}
         }
+    }
+}
+
+/// Whether `sparks status` shows an interrupted `mv`, `merge` or revert (or cannot tell).
+pub fn unfinished(v: &TestVault) -> bool {
+    let s = v.run(&["status", "--json"]);
+    s.code != Some(0) || !s.json()["unfinished"].is_null()
+}
+
+/// Run `sparks <args>` once: `Err` with what it said unless it succeeds.
+pub fn once(v: &TestVault, args: &[&str]) -> Result<(), String> {
+    let r = v.run(args);
+    match r.code {
+        Some(0) => Ok(()),
+        _ => Err(r.stderr),
     }
 }
