@@ -16,6 +16,7 @@ mod finalize;
 mod merge;
 mod mv;
 mod referrers;
+mod revert;
 
 use crate::harness::{Run, TestVault, finish, number_from_env};
 use std::collections::{BTreeSet, HashSet};
@@ -81,6 +82,11 @@ pub enum Disturbance {
 }
 
 impl Disturbance {
+    /// Whether the manifest the killed command used is gone (`scan --rebuild` sets it aside).
+    pub fn forgets_manifest(self) -> bool {
+        matches!(self, Disturbance::Rebuild | Disturbance::DeleteManifest)
+    }
+
     fn name(self) -> &'static str {
         match self {
             Disturbance::Nothing => "nothing",

@@ -197,6 +197,25 @@ fn id(key: &(String, String)) -> String {
     format!("{} {}", key.0, key.1)
 }
 
+/// Every entry of a prepared `batch` back in the inbox (after a revert): one that is not is
+/// lost. ([`Ledger::check`] finds one there twice, or there and archived.)
+pub fn put_back(census: &Census, batch: &serde_json::Value) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for entry in batch["entries"].as_array().expect("entries") {
+        let field = |k: &str| entry[k].as_str().expect("entry field").to_string();
+        let key = (field("capture_date"), field("content"));
+        let (inbox, archive) = census.of(&key);
+        if inbox == 0 {
+            let what = format!(
+                "{:?} ({}) is not back in the inbox (archived {archive}x)",
+                key.1, key.0
+            );
+            out.push(Finding::lost(id(&key), 1, what));
+        }
+    }
+    out
+}
+
 /// The census counts what is on disk, whoever wrote it: a capture archived by hand and left in
 /// the inbox is duplicated, one taken out of the inbox lost, and one whose block is only in a
 /// staged file beside the archive is where it was.
