@@ -326,6 +326,7 @@ impl Soak {
     /// At a round's end: remember the staged files left (`.sparks-*.tmp` anywhere outside
     /// `.git`; each counted once however long it stays), and count and remove git's locks.
     pub fn leftovers(&mut self, v: &TestVault, round: usize) {
+        let mut new = Vec::new();
         for entry in walkdir::WalkDir::new(&v.root)
             .into_iter()
             .filter_entry(|e| e.file_name() != ".git")
@@ -336,9 +337,16 @@ impl Soak {
                 let rel = entry.path().strip_prefix(&v.root).expect("in the vault");
                 let rel = rel.display().to_string();
                 if self.staged.insert(rel.clone()) {
-                    self.note(round, format!("staged file left: {rel}"));
+                    new.push(rel);
                 }
             }
+        }
+        if let Some(first) = new.first() {
+            // One note a round: a killed batch of writes leaves a dozen at once.
+            self.note(
+                round,
+                format!("staged files left: {} ({first}, …)", new.len()),
+            );
         }
         let locks = self.remove_git_locks(v);
         if !locks.is_empty() {
