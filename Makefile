@@ -60,11 +60,15 @@ fuzz:
 	    -print_final_stats=1); \
 	done
 
-## The race tests (tests/cli/races.rs) with STRESS_ROUNDS rounds each (default 300), one test
-## at a time. Not part of `make test`, which runs each race a few rounds.
+## The race tests (tests/cli/races.rs) with STRESS_ROUNDS rounds each (default 300), then the
+## random-kill soaks (tests/cli/soak/) with SOAK_ROUNDS rounds each (default 200), one test at
+## a time; each soak prints its figures (SPARKS_SOAK_SEED=N replays a soak's choices). Not part
+## of `make test`, which runs each race and soak a few rounds.
 STRESS_ROUNDS ?= 300
+SOAK_ROUNDS ?= 200
 stress:
 	SPARKS_STRESS_ROUNDS=$(STRESS_ROUNDS) $(CARGO) test --test cli races:: -- --test-threads=1
+	SPARKS_SOAK_ROUNDS=$(SOAK_ROUNDS) $(CARGO) test --test cli soak:: -- --test-threads=1 --nocapture
 
 ## Write the man pages, sparks.1 and one per command, to target/man/ (`man -l target/man/sparks.1`).
 man:

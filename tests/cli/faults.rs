@@ -1,7 +1,7 @@
 //! Crashes: finalize, prepare and abort killed after each of their steps and run again. The
 //! races (many prepares at once, a human appending during finalize) are in `races.rs`.
 
-use crate::harness::{Run, TestVault, git};
+use crate::harness::{Run, TestVault, archive_files, git};
 use serde_json::Value;
 
 /// The prepared batch of every crash test: several capture dates, one of them twice.
@@ -35,20 +35,6 @@ fn run_with_fault(v: &TestVault, args: &[&str], step: &str) -> Run {
 
 fn status(v: &TestVault) -> Value {
     v.run(&["ingest", "--status"]).ok().json()
-}
-
-/// Every archive file, by name.
-fn archive_files(v: &TestVault) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = std::fs::read_dir(v.path("raw/inbox"))
-        .expect("raw/inbox")
-        .map(|e| {
-            let p = e.expect("dir entry").path();
-            let name = p.file_name().expect("name").to_string_lossy().into_owned();
-            (name, std::fs::read_to_string(&p).expect("archive file"))
-        })
-        .collect();
-    out.sort();
-    out
 }
 
 /// What happens to the vault between a crash and the rerun.

@@ -204,14 +204,22 @@ impl TestVault {
 
     /// A page with valid frontmatter.
     pub fn page(&self, rel: &str, title: &str, body: &str) -> &TestVault {
-        self.write(
-            rel,
-            format!(
-                "---\ntitle: {title}\ntype: concept\nmaturity: seed\nsources: [raw/inbox/{TODAY}.md]\n\
-                 created: {TODAY}\nupdated: {TODAY}\n---\n\n{body}\n"
-            ),
-        )
+        self.page_citing(rel, title, &format!("raw/inbox/{TODAY}.md"), body)
     }
+
+    /// A page with valid frontmatter whose one source is `source`.
+    pub fn page_citing(&self, rel: &str, title: &str, source: &str, body: &str) -> &TestVault {
+        self.write(rel, page_text(title, source, body))
+    }
+}
+
+/// The text of a page [`TestVault::page_citing`] writes: valid frontmatter, created and updated
+/// today (so that a command that touches the page leaves its dates as they are), then `body`.
+pub fn page_text(title: &str, source: &str, body: &str) -> String {
+    format!(
+        "---\ntitle: {title}\ntype: concept\nmaturity: seed\nsources: [{source}]\n\
+         created: {TODAY}\nupdated: {TODAY}\n---\n\n{body}\n"
+    )
 }
 
 /// `git` run in `dir` with the vault's clean configuration: its HOME and global config, no
@@ -293,6 +301,52 @@ pub fn run_records(v: &TestVault) -> Vec<String> {
         .collect();
     names.sort();
     names
+}
+
+/// Every file of the vault but git's own, with its bytes (the manifest left out).
+pub fn files(v: &TestVault) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut t = tree(v);
+    t.retain(|p, _| !p.starts_with(".git/"));
+    t
+}
+
+/// Every file in `raw/inbox/` (the archive files, and whatever a killed command left there), by
+/// name, with its text.
+pub fn archive_files(v: &TestVault) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = std::fs::read_dir(v.path("raw/inbox"))
+        .expect("raw/inbox")
+        .map(|e| {
+            let p = e.expect("dir entry").path();
+            let name = p.file_name().expect("name").to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).expect("archive file"))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The whole number in the environment variable `var`, or `default` when it is unset: how
+/// the long tests learn their rounds (`make stress` sets them).
+pub fn number_from_env(var: &str, default: usize) -> usize {
+    match std::env::var(var) {
+        Ok(n) => n
+            .parse()
+            .unwrap_or_else(|_| panic!("{var}={n:?} is not a number")),
+        Err(_) => default,
+    }
+}
+
+/// Wait for `child`, killing it and failing after 60 s.
+pub fn finish(mut child: std::process::Child, what: &str) -> Run {
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("try_wait").is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("{what}: still running after 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.wait_with_output().expect("wait").into()
 }
 
 /// The vault's manifest, opened directly.

@@ -31,6 +31,7 @@ mod recovery;
 mod scan;
 mod search;
 mod session;
+mod soak;
 mod status;
 mod tasks;
 mod view;

@@ -4,7 +4,7 @@
 
 use crate::fault_matrix::with_fault;
 use crate::faults::Disturb;
-use crate::harness::{TestVault, db, git, rows, tree, undo_schema_9, undo_schema_10};
+use crate::harness::{TestVault, db, files, git, rows, undo_schema_9, undo_schema_10};
 use crate::snapshot;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -48,13 +48,6 @@ fn vault_with(in_git: bool, captures: &[&str]) -> TestVault {
         with_git(&v);
     }
     v
-}
-
-/// Every file of the vault but git's own, with its bytes.
-fn files(v: &TestVault) -> BTreeMap<String, Vec<u8>> {
-    let mut t = tree(v);
-    t.retain(|p, _| !p.starts_with(".git/"));
-    t
 }
 
 /// The agent's work for [`CAPTURES`]: two pages created, `Old` changed.

@@ -4,21 +4,16 @@
 //! appends to `Tasks.md`. After every round the invariants are checked: one ingest open,
 //! nothing lost, nothing done twice, nothing half-written.
 
-use crate::harness::{Run, TestVault};
+use crate::harness::{self, Run, TestVault, finish};
 use serde_json::Value;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How many rounds a race runs: `SPARKS_STRESS_ROUNDS` if set, else `short`.
 fn rounds(short: usize) -> usize {
-    match std::env::var("SPARKS_STRESS_ROUNDS") {
-        Ok(n) => n
-            .parse()
-            .unwrap_or_else(|_| panic!("SPARKS_STRESS_ROUNDS={n:?} is not a number")),
-        Err(_) => short,
-    }
+    harness::number_from_env("SPARKS_STRESS_ROUNDS", short)
 }
 
 fn status(v: &TestVault) -> Value {
@@ -32,19 +27,6 @@ fn append(path: &Path, text: &str) {
         .open(path)
         .unwrap_or_else(|e| panic!("open {}: {e}", path.display()));
     f.write_all(text.as_bytes()).expect("append");
-}
-
-/// Wait for `child`, killing it and failing after 60 s.
-fn finish(mut child: Child, what: &str) -> Run {
-    let started = Instant::now();
-    while child.try_wait().expect("try_wait").is_none() {
-        if started.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("{what}: still running after 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.wait_with_output().expect("wait").into()
 }
 
 #[test]
