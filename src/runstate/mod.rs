@@ -158,14 +158,23 @@ impl RunDir {
         })
     }
 
-    /// Remove what a kill between two writes of a record left without its record: a batch
-    /// without its `ingest.json`, a plan without its `journal.json`. The caller holds the
-    /// vault lock (records are made under it).
+    /// What a kill between two writes of a record can leave without its record: a batch
+    /// without its `ingest.json`, a plan without its `journal.json`.
+    const LEFTOVERS: [(&str, &str); 2] = [
+        (ingest::BATCH, ingest::RECORD),
+        (journal::PLAN, journal::RECORD),
+    ];
+
+    /// Whether a leftover ([`RunDir::forget_leftovers`]) is there.
+    pub fn has_leftovers(&self) -> bool {
+        Self::LEFTOVERS
+            .iter()
+            .any(|(leftover, record)| !self.file(record).exists() && self.file(leftover).exists())
+    }
+
+    /// Remove the leftovers. The caller holds the vault lock (records are made under it).
     pub fn forget_leftovers(&self) -> Result<()> {
-        for (leftover, record) in [
-            (ingest::BATCH, ingest::RECORD),
-            (journal::PLAN, journal::RECORD),
-        ] {
+        for (leftover, record) in Self::LEFTOVERS {
             if !self.file(record).exists() && self.file(leftover).exists() {
                 self.remove(leftover)?;
             }

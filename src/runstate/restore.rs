@@ -59,7 +59,10 @@ impl RestoreError {
 /// lock (or it cannot be taken: a vault nobody may write to has nothing to restore). When
 /// the two agree, as they nearly always do, no lock is taken.
 pub fn restore(vault_root: &Path, manifest: &mut Manifest) -> Result<(), RestoreError> {
-    if agree(&RunDir::of(vault_root), manifest)? {
+    let run = RunDir::of(vault_root);
+    // A record's staged file a killed writer left: nothing else writes here to sweep it.
+    crate::live::sweep(run.path(), run.path());
+    if !run.has_leftovers() && agree(&run, manifest)? {
         return Ok(());
     }
     match VaultLock::try_acquire(vault_root) {

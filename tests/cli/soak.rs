@@ -30,9 +30,11 @@ const ROUNDS: usize = 8;
 /// How many times a killed command is run again before it counts as stuck.
 const RERUNS: usize = 5;
 
-/// The longest a command runs before it is killed, unless `SPARKS_SOAK_MAX_DELAY_MS` says
-/// otherwise (the issue's 100 ms reach the writes of `mv` and `merge` only early; a longer
-/// window reaches their later steps too).
+/// The window a command is first killed in, unless `SPARKS_SOAK_MAX_DELAY_MS` sets a fixed
+/// one. The window follows how long the soak's command takes: a quarter longer each time a
+/// kill lands in its last tenth with the command still running, down to a fifth over a run
+/// that ended on its own. So kills land in every step, the commit included (the issue's
+/// 100 ms reach the writes of `mv` and `merge` only early).
 const MAX_DELAY_MS: u64 = 100;
 
 /// How many notes (what was lost, duplicated, stuck or left, and where) a soak prints at the
@@ -153,6 +155,8 @@ pub struct Soak {
     counted: HashSet<(bool, String)>,
     notes: Vec<String>,
     max_delay_ms: u64,
+    /// Whether `max_delay_ms` grows with the runs seen (no `SPARKS_SOAK_MAX_DELAY_MS`).
+    adaptive: bool,
     /// This round's kill and disturbance, told in each of its notes.
     moment: String,
 }
@@ -189,6 +193,7 @@ impl Soak {
             counted: HashSet::new(),
             notes: Vec::new(),
             max_delay_ms: number_from_env("SPARKS_SOAK_MAX_DELAY_MS", MAX_DELAY_MS as usize) as u64,
+            adaptive: std::env::var_os("SPARKS_SOAK_MAX_DELAY_MS").is_none(),
             moment: String::new(),
         }
     }
@@ -220,18 +225,34 @@ impl Soak {
         }
     }
 
-    /// Start `sparks <args>`, let it run 0 to [`MAX_DELAY_MS`] ms, and SIGKILL it if it is
-    /// still running (a kill is counted only then). Its run: exit code `None` when killed.
+    /// Start `sparks <args>`, let it run 0 to the window's ms, and SIGKILL it if it is still
+    /// running (a kill is counted only then). Its run: exit code `None` when killed.
     pub fn kill_at_random(&mut self, v: &TestVault, args: &[&str]) -> Run {
         let ms = self.rng.between(0, self.max_delay_ms);
         let delay = Duration::from_millis(ms);
+        let started = Instant::now();
         let mut child = v
             .cmd(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .expect("spawn sparks");
-        std::thread::sleep(delay);
+        // Watched while it runs: a run that ends on its own tells how long the command takes.
+        while started.elapsed() < delay && child.try_wait().expect("try_wait").is_none() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        if self.adaptive {
+            match child.try_wait().expect("try_wait") {
+                Some(_) => {
+                    let took = started.elapsed().as_millis() as u64;
+                    self.max_delay_ms = self.max_delay_ms.min(took + took / 5).max(MAX_DELAY_MS);
+                }
+                None if ms * 10 >= self.max_delay_ms * 9 => {
+                    self.max_delay_ms += self.max_delay_ms / 4;
+                }
+                None => {}
+            }
+        }
         // `Child::kill` sends SIGKILL: nothing of the process runs after it.
         let sent = child.try_wait().expect("try_wait").is_none() && child.kill().is_ok();
         let run = finish(child, &format!("{args:?}"));
@@ -378,7 +399,7 @@ impl Soak {
     fn figures(&self) -> String {
         format!(
             "soak {}: rounds {}, kills {}, reruns {}, lost {}, duplicated {}, stuck {}, staged \
-             files left {}, git locks left {}, seed {}",
+             files left {}, git locks left {}, kill window 0-{} ms, seed {}",
             self.name,
             self.rounds,
             self.kills,
@@ -388,6 +409,7 @@ impl Soak {
             self.stuck,
             self.staged.len(),
             self.git_locks,
+            self.max_delay_ms,
             self.seed
         )
     }
