@@ -7,6 +7,7 @@ pub mod frontmatter;
 pub mod outline;
 pub mod rewrite;
 pub mod sentences;
+pub mod title;
 
 pub use frontmatter::{Block, Frontmatter, Problem, Split};
 pub use outline::{Heading, Link, Outline};
