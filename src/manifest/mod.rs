@@ -25,7 +25,7 @@ mod view;
 pub use extracts::{Extract, Fresh};
 pub use files::{FileRow, FileRows, Stat};
 pub use finalize::{Outcome, Step, UnknownStep};
-pub use health::{AliasedLink, Claim, Dead, LinkFinding, PageRecord, Pages, Stale};
+pub use health::{Claim, Dead, LinkFinding, PageRecord, Pages, Stale};
 pub use history::IngestRecord;
 pub use ingests::{BatchEntry, IngestRow, NewEntry, Opened};
 pub use journal::{Entry as JournalEntry, Journaled};

@@ -13,7 +13,7 @@
 //! else: a conflict, and nothing is written.
 //!
 //! What is a reference, and what it becomes, is in [`refs`]; the edits themselves are
-//! [`crate::markdown::rewrite`]'s, the one rewriter `lint --fix` uses too.
+//! [`crate::markdown::rewrite`]'s.
 
 mod merge;
 mod names;
