@@ -33,7 +33,7 @@ pub struct LintArgs {
     #[serde(default, deserialize_with = "de::checks")]
     #[schemars(schema_with = "checks_schema")]
     pub checks: Vec<String>,
-    /// Apply the safe fixes first (tags, stale `updated:`, links to titles)
+    /// Repair first what lint reports that is safe to repair (tags, stale `updated:`)
     #[serde(default, deserialize_with = "de::fix")]
     pub fix: bool,
 }
@@ -125,6 +125,18 @@ pub struct TasksAddArgs {
     pub text: String,
 }
 
+/// `sparks_tasks_list`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TasksListArgs {
+    /// List done tasks too
+    #[serde(default, deserialize_with = "de::all")]
+    pub all: bool,
+    /// Only this section's tasks (any case)
+    #[serde(default, deserialize_with = "de::list_section")]
+    pub section: Option<String>,
+}
+
 /// `sparks_brief`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -156,10 +168,10 @@ pub struct QueryArgs {
     #[serde(default, deserialize_with = "de::maturity")]
     #[schemars(schema_with = "maturity_schema")]
     pub maturity: Option<String>,
-    /// Pages this page (title, alias, file name or path) links to
+    /// Pages this page links to
     #[serde(default, deserialize_with = "de::linked_from")]
     pub linked_from: Option<String>,
-    /// Pages linking to this page (title, alias, file name or path), or to this name if no page has it
+    /// Pages linking to this page, or to this name if no page has it
     #[serde(default, deserialize_with = "de::links_to")]
     pub links_to: Option<String>,
     /// Pages older than one of their sources
@@ -374,6 +386,8 @@ mod de {
         message: Option<String> => lenient::text,
         query: String => lenient::text,
         section: String => lenient::text,
+        // `section` of the task list (optional); `sparks_tasks_add`'s is required.
+        list_section: Option<String> => |_, v| lenient::text("section", v),
         text: String => lenient::text,
         title: Option<String> => lenient::text,
         alias: Option<String> => lenient::text,

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Every tool, sorted by name as `tools/list` sorts them.
-const TOOLS: [&str; 22] = [
+const TOOLS: [&str; 23] = [
     "sparks_abort_ingest",
     "sparks_affected",
     "sparks_brief",
@@ -34,11 +34,12 @@ const TOOLS: [&str; 22] = [
     "sparks_search",
     "sparks_status",
     "sparks_tasks_add",
+    "sparks_tasks_list",
 ];
 
 /// The tools that change nothing whatever their arguments. (lint, fmt, index and collections
 /// regen write with `fix` or without `dry_run`, so they are not read-only.)
-const READ_ONLY: [&str; 9] = [
+const READ_ONLY: [&str; 10] = [
     "sparks_affected",
     "sparks_brief",
     "sparks_describe",
@@ -48,6 +49,7 @@ const READ_ONLY: [&str; 9] = [
     "sparks_query",
     "sparks_search",
     "sparks_status",
+    "sparks_tasks_list",
 ];
 
 /// The tools that must not claim to be idempotent.
@@ -300,6 +302,18 @@ fn scenario() -> Vec<Step> {
             json!({"query": "water"}),
             &["done", "water", "--json"],
             1,
+        ),
+        call(
+            "sparks_tasks_list",
+            json!({"all": true}),
+            &["tasks", "list", "--all", "--json"],
+            0,
+        ),
+        call(
+            "sparks_tasks_list",
+            json!({"section": "garden"}),
+            &["tasks", "list", "--section", "garden", "--json"],
+            0,
         ),
         call(
             "sparks_scan",
