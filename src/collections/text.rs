@@ -119,11 +119,7 @@ pub fn body_lines(text: &str) -> Vec<&str> {
 }
 
 /// The capture lines of an archive file: separators and block markers left out.
-pub fn archive_lines(text: &str) -> impl Iterator<Item = &str> {
-    text.lines()
-        .map(|l| l.trim_end_matches('\r'))
-        .filter(|l| l.trim() != "---" && !crate::archive::is_marker(l))
-}
+pub use crate::archive::capture_lines as archive_lines;
 
 /// The captures of an archive file, each as its lines: blocks split at the `---` separators,
 /// markers left out, empty blocks dropped. A capture's content never holds a `---` line (the

@@ -5,6 +5,7 @@
 pub mod edit;
 pub mod frontmatter;
 pub mod outline;
+pub mod plain;
 pub mod rewrite;
 pub mod sentences;
 pub mod title;

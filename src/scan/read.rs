@@ -120,6 +120,14 @@ fn searchable(rel: &str, bytes: &[u8]) -> Option<String> {
     if is_page(rel) {
         return Some(crate::markdown::frontmatter::body(text).0.to_string());
     }
+    // An archive's block markers and separators are no text of the captures.
+    if crate::archive::is_archive(rel) {
+        return Some(
+            crate::archive::capture_lines(text)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+    }
     Some(text.to_string())
 }
 

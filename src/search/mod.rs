@@ -173,8 +173,9 @@ pub struct Ranked {
 
 impl Ranked {
     /// The extract of the file at `path` (vault-relative, under `root`) around the query's
-    /// terms, from the file as it is now (a page without its frontmatter); empty when the
-    /// file cannot be read as text any more.
+    /// terms, from the file as it is now: a page without its frontmatter, and Markdown as
+    /// plain text (no syntax, no HTML, so no archive markers; links show their labels); empty
+    /// when the file cannot be read as text any more.
     pub fn extract(&self, root: &Path, path: &str) -> Vec<Piece> {
         let Ok(text) = crate::fsio::read_to_string(&root.join(path)) else {
             return Vec::new();
@@ -184,8 +185,16 @@ impl Ranked {
         } else {
             &text
         };
-        snippet::extract(body, &self.terms)
+        match is_markdown(path) {
+            true => snippet::extract(&crate::markdown::plain::text(body), &self.terms),
+            false => snippet::extract(body, &self.terms),
+        }
     }
+}
+
+/// Whether a path names a Markdown file.
+fn is_markdown(path: &str) -> bool {
+    path.len() > 3 && path[path.len() - 3..].eq_ignore_ascii_case(".md")
 }
 
 /// Run a search. Snippets are cut from the files of `vault`.

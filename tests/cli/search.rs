@@ -216,3 +216,98 @@ fn snippets_mark_the_match_and_collisions_are_reported() {
         .json();
     assert_eq!(quoted["total"], 1, "an exclusion inside a quoted query");
 }
+
+#[test]
+fn archive_markers_and_separators_never_reach_a_snippet() {
+    let v = TestVault::new();
+    v.capture(&[
+        "2026-04-10\nNotes from the lab visit.",
+        "2026-04-10\nZebrafish regrow their fins within weeks.",
+        "2026-04-10\nBring the **good** camera next time.",
+    ]);
+    v.run(&["ingest", "--prepare"]).ok();
+    v.run(&["ingest", "--finalize"]).ok();
+    let archive = v.read("raw/inbox/2026-04-10.md");
+    assert!(archive.contains("<!-- sparks: ingest 1 "), "{archive}");
+    let j = v
+        .run(&["search", "zebrafish", "--in", "raw", "--json"])
+        .ok()
+        .json();
+    let snippet = j["hits"][0]["snippet"].as_str().unwrap();
+    assert!(
+        snippet.contains("**Zebrafish** regrow their fins"),
+        "{snippet}"
+    );
+    for syntax in ["-->", "<!--", "---", "sparks:", "blake3", "**good**"] {
+        assert!(!snippet.contains(syntax), "{syntax:?} in {snippet:?}");
+    }
+    // The markers are not text: their words find no archive.
+    for word in ["blake3", "entry"] {
+        let j = v
+            .run(&["search", word, "--in", "raw", "--json"])
+            .ok()
+            .json();
+        assert_eq!(j["total"], 0, "{word}: {j}");
+    }
+}
+
+#[test]
+fn snippets_are_the_text_a_reader_sees() {
+    let v = TestVault::new();
+    v.page(
+        "wiki/concepts/Zebrafish.md",
+        "Zebrafish",
+        "# Zebrafish\n\n![[fin.png]]\n\nThey **regrow** fins; see [[Regeneration|regrowth]] and [[Fins#Rays]].",
+    );
+    v.run(&["scan"]).ok();
+    let j = v.run(&["search", "regrow", "--json"]).ok().json();
+    assert_eq!(
+        j["hits"][0]["snippet"],
+        "Zebrafish fin.png They **regrow** fins; see regrowth and Fins > Rays."
+    );
+}
+
+#[test]
+fn archives_indexed_with_their_markers_are_indexed_again_after_the_upgrade() {
+    let v = TestVault::new();
+    v.capture(&["2026-04-10\nZebrafish regrow their fins."]);
+    v.run(&["ingest", "--prepare"]).ok();
+    v.run(&["ingest", "--finalize"]).ok();
+    // The archive as schema 11 indexed it: markers and separators with the captures.
+    let text = v.read("raw/inbox/2026-04-10.md");
+    let db = crate::harness::db(&v);
+    let rowid: i64 = db
+        .query_row(
+            "SELECT rowid FROM files WHERE path = 'raw/inbox/2026-04-10.md'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    db.execute("DELETE FROM search_raw WHERE rowid = ?1", [rowid])
+        .unwrap();
+    db.execute(
+        "INSERT INTO search_raw (rowid, title, aliases, tags, body) VALUES (?1, '', '', '', ?2)",
+        rusqlite::params![rowid, text],
+    )
+    .unwrap();
+    db.execute_batch("PRAGMA user_version = 11").unwrap();
+    drop(db);
+    let total = |v: &TestVault| {
+        v.run(&["search", "blake3", "--in", "raw", "--json"])
+            .ok()
+            .json()["total"]
+            .clone()
+    };
+    assert_eq!(total(&v), 1, "the old index finds the marker");
+    v.run(&["scan"]).ok();
+    assert_eq!(
+        total(&v),
+        0,
+        "read again, the archive is indexed without it"
+    );
+    let j = v
+        .run(&["search", "zebrafish", "--in", "raw", "--json"])
+        .ok()
+        .json();
+    assert_eq!(j["total"], 1, "{j}");
+}
