@@ -36,6 +36,7 @@ pub mod manifest;
 pub mod markdown;
 pub mod mcp;
 pub mod mv;
+pub mod pieces;
 pub mod progress;
 pub mod query;
 pub mod scan;

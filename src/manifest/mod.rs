@@ -33,7 +33,7 @@ pub use links::{Resolution, Resolver};
 pub use provenance::{PageAction, PageChange, Snapshot};
 pub use query::{Collision, PageFilter, PageRow};
 pub use recent::{RawFile, UpdatedPage};
-pub use scan_tx::{Content, Dirty, ScanTx};
+pub use scan_tx::{Content, Dirty, Indexed, ScanTx, Text};
 pub use search::{Hit, Scope, Scores};
 pub use stats::{Counts, TypeCount};
 pub use view::{Backlink, NameHit, TagCount, ViewPage};
