@@ -103,6 +103,35 @@ enum Command {
     Completions(commands::completions::CompletionsArgs),
 }
 
+impl Command {
+    /// Whether the command prints its data as JSON: a failure is then JSON on stdout too, where
+    /// the data would have gone.
+    fn json(&self) -> bool {
+        match self {
+            Command::Init(a) => a.json,
+            Command::Scan(a) => a.json,
+            Command::Status(a) => a.json,
+            Command::Ingest(a) => a.json(),
+            Command::Lint(a) => a.json,
+            Command::Fmt(a) => a.json,
+            Command::Mv(a) => a.json,
+            Command::Merge(a) => a.json,
+            Command::Query(a) => a.json,
+            Command::Search(a) => a.json,
+            Command::Index(a) => a.json,
+            Command::Affected(a) => a.json,
+            Command::Tasks(a) => a.json(),
+            Command::Brief(a) => a.json,
+            Command::Collections(a) => a.json(),
+            Command::Done(a) => a.json,
+            Command::Describe(_)
+            | Command::Serve(_)
+            | Command::View(_)
+            | Command::Completions(_) => false,
+        }
+    }
+}
+
 /// What every command gets besides its own arguments.
 pub struct Ctx {
     site: Site,
@@ -181,23 +210,32 @@ pub fn main() -> std::process::ExitCode {
             return code.into();
         }
     };
+    let json = cli.command.json();
     match run(cli) {
         Ok(exit) => exit.into(),
         Err(err) if is_broken_pipe(&err) => Exit::Success.into(),
-        Err(err) => match err.downcast_ref::<Failure>() {
-            Some(f) => {
-                output::error_with(&f.message, &f.details(), f.hint.as_deref());
-                match f.usage {
-                    true => Exit::Usage,
-                    false => Exit::Problems,
-                }
-                .into()
+        Err(err) => {
+            let failure = match err.downcast_ref::<Failure>() {
+                Some(f) => f.clone(),
+                None => untyped(&err),
+            };
+            let exit = match failure.usage {
+                true => Exit::Usage,
+                false => Exit::Problems,
+            };
+            // Under --json the failure is data too, where the data would have gone; a usage
+            // error stays text on stderr only, as clap's own are. stderr says it either way,
+            // for the person reading it.
+            if json && !failure.usage {
+                let _ = output::json_error(&failure);
             }
-            None => {
-                report(&err);
-                Exit::Problems.into()
-            }
-        },
+            output::error_with(
+                &failure.message,
+                &failure.details(),
+                failure.hint.as_deref(),
+            );
+            exit.into()
+        }
     }
 }
 
@@ -259,17 +297,22 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
-/// Print an error that is no operation's [`Failure`] (writing the output failed, the server
-/// stopped): the message and its causes, each said once.
-fn report(err: &anyhow::Error) {
+/// An error that is no operation's [`Failure`] (writing the output failed, the server
+/// stopped) as one: the message and its causes, each said once.
+fn untyped(err: &anyhow::Error) -> Failure {
     let mut causes = Vec::new();
     let mut last = err.to_string();
     for cause in err.chain().skip(1) {
         let c = cause.to_string();
         if !last.contains(&c) {
-            causes.push(format!("  caused by: {c}"));
+            causes.push(c.clone());
         }
         last = c;
     }
-    output::error_with(&err.to_string(), &causes, None);
+    Failure {
+        message: err.to_string(),
+        causes,
+        hint: None,
+        usage: false,
+    }
 }

@@ -389,7 +389,15 @@ fn strict_refuses_a_batch_that_adds_a_broken_link_and_accepts_it_once_fixed() {
     let refused = v
         .run(&["ingest", "--finalize", "--strict", "--json"])
         .code(1);
-    assert_eq!(refused.stdout, "", "a refusal prints no report");
+    // A refusal prints no report: under --json, the failure as JSON.
+    let j = refused.json();
+    assert_eq!(j["error"]["message"], "cannot finalize ingest 1", "{j}");
+    assert!(
+        j["error"]["causes"][0]
+            .as_str()
+            .is_some_and(|c| c.contains("Alpha.md:10: broken-links")),
+        "{j}"
+    );
     assert!(
         refused.stderr.contains(
             "wiki/concepts/Alpha.md:10: broken-links: [[Nowhere]] matches no page or file"

@@ -35,7 +35,7 @@ pub struct LintArgs {
 
     /// Print the result as JSON
     #[arg(long)]
-    json: bool,
+    pub(in crate::cli) json: bool,
 }
 
 /// Run `lint`.

@@ -24,6 +24,16 @@ enum TasksCommand {
     List(ListArgs),
 }
 
+impl TasksArgs {
+    /// Whether the command prints JSON.
+    pub fn json(&self) -> bool {
+        match &self.command {
+            TasksCommand::Add(a) => a.json,
+            TasksCommand::List(l) => l.json,
+        }
+    }
+}
+
 /// Add an open task under a section, creating the section if needed
 ///
 /// An identical open task in that section is not added twice. Sections match
