@@ -30,6 +30,9 @@ const VERSION: &str = concat!(
     ")"
 );
 
+/// The heading of the options every command takes, listed after a command's own.
+const GLOBAL: &str = "Global options";
+
 /// A knowledge-base runtime for AI agents.
 ///
 /// A human captures into inbox.md; an agent writes the wiki; sparks does the plumbing: the
@@ -40,37 +43,50 @@ const VERSION: &str = concat!(
     name = "sparks",
     version = VERSION,
     max_term_width = 100,
-    after_long_help = "Examples:\n  sparks init notes --agent claude\n  sparks ingest --prepare\n  \
+    after_long_help = "Colour (--color): colour decorates the error, warning and hint prefixes on \
+    stderr and the labels, check names and outcomes of human text on stdout; the words say the \
+    same without it. auto: each stream when it is a terminal and NO_COLOR is not set; always: \
+    even into a pipe or a file. JSON is never coloured.\n\n\
+    Examples:\n  sparks init notes --agent claude\n  sparks ingest --prepare\n  \
     sparks lint --json\n  sparks completions bash > ~/.local/share/bash-completion/completions/sparks\n\n\
     Data goes to stdout, everything else to stderr. Exit codes: 0 success, 1 problems found or \
     a failure, 2 usage error, 3 another ingest is already open."
 )]
 pub struct Cli {
     /// Use the vault at PATH instead of finding one from the working directory
-    #[arg(long, global = true, env = "SPARKS_VAULT", value_name = "PATH")]
+    #[arg(
+        long,
+        global = true,
+        env = "SPARKS_VAULT",
+        value_name = "PATH",
+        help_heading = GLOBAL
+    )]
     vault: Option<PathBuf>,
 
     /// Accepted for the original's scripts; scan always lists the files it could not read
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, help_heading = GLOBAL)]
     verbose: bool,
 
     /// Print only data and errors: no warnings, status lines or reports of what was done
-    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    #[arg(
+        short,
+        long,
+        global = true,
+        conflicts_with = "verbose",
+        help_heading = GLOBAL
+    )]
     quiet: bool,
 
-    /// Colour human output: auto, always or never
-    ///
-    /// Colour decorates the error, warning and hint prefixes on stderr and the labels, check
-    /// names and outcomes of human text on stdout; the words say the same without it. auto:
-    /// each stream when it is a terminal and NO_COLOR is not set; always: even into a pipe or
-    /// a file. JSON is never coloured.
+    // One line here: `sparks --help` says the rest once, not every command's help.
+    /// Colour human output: auto, always or never (see `sparks --help`)
     #[arg(
         long,
         global = true,
         value_enum,
         value_name = "WHEN",
         default_value_t = ColorChoice::Auto,
-        hide_possible_values = true
+        hide_possible_values = true,
+        help_heading = GLOBAL
     )]
     color: ColorChoice,
 

@@ -97,6 +97,45 @@ fn help_of_every_command() {
 }
 
 #[test]
+fn global_options_come_under_their_own_heading_after_a_command_s_own() {
+    let v = TestVault::empty();
+    for path in command_paths() {
+        if path.is_empty() || path.last().is_some_and(|n| n == "help") {
+            continue;
+        }
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let help = v.run_in(v.dir.path(), &args).ok().stdout;
+        let global = help
+            .find("\nGlobal options:\n")
+            .unwrap_or_else(|| panic!("{args:?} has no Global options heading:\n{help}"));
+        let own = help.find("\nOptions:\n").expect("own options");
+        assert!(
+            own < global,
+            "{args:?}: Global options come after the command's own"
+        );
+        for flag in ["--vault <PATH>", "--quiet", "--verbose", "--color <WHEN>"] {
+            let at = help
+                .find(flag)
+                .unwrap_or_else(|| panic!("{args:?} lacks {flag}"));
+            assert!(
+                at > global,
+                "{args:?}: {flag} is listed among the command's own options"
+            );
+        }
+        assert!(
+            !help.contains("Colour decorates"),
+            "{args:?}: --color's long text belongs to `sparks --help` only"
+        );
+    }
+    let top = v.run_in(v.dir.path(), &["--help"]).ok().stdout;
+    assert!(
+        top.contains("Colour (--color): colour decorates the error"),
+        "{top}"
+    );
+}
+
+#[test]
 fn sparks_help_lists_every_command() {
     let v = TestVault::empty();
     let run = v.run_in(v.dir.path(), &["help"]).ok();
