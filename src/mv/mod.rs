@@ -241,7 +241,7 @@ fn journal_key<T: Serialize>(request: &T) -> String {
 }
 
 /// A word of a command line, quoted for a shell when it needs it.
-fn shell_word(s: &str) -> String {
+pub fn shell_word(s: &str) -> String {
     let plain = !s.is_empty()
         && s.chars()
             .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | '+' | ','));

@@ -12,8 +12,11 @@
 //! revert without putting an entry back twice. The pieces: `plan` decides what to write,
 //! `steps` writes it.
 
+pub mod later;
 mod plan;
 mod steps;
+
+pub use later::{Later, UndoLater};
 
 use super::IngestError;
 use crate::clock::Now;
@@ -87,6 +90,9 @@ pub struct Conflict {
     pub changed_by: String,
     /// The later ingest that changed it last, if one did.
     pub ingest: Option<i64>,
+    /// Otherwise the later Sparks command that did (`done`, `mv`, `merge`), when the files
+    /// tell it, and how to undo it.
+    pub later: Option<Later>,
 }
 
 /// What a revert did (or, with `--dry-run` or conflicts, would do).
