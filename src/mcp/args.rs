@@ -33,7 +33,7 @@ pub struct LintArgs {
     #[serde(default, deserialize_with = "de::checks")]
     #[schemars(schema_with = "checks_schema")]
     pub checks: Vec<String>,
-    /// Repair first what lint reports that is safe to repair (tags, stale `updated:`)
+    /// First repair the tags and stale dates it reports
     #[serde(default, deserialize_with = "de::fix")]
     pub fix: bool,
 }
@@ -42,7 +42,7 @@ pub struct LintArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IndexArgs {
-    /// Write nothing; return what would change as diff hunks
+    /// Write nothing; return the diff
     #[serde(default, deserialize_with = "de::dry_run")]
     pub dry_run: bool,
 }
@@ -125,6 +125,15 @@ pub struct TasksAddArgs {
     pub text: String,
 }
 
+/// `sparks_describe`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DescribeArgs {
+    /// A topic of the reference instead of the contract (its §11 names them)
+    #[serde(default, deserialize_with = "de::topic")]
+    pub topic: Option<String>,
+}
+
 /// `sparks_tasks_list`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -180,7 +189,7 @@ pub struct QueryArgs {
     /// Pages no other page links to (the index does not count)
     #[serde(default, deserialize_with = "de::orphan")]
     pub orphan: bool,
-    /// Pages with fewer sentences of prose than `[lint] thin_below_sentences` (default 3)
+    /// Pages with too few sentences of prose (`[lint] thin_below_sentences`)
     #[serde(default, deserialize_with = "de::thin")]
     pub thin: bool,
     /// At most this many pages (`total` counts all)
@@ -380,6 +389,10 @@ mod de {
         // The core knows the names (in any case, with or without spaces) and says so.
         names: Vec<String> => lenient::strings,
         scope: Option<String> => |_, v| lenient::name("in", v, &super::SCOPES),
+        topic: Option<String> => |f, v| {
+            let names: Vec<&str> = crate::contract::TOPICS.iter().map(|t| t.name).collect();
+            lenient::name(f, v, &names)
+        },
         checks: Vec<String> => |f, v| lenient::names(f, v, lint::CHECKS),
         kind: Option<String> => |_, v| lenient::name("type", v, &schema::TYPES),
         maturity: Option<String> => |f, v| lenient::name(f, v, &schema::MATURITIES),

@@ -7,7 +7,7 @@
 use super::Server;
 use super::args::*;
 use super::reply;
-use crate::contract::CONTRACT;
+use crate::contract::{self, CONTRACT};
 use crate::ingest::FinalizeOptions;
 use crate::manifest::{PageFilter, Scope};
 use crate::request;
@@ -49,7 +49,7 @@ impl Server {
     }
 
     #[tool(
-        description = "The agent contract: what you do, what sparks does. Read it before the first ingest.",
+        description = "The agent contract (read it before the first ingest), or with topic a part of its reference.",
         annotations(
             read_only_hint = true,
             destructive_hint = false,
@@ -57,8 +57,11 @@ impl Server {
             open_world_hint = false
         )
     )]
-    async fn sparks_describe(&self, _: Parameters<NoArgs>) -> CallToolResult {
-        reply::text(CONTRACT)
+    async fn sparks_describe(&self, Parameters(a): Parameters<DescribeArgs>) -> CallToolResult {
+        match a.topic.as_deref().and_then(contract::topic) {
+            Some(t) => reply::text(t.text),
+            None => reply::text(CONTRACT),
+        }
     }
 
     #[tool(
@@ -202,7 +205,7 @@ impl Server {
     }
 
     #[tool(
-        description = "Undo a finalized ingest: entries back to the inbox, archive blocks out, pages as they were; commit. Writes nothing if a page changed since (conflicts).",
+        description = "Undo a finalized ingest: entries back to the inbox, archive blocks out, pages as they were. Writes nothing if a page changed since.",
         annotations(
             read_only_hint = false,
             destructive_hint = true,
@@ -262,7 +265,7 @@ impl Server {
     }
 
     #[tool(
-        description = "Recent activity for the weekly brief: log, raw files, updated pages, pages to revisit, open tasks.",
+        description = "The last days' activity, for the weekly brief: log, new raw files, updated pages, open tasks.",
         annotations(
             read_only_hint = true,
             destructive_hint = false,
@@ -304,7 +307,7 @@ impl Server {
     }
 
     #[tool(
-        description = "Check the frontmatter of files on disk against the schema; issues are data, not errors.",
+        description = "Check frontmatter on disk against the schema; issues are data, not errors.",
         annotations(
             read_only_hint = false,
             destructive_hint = false,

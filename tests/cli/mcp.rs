@@ -422,6 +422,12 @@ fn scenario() -> Vec<Step> {
             0,
         ),
         call("sparks_describe", json!({}), &["describe"], 0),
+        call(
+            "sparks_describe",
+            json!({"topic": "ingest"}),
+            &["describe", "ingest"],
+            0,
+        ),
         // A real failure is a tool error with the CLI's message.
         call(
             "sparks_finalize_ingest",
@@ -456,6 +462,11 @@ fn scenario() -> Vec<Step> {
             "sparks_tasks_add",
             json!({"section": "Garden"}),
             "missing field `text`",
+        ),
+        refused(
+            "sparks_describe",
+            json!({"topic": "everything"}),
+            "topic: \"everything\" is not one of ingest, commands, links",
         ),
         refused(
             "sparks_scan",
