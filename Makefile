@@ -13,8 +13,10 @@ build:
 install:
 	$(CARGO) install --path . --locked
 
-## Every check CI runs: formatting, lints, all tests.
+## Every check CI runs: formatting, lints, all tests. It says first what it installs beyond
+## cargo, and why (scripts/test-deps.sh --plan).
 test:
+	bash scripts/test-deps.sh --plan
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	bash scripts/test-deps.sh

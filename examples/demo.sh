@@ -51,6 +51,7 @@ echo "(batch of $(grep -c '"capture_date"' "$DEMO_DIR/batch.json") entries writt
 run "$AGENT" "$V" < "$DEMO_DIR/batch.json"
 echo "A capture arrives while the agent works; it is not part of the batch:"
 printf -- '---\nCaptured during the ingest: stays in the inbox.\n' >> inbox.md
+run tail -n 2 inbox.md
 run "$SPARKS" ingest --finalize
 run git log --stat --format='%h %s'
 run "$SPARKS" status

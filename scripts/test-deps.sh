@@ -1,13 +1,43 @@
 #!/usr/bin/env bash
 # Install what the tests need beyond cargo. Each part does nothing when it is already there.
+# With --plan, install nothing: say what is needed, why, and what is missing and would be
+# installed (`make test` runs that first, before anything else).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+node_dir="${CARGO_TARGET_DIR:-target}/test-node"
+venv="${CARGO_TARGET_DIR:-target}/test-venv"
+requirements=tests/mcp/requirements.txt
+
+# What is missing.
+need_chromium=false
+[ -x /usr/bin/chromium ] || need_chromium=true
+need_node=false
+[ -f "$node_dir/node_modules/playwright-core/package.json" ] || need_node=true
+need_venv=false
+if [ ! -x "$venv/bin/python" ] || ! cmp -s "$requirements" "$venv/.requirements"; then
+  need_venv=true
+fi
+
+state() { if "$1"; then echo "missing: will be installed"; else echo "present"; fi; }
+if [ "${1:-}" = "--plan" ]; then
+  {
+    echo "make test needs, beyond cargo (each installed only when missing):"
+    echo "  chromium, the Debian package (apt-get, as root), for the viewer's browser test" \
+      "(tests/view/browser.mjs): $(state $need_chromium)"
+    echo "  playwright-core from npm (into $node_dir), which drives that browser:" \
+      "$(state $need_node)"
+    echo "  the official MCP Python SDK ($(grep -v '^#' "$requirements" | tr '\n' ' ')from pip," \
+      "into $venv), the client of the MCP test: $(state $need_venv)"
+  } >&2
+  exit 0
+fi
+
 # The viewer's browser test (tests/view/browser.mjs, run by tests/cli/view.rs): Debian's
 # Chromium at /usr/bin/chromium, driven by playwright-core from the npm registry (which never
-# downloads a browser of its own) in ${CARGO_TARGET_DIR:-target}/test-node. A missing piece
-# that cannot be installed fails the script: the browser test must fail, not skip.
-if [ ! -x /usr/bin/chromium ]; then
+# downloads a browser of its own). A missing piece that cannot be installed fails the script:
+# the browser test must fail, not skip.
+if $need_chromium; then
   if [ "$(id -u)" -ne 0 ]; then
     echo "error: /usr/bin/chromium is missing; install Debian's chromium package as root" >&2
     exit 1
@@ -16,20 +46,17 @@ if [ ! -x /usr/bin/chromium ]; then
   DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 update -qq
   DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq chromium >/dev/null
 fi
-node_dir="${CARGO_TARGET_DIR:-target}/test-node"
-if [ ! -f "$node_dir/node_modules/playwright-core/package.json" ]; then
+if $need_node; then
   mkdir -p "$node_dir"
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix "$node_dir" --no-save --no-audit \
     --no-fund --loglevel=error playwright-core@1 >&2
   echo "installed playwright-core into $node_dir" >&2
 fi
 
-# The MCP test (tests/cli/mcp.rs): a Python virtual environment at
-# ${CARGO_TARGET_DIR:-target}/test-venv with the official MCP SDK pinned in
-# tests/mcp/requirements.txt, reinstalled when that file changes. A failure fails the script.
-venv="${CARGO_TARGET_DIR:-target}/test-venv"
-requirements=tests/mcp/requirements.txt
-if [ ! -x "$venv/bin/python" ] || ! cmp -s "$requirements" "$venv/.requirements"; then
+# The MCP test (tests/cli/mcp.rs): a Python virtual environment with the official MCP SDK
+# pinned in tests/mcp/requirements.txt, reinstalled when that file changes. A failure fails
+# the script.
+if $need_venv; then
   python=${PYTHON:-$(command -v python3 || command -v python || true)}
   if [ -z "$python" ]; then
     echo "error: python3 is needed to create $venv" >&2

@@ -49,6 +49,22 @@ pub fn marker(ingest: i64, token: &str, entry: u32, hash: &str) -> String {
     format!("<!-- sparks: ingest {ingest} {token} entry {entry} blake3 {hash} -->")
 }
 
+/// Whether a vault-relative path is an archive file (`raw/inbox/<name>.md`, not in a
+/// subfolder).
+pub fn is_archive(path: &str) -> bool {
+    path.strip_prefix(ARCHIVE_DIR)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .is_some_and(|name| !name.contains('/') && name.len() > 3 && name.ends_with(".md"))
+}
+
+/// The lines of an archive file that hold captures: the `---` separators and the block
+/// markers left out.
+pub fn capture_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .map(|l| l.trim_end_matches('\r'))
+        .filter(|l| l.trim() != "---" && !is_marker(l))
+}
+
 /// Whether a line is a block marker (readers of the archive skip these).
 pub fn is_marker(line: &str) -> bool {
     let t = line.trim();

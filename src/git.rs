@@ -443,7 +443,41 @@ pub fn align_index(vault_root: &Path, sha: &str) -> Result<(), GitError> {
     Ok(())
 }
 
-/// How many commits back [`head_with_line`] looks.
+/// The newest commit among HEAD and its first-parent ancestors (a few) that changed the
+/// vault-relative `path`: its id and subject. `None` outside a repository, or when none of
+/// those did.
+pub fn last_change(vault_root: &Path, path: &str) -> Result<Option<(String, String)>, GitError> {
+    let git = |source| GitError::Git {
+        repo: vault_root.to_path_buf(),
+        source,
+    };
+    let Some((repo, workdir)) = work_tree(vault_root).map_err(git)? else {
+        return Ok(None);
+    };
+    let mut commit = match repo.head() {
+        Ok(h) => Some(h.peel_to_commit().map_err(git)?),
+        Err(_) => return Ok(None),
+    };
+    let rel = format!("{}{path}", vault_prefix(&workdir, vault_root));
+    for _ in 0..TRAILER_DEPTH {
+        let Some(c) = commit else { break };
+        let parent = c.parents().next();
+        let old = parent.as_ref().map(|p| p.tree()).transpose().map_err(git)?;
+        let mut opts = git2::DiffOptions::new();
+        opts.pathspec(&rel).disable_pathspec_match(true);
+        let diff = repo
+            .diff_tree_to_tree(old.as_ref(), Some(&c.tree().map_err(git)?), Some(&mut opts))
+            .map_err(git)?;
+        if diff.deltas().len() > 0 {
+            let subject = c.summary().ok().flatten().unwrap_or_default().to_string();
+            return Ok(Some((c.id().to_string(), subject)));
+        }
+        commit = parent;
+    }
+    Ok(None)
+}
+
+/// How many commits back [`head_with_line`] and [`last_change`] look.
 const TRAILER_DEPTH: usize = 50;
 
 /// The repository holding the vault and its work tree; `None` outside one (or in a bare one).

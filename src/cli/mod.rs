@@ -31,6 +31,9 @@ const VERSION: &str = concat!(
     ")"
 );
 
+/// The heading of the options every command takes, listed after a command's own.
+const GLOBAL: &str = "Global options";
+
 /// A knowledge-base runtime for AI agents.
 ///
 /// A human captures into inbox.md; an agent writes the wiki; sparks does the plumbing: the
@@ -41,37 +44,50 @@ const VERSION: &str = concat!(
     name = "sparks",
     version = VERSION,
     max_term_width = 100,
-    after_long_help = "Examples:\n  sparks init notes --agent claude\n  sparks ingest --prepare\n  \
+    after_long_help = "Colour (--color): colour decorates the error, warning and hint prefixes on \
+    stderr and the labels, check names and outcomes of human text on stdout; the words say the \
+    same without it. auto: each stream when it is a terminal and NO_COLOR is not set; always: \
+    even into a pipe or a file. JSON is never coloured.\n\n\
+    Examples:\n  sparks init notes --agent claude\n  sparks ingest --prepare\n  \
     sparks lint --json\n  sparks completions bash > ~/.local/share/bash-completion/completions/sparks\n\n\
     Data goes to stdout, everything else to stderr. Exit codes: 0 success, 1 problems found or \
     a failure, 2 usage error, 3 another ingest is already open."
 )]
 pub struct Cli {
     /// Use the vault at PATH instead of finding one from the working directory
-    #[arg(long, global = true, env = "SPARKS_VAULT", value_name = "PATH")]
+    #[arg(
+        long,
+        global = true,
+        env = "SPARKS_VAULT",
+        value_name = "PATH",
+        help_heading = GLOBAL
+    )]
     vault: Option<PathBuf>,
 
     /// Accepted for the original's scripts; scan always lists the files it could not read
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, help_heading = GLOBAL)]
     verbose: bool,
 
     /// Print only data and errors: no warnings, status lines or reports of what was done
-    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    #[arg(
+        short,
+        long,
+        global = true,
+        conflicts_with = "verbose",
+        help_heading = GLOBAL
+    )]
     quiet: bool,
 
-    /// Colour human output: auto, always or never
-    ///
-    /// Colour decorates the error, warning and hint prefixes on stderr and the labels, check
-    /// names and outcomes of human text on stdout; the words say the same without it. auto:
-    /// each stream when it is a terminal and NO_COLOR is not set; always: even into a pipe or
-    /// a file. JSON is never coloured.
+    // One line here: `sparks --help` says the rest once, not every command's help.
+    /// Colour human output: auto, always or never (see `sparks --help`)
     #[arg(
         long,
         global = true,
         value_enum,
         value_name = "WHEN",
         default_value_t = ColorChoice::Auto,
-        hide_possible_values = true
+        hide_possible_values = true,
+        help_heading = GLOBAL
     )]
     color: ColorChoice,
 
@@ -102,6 +118,35 @@ enum Command {
     View(commands::view::ViewArgs),
     #[command(alias = "completion")]
     Completions(commands::completions::CompletionsArgs),
+}
+
+impl Command {
+    /// Whether the command prints its data as JSON: a failure is then JSON on stdout too, where
+    /// the data would have gone.
+    fn json(&self) -> bool {
+        match self {
+            Command::Init(a) => a.json,
+            Command::Scan(a) => a.json,
+            Command::Status(a) => a.json,
+            Command::Ingest(a) => a.json(),
+            Command::Lint(a) => a.json,
+            Command::Fmt(a) => a.json,
+            Command::Mv(a) => a.json,
+            Command::Merge(a) => a.json,
+            Command::Query(a) => a.json,
+            Command::Search(a) => a.json,
+            Command::Index(a) => a.json,
+            Command::Affected(a) => a.json,
+            Command::Tasks(a) => a.json(),
+            Command::Brief(a) => a.json,
+            Command::Collections(a) => a.json(),
+            Command::Done(a) => a.json,
+            Command::Describe(_)
+            | Command::Serve(_)
+            | Command::View(_)
+            | Command::Completions(_) => false,
+        }
+    }
 }
 
 /// What every command gets besides its own arguments.
@@ -182,25 +227,34 @@ pub fn main() -> std::process::ExitCode {
             return code.into();
         }
     };
+    let json = cli.command.json();
     let ran = run(cli);
     crate::live::retire();
     match ran {
         Ok(exit) => exit.into(),
         Err(err) if is_broken_pipe(&err) => Exit::Success.into(),
-        Err(err) => match err.downcast_ref::<Failure>() {
-            Some(f) => {
-                output::error_with(&f.message, &f.details(), f.hint.as_deref());
-                match f.usage {
-                    true => Exit::Usage,
-                    false => Exit::Problems,
-                }
-                .into()
+        Err(err) => {
+            let failure = match err.downcast_ref::<Failure>() {
+                Some(f) => f.clone(),
+                None => untyped(&err),
+            };
+            let exit = match failure.usage {
+                true => Exit::Usage,
+                false => Exit::Problems,
+            };
+            // Under --json the failure is data too, where the data would have gone; a usage
+            // error stays text on stderr only, as clap's own are. stderr says it either way,
+            // for the person reading it.
+            if json && !failure.usage {
+                let _ = output::json_error(&failure);
             }
-            None => {
-                report(&err);
-                Exit::Problems.into()
-            }
-        },
+            output::error_with(
+                &failure.message,
+                &failure.details(),
+                failure.hint.as_deref(),
+            );
+            exit.into()
+        }
     }
 }
 
@@ -283,17 +337,22 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
-/// Print an error that is no operation's [`Failure`] (writing the output failed, the server
-/// stopped): the message and its causes, each said once.
-fn report(err: &anyhow::Error) {
+/// An error that is no operation's [`Failure`] (writing the output failed, the server
+/// stopped) as one: the message and its causes, each said once.
+fn untyped(err: &anyhow::Error) -> Failure {
     let mut causes = Vec::new();
     let mut last = err.to_string();
     for cause in err.chain().skip(1) {
         let c = cause.to_string();
         if !last.contains(&c) {
-            causes.push(format!("  caused by: {c}"));
+            causes.push(c.clone());
         }
         last = c;
     }
-    output::error_with(&err.to_string(), &causes, None);
+    Failure {
+        message: err.to_string(),
+        causes,
+        hint: None,
+        usage: false,
+    }
 }

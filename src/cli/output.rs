@@ -103,6 +103,14 @@ pub fn json<T: Serialize>(value: &T) -> anyhow::Result<()> {
     write(&text)
 }
 
+/// Write a failure as the JSON of a command run with `--json`:
+/// `{"error": {"message", "causes", "hint"}}` on stdout, where the data would have gone.
+pub fn json_error(f: &crate::failure::Failure) -> anyhow::Result<()> {
+    json(&serde_json::json!({
+        "error": {"message": f.message, "causes": f.causes, "hint": f.hint}
+    }))
+}
+
 /// Write text as is.
 pub fn write(text: &str) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();

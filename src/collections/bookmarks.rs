@@ -2,7 +2,7 @@
 //! captures (markers skipped; a `to-read:` item belongs to the Reading List), grouped by file.
 //! A Markdown link `[text](url)` is described by its text; a bare URL by the rest of its line.
 
-use super::text::{Inputs, archive_lines, body_lines, inline, labelled, stem};
+use super::text::{Inputs, archive_lines, body_lines, inline, labelled, link_text, stem};
 use super::{ARCHIVES, Collection, ExtractError, is_archive, page::Body};
 use crate::inbox::hints::urls;
 
@@ -45,21 +45,51 @@ fn describe(line: &str, url: &str) -> String {
     {
         return line[start + 1..end].trim().to_string();
     }
-    let rest = line.replacen(url, "", 1);
-    let mut rest = rest
-        .trim()
-        .trim_start_matches(['-', '*', '>', ' '])
-        .trim()
-        .to_string();
-    // Other URLs of the line are not description.
-    for other in urls(line).filter(|u| *u != url) {
-        rest = rest.replace(other, "");
+    let text = item_text(line);
+    // The line without its URLs, each taken with the punctuation written against it
+    // (`(https://…)`, `https://…,`): the rest is the description, as written.
+    let mut rest = String::new();
+    let mut at = 0;
+    for u in urls(text) {
+        let start = u.as_ptr() as usize - text.as_ptr() as usize;
+        let start = text[..start]
+            .trim_end_matches(['(', '<', '['])
+            .len()
+            .max(at);
+        let end = start
+            + text[start..]
+                .find(char::is_whitespace)
+                .unwrap_or(text.len() - start);
+        rest.push_str(&text[at..start]);
+        rest.push(' ');
+        at = end;
     }
-    // Punctuation left standing alone where a URL was is not description either.
-    rest.split_whitespace()
-        .filter(|w| w.chars().any(char::is_alphanumeric))
-        .collect::<Vec<_>>()
-        .join(" ")
+    rest.push_str(&text[at..]);
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    // A word without a letter or digit at either end stood beside a URL (`— `, `: `): not
+    // description. Inside, every word stays.
+    let has_text = |w: &&str| w.chars().any(char::is_alphanumeric);
+    let first = words.iter().position(has_text);
+    let last = words.iter().rposition(has_text);
+    match (first, last) {
+        (Some(a), Some(b)) => words[a..=b].join(" "),
+        _ => String::new(),
+    }
+}
+
+/// A line without what makes it a list item, quote or task (`> - [ ] `): the text it holds.
+fn item_text(line: &str) -> &str {
+    let mut t = line.trim();
+    loop {
+        let before = t.len();
+        for mark in ["> ", "- ", "* ", "+ ", "[ ] ", "[x] ", "[X] "] {
+            t = t.strip_prefix(mark).unwrap_or(t).trim_start();
+        }
+        t = t.strip_prefix('>').unwrap_or(t).trim_start();
+        if t.len() == before {
+            return t;
+        }
+    }
 }
 
 /// The Bookmarks page body.
@@ -88,11 +118,7 @@ pub fn body(inputs: &Inputs<'_>) -> Result<Body, ExtractError> {
             if b.description.is_empty() {
                 text.push_str(&format!("- <{}>\n", b.url));
             } else {
-                text.push_str(&format!(
-                    "- [{}]({})\n",
-                    inline(&b.description).replace(['[', ']'], ""),
-                    b.url
-                ));
+                text.push_str(&format!("- [{}]({})\n", link_text(&b.description), b.url));
             }
         }
         text.push('\n');
@@ -140,6 +166,26 @@ mod tests {
         );
         assert_eq!(got[2], ("https://a.example/x".into(), "See and".into()));
         assert_eq!(got[3].0, "https://b.example/y");
+    }
+
+    #[test]
+    fn descriptions_keep_their_punctuation_as_written() {
+        let got = d(
+            "https://www.inkandswitch.com/local-first/ the Ink & Switch essay: local-first!\n\
+             - https://x.example/a — essay — read it!\n\
+             > - [ ] (https://y.example/b) [draft] notes, 50% done\n\
+             https://z.example/c —\n",
+        );
+        let shown: Vec<&str> = got.iter().map(|(_, d)| d.as_str()).collect();
+        assert_eq!(
+            shown,
+            [
+                "the Ink & Switch essay: local-first!",
+                "essay — read it!",
+                "[draft] notes, 50% done",
+                ""
+            ]
+        );
     }
 
     #[test]

@@ -21,9 +21,9 @@ pub mod reading;
 pub mod regen;
 mod text;
 
+pub use crate::archive::is_archive;
 use crate::config::{CollectionGlob, Config};
 use crate::manifest::ManifestError;
-use crate::vault::ARCHIVE_DIR;
 use globset::{GlobBuilder, GlobMatcher};
 use page::Body;
 use text::Inputs;
@@ -273,13 +273,6 @@ impl<'de> serde::Deserialize<'de> for Collection {
     }
 }
 
-/// Whether a vault-relative path is an archive file: what [`ARCHIVE_GLOB`] matches.
-pub fn is_archive(path: &str) -> bool {
-    path.strip_prefix(ARCHIVE_DIR)
-        .and_then(|rest| rest.strip_prefix('/'))
-        .is_some_and(|name| !name.contains('/') && name.len() > 3 && name.ends_with(".md"))
-}
-
 /// Whether a vault-relative path is an entity page.
 pub fn is_entity_page(path: &str) -> bool {
     path.strip_prefix(ENTITIES_DIR)
@@ -366,7 +359,7 @@ mod tests {
         assert_eq!(prefix("raw/q[0-9]/*.md"), "raw/");
         assert_eq!(prefix("**/*.md"), "");
         assert_eq!(prefix("raw/ideas/one.md"), "raw/ideas/");
-        assert_eq!(ARCHIVES, format!("{ARCHIVE_DIR}/"));
+        assert_eq!(ARCHIVES, format!("{}/", crate::vault::ARCHIVE_DIR));
         assert!(is_archive(&format!("{ARCHIVES}2026-05-01.md")));
     }
 

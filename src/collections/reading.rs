@@ -3,7 +3,7 @@
 //! (`https://… (HTTP Semantics)` → `[HTTP Semantics](https://…)`); an item without a URL is
 //! text.
 
-use super::text::{Inputs, archive_lines, inline, labelled};
+use super::text::{Inputs, archive_lines, inline, labelled, link_text};
 use super::{ARCHIVES, ExtractError, is_archive, page::Body};
 use crate::inbox::hints::urls;
 use crate::key::key;
@@ -37,7 +37,7 @@ pub fn link(item: &str) -> Option<(&str, Option<String>)> {
 /// The line an item shows as.
 fn shown(item: &str) -> String {
     match link(item) {
-        Some((url, Some(title))) => format!("[{}]({url})", inline(&title).replace(['[', ']'], "")),
+        Some((url, Some(title))) => format!("[{}]({url})", link_text(&title)),
         Some((url, None)) => format!("<{url}>"),
         None => inline(item),
     }
@@ -95,6 +95,10 @@ mod tests {
             shown("<b>two</b> https://a.example https://b.example"),
             "&lt;b&gt;two&lt;/b&gt; https://a.example https://b.example"
         );
-        assert_eq!(shown("[x] https://a.example/"), "[x](https://a.example/)");
+        // Brackets of the title stay, escaped, and so does its punctuation.
+        assert_eq!(
+            shown("[x] & y! https://a.example/"),
+            "[\\[x\\] & y!](https://a.example/)"
+        );
     }
 }

@@ -119,11 +119,7 @@ pub fn body_lines(text: &str) -> Vec<&str> {
 }
 
 /// The capture lines of an archive file: separators and block markers left out.
-pub fn archive_lines(text: &str) -> impl Iterator<Item = &str> {
-    text.lines()
-        .map(|l| l.trim_end_matches('\r'))
-        .filter(|l| l.trim() != "---" && !crate::archive::is_marker(l))
-}
+pub use crate::archive::capture_lines as archive_lines;
 
 /// The captures of an archive file, each as its lines: blocks split at the `---` separators,
 /// markers left out, empty blocks dropped. A capture's content never holds a `---` line (the
@@ -166,6 +162,20 @@ pub fn inline(s: &str) -> String {
     s.replace(['\n', '\r'], " ")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+}
+
+/// Text for the `[…]` of a generated Markdown link, as written: one line, what would end or
+/// break the link text (`[`, `]`, `\`) escaped with a backslash, and raw HTML made text as
+/// on every generated line ([`inline`]), so that it shows as written.
+pub fn link_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 4);
+    for c in inline(s).chars() {
+        if matches!(c, '[' | ']' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The file name of a path without its `.md`.
@@ -245,6 +255,14 @@ mod tests {
         let t = "---\n<!-- sparks: ingest 1 k entry 1 blake3 h -->\n> a\n---\n<!-- sparks: ingest 1 k entry 2 blake3 h -->\n\n— b\n---\n";
         assert_eq!(archive_entries(t), [vec!["> a"], vec!["", "— b"]]);
         assert_eq!(archive_entries("plain\n"), [vec!["plain"]]);
+    }
+
+    #[test]
+    fn link_text_escapes_only_what_breaks_a_link() {
+        assert_eq!(
+            link_text("Ink & Switch: [draft] a\\b — <ok>!\nnext"),
+            "Ink & Switch: \\[draft\\] a\\\\b — &lt;ok&gt;! next"
+        );
     }
 
     #[test]

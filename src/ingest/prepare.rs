@@ -97,13 +97,13 @@ pub fn prepare(
                 Some(now.timestamp.clone()),
                 None,
             );
-            batch.warnings = inbox.warnings;
+            batch.warnings.extend(inbox.warnings);
             Ok(Prepared::Opened(batch))
         }
         Opened::AlreadyOpen(_) => in_progress(vault, manifest, now, Vec::new()),
         Opened::Nothing => {
             let mut batch = batch_of(None, Vec::new(), 0, None, None);
-            batch.warnings = inbox.warnings;
+            batch.warnings.extend(inbox.warnings);
             Ok(Prepared::Empty(batch))
         }
     }
@@ -133,6 +133,28 @@ fn token(now: &Now, entries: &[NewEntry]) -> String {
     h.finalize().to_hex()[..16].to_string()
 }
 
+/// An entry larger than this is worth a warning: an agent may not read it whole.
+const LARGE_ENTRY: usize = 1 << 20;
+
+/// The warnings a batch's entries call for: each entry larger than [`LARGE_ENTRY`].
+fn large_entries(entries: &[BatchItem]) -> Vec<String> {
+    entries
+        .iter()
+        .filter(|e| e.content.len() > LARGE_ENTRY)
+        .map(|e| {
+            format!(
+                "entry {} (captured {}) is {:.1} MiB, more than 1 MiB: it may not fit in one \
+                 read; read it in parts, or keep it in the inbox (keep {} at finalize) and tell \
+                 the human",
+                e.id,
+                e.capture_date,
+                e.content.len() as f64 / (1 << 20) as f64,
+                e.id
+            )
+        })
+        .collect()
+}
+
 fn batch_of(
     id: Option<i64>,
     entries: Vec<BatchItem>,
@@ -141,6 +163,7 @@ fn batch_of(
     step: Option<Step>,
 ) -> Batch {
     Batch {
+        warnings: large_entries(&entries),
         ingest_id: id,
         total: entries.len(),
         affected_collections: feeds::fed_by_all(entries.iter().map(|e| e.content.as_str())),
@@ -149,7 +172,6 @@ fn batch_of(
         already_in_progress: false,
         started_at,
         step,
-        warnings: Vec::new(),
     }
 }
 
@@ -194,6 +216,6 @@ pub fn open_batch(
         row.step,
     );
     batch.already_in_progress = true;
-    batch.warnings = warnings;
+    batch.warnings.extend(warnings);
     Ok(Some(batch))
 }

@@ -1,15 +1,16 @@
-//! `lint --fix`: the safe fixes, and only those. Tags are put in their canonical form, a
-//! stale page's `updated:` is set to today, and a link that reaches its page by alias, file
-//! name or path is rewritten to the page's (unique) title, keeping what it displays. Each
-//! edit changes only the bytes it fixes (frontmatter edits go through
-//! [`crate::markdown::edit`]), every change is reported line by line, and a second run
-//! changes nothing.
+//! `lint --fix`: the safe fixes of what `lint` reports, and only those. Tags that
+//! `invalid-frontmatter` reports are put in their canonical form and a page `stale-pages`
+//! reports has its `updated:` set to today; nothing `lint` calls clean is changed (a link by
+//! path or alias that resolves to one page is no issue, and stays as written). The rest of
+//! `invalid-frontmatter` (key order, list shape, date form) is `fmt --fix`'s. Each edit
+//! changes only the bytes it fixes (through [`crate::markdown::edit`]), every change is
+//! reported line by line, and a second run changes nothing.
 
 use super::{Check, LintError, LintReport, lint};
 use crate::clock::Now;
 use crate::fsio;
-use crate::manifest::{AliasedLink, Manifest, Pages};
-use crate::markdown::{Block, edit, frontmatter, rewrite};
+use crate::manifest::{Manifest, Pages};
+use crate::markdown::{Block, edit, frontmatter};
 use crate::scan;
 use crate::schema;
 use crate::vault::Vault;
@@ -44,7 +45,6 @@ pub struct FixError {
 /// What to do to one file.
 #[derive(Debug, Default)]
 struct Plan {
-    links: Vec<AliasedLink>,
     tags: bool,
     bump_updated: bool,
 }
@@ -71,11 +71,6 @@ pub fn lint_and_fix(
             plans.entry(path).or_default().bump_updated = true;
         }
     }
-    if on(Check::BrokenLinks) {
-        for l in manifest.aliased_links()? {
-            plans.entry(l.source.clone()).or_default().links.push(l);
-        }
-    }
     let today = now.today.to_string();
     let mut fixes = Vec::new();
     let mut written = Vec::new();
@@ -93,10 +88,6 @@ pub fn lint_and_fix(
                 *text = new;
             }
         };
-        if !plan.links.is_empty() {
-            let new = rewrite_links(&text, &plan.links);
-            step(&mut text, Some(new), "link rewritten to the page's title");
-        }
         if plan.tags {
             // The tags as the file holds them now, repaired as `fmt --fix` repairs them.
             let new = match frontmatter::split(&text).block {
@@ -122,28 +113,6 @@ pub fn lint_and_fix(
     let mut report = lint(vault, manifest, checks)?;
     report.fixes = fixes;
     Ok(report)
-}
-
-/// The text with each listed link rewritten to `[[Title#fragment|shown]]`, where `shown` is
-/// the link's label, or the target as it was written.
-fn rewrite_links(text: &str, links: &[AliasedLink]) -> String {
-    let edits: Vec<rewrite::Edit> = rewrite::wikilinks(text)
-        .iter()
-        .filter_map(|r| {
-            let fix = links
-                .iter()
-                .find(|f| f.line == r.link.line && f.target == r.link.target)?;
-            let l = &r.link;
-            let fragment = match (&l.heading, &l.block) {
-                (Some(h), _) => format!("#{h}"),
-                (None, Some(b)) => format!("#^{b}"),
-                (None, None) => String::new(),
-            };
-            let shown = l.label.clone().unwrap_or_else(|| l.target.clone());
-            Some(r.replace(format!("[[{}{fragment}{}{shown}]]", fix.title, r.pipe())))
-        })
-        .collect();
-    rewrite::apply(text, &edits)
 }
 
 /// The lines that differ between `old` and `new`, as fixes: each differing line when the
@@ -175,29 +144,6 @@ fn changed_lines(path: &str, old: &str, new: &str, reason: &str) -> Vec<Fix> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn aliased(line: usize, target: &str, title: &str) -> AliasedLink {
-        AliasedLink {
-            source: "p.md".into(),
-            line,
-            target: target.into(),
-            title: title.into(),
-        }
-    }
-
-    #[test]
-    fn rewrites_keep_what_the_link_shows() {
-        let text = "---\ntitle: P\n---\nSee [[cc4bq]], [[CC4BQ#Design|the design]] and [[Other]].\n| [[cc4bq\\|x]] |\n";
-        let links = [
-            aliased(4, "cc4bq", "Cascade"),
-            aliased(4, "CC4BQ", "Cascade"),
-            aliased(5, "cc4bq", "Cascade"),
-        ];
-        assert_eq!(
-            rewrite_links(text, &links),
-            "---\ntitle: P\n---\nSee [[Cascade|cc4bq]], [[Cascade#Design|the design]] and [[Other]].\n| [[Cascade\\|x]] |\n"
-        );
-    }
 
     #[test]
     fn changed_lines_are_reported_one_by_one() {

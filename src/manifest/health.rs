@@ -638,51 +638,6 @@ impl Manifest {
     }
 }
 
-/// A resolved link that names its page other than by the page's title.
-#[derive(Debug, Clone)]
-pub struct AliasedLink {
-    /// The linking page.
-    pub source: String,
-    /// The line of the link.
-    pub line: usize,
-    /// The target as written.
-    pub target: String,
-    /// The title of the page it resolves to (which no other page shares).
-    pub title: String,
-}
-
-impl Manifest {
-    /// Links that resolve, by alias, file name or path, to a page whose title is unique: they
-    /// can be rewritten to the title without changing where they lead. Links of the pages
-    /// Sparks generates (index, log, collections) are left to their generators.
-    pub fn aliased_links(&self) -> Result<Vec<AliasedLink>> {
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT l.source, l.line, l.target, p.title FROM links l JOIN pages p ON p.path = l.resolved
-                 WHERE l.status = 'resolved' AND l.target <> '' AND l.embed = 0
-                   AND l.source <> 'wiki/index.md' AND substr(l.source, 1, 11) <> 'wiki/index/'
-                   AND l.source <> 'wiki/log.md' AND substr(l.source, 1, 17) <> 'wiki/collections/'
-                   AND p.title_key IS NOT NULL AND l.target_key <> p.title_key
-                   AND (SELECT count(*) FROM pages q WHERE q.title_key = p.title_key) = 1
-                   AND instr(p.title, '|') = 0 AND instr(p.title, '#') = 0 AND instr(p.title, ']]') = 0
-                 ORDER BY l.source, l.seq",
-            )
-            .at(&self.path)?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok(AliasedLink {
-                    source: r.get(0)?,
-                    line: r.get::<_, i64>(1)? as usize,
-                    target: r.get(2)?,
-                    title: r.get(3)?,
-                })
-            })
-            .at(&self.path)?;
-        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

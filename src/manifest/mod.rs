@@ -26,7 +26,7 @@ mod view;
 pub use extracts::{Extract, Fresh};
 pub use files::{FileRow, FileRows, Stat};
 pub use finalize::{Outcome, Step, UnknownStep};
-pub use health::{AliasedLink, Claim, Dead, LinkFinding, PageRecord, Pages, Stale};
+pub use health::{Claim, Dead, LinkFinding, PageRecord, Pages, Stale};
 pub use history::IngestRecord;
 pub use ingests::{BatchEntry, IngestRow, Mirrored, NewEntry, Opened};
 pub use journal::LegacyJournal;
@@ -34,7 +34,7 @@ pub use links::{Resolution, Resolver};
 pub use provenance::{PageAction, PageChange, Snapshot};
 pub use query::{Collision, PageFilter, PageRow};
 pub use recent::{RawFile, UpdatedPage};
-pub use scan_tx::{Content, Dirty, ScanTx};
+pub use scan_tx::{Content, Dirty, Indexed, ScanTx, Text};
 pub use search::{Hit, Scope, Scores};
 pub use stats::{Counts, TypeCount};
 pub use view::{Backlink, NameHit, TagCount, ViewPage};
@@ -57,6 +57,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0009_changes_since_prepare.sql"),
     include_str!("../../migrations/0010_snapshot_kept_between_ingests.sql"),
     include_str!("../../migrations/0011_view_listings.sql"),
+    include_str!("../../migrations/0012_search_text.sql"),
 ];
 
 /// The schema version this binary writes.

@@ -1,10 +1,13 @@
 //! Full-text search over the FTS5 tables that `scan` maintains: one contentless word index per
-//! scope (`search_wiki`, `search_raw`), keyed by the file's rowid in `files`. Building the
-//! expressions and cutting snippets is [`crate::search`]'s job; this module only asks the
-//! indexes.
+//! scope (`search_wiki`, `search_raw`), keyed by the file's rowid in `files` (a long text's
+//! later pieces under rowids of their own, mapped back to the file here: a file matches once,
+//! with the best score of its pieces). Building the expressions and cutting snippets is
+//! [`crate::search`]'s job; this module only asks the indexes.
 
+use super::scan_tx::{PIECE_BITS, file_rowid, search_table};
 use super::{At, Manifest, Result};
-use std::collections::HashSet;
+use rusqlite::OptionalExtension;
+use std::collections::{BTreeMap, HashSet};
 
 /// Which files to search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +59,8 @@ impl Manifest {
     pub fn search_match(&self, expr: &str, scope: Scope) -> Result<Scores> {
         let mut out = Scores::new();
         self.search_each(expr, scope, &mut |row| out.push(row))?;
-        // Each table answers in rowid order; two tables need merging.
+        // Each table answers in rowid order (a long file matched only in a later piece comes
+        // last); two tables need merging.
         if !out.is_sorted_by_key(|r| r.0) {
             out.sort_unstable_by_key(|r| r.0);
         }
@@ -65,6 +69,8 @@ impl Manifest {
 
     /// [`Manifest::search_match`]'s matches handed to `each` as they are read (by rowid within
     /// each table, the tables one after the other), for a caller that keeps only the best.
+    /// Each file is handed over once: the rows of later pieces (negative rowids, read first)
+    /// wait for their file's first piece, or the end of the table.
     pub fn search_each(
         &self,
         expr: &str,
@@ -77,11 +83,65 @@ impl Manifest {
             );
             let mut stmt = self.conn.prepare_cached(&sql).at(&self.path)?;
             let mut rows = stmt.query([expr]).at(&self.path)?;
+            // Only long files have later pieces: this holds few.
+            let mut later: BTreeMap<i64, f64> = BTreeMap::new();
             while let Some(r) = rows.next().at(&self.path)? {
-                each((r.get(0).at(&self.path)?, r.get(1).at(&self.path)?));
+                let (row, score): (i64, f64) = (r.get(0).at(&self.path)?, r.get(1).at(&self.path)?);
+                if row < 0 {
+                    let best = later.entry(file_rowid(row)).or_insert(score);
+                    *best = best.min(score);
+                    continue;
+                }
+                let score = later.remove(&row).map_or(score, |s| s.min(score));
+                each((row, score));
+            }
+            for hit in later {
+                each(hit);
             }
         }
         Ok(())
+    }
+
+    /// The pieces of the long file at `path` that match an FTS5 expression, by number (0 the
+    /// first), with their scores: where in the file a snippet is to be cut. Empty for a file
+    /// indexed in one piece (or not at all).
+    pub fn search_pieces(&self, expr: &str, path: &str) -> Result<Vec<(u64, f64)>> {
+        let file: Option<(i64, i64)> = self
+            .conn
+            .prepare_cached("SELECT rowid, indexed FROM files WHERE path = ?1 AND deleted = 0")
+            .and_then(|mut s| {
+                s.query_row([path], |r| Ok((r.get(0)?, r.get(1)?)))
+                    .optional()
+            })
+            .at(&self.path)?;
+        let Some((rowid, pieces)) = file.filter(|(_, n)| *n > 1) else {
+            return Ok(Vec::new());
+        };
+        let table = search_table(path);
+        // FTS5 takes a MATCH with one rowid constraint, not an OR of two.
+        let sql = format!(
+            "SELECT rowid, bm25({table}, 10.0, 8.0, 5.0, 1.0) FROM {table}
+             WHERE {table} MATCH ?1 AND rowid = ?2
+             UNION ALL
+             SELECT rowid, bm25({table}, 10.0, 8.0, 5.0, 1.0) FROM {table}
+             WHERE {table} MATCH ?1 AND rowid BETWEEN ?3 AND ?4"
+        );
+        let base = rowid << PIECE_BITS;
+        let mut stmt = self.conn.prepare_cached(&sql).at(&self.path)?;
+        let rows = stmt
+            .query_map(
+                rusqlite::params![expr, rowid, -(base | (pieces - 1)), -(base | 1)],
+                |r| {
+                    let row: i64 = r.get(0)?;
+                    let n = match row >= 0 {
+                        true => 0,
+                        false => row.unsigned_abs() & ((1 << PIECE_BITS) - 1),
+                    };
+                    Ok((n, r.get(1)?))
+                },
+            )
+            .at(&self.path)?;
+        rows.collect::<rusqlite::Result<_>>().at(&self.path)
     }
 
     /// The rowids of the files whose page has the type and the tag asked for.

@@ -5,8 +5,10 @@
 pub mod edit;
 pub mod frontmatter;
 pub mod outline;
+pub mod plain;
 pub mod rewrite;
 pub mod sentences;
+pub mod title;
 
 pub use frontmatter::{Block, Frontmatter, Problem, Split};
 pub use outline::{Heading, Link, Outline};

@@ -1,8 +1,7 @@
 //! Rewriting references: where each part of a wikilink (target, fragment) and of a Markdown
 //! link (destination) sits in a file's bytes, and the edits that replace those parts and
-//! nothing else. The one implementation of "rewrite a reference", used by `lint --fix` (a link
-//! by alias becomes a link by title) and by `mv` and `merge` (links to a renamed or merged
-//! page). Links are found as [`super::outline`] finds them: nothing inside code or HTML
+//! nothing else. The one implementation of "rewrite a reference", used by `mv` and `merge`
+//! (links to a renamed or merged page). Links are found as [`super::outline`] finds them: nothing inside code or HTML
 //! comments, nothing in the frontmatter block. Pure; no I/O.
 
 use super::frontmatter;
@@ -63,19 +62,6 @@ impl WikiRef {
             range,
             text: fragment.to_string(),
         })
-    }
-
-    /// The edit that replaces the whole `[[…]]` with `text`.
-    pub fn replace(&self, text: String) -> Edit {
-        Edit {
-            range: self.link.span.clone(),
-            text,
-        }
-    }
-
-    /// The label separator as written: `\|` inside a table, else `|`.
-    pub fn pipe(&self) -> &'static str {
-        if self.escaped_pipe { "\\|" } else { "|" }
     }
 }
 

@@ -33,7 +33,7 @@ pub struct LintArgs {
     #[serde(default, deserialize_with = "de::checks")]
     #[schemars(schema_with = "checks_schema")]
     pub checks: Vec<String>,
-    /// Apply the safe fixes first (tags, stale `updated:`, links to titles)
+    /// First repair the tags and stale dates it reports
     #[serde(default, deserialize_with = "de::fix")]
     pub fix: bool,
 }
@@ -42,7 +42,7 @@ pub struct LintArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IndexArgs {
-    /// Write nothing; return what would change as diff hunks
+    /// Write nothing; return the diff
     #[serde(default, deserialize_with = "de::dry_run")]
     pub dry_run: bool,
 }
@@ -125,6 +125,27 @@ pub struct TasksAddArgs {
     pub text: String,
 }
 
+/// `sparks_describe`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DescribeArgs {
+    /// A topic of the reference instead of the contract (its §11 names them)
+    #[serde(default, deserialize_with = "de::topic")]
+    pub topic: Option<String>,
+}
+
+/// `sparks_tasks_list`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TasksListArgs {
+    /// List done tasks too
+    #[serde(default, deserialize_with = "de::all")]
+    pub all: bool,
+    /// Only this section's tasks (any case)
+    #[serde(default, deserialize_with = "de::list_section")]
+    pub section: Option<String>,
+}
+
 /// `sparks_brief`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -156,10 +177,10 @@ pub struct QueryArgs {
     #[serde(default, deserialize_with = "de::maturity")]
     #[schemars(schema_with = "maturity_schema")]
     pub maturity: Option<String>,
-    /// Pages this page (title, alias, file name or path) links to
+    /// Pages this page links to
     #[serde(default, deserialize_with = "de::linked_from")]
     pub linked_from: Option<String>,
-    /// Pages linking to this page (title, alias, file name or path), or to this name if no page has it
+    /// Pages linking to this page, or to this name if no page has it
     #[serde(default, deserialize_with = "de::links_to")]
     pub links_to: Option<String>,
     /// Pages older than one of their sources
@@ -168,7 +189,7 @@ pub struct QueryArgs {
     /// Pages no other page links to (the index does not count)
     #[serde(default, deserialize_with = "de::orphan")]
     pub orphan: bool,
-    /// Pages with fewer sentences of prose than `[lint] thin_below_sentences` (default 3)
+    /// Pages with too few sentences of prose (`[lint] thin_below_sentences`)
     #[serde(default, deserialize_with = "de::thin")]
     pub thin: bool,
     /// At most this many pages (`total` counts all)
@@ -368,12 +389,18 @@ mod de {
         // The core knows the names (in any case, with or without spaces) and says so.
         names: Vec<String> => lenient::strings,
         scope: Option<String> => |_, v| lenient::name("in", v, &super::SCOPES),
+        topic: Option<String> => |f, v| {
+            let names: Vec<&str> = crate::contract::TOPICS.iter().map(|t| t.name).collect();
+            lenient::name(f, v, &names)
+        },
         checks: Vec<String> => |f, v| lenient::names(f, v, lint::CHECKS),
         kind: Option<String> => |_, v| lenient::name("type", v, &schema::TYPES),
         maturity: Option<String> => |f, v| lenient::name(f, v, &schema::MATURITIES),
         message: Option<String> => lenient::text,
         query: String => lenient::text,
         section: String => lenient::text,
+        // `section` of the task list (optional); `sparks_tasks_add`'s is required.
+        list_section: Option<String> => |_, v| lenient::text("section", v),
         text: String => lenient::text,
         title: Option<String> => lenient::text,
         alias: Option<String> => lenient::text,

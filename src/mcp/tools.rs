@@ -7,7 +7,7 @@
 use super::Server;
 use super::args::*;
 use super::reply;
-use crate::contract::CONTRACT;
+use crate::contract::{self, CONTRACT};
 use crate::ingest::FinalizeOptions;
 use crate::manifest::{PageFilter, Scope};
 use crate::request;
@@ -31,7 +31,7 @@ impl Server {
     }
 
     #[tool(
-        description = "Update the manifest from the files; run it after writing pages, before query or search (lint, index, affected, brief and regen update it themselves).",
+        description = "Update the manifest from the files; run it after writing pages, before query or search.",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -49,7 +49,7 @@ impl Server {
     }
 
     #[tool(
-        description = "The agent contract: what you do, what sparks does. Read it before the first ingest.",
+        description = "The agent contract (read it before the first ingest), or with topic a part of its reference.",
         annotations(
             read_only_hint = true,
             destructive_hint = false,
@@ -57,8 +57,11 @@ impl Server {
             open_world_hint = false
         )
     )]
-    async fn sparks_describe(&self, _: Parameters<NoArgs>) -> CallToolResult {
-        reply::text(CONTRACT)
+    async fn sparks_describe(&self, Parameters(a): Parameters<DescribeArgs>) -> CallToolResult {
+        match a.topic.as_deref().and_then(contract::topic) {
+            Some(t) => reply::text(t.text),
+            None => reply::text(CONTRACT),
+        }
     }
 
     #[tool(
@@ -121,7 +124,7 @@ impl Server {
     }
 
     #[tool(
-        description = "After writing the batch's pages: archive it, remove it from the inbox, scan, commit; lint_delta lists the issues it added (strict: refuse the batch then). Call again to resume.",
+        description = "After writing the batch's pages: archive it, clear it from the inbox, scan, commit; lint_delta: issues it added (strict: refuse them). Call again to resume.",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -168,7 +171,7 @@ impl Server {
     }
 
     #[tool(
-        description = "Every ingest, newest first: state, times, entries, pages created/changed/deleted, commit; page: those that touched it.",
+        description = "Every ingest, newest first, with what it did; page: only those that touched it.",
         annotations(
             read_only_hint = true,
             destructive_hint = false,
@@ -186,7 +189,7 @@ impl Server {
     }
 
     #[tool(
-        description = "One ingest: its entries and where each was archived, the pages it touched and how, its commit, the lint issues it added.",
+        description = "One ingest: its entries and their archive, the pages it touched, its commit, the lint issues it added.",
         annotations(
             read_only_hint = true,
             destructive_hint = false,
@@ -202,7 +205,7 @@ impl Server {
     }
 
     #[tool(
-        description = "Undo a finalized ingest: entries back to the inbox, archive blocks out, pages as they were; commit. Writes nothing if a page changed since (conflicts).",
+        description = "Undo a finalized ingest: entries back to the inbox, archive blocks out, pages as they were. Writes nothing if a page changed since.",
         annotations(
             read_only_hint = false,
             destructive_hint = true,
@@ -217,7 +220,7 @@ impl Server {
     }
 
     #[tool(
-        description = "Mark the open task the query names done (exact, unique substring, or the query's letters in order with a clear winner); if several match, lists them; says when the task is already done.",
+        description = "Complete the open task the query names (exact, unique substring, or fuzzy with a clear winner); if several match, lists them.",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -247,7 +250,22 @@ impl Server {
     }
 
     #[tool(
-        description = "Recent activity for the weekly brief: log, raw files, updated pages, pages to revisit, open tasks.",
+        description = "Open tasks of Tasks.md (all: done ones too), each with section, text, state, line.",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn sparks_tasks_list(&self, Parameters(a): Parameters<TasksListArgs>) -> CallToolResult {
+        self.runner
+            .call(request::TasksList::new(a.all, a.section))
+            .await
+    }
+
+    #[tool(
+        description = "The last days' activity, for the weekly brief: log, new raw files, updated pages, open tasks.",
         annotations(
             read_only_hint = true,
             destructive_hint = false,
@@ -289,7 +307,7 @@ impl Server {
     }
 
     #[tool(
-        description = "Check the frontmatter of files on disk against the schema; issues are data, not errors.",
+        description = "Check frontmatter on disk against the schema; issues are data, not errors.",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -323,7 +341,7 @@ impl Server {
     }
 
     #[tool(
-        description = "Rename or move a page and rewrite every link to it. Use it instead of renaming files. Repeat a call that was interrupted to complete it.",
+        description = "Rename or move a page, rewriting every link to it (never rename files yourself). Repeat an interrupted call to complete it.",
         annotations(
             read_only_hint = false,
             destructive_hint = false,
@@ -338,7 +356,7 @@ impl Server {
     }
 
     #[tool(
-        description = "Append page `from` to `into`, rewrite every link to it, delete it. Repeat a call that was interrupted to complete it.",
+        description = "Append page `from` to `into`, rewrite every link to it, delete it. Repeat an interrupted call to complete it.",
         annotations(
             read_only_hint = false,
             destructive_hint = true,
@@ -353,7 +371,7 @@ impl Server {
     }
 
     #[tool(
-        description = "Regenerate collection pages: the affected ones, those named, or all; unchanged pages are left alone.",
+        description = "Regenerate collection pages: the affected ones, those named, or all.",
         annotations(
             read_only_hint = false,
             destructive_hint = false,

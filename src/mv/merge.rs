@@ -1,8 +1,10 @@
-//! How `merge` makes its plan. FROM's body is appended to INTO under `## <FROM's title>`;
-//! FROM's title and aliases join INTO's aliases, its tags and sources join INTO's (INTO's
-//! first); every reference to FROM names INTO instead (`[[From#H]]` → `[[Into#H]]`); a block
-//! id of FROM that INTO has too is renamed (`^id` → `^id-2`) and its links follow; FROM is
-//! deleted. A link to a heading that both pages have would change meaning: refused.
+//! How `merge` makes its plan. FROM's body is appended to INTO under `## <FROM's title>`,
+//! without FROM's leading H1 when that repeats the title (it would be there twice, the second
+//! an H1 mid-page); FROM's title and aliases join INTO's aliases, its tags and sources join
+//! INTO's (INTO's first); every reference to FROM names INTO instead (`[[From#H]]` →
+//! `[[Into#H]]`); a block id of FROM that INTO has too is renamed (`^id` → `^id-2`) and its
+//! links follow; FROM is deleted. A link to a heading that both pages have would change
+//! meaning: refused.
 
 use super::names;
 use super::plan::{self, FileOp, Kind, Page, Plan, Planned};
@@ -64,6 +66,7 @@ pub fn plan_merge(
         path: into.path.clone(),
         min_depth,
         blocks,
+        heading: None,
     };
 
     let today = now.today.to_string();
@@ -130,7 +133,7 @@ pub fn plan_merge(
         appended.push_str(eol);
     }
     appended.push_str(&format!("{eol}## {}{eol}", from.title));
-    let body = skip_blank_lines(body).trim_end();
+    let body = without_title(skip_blank_lines(body), &from.title).trim_end();
     if !body.is_empty() {
         appended.push_str(eol);
         appended.push_str(body);
@@ -271,6 +274,15 @@ fn block_definitions(text: &str, doc: &Document, renamed: &HashMap<String, Strin
         .collect()
 }
 
+/// A body without its leading H1 when that repeats `title`: the body is appended under
+/// `## <title>` already.
+fn without_title<'t>(body: &'t str, title: &str) -> &'t str {
+    match crate::markdown::title::first_h1(body) {
+        Some(h) if h.leading && h.repeats(body, title) => skip_blank_lines(&body[h.line.end..]),
+        _ => body,
+    }
+}
+
 /// `text` without its leading blank lines.
 fn skip_blank_lines(text: &str) -> &str {
     let mut rest = text;
@@ -330,5 +342,22 @@ mod tests {
             s(&["a", "B", "c"])
         );
         assert_eq!(skip_blank_lines("\n  \nText\n\nmore"), "Text\n\nmore");
+    }
+
+    #[test]
+    fn a_leading_h1_that_repeats_the_title_goes() {
+        assert_eq!(
+            without_title(
+                "# Offline-first apps\n\nText.\n# Other\n",
+                "offline-first apps"
+            ),
+            "Text.\n# Other\n"
+        );
+        for kept in [
+            "# Another title\n\nText.\n",
+            "Text.\n\n# Offline-first apps\n",
+        ] {
+            assert_eq!(without_title(kept, "Offline-first apps"), kept);
+        }
     }
 }

@@ -14,7 +14,7 @@
 //! else: a conflict, and nothing is written.
 //!
 //! What is a reference, and what it becomes, is in [`refs`]; the edits themselves are
-//! [`crate::markdown::rewrite`]'s, the one rewriter `lint --fix` uses too.
+//! [`crate::markdown::rewrite`]'s.
 
 mod merge;
 mod names;
@@ -247,7 +247,7 @@ fn journal_key<T: Serialize>(request: &T) -> String {
 }
 
 /// A word of a command line, quoted for a shell when it needs it.
-fn shell_word(s: &str) -> String {
+pub fn shell_word(s: &str) -> String {
     let plain = !s.is_empty()
         && s.chars()
             .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | '+' | ','));

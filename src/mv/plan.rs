@@ -526,6 +526,12 @@ pub fn plan_mv(
         return Err(MoveError::Exists(new_path));
     }
     let stem = names::stem(&new_path).to_string();
+    // The H1 that repeats the old title takes the new one, and links to it follow.
+    let (body, _) = frontmatter::body(&page.text);
+    let at = page.text.len() - body.len();
+    let heading = crate::markdown::title::first_h1(body)
+        .filter(|h| new_title != page.title && h.repeats(body, &page.title))
+        .map(|h| at + h.text.start..at + h.text.end);
     let retarget = Retarget {
         page: page.path.clone(),
         keys: page.keys(manifest)?,
@@ -534,6 +540,9 @@ pub fn plan_mv(
         path: new_path.clone(),
         min_depth: refs::min_depth(&new_path, &manifest.files_named(&key::link_key(&stem))?),
         blocks: HashMap::new(),
+        heading: heading
+            .as_ref()
+            .map(|r| (key::heading_key(&page.text[r.clone()]), new_title.clone())),
     };
     let today = now.today.to_string();
     let sources = manifest.link_sources_to(&page.path)?;
@@ -562,6 +571,17 @@ pub fn plan_mv(
     );
     count += own.rewritten;
     let mut edits = own.edits;
+    // A link written inside the heading keeps its own edit; the heading is left as it is.
+    if let Some(range) = heading
+        && !edits
+            .iter()
+            .any(|e| e.range.start < range.end && range.start < e.range.end)
+    {
+        edits.push(Edit {
+            range,
+            text: new_title.clone(),
+        });
+    }
     let mut alias_added = false;
     if let Some(fm) = &page.fm {
         let mut aliases: Vec<String> = fm

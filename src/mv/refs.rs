@@ -55,6 +55,9 @@ pub struct Retarget {
     /// Block ids of the page renamed (`merge`), old → new: links to them follow, whatever
     /// name they reach the page by.
     pub blocks: HashMap<String, String>,
+    /// The page's heading renamed (`mv` renames the H1 that repeats the title): its heading
+    /// key before, and its new text. Links to it follow, whatever name they reach the page by.
+    pub heading: Option<(String, String)>,
 }
 
 /// A link to the page with a heading (for `merge`'s ambiguity check).
@@ -176,6 +179,17 @@ impl Retarget {
         {
             found.edits.push(e);
         }
+        if let (Some(h), Some((old, new))) = (&l.heading, &self.heading)
+            && key::link_heading_key(h) == *old
+            && let Some(range) = r.fragment.clone()
+        {
+            // `[[T#A#B]]` names B: only the last part is the heading's.
+            let last = text[range.clone()].rfind('#').map_or(0, |i| i + 1);
+            found.edits.push(Edit {
+                range: range.start + last..range.end,
+                text: new.clone(),
+            });
+        }
     }
 
     /// The edit for a Markdown link, and whether it leads to the page.
@@ -278,6 +292,7 @@ mod tests {
             path: "wiki/entities/New.md".into(),
             min_depth: 1,
             blocks: HashMap::new(),
+            heading: None,
         }
     }
 
@@ -304,6 +319,24 @@ mod tests {
              [a](../entities/New.md) [b](<../entities/New.md>) [c](../entities/New.md#Part) [d](Other.md) [e](../entities/New)\n"
         );
         assert_eq!(n, 4 + 4);
+    }
+
+    #[test]
+    fn links_to_the_renamed_heading_follow_it() {
+        let mut r = retarget(&[("old", Via::Title), ("oldie", Via::Alias)]);
+        r.heading = Some((key::heading_key("Old"), "New".into()));
+        let text = "[[Old#Old]] [[Oldie#old|x]] [[Old#Other]] [[Old#Part#Old]] [[Other#Old]]\n";
+        let (out, n) = rewrite(&r, "wiki/concepts/P.md", text);
+        assert_eq!(
+            out,
+            "[[New#New]] [[Oldie#New|x]] [[New#Other]] [[New#Part#New]] [[Other#Old]]\n"
+        );
+        assert_eq!(n, 4);
+        let own = r.find("wiki/concepts/Old.md", "See [[#Old]].\n", None, &|_| false);
+        assert_eq!(
+            rewrite::apply("See [[#Old]].\n", &own.edits),
+            "See [[#New]].\n"
+        );
     }
 
     #[test]

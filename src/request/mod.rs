@@ -30,7 +30,7 @@ pub use query::{Query, QueryAnswer};
 pub use read::{Affected, SEARCH_LIMIT, Search, Status};
 pub use regen::Regen;
 pub use scan::Scan;
-pub use tasks::{Done, TasksAdd};
+pub use tasks::{Done, TasksAdd, TasksList};
 
 use crate::failure::Failure;
 use crate::runstate::{Journaled, RunDir};

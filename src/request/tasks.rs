@@ -1,9 +1,9 @@
-//! `tasks add` and `done`: the task list.
+//! `tasks add`, `tasks list` and `done`: the task list.
 
 use super::{Ending, Report, Request};
 use crate::failure::Failure;
 use crate::session::Session;
-use crate::tasks::{Added, Done as Outcome};
+use crate::tasks::{Added, Done as Outcome, Filter, TaskList};
 
 /// `tasks add`: an open task under a section of `Tasks.md`.
 #[derive(Debug, Clone)]
@@ -34,6 +34,42 @@ impl Request for TasksAdd {
 }
 
 impl Report for Added {}
+
+/// `tasks list`: the open tasks (or all), with their sections.
+#[derive(Debug, Clone)]
+pub struct TasksList {
+    /// What to list.
+    pub filter: Filter,
+}
+
+impl TasksList {
+    /// A listing; an empty `--section` is a usage error.
+    pub fn new(all: bool, section: Option<String>) -> Result<TasksList, Failure> {
+        let section = match section {
+            Some(s) if s.trim().is_empty() => {
+                return Err(Failure::usage("--section names no section: it is empty"));
+            }
+            s => s.map(|s| s.trim().to_string()),
+        };
+        Ok(TasksList {
+            filter: Filter { all, section },
+        })
+    }
+}
+
+impl Request for TasksList {
+    type Report = TaskList;
+
+    fn writes(&self) -> bool {
+        false
+    }
+
+    fn run(self, s: &Session) -> Result<TaskList, Failure> {
+        Ok(crate::tasks::list(&s.vault.root, &self.filter)?)
+    }
+}
+
+impl Report for TaskList {}
 
 /// `done`: complete the one open task the query names.
 #[derive(Debug, Clone)]

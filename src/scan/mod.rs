@@ -21,11 +21,11 @@ pub use walk::stat_of;
 
 use crate::fsio;
 use crate::manifest::{
-    Content, Dirty, FileRow, FileRows, Manifest, ManifestError, Stat, meta::LAST_SCAN,
+    Content, Dirty, FileRow, FileRows, Manifest, ManifestError, Stat, Text, meta::LAST_SCAN,
 };
 use crate::progress::Phase;
 use crate::vault::{MANIFEST, Vault};
-use read::{Read, read_streaming};
+use read::{Read, Searchable, large_text, read_streaming};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use walk::{Found, walk, walked};
@@ -264,12 +264,39 @@ fn store(
             Read::Changed { hash, doc, text } => {
                 hashed += 1;
                 changed += 1;
+                let mut failed = None;
+                let path = f.raw.clone().unwrap_or_else(|| root.join(&f.rel));
+                let mut large = match &text {
+                    Some(Searchable::Large) => Some(large_text(&path, &f.rel, &mut failed)),
+                    _ => None,
+                };
+                let text = match (&text, &mut large) {
+                    (Some(Searchable::Held(t)), _) => Some(Text::Whole(t)),
+                    (_, Some(pieces)) => Some(Text::Pieces(pieces)),
+                    _ => None,
+                };
                 let content = Content {
                     hash: &hash,
                     doc: doc.as_ref(),
-                    text: text.as_deref(),
+                    text,
                 };
-                tx.store(&f.rel, f.stat, content, (clock_ns, now_ns), &mut dirty)?;
+                let indexed = tx.store(&f.rel, f.stat, content, (clock_ns, now_ns), &mut dirty)?;
+                drop(large);
+                // Not searchable to the end: said, never silently.
+                if let Some(e) = failed {
+                    errors.push(ScanIssue {
+                        path: f.rel.clone(),
+                        error: format!("reading it for the search index failed: {e}"),
+                    });
+                } else if indexed.cut {
+                    errors.push(ScanIssue {
+                        path: f.rel.clone(),
+                        error: format!(
+                            "only its first {} pieces of text are searchable",
+                            indexed.pieces
+                        ),
+                    });
+                }
                 if all {
                     dirty.clear();
                 }

@@ -1,6 +1,9 @@
 //! Reading what changed: reader threads read, hash and parse the files while the caller
 //! stores the results in walk order, with a bounded number of files in flight. A page is
-//! parsed here; the text search indexes is cut here.
+//! parsed here; the text search indexes is cut here. A raw text file of
+//! [`crate::pieces::HELD_BELOW`] bytes or more is not held: it is hashed and checked as it is read, and the writer reads
+//! it again a piece at a time as it indexes it ([`large_text`]), so memory stays bounded
+//! whatever the size of a file.
 
 use super::ScanError;
 use super::walk::Found;
@@ -21,7 +24,7 @@ pub(super) enum Read {
     Changed {
         hash: String,
         doc: Option<Document>,
-        text: Option<String>,
+        text: Option<Searchable>,
     },
     /// It could not be read.
     Failed(String),
@@ -88,8 +91,19 @@ pub(super) fn read_streaming(
     })
 }
 
+/// What a changed file gives the search index.
+pub(super) enum Searchable {
+    /// Its text, read with it.
+    Held(String),
+    /// A text file too large to hold: read again a piece at a time as it is indexed.
+    Large,
+}
+
 fn read_one(root: &Path, f: &Found, row: Option<&FileRow>) -> Read {
     let path = f.raw.clone().unwrap_or_else(|| root.join(&f.rel));
+    if f.stat.size >= crate::pieces::HELD_BELOW && searched(&f.rel) && !is_page(&f.rel) {
+        return read_large(&path, row);
+    }
     let bytes = match fsio::read_if_exists(&path) {
         Ok(Some(b)) => b,
         Ok(None) => return Read::Vanished,
@@ -100,27 +114,112 @@ fn read_one(root: &Path, f: &Found, row: Option<&FileRow>) -> Read {
         return Read::Same;
     }
     let doc = is_page(&f.rel).then(|| parse_page(&bytes));
-    let text = searchable(&f.rel, &bytes);
+    let text = searchable(&f.rel, &bytes).map(Searchable::Held);
     Read::Changed { hash, doc, text }
 }
 
-/// Files larger than this are not indexed for search.
-const SEARCH_MAX_BYTES: usize = 4 << 20;
+/// Whether a file's text is searched: a file under `wiki/` or `raw/`.
+fn searched(rel: &str) -> bool {
+    rel.starts_with("wiki/") || rel.starts_with("raw/")
+}
 
 /// The text of a file to index for search: a page's body (frontmatter stripped) or a raw
-/// text file; nothing for binary files, large files or files outside `wiki/` and `raw/`.
+/// text file; nothing for binary files (not UTF-8, or with a NUL) or files outside `wiki/`
+/// and `raw/`.
 fn searchable(rel: &str, bytes: &[u8]) -> Option<String> {
-    if bytes.len() > SEARCH_MAX_BYTES || !(rel.starts_with("wiki/") || rel.starts_with("raw/")) {
+    if !searched(rel) || bytes.contains(&0) {
         return None;
     }
     let text = std::str::from_utf8(bytes).ok()?;
-    if text.contains('\0') {
-        return None;
-    }
     if is_page(rel) {
         return Some(crate::markdown::frontmatter::body(text).0.to_string());
     }
-    Some(text.to_string())
+    Some(indexed_text(rel, text).into_owned())
+}
+
+/// What the index holds of a raw file's text (or of one piece of it, cut at a line end): an
+/// archive without its block markers and separators, which are no text of the captures.
+pub(super) fn indexed_text<'t>(rel: &str, text: &'t str) -> std::borrow::Cow<'t, str> {
+    match crate::archive::is_archive(rel) {
+        true => crate::archive::capture_lines(text)
+            .collect::<Vec<_>>()
+            .join("\n")
+            .into(),
+        false => text.into(),
+    }
+}
+
+/// A large raw file read a chunk at a time: hashed, and judged text (UTF-8 without a NUL,
+/// a character cut between two chunks carried over) without being held.
+fn read_large(path: &Path, row: Option<&FileRow>) -> Read {
+    use std::io::Read as _;
+    let mut file = match fsio::if_exists(fs_err::File::open(path)) {
+        Ok(Some(f)) => f,
+        Ok(None) => return Read::Vanished,
+        Err(e) => return Read::Failed(e.to_string()),
+    };
+    let mut hasher = blake3::Hasher::new();
+    let mut chunk = vec![0; 1 << 20];
+    let mut carry: Vec<u8> = Vec::new();
+    let mut text = true;
+    loop {
+        let n = match file.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Read::Failed(e.to_string()),
+        };
+        let bytes = &chunk[..n];
+        hasher.update(bytes);
+        if !text {
+            continue;
+        }
+        carry.extend_from_slice(bytes);
+        text = !carry.contains(&0);
+        match std::str::from_utf8(&carry) {
+            Ok(_) => carry.clear(),
+            // A character cut at the end of the chunk: the rest comes with the next.
+            Err(e) if e.error_len().is_none() => {
+                carry.drain(..e.valid_up_to());
+            }
+            Err(_) => text = false,
+        }
+    }
+    let hash = hasher.finalize().to_hex().to_string();
+    if row.is_some_and(|r| !r.deleted && r.hash == hash) {
+        return Read::Same;
+    }
+    Read::Changed {
+        hash,
+        doc: None,
+        text: (text && carry.is_empty()).then_some(Searchable::Large),
+    }
+}
+
+/// The pieces of a large file's text for the index, read as they are indexed; the first
+/// error reading it ends them, and is kept in `failed`.
+pub(super) fn large_text<'a>(
+    path: &Path,
+    rel: &'a str,
+    failed: &'a mut Option<String>,
+) -> impl Iterator<Item = String> + 'a {
+    let reader = match crate::pieces::Reader::open(path, crate::pieces::PIECE) {
+        Ok(r) => Some(r),
+        Err(e) => {
+            *failed = Some(e.to_string());
+            None
+        }
+    };
+    reader
+        .into_iter()
+        .flatten()
+        .map_while(move |piece| match piece {
+            Ok(p) => Some(indexed_text(rel, &p).into_owned()),
+            Err(e) => {
+                *failed = Some(e.to_string());
+                None
+            }
+        })
 }
 
 /// Whether a vault-relative path is a wiki page: Markdown under `wiki/`.

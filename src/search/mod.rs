@@ -8,10 +8,12 @@ mod snippet;
 
 use crate::cjk;
 use crate::manifest::{Collision, Hit, Manifest, ManifestError, Scope, Scores};
+use crate::pieces;
 use crate::vault::Vault;
 use serde::Serialize;
 pub use snippet::Piece;
 use snippet::Term;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// A search request.
@@ -169,23 +171,82 @@ pub struct Ranked {
     /// The best `limit` hits, without snippets.
     pub hits: Vec<Hit>,
     terms: Vec<Term>,
+    /// The FTS5 expression of each term that must or may match (not the excluded ones).
+    expressions: Vec<String>,
 }
 
 impl Ranked {
     /// The extract of the file at `path` (vault-relative, under `root`) around the query's
-    /// terms, from the file as it is now (a page without its frontmatter); empty when the
-    /// file cannot be read as text any more.
-    pub fn extract(&self, root: &Path, path: &str) -> Vec<Piece> {
-        let Ok(text) = crate::fsio::read_to_string(&root.join(path)) else {
-            return Vec::new();
+    /// terms, from the file as it is now: a page without its frontmatter, and Markdown as
+    /// plain text (no syntax, no HTML, so no archive markers; links show their labels); empty
+    /// when the file cannot be read as text any more. A long file is read a piece at a time,
+    /// as the index holds it, and only the piece the index finds the most terms in (the
+    /// first) is looked at closely, so that neither memory nor time grows with the file.
+    pub fn extract(
+        &self,
+        manifest: &Manifest,
+        root: &Path,
+        path: &str,
+    ) -> Result<Vec<Piece>, SearchError> {
+        let file = root.join(path);
+        let size = crate::fsio::symlink_metadata(&file).map_or(0, |m| m.len());
+        let shown = |text: &str, first: bool| -> String {
+            let body = match first && crate::scan::is_page(path) {
+                true => crate::markdown::frontmatter::body(text).0,
+                false => text,
+            };
+            match is_markdown(path) {
+                true => crate::markdown::plain::text(body),
+                false => body.to_string(),
+            }
         };
-        let body = if crate::scan::is_page(path) {
-            crate::markdown::frontmatter::body(&text).0
-        } else {
-            &text
+        if size < pieces::HELD_BELOW {
+            let Ok(text) = crate::fsio::read_to_string(&file) else {
+                return Ok(Vec::new());
+            };
+            let text = shown(&text, true);
+            let parts = pieces::split(&text, pieces::PIECE);
+            return Ok(snippet::extract_parts(parts, &self.terms));
+        }
+        let wanted = self.best_piece(manifest, path)?;
+        let Ok(reader) = pieces::Reader::open(&file, pieces::PIECE) else {
+            return Ok(Vec::new());
         };
-        snippet::extract(body, &self.terms)
+        let Some(piece) = reader.map_while(Result::ok).nth(wanted as usize) else {
+            return Ok(Vec::new());
+        };
+        Ok(snippet::extract_parts(
+            [shown(&piece, wanted == 0)],
+            &self.terms,
+        ))
     }
+
+    /// The piece of a long file in which the index finds the most of the query's terms (the
+    /// best scored, then the first of equals); the first when it finds none (a title match).
+    fn best_piece(&self, manifest: &Manifest, path: &str) -> Result<u64, SearchError> {
+        let mut found: BTreeMap<u64, (usize, f64)> = BTreeMap::new();
+        for expr in &self.expressions {
+            for (piece, score) in manifest.search_pieces(expr, path)? {
+                let e = found.entry(piece).or_insert((0, 0.0));
+                e.0 += 1;
+                e.1 += score;
+            }
+        }
+        Ok(found
+            .into_iter()
+            .min_by(|a, b| {
+                (b.1.0)
+                    .cmp(&a.1.0)
+                    .then(a.1.1.total_cmp(&b.1.1))
+                    .then(a.0.cmp(&b.0))
+            })
+            .map_or(0, |(piece, _)| piece))
+    }
+}
+
+/// Whether a path names a Markdown file.
+fn is_markdown(path: &str) -> bool {
+    path.len() > 3 && path[path.len() - 3..].eq_ignore_ascii_case(".md")
 }
 
 /// Run a search. Snippets are cut from the files of `vault`.
@@ -198,11 +259,13 @@ pub fn search(
     let hits = ranked
         .hits
         .iter()
-        .map(|h| Hit {
-            snippet: snippet::marked(&ranked.extract(&vault.root, &h.path)),
-            ..h.clone()
+        .map(|h| {
+            Ok(Hit {
+                snippet: snippet::marked(&ranked.extract(manifest, &vault.root, &h.path)?),
+                ..h.clone()
+            })
         })
-        .collect();
+        .collect::<Result<_, SearchError>>()?;
     Ok(SearchReport {
         collisions: manifest.collisions(&req.query)?,
         query: req.query.clone(),
@@ -220,6 +283,7 @@ pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
         false => None,
     };
     let mut terms = Vec::new();
+    let expressions: Vec<String> = q.groups.iter().flatten().filter_map(expression).collect();
     let (total, mut ranked) = match q.groups.as_slice() {
         // One word or phrase (the common search): its matches are streamed and only the best
         // kept, where combining atoms needs every match in rowid order. A word in most of a
@@ -262,7 +326,12 @@ pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
             .then_with(|| a.path.cmp(&b.path))
     });
     hits.truncate(req.limit);
-    Ok(Ranked { total, hits, terms })
+    Ok(Ranked {
+        total,
+        hits,
+        terms,
+        expressions,
+    })
 }
 
 /// The files matching every group of `q` (any atom of a group) and none of its exclusions,

@@ -120,12 +120,34 @@ pub fn marked(pieces: &[Piece]) -> String {
 
 /// The extract of `text` for `terms`, in pieces: whitespace runs made one space, the ends
 /// trimmed, `…` where the text goes on.
-pub fn extract(text: &str, terms: &[Term]) -> Vec<Piece> {
-    collapse(cut(text, terms))
+#[cfg(test)]
+fn extract(text: &str, terms: &[Term]) -> Vec<Piece> {
+    collapse(cut(text, terms).1)
 }
 
-/// The extract before its whitespace is collapsed.
-fn cut<'t>(text: &'t str, terms: &[Term]) -> Vec<(&'t str, bool)> {
+/// The extract of a long text given in parts (as [`crate::pieces`] cuts it), from the part
+/// where the most different terms occur together (the first of equals; the opening of the
+/// first part when none occurs). One part is folded at a time.
+pub fn extract_parts<S: AsRef<str>>(
+    parts: impl IntoIterator<Item = S>,
+    terms: &[Term],
+) -> Vec<Piece> {
+    let mut best: Option<(usize, Vec<Piece>)> = None;
+    for part in parts {
+        let (seen, raw) = cut(part.as_ref(), terms);
+        if best.as_ref().is_none_or(|(most, _)| seen > *most) {
+            best = Some((seen, collapse(raw)));
+        }
+        // Every term is in this part's extract: no later part shows more.
+        if seen >= terms.len() {
+            break;
+        }
+    }
+    best.map(|(_, pieces)| pieces).unwrap_or_default()
+}
+
+/// The extract before its whitespace is collapsed, and how many different terms it shows.
+fn cut<'t>(text: &'t str, terms: &[Term]) -> (usize, Vec<(&'t str, bool)>) {
     let (folded, spans) = fold(text);
     // Each occurrence, with the term it is of.
     let mut found: Vec<(usize, usize, usize)> = Vec::new();
@@ -135,8 +157,11 @@ fn cut<'t>(text: &'t str, terms: &[Term]) -> Vec<(&'t str, bool)> {
         found.extend(at.into_iter().map(|(s, e)| (s, e, n)));
     }
     found.sort_unstable();
-    let Some(hit_start) = best_start(&found, &spans) else {
-        return vec![(&text[..floor(text, OPENING.min(text.len()))], false)];
+    let Some((seen, hit_start)) = best_start(&found, &spans) else {
+        return (
+            0,
+            vec![(&text[..floor(text, OPENING.min(text.len()))], false)],
+        );
     };
     let mut from = floor(text, hit_start.saturating_sub(BEFORE));
     if from > 0 {
@@ -171,12 +196,13 @@ fn cut<'t>(text: &'t str, terms: &[Term]) -> Vec<(&'t str, bool)> {
     if to < text.len() {
         out.push(("…", false));
     }
-    out
+    (seen, out)
 }
 
 /// Where the extract starts: at the occurrence after which the most different terms occur
-/// within the extract's length (the earliest of equals), in bytes of the original text.
-fn best_start(found: &[(usize, usize, usize)], spans: &[(usize, usize)]) -> Option<usize> {
+/// within the extract's length (the earliest of equals), in bytes of the original text; with
+/// how many terms that is.
+fn best_start(found: &[(usize, usize, usize)], spans: &[(usize, usize)]) -> Option<(usize, usize)> {
     let mut best: Option<(usize, usize)> = None;
     for (i, &(s, _, _)) in found.iter().enumerate() {
         let start = spans[s].0;
@@ -191,7 +217,7 @@ fn best_start(found: &[(usize, usize, usize)], spans: &[(usize, usize)]) -> Opti
             best = Some((seen.len(), start));
         }
     }
-    best.map(|(_, start)| start)
+    best
 }
 
 /// The largest char boundary of `text` at or below `i`.
@@ -313,6 +339,22 @@ mod tests {
         );
         // Literal asterisks of the text stay text in the pieces; only `marked` adds marks.
         assert_eq!(snippet("**bold** x", &terms(&["x"])), "**bold** **x**");
+    }
+
+    #[test]
+    fn of_many_parts_the_one_showing_the_most_terms_gives_the_extract() {
+        let parts = [
+            "Nothing here.".to_string(),
+            "Only logging here.".to_string(),
+            "Write-ahead logging together.".to_string(),
+            "Write-ahead logging again.".to_string(),
+        ];
+        let got = marked(&extract_parts(&parts, &terms(&["write ahead", "logging"])));
+        assert_eq!(got, "**Write-ahead** **logging** together.");
+        assert_eq!(
+            marked(&extract_parts(&parts, &terms(&["absent"]))),
+            "Nothing here."
+        );
     }
 
     #[test]

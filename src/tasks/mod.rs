@@ -1,19 +1,22 @@
-//! `wiki/collections/Tasks.md`: `tasks add` and `done`. Sections are `##` or `###` headings;
-//! an open task is a `- [ ]` (or `* [ ]`) line, a done one `- [x]`. Every change rewrites the
+//! `wiki/collections/Tasks.md`: `tasks add`, `tasks list` and `done`. Sections are `##` or
+//! `###` headings; an open task is a `- [ ]` (or `* [ ]`) line, a done one `- [x]`. Every change rewrites the
 //! file atomically under the vault lock, only if it is still the file that was read (a line a
 //! human appends meanwhile makes the command start over, never lost), and every byte it does
 //! not change stays as it was (line endings included). The `*_recorded` forms, which the
 //! commands use, then record the new file in the manifest.
 //!
 //! The pieces: `file` reads the file as lines (keeping their endings) and rewrites it only if
-//! it is unchanged, `choose` picks the task a `done` query names, `report` is what the
-//! commands return. This file holds the two operations.
+//! it is unchanged, `choose` picks the task a `done` query names, `list` reads the tasks
+//! for `tasks list`, `report` is what the commands return. This file holds the two
+//! operations that write.
 
 mod choose;
 mod file;
+mod list;
 mod report;
 
-pub use report::{Added, Done, Task};
+pub use list::{Filter, list};
+pub use report::{Added, Done, ListedTask, Task, TaskList, TaskState};
 
 use crate::clock::Now;
 use crate::fault;

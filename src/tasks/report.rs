@@ -1,4 +1,4 @@
-//! What `tasks add` and `done` return. Their field names are a public contract (the JSON of
+//! What `tasks add`, `tasks list` and `done` return. Their field names are a public contract (the JSON of
 //! the commands and of the MCP tools), so the types stay together here.
 
 use serde::Serialize;
@@ -18,6 +18,44 @@ pub struct Added {
     pub file_created: bool,
     /// True when an identical open task was already there (nothing was written).
     pub already_open: bool,
+}
+
+/// What `tasks list` found.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct TaskList {
+    /// The tasks asked for, in file order.
+    pub tasks: Vec<ListedTask>,
+    /// Open tasks in the file, in all.
+    pub open: usize,
+    /// Done tasks in the file, in all.
+    pub done: usize,
+    /// Every section of the file, in order, as it writes them.
+    pub sections: Vec<String>,
+    /// With `--section`: the section as the file writes it; `null` when it has none so named.
+    pub section: Option<String>,
+}
+
+/// A task of `tasks list`.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ListedTask {
+    /// The `##` or `###` heading it is under; `null` above the first.
+    pub section: Option<String>,
+    /// Its text.
+    pub text: String,
+    /// `open` or `done`.
+    pub state: TaskState,
+    /// Its 1-based line.
+    pub line: usize,
+}
+
+/// Whether a task is done.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum TaskState {
+    /// `- [ ]`
+    Open,
+    /// `- [x]`
+    Done,
 }
 
 /// An open task.

@@ -70,11 +70,13 @@ pub fn find(
     let text: Vec<TextHit> = ranked
         .hits
         .iter()
-        .map(|h| TextHit {
-            extract: ranked.extract(root, &h.path),
-            hit: h.clone(),
+        .map(|h| {
+            Ok(TextHit {
+                extract: ranked.extract(manifest, root, &h.path)?,
+                hit: h.clone(),
+            })
         })
-        .collect();
+        .collect::<std::result::Result<_, SearchError>>()?;
     let names = if scope == Scope::Raw {
         Vec::new()
     } else {

@@ -399,3 +399,24 @@ fn people_read_collection_titles_and_json_keeps_the_registry_keys() {
         assert_eq!(j["collections"][0]["name"], "ReadingList", "{j}");
     }
 }
+
+#[test]
+fn bookmark_titles_keep_their_punctuation_as_written() {
+    let v = TestVault::new();
+    v.capture(&[
+        "2026-04-30\nhttps://www.inkandswitch.com/local-first/ the Ink & Switch essay: local-first!",
+        "2026-04-30\nhttps://martin.kleppmann.com/papers/local-first.pdf the paper behind the essay — read it!",
+        "2026-04-30\nhttps://example.com/x [draft] notes on a\\b",
+    ]);
+    v.run(&["ingest", "--prepare"]).ok();
+    v.run(&["ingest", "--finalize"]).ok();
+    let page = v.read("wiki/collections/Bookmarks.md");
+    for line in [
+        "- [the Ink & Switch essay: local-first!](https://www.inkandswitch.com/local-first/)\n",
+        "- [the paper behind the essay — read it!](https://martin.kleppmann.com/papers/local-first.pdf)\n",
+        "- [\\[draft\\] notes on a\\\\b](https://example.com/x)\n",
+    ] {
+        assert!(page.contains(line), "{line:?} is not in\n{page}");
+    }
+    v.run(&["lint", "--check", "broken-links"]).ok();
+}

@@ -97,6 +97,45 @@ fn help_of_every_command() {
 }
 
 #[test]
+fn global_options_come_under_their_own_heading_after_a_command_s_own() {
+    let v = TestVault::empty();
+    for path in command_paths() {
+        if path.is_empty() || path.last().is_some_and(|n| n == "help") {
+            continue;
+        }
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let help = v.run_in(v.dir.path(), &args).ok().stdout;
+        let global = help
+            .find("\nGlobal options:\n")
+            .unwrap_or_else(|| panic!("{args:?} has no Global options heading:\n{help}"));
+        let own = help.find("\nOptions:\n").expect("own options");
+        assert!(
+            own < global,
+            "{args:?}: Global options come after the command's own"
+        );
+        for flag in ["--vault <PATH>", "--quiet", "--verbose", "--color <WHEN>"] {
+            let at = help
+                .find(flag)
+                .unwrap_or_else(|| panic!("{args:?} lacks {flag}"));
+            assert!(
+                at > global,
+                "{args:?}: {flag} is listed among the command's own options"
+            );
+        }
+        assert!(
+            !help.contains("Colour decorates"),
+            "{args:?}: --color's long text belongs to `sparks --help` only"
+        );
+    }
+    let top = v.run_in(v.dir.path(), &["--help"]).ok().stdout;
+    assert!(
+        top.contains("Colour (--color): colour decorates the error"),
+        "{top}"
+    );
+}
+
+#[test]
 fn sparks_help_lists_every_command() {
     let v = TestVault::empty();
     let run = v.run_in(v.dir.path(), &["help"]).ok();
@@ -183,6 +222,63 @@ fn errors_end_with_a_hint() {
     let check = v.run(&["lint", "--check", "broken-link"]).code(2);
     assert_eq!(check.stdout, "");
     snapshot!(v, check.stderr);
+}
+
+#[test]
+fn a_failure_under_json_is_one_json_object_on_stdout_with_the_same_exit_code() {
+    let v = TestVault::empty();
+    let none = v.run_in(v.dir.path(), &["status", "--json"]).code(1);
+    // stdout is one object to parse; stderr says it for a person, as without --json.
+    assert!(
+        none.stderr.starts_with("error: no vault found"),
+        "{}",
+        none.stderr
+    );
+    let j = none.json();
+    assert_eq!(
+        j["error"]["message"]
+            .as_str()
+            .map(|m| m.starts_with("no vault found")),
+        Some(true),
+        "{j}"
+    );
+    assert!(j["error"]["hint"].is_string(), "{j}");
+    assert_eq!(j["error"]["causes"], serde_json::json!([]));
+    snapshot!(v, none.stdout);
+
+    let v = TestVault::new();
+    v.page("wiki/concepts/A.md", "A", "Text.");
+    v.run(&["scan"]).ok();
+    // A refusal of a command that ran, and prepare, whose output is JSON unless asked not.
+    let mv = v.run(&["mv", "Nothing", "B", "--json"]).code(1);
+    assert!(
+        mv.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("\"Nothing\"")
+    );
+    v.write("inbox.md", vec![0xff, 0xfe, b'\n']);
+    let prepare = v.run(&["ingest", "--prepare"]).code(1);
+    assert!(
+        prepare.json()["error"]["message"].is_string(),
+        "{}",
+        prepare.stdout
+    );
+    let text = v.run(&["ingest", "--prepare", "--json=false"]).code(1);
+    assert_eq!(text.stdout, "");
+    assert!(text.stderr.starts_with("error: "), "{}", text.stderr);
+    // Usage errors stay clap's text on stderr, exit 2.
+    let usage = v.run(&["lint", "--check", "broken-link", "--json"]).code(2);
+    assert_eq!(usage.stdout, "");
+    assert!(usage.stderr.contains("broken-link"), "{}", usage.stderr);
+    let empty = v
+        .run(&["tasks", "list", "--section", " ", "--json"])
+        .code(2);
+    assert_eq!(empty.stdout, "");
+    // Data with a non-zero exit is still the data: lint's issues, prepare's open batch.
+    v.write("wiki/concepts/B.md", "no frontmatter\n");
+    let lint = v.run(&["lint", "--json"]).code(1).json();
+    assert!(lint["issues"].is_array(), "{lint}");
 }
 
 #[test]

@@ -624,3 +624,39 @@ fn snapshot_of_finalize_text() {
     );
     snapshot!(v, stdout_and_stderr(&r));
 }
+
+#[test]
+fn prepare_warns_of_an_entry_larger_than_one_mib() {
+    let v = TestVault::new();
+    let long: String = "A long pasted article, one line of many.\n".repeat(30_000);
+    assert!(long.len() > 1 << 20);
+    v.capture(&["2026-04-10\nShort note.", &format!("2026-04-10\n{long}")]);
+    let r = v.run(&["ingest", "--prepare"]).ok();
+    let batch = r.json();
+    let warnings: Vec<&str> = batch["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "entry 2 (captured 2026-04-10) is 1.2 MiB, more than 1 MiB: it may not fit in one read; \
+          read it in parts, or keep it in the inbox (keep 2 at finalize) and tell the human"
+        ],
+        "{batch}"
+    );
+    assert!(
+        r.stderr.contains("warning: entry 2 (captured 2026-04-10)"),
+        "{}",
+        r.stderr
+    );
+    // The open batch, shown again, says it again.
+    let again = v.run(&["ingest", "--status"]).ok().json();
+    assert_eq!(
+        again["warnings"].as_array().map(Vec::len),
+        Some(1),
+        "{again}"
+    );
+}

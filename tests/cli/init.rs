@@ -221,3 +221,64 @@ fn an_unknown_fault_step_is_a_usage_error() {
     let run = run.code(2);
     assert!(run.stderr.contains("finalise.archive"), "{}", run.stderr);
 }
+
+/// What `init --agent` installs is what an agent can load every session: the ingest protocol,
+/// ownership, page and link rules and the never-list, no larger than the original's 13.7 KB;
+/// the reference is behind `sparks describe TOPIC`, which the contract names, and drift is
+/// still told.
+#[test]
+fn the_installed_contract_is_small_and_the_reference_is_behind_describe_topics() {
+    let v = TestVault::empty();
+    v.run_in(v.dir.path(), &["init", "vault", "--agent", "claude"])
+        .ok();
+    let installed = v.read("CLAUDE.md");
+    assert!(installed.len() <= 12_500, "{} bytes", installed.len());
+    assert_eq!(installed, v.run(&["describe"]).ok().stdout);
+    for kept in [
+        "## 7. The ingest protocol",
+        "## 2. Who owns what",
+        "## 5. Pages",
+        "## 6. Links",
+        "## 10. Never",
+        "sparks ingest --finalize --strict",
+    ] {
+        assert!(installed.contains(kept), "the contract lacks {kept:?}");
+    }
+    // The reference moved out: the configuration and exit-code tables, tasks' matching.
+    for moved in [
+        "| `[ingest] batch_size` |",
+        "| 3 | another ingest",
+        "`updrdme`",
+    ] {
+        assert!(!installed.contains(moved), "{moved:?} is still installed");
+    }
+    let topics = v.run(&["describe", "--topics"]).ok().stdout;
+    snapshot!(v, topics);
+    let mut seen = Vec::new();
+    for line in topics.lines() {
+        let (name, summary) = line.split_once("  ").expect("a name, then its summary");
+        assert!(!summary.trim().is_empty(), "{line}");
+        assert!(
+            installed.contains(&format!("`{name}`")),
+            "the contract names {name}"
+        );
+        let text = v.run(&["describe", name]).ok().stdout;
+        assert!(text.starts_with("# "), "{name}: {text}");
+        seen.push(text);
+    }
+    let all = seen.concat();
+    for moved in [
+        "| `[ingest] batch_size` |",
+        "| 3 | another ingest",
+        "`updrdme`",
+    ] {
+        assert!(all.contains(moved), "no topic holds {moved:?}");
+    }
+    v.run(&["describe", "everything"]).code(2);
+    // Drift detection still compares the installed file with the contract.
+    let status = v.run(&["status", "--json"]).ok().json();
+    assert_eq!(status["contract"]["files"][0]["state"], "current");
+    v.write("CLAUDE.md", format!("{installed}\nMy own rule.\n"));
+    let status = v.run(&["status", "--json"]).ok().json();
+    assert_eq!(status["contract"]["files"][0]["state"], "differs");
+}

@@ -23,6 +23,7 @@ mod lint_fix;
 mod mcp;
 mod merge;
 mod mv;
+mod newcomer;
 mod progress;
 mod provenance;
 mod query;

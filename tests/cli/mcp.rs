@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Every tool, sorted by name as `tools/list` sorts them.
-const TOOLS: [&str; 22] = [
+const TOOLS: [&str; 23] = [
     "sparks_abort_ingest",
     "sparks_affected",
     "sparks_brief",
@@ -34,11 +34,12 @@ const TOOLS: [&str; 22] = [
     "sparks_search",
     "sparks_status",
     "sparks_tasks_add",
+    "sparks_tasks_list",
 ];
 
 /// The tools that change nothing whatever their arguments. (lint, fmt, index and collections
 /// regen write with `fix` or without `dry_run`, so they are not read-only.)
-const READ_ONLY: [&str; 9] = [
+const READ_ONLY: [&str; 10] = [
     "sparks_affected",
     "sparks_brief",
     "sparks_describe",
@@ -48,6 +49,7 @@ const READ_ONLY: [&str; 9] = [
     "sparks_query",
     "sparks_search",
     "sparks_status",
+    "sparks_tasks_list",
 ];
 
 /// The tools that must not claim to be idempotent.
@@ -302,6 +304,18 @@ fn scenario() -> Vec<Step> {
             1,
         ),
         call(
+            "sparks_tasks_list",
+            json!({"all": true}),
+            &["tasks", "list", "--all", "--json"],
+            0,
+        ),
+        call(
+            "sparks_tasks_list",
+            json!({"section": "garden"}),
+            &["tasks", "list", "--section", "garden", "--json"],
+            0,
+        ),
+        call(
             "sparks_scan",
             json!({"full": "true"}),
             &["scan", "--full", "--json"],
@@ -408,6 +422,12 @@ fn scenario() -> Vec<Step> {
             0,
         ),
         call("sparks_describe", json!({}), &["describe"], 0),
+        call(
+            "sparks_describe",
+            json!({"topic": "ingest"}),
+            &["describe", "ingest"],
+            0,
+        ),
         // A real failure is a tool error with the CLI's message.
         call(
             "sparks_finalize_ingest",
@@ -442,6 +462,11 @@ fn scenario() -> Vec<Step> {
             "sparks_tasks_add",
             json!({"section": "Garden"}),
             "missing field `text`",
+        ),
+        refused(
+            "sparks_describe",
+            json!({"topic": "everything"}),
+            "topic: \"everything\" is not one of ingest, commands, links",
         ),
         refused(
             "sparks_scan",

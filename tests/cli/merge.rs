@@ -173,3 +173,42 @@ fn dry_run_changes_nothing_and_a_commit_carries_exactly_the_files() {
     );
     assert_eq!(git(&v, &v.root, &["status", "--porcelain"]), "");
 }
+
+#[test]
+fn from_s_leading_h1_that_repeats_its_title_is_not_appended_again() {
+    let v = TestVault::new();
+    v.page(
+        "wiki/concepts/Offline-first apps.md",
+        "Offline-first apps",
+        "# Offline-first apps\n\nApps that work without a network. See [[#Sync]].\n\n# Sync\n\nLater.",
+    );
+    v.page(
+        "wiki/concepts/Local-first software.md",
+        "Local-first software",
+        "# Local-first software\n\nYour data on your devices.",
+    );
+    v.page(
+        "wiki/concepts/Reading.md",
+        "Reading",
+        "[[Offline-first apps#Offline-first apps|the apps]].",
+    );
+    v.run(&["merge", "Offline-first apps", "Local-first software"])
+        .ok();
+    let into = v.read("wiki/concepts/Local-first software.md");
+    let body = into.split("---\n").nth(2).unwrap();
+    assert_eq!(
+        body,
+        "\n# Local-first software\n\nYour data on your devices.\n\n## Offline-first apps\n\n\
+         Apps that work without a network. See [[#Sync]].\n\n# Sync\n\nLater.\n",
+        "the title once, as the section heading; FROM's other headings as they were"
+    );
+    // The link to FROM's title heading reaches the section that holds its text.
+    assert!(
+        v.read("wiki/concepts/Reading.md")
+            .contains("[[Local-first software#Offline-first apps|the apps]]")
+    );
+    let lint = v
+        .run(&["lint", "--check", "broken-headings", "--json"])
+        .json();
+    assert_eq!(lint["counts"]["broken-headings"], 0, "{lint}");
+}

@@ -641,3 +641,53 @@ fn a_wiki_larger_than_one_read_chunk_is_rewritten_in_every_chunk() {
     );
     assert!(untouched >= pages - linking.len(), "{untouched}");
 }
+
+#[test]
+fn the_h1_that_repeats_the_old_title_becomes_the_new_title_and_its_links_follow() {
+    let v = TestVault::new();
+    v.page(
+        "wiki/concepts/Spaced repetition.md",
+        "Spaced repetition",
+        "# Spaced repetition\n\nReview at growing intervals; see [[#Spaced repetition]].\n\n## Spaced repetition\n\nA second heading so named stays.",
+    );
+    v.page(
+        "wiki/concepts/Memory.md",
+        "Memory",
+        "[[Spaced repetition#Spaced repetition|the method]], [[Spaced repetition#Other]].",
+    );
+    v.settle();
+    let j = v
+        .run(&["mv", "Spaced repetition", "Spaced practice", "--json"])
+        .ok()
+        .json();
+    assert_eq!(j["links_rewritten"], 3, "{j}");
+    let page = v.read("wiki/concepts/Spaced practice.md");
+    assert!(
+        page.contains(
+            "\n# Spaced practice\n\nReview at growing intervals; see [[#Spaced practice]].\n\n\
+             ## Spaced repetition\n"
+        ),
+        "{page}"
+    );
+    assert!(
+        v.read("wiki/concepts/Memory.md")
+            .contains("[[Spaced practice#Spaced practice|the method]], [[Spaced practice#Other]].")
+    );
+    // The first link reaches the renamed H1; the second was broken before and stays so.
+    let lint = v
+        .run(&["lint", "--check", "broken-headings", "--json"])
+        .json();
+    assert_eq!(lint["counts"]["broken-headings"], 1, "{lint}");
+    assert_eq!(lint["issues"][0]["line"], 10, "{lint}");
+    // A page whose H1 is something else keeps it.
+    v.page(
+        "wiki/concepts/Habits.md",
+        "Habits",
+        "# What I know about habits\n\nText.",
+    );
+    v.run(&["mv", "Habits", "Routines"]).ok();
+    assert!(
+        v.read("wiki/concepts/Routines.md")
+            .contains("# What I know about habits\n")
+    );
+}

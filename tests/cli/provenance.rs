@@ -383,7 +383,15 @@ fn strict_refuses_a_batch_that_adds_a_broken_link_and_accepts_it_once_fixed() {
     let refused = v
         .run(&["ingest", "--finalize", "--strict", "--json"])
         .code(1);
-    assert_eq!(refused.stdout, "", "a refusal prints no report");
+    // A refusal prints no report: under --json, the failure as JSON.
+    let j = refused.json();
+    assert_eq!(j["error"]["message"], "cannot finalize ingest 1", "{j}");
+    assert!(
+        j["error"]["causes"][0]
+            .as_str()
+            .is_some_and(|c| c.contains("Alpha.md:10: broken-links")),
+        "{j}"
+    );
     assert!(
         refused.stderr.contains(
             "wiki/concepts/Alpha.md:10: broken-links: [[Nowhere]] matches no page or file"
@@ -811,4 +819,101 @@ fn an_inbox_that_cannot_be_read_stops_the_revert_before_it_writes() {
     // Nothing was journaled: other commands still write.
     v.run(&["tasks", "add", "--section", "S", "--text", "t"])
         .ok();
+}
+
+/// An ingest that adds a task and creates `Zebra`, then a `done`, then an `mv` or a `merge`:
+/// the revert is refused, naming each later command, newest first, and how to undo it; done
+/// that way, the revert goes through.
+#[test]
+fn a_revert_stopped_by_later_commands_names_them_and_the_order_to_undo_in() {
+    let v = vault(true);
+    v.run(&["ingest", "--prepare"]).ok();
+    v.page(
+        "wiki/concepts/Zebra.md",
+        "Zebra",
+        "# Zebra\n\nA zebra. Two. Three.",
+    );
+    v.run(&["tasks", "add", "--section", "Home", "--text", "Email Dana"])
+        .ok();
+    v.run(&["ingest", "--finalize"]).ok();
+    v.run(&["done", "email dana"]).ok();
+    let r = v.run(&["ingest", "--revert", "1"]).code(1);
+    assert!(
+        r.stdout.contains(
+            "wiki/collections/Tasks.md  changed by the ingest, since then ticked \"Email Dana\" by `sparks done`"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stderr
+            .contains("tick \"Email Dana\" open again in wiki/collections/Tasks.md"),
+        "{}",
+        r.stderr
+    );
+    // The mv comes after the done: it is named first, with its commit.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let mv = v.run(&["mv", "Zebra", "Zebras", "--json"]).ok().json();
+    let sha = mv["commit"].as_str().unwrap().to_string();
+    let j = v.run(&["ingest", "--revert", "1", "--json"]).code(1).json();
+    let conflicts = j["conflicts"].as_array().unwrap();
+    assert_eq!(conflicts.len(), 2, "{j}");
+    assert_eq!(conflicts[0]["path"], "wiki/concepts/Zebra.md");
+    assert_eq!(
+        conflicts[0]["later"],
+        serde_json::json!({
+            "command": "mv",
+            "undo": {"action": "move", "page": "wiki/concepts/Zebras.md", "new": "wiki/concepts/Zebra.md"},
+            "commit": sha
+        })
+    );
+    assert_eq!(conflicts[1]["later"]["command"], "done");
+    assert_eq!(
+        conflicts[1]["later"]["undo"],
+        serde_json::json!({"action": "untick", "path": "wiki/collections/Tasks.md", "tasks": ["Email Dana"]})
+    );
+    let text = v.run(&["ingest", "--revert", "1"]).code(1);
+    snapshot!(
+        v,
+        format!("{}{}", text.stdout, text.stderr).replace(&sha[..7], "[SHORT SHA]")
+    );
+    // Undone as the hint says, newest first, the revert goes through.
+    git(&v, &v.root, &["revert", "--no-edit", &sha]);
+    let tasks = v.read("wiki/collections/Tasks.md");
+    v.write(
+        "wiki/collections/Tasks.md",
+        tasks.replace("- [x] Email Dana", "- [ ] Email Dana"),
+    );
+    let done = v.run(&["ingest", "--revert", "1", "--json"]).ok().json();
+    assert_eq!(done["reverted"], true, "{done}");
+    assert!(!v.path("wiki/concepts/Zebra.md").exists());
+    assert!(!v.path("wiki/concepts/Zebras.md").exists());
+}
+
+#[test]
+fn a_revert_stopped_by_a_later_merge_names_it() {
+    let v = vault(false);
+    v.run(&["ingest", "--prepare"]).ok();
+    v.page("wiki/concepts/Zebra.md", "Zebra", "Stripes. Two. Three.");
+    v.run(&["ingest", "--finalize"]).ok();
+    v.run(&["merge", "Zebra", "Old"]).ok();
+    let j = v.run(&["ingest", "--revert", "1", "--json"]).code(1).json();
+    assert_eq!(
+        j["conflicts"][0]["changed_by"], "merged into wiki/concepts/Old.md by `sparks merge`",
+        "{j}"
+    );
+    assert_eq!(
+        j["conflicts"][0]["later"]["commit"],
+        Value::Null,
+        "no git here"
+    );
+    let r = v.run(&["ingest", "--revert", "1"]).code(1);
+    assert!(
+        r.stderr.contains(
+            "put wiki/concepts/Zebra.md back (from a backup) and take its section out of \
+             wiki/concepts/Old.md: no command takes a merge back"
+        ),
+        "{}",
+        r.stderr
+    );
 }

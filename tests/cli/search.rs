@@ -216,3 +216,204 @@ fn snippets_mark_the_match_and_collisions_are_reported() {
         .json();
     assert_eq!(quoted["total"], 1, "an exclusion inside a quoted query");
 }
+
+#[test]
+fn archive_markers_and_separators_never_reach_a_snippet() {
+    let v = TestVault::new();
+    v.capture(&[
+        "2026-04-10\nNotes from the lab visit.",
+        "2026-04-10\nZebrafish regrow their fins within weeks.",
+        "2026-04-10\nBring the **good** camera next time.",
+    ]);
+    v.run(&["ingest", "--prepare"]).ok();
+    v.run(&["ingest", "--finalize"]).ok();
+    let archive = v.read("raw/inbox/2026-04-10.md");
+    assert!(archive.contains("<!-- sparks: ingest 1 "), "{archive}");
+    let j = v
+        .run(&["search", "zebrafish", "--in", "raw", "--json"])
+        .ok()
+        .json();
+    let snippet = j["hits"][0]["snippet"].as_str().unwrap();
+    assert!(
+        snippet.contains("**Zebrafish** regrow their fins"),
+        "{snippet}"
+    );
+    for syntax in ["-->", "<!--", "---", "sparks:", "blake3", "**good**"] {
+        assert!(!snippet.contains(syntax), "{syntax:?} in {snippet:?}");
+    }
+    // The markers are not text: their words find no archive.
+    for word in ["blake3", "entry"] {
+        let j = v
+            .run(&["search", word, "--in", "raw", "--json"])
+            .ok()
+            .json();
+        assert_eq!(j["total"], 0, "{word}: {j}");
+    }
+}
+
+#[test]
+fn snippets_are_the_text_a_reader_sees() {
+    let v = TestVault::new();
+    v.page(
+        "wiki/concepts/Zebrafish.md",
+        "Zebrafish",
+        "# Zebrafish\n\n![[fin.png]]\n\nThey **regrow** fins; see [[Regeneration|regrowth]] and [[Fins#Rays]].",
+    );
+    v.run(&["scan"]).ok();
+    let j = v.run(&["search", "regrow", "--json"]).ok().json();
+    assert_eq!(
+        j["hits"][0]["snippet"],
+        "Zebrafish fin.png They **regrow** fins; see regrowth and Fins > Rays."
+    );
+}
+
+#[test]
+fn archives_indexed_with_their_markers_are_indexed_again_after_the_upgrade() {
+    let v = TestVault::new();
+    v.capture(&["2026-04-10\nZebrafish regrow their fins."]);
+    v.run(&["ingest", "--prepare"]).ok();
+    v.run(&["ingest", "--finalize"]).ok();
+    // The archive as schema 11 indexed it: markers and separators with the captures.
+    let text = v.read("raw/inbox/2026-04-10.md");
+    let db = crate::harness::db(&v);
+    let rowid: i64 = db
+        .query_row(
+            "SELECT rowid FROM files WHERE path = 'raw/inbox/2026-04-10.md'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    db.execute("DELETE FROM search_raw WHERE rowid = ?1", [rowid])
+        .unwrap();
+    db.execute(
+        "INSERT INTO search_raw (rowid, title, aliases, tags, body) VALUES (?1, '', '', '', ?2)",
+        rusqlite::params![rowid, text],
+    )
+    .unwrap();
+    db.execute_batch("PRAGMA user_version = 11").unwrap();
+    drop(db);
+    let total = |v: &TestVault| {
+        v.run(&["search", "blake3", "--in", "raw", "--json"])
+            .ok()
+            .json()["total"]
+            .clone()
+    };
+    assert_eq!(total(&v), 1, "the old index finds the marker");
+    v.run(&["scan"]).ok();
+    assert_eq!(
+        total(&v),
+        0,
+        "read again, the archive is indexed without it"
+    );
+    let j = v
+        .run(&["search", "zebrafish", "--in", "raw", "--json"])
+        .ok()
+        .json();
+    assert_eq!(j["total"], 1, "{j}");
+}
+
+/// `count` lines of filler words, about 64 bytes each.
+fn filler(count: usize) -> String {
+    (0..count)
+        .map(|i| format!("line {i:07} of a long capture about gardens, soil and weather\n"))
+        .collect()
+}
+
+#[test]
+fn a_file_over_four_mib_is_searched_to_the_end_and_every_piece_goes_with_it() {
+    let v = TestVault::new();
+    let archive = "raw/inbox/2026-04-10.md";
+    let marker = |n: u32| format!("<!-- sparks: ingest 1 k entry {n} blake3 h -->");
+    v.write(
+        archive,
+        format!(
+            "---\n{}\nMarmalade recipe first.\n---\n{}\n{}---\n{}\nZebrafish at the very end.\n",
+            marker(1),
+            marker(2),
+            filler(90_000),
+            marker(3)
+        ),
+    );
+    assert!(std::fs::metadata(v.path(archive)).unwrap().len() > 5 << 20);
+    v.run(&["scan"]).ok();
+    let search = |word: &str| {
+        v.run(&["search", word, "--in", "raw", "--json"])
+            .ok()
+            .json()
+    };
+    let j = search("zebrafish");
+    assert_eq!(j["total"], 1, "{j}");
+    assert_eq!(
+        j["hits"][0]["snippet"],
+        "… 0089999 of a long capture about gardens, soil and weather **Zebrafish** at the very end."
+    );
+    assert_eq!(search("marmalade")["total"], 1);
+    let pieces = crate::harness::rows(
+        &v,
+        &format!("SELECT indexed FROM files WHERE path = '{archive}'"),
+    );
+    assert!(pieces[0].parse::<u32>().unwrap() > 4, "{pieces:?}");
+    // A word in every piece is one hit, not one a piece.
+    assert_eq!(search("gardens")["total"], 1);
+    // Shorter again: the pieces it no longer has leave the index.
+    v.write(archive, format!("---\n{}\nMarmalade only.\n", marker(1)));
+    v.run(&["scan"]).ok();
+    assert_eq!(search("zebrafish")["total"], 0);
+    assert_eq!(search("gardens")["total"], 0);
+    assert_eq!(
+        crate::harness::rows(&v, "SELECT count(*) FROM search_raw"),
+        ["1"]
+    );
+    std::fs::remove_file(v.path(archive)).unwrap();
+    v.run(&["scan"]).ok();
+    assert_eq!(
+        crate::harness::rows(&v, "SELECT count(*) FROM search_raw"),
+        ["0"]
+    );
+}
+
+/// The most memory `sparks scan` took in the vault, in KiB (the kernel's peak resident size
+/// of the child, read by Python's `resource`).
+fn scan_peak_kib(v: &TestVault) -> u64 {
+    let script = "import resource, subprocess, sys\n\
+                  subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)\n\
+                  print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)";
+    let mut c = crate::harness::command(&v.root, &v.home());
+    let sparks = c.get_program().to_owned();
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(sparks)
+        .args(["scan", "--full"])
+        .current_dir(&v.root)
+        .env_clear()
+        .envs(c.get_envs().filter_map(|(k, v)| Some((k, v?))))
+        .output()
+        .expect("python3 runs");
+    let _ = &mut c;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+}
+
+#[test]
+fn memory_does_not_grow_with_the_size_of_a_file() {
+    let small = TestVault::new();
+    small.write("raw/long.md", filler(75_000));
+    let large = TestVault::new();
+    large.write("raw/long.md", filler(1_200_000));
+    let (s, l) = (scan_peak_kib(&small), scan_peak_kib(&large));
+    eprintln!("scan's peak: {s} KiB with a 4.6 MiB file, {l} KiB with 73 MiB");
+    // Held whole, the larger file would add its 68 MiB more than twice over (the text, and
+    // the copy the index is given); read a piece at a time, the index's own caches grow a
+    // little and stop.
+    assert!(l < s + 34 * 1024, "{s} KiB, then {l} KiB");
+    let j = large
+        .run(&["search", "1199999", "--in", "raw", "--json"])
+        .ok()
+        .json();
+    assert_eq!(j["total"], 1, "{j}");
+}

@@ -1,4 +1,4 @@
-//! `sparks tasks add` and `sparks done` on wiki/collections/Tasks.md: sections, duplicates,
+//! `sparks tasks add`, `tasks list` and `sparks done` on wiki/collections/Tasks.md: sections, duplicates,
 //! byte-for-byte preservation, matching, and failures that change nothing.
 
 use crate::harness::{Run, TestVault};
@@ -436,4 +436,66 @@ fn a_crash_right_after_the_write_leaves_a_whole_file() {
         leftovers.is_empty(),
         "no temporary file is left: {leftovers:?}"
     );
+}
+
+#[test]
+fn list_shows_open_tasks_with_their_sections_and_lines() {
+    let v = TestVault::new();
+    v.write(TASKS, LIST);
+    let open = v.run(&["tasks", "list"]).ok();
+    let all = v.run(&["tasks", "list", "--all"]).ok();
+    let work = v
+        .run(&["tasks", "list", "--section", "work", "--json"])
+        .ok();
+    snapshot!(
+        v,
+        format!(
+            "$ sparks tasks list\n{}\n$ sparks tasks list --all\n{}\n$ sparks tasks list --section work --json\n{}",
+            output(&open),
+            output(&all),
+            output(&work)
+        )
+    );
+    // Each line named is the task's line in the file, and `done` completes what list shows.
+    let j = v.run(&["tasks", "list", "--json"]).ok().json();
+    let file = tasks(&v);
+    for t in j["tasks"].as_array().unwrap() {
+        let line = file
+            .lines()
+            .nth(t["line"].as_u64().unwrap() as usize - 1)
+            .unwrap();
+        assert!(line.ends_with(t["text"].as_str().unwrap()), "{line}");
+        assert!(line.contains("[ ]"), "{line}");
+    }
+    v.run(&["done", "renew passport"]).ok();
+    let after = v.run(&["tasks", "list", "--json"]).ok().json();
+    assert_eq!(after["open"], 3);
+    assert_eq!(after["done"], 2);
+    assert!(
+        !after["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["text"] == "renew passport")
+    );
+}
+
+#[test]
+fn list_of_a_section_tasks_md_lacks_says_so_and_no_file_is_no_task() {
+    let v = TestVault::new();
+    let none = v.run(&["tasks", "list", "--json"]).ok();
+    assert_eq!(
+        none.json(),
+        serde_json::json!({"tasks": [], "open": 0, "done": 0, "sections": [], "section": null})
+    );
+    v.write(TASKS, LIST);
+    let r = v.run(&["tasks", "list", "--section", "Garden"]).ok();
+    assert_eq!(r.stdout, "");
+    assert!(
+        r.stderr
+            .contains("Tasks.md has no section \"Garden\" (its sections: Home, Work, Notes)"),
+        "{}",
+        r.stderr
+    );
+    v.run(&["tasks", "list", "--section", " "]).code(2);
 }

@@ -22,7 +22,7 @@ use clap::Args;
 pub struct AffectedArgs {
     /// Print the result as JSON
     #[arg(long)]
-    json: bool,
+    pub(in crate::cli) json: bool,
 }
 
 /// Run `affected`.

@@ -27,7 +27,7 @@ pub struct BriefArgs {
 
     /// Print the result as JSON
     #[arg(long)]
-    json: bool,
+    pub(in crate::cli) json: bool,
 }
 
 /// Run `brief`.

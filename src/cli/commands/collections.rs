@@ -23,6 +23,14 @@ enum CollectionsCommand {
     Regen(RegenArgs),
 }
 
+impl CollectionsArgs {
+    /// Whether the command prints JSON.
+    pub fn json(&self) -> bool {
+        let CollectionsCommand::Regen(r) = &self.command;
+        r.json
+    }
+}
+
 /// Regenerate collection pages: those whose sources changed, the ones named, or all
 ///
 /// Quotes, Bookmarks, Books, Reading List, Media, Ideas and Projects, named by title or registry

@@ -1,20 +1,40 @@
-//! `sparks describe`: print the agent contract.
+//! `sparks describe`: print the agent contract, or a topic of its reference.
 
 use crate::cli::{Ctx, exit::Exit, output};
-use crate::contract::CONTRACT;
+use crate::contract::{self, CONTRACT, TOPICS};
 use clap::Args;
+use clap::builder::PossibleValuesParser;
 
-/// Print the agent contract: what agents do, what sparks does, and how they meet
+/// Print the agent contract, or one topic of its reference
 ///
-/// The same text `sparks init --agent` installs as CLAUDE.md, AGENTS.md or GEMINI.md. Works
-/// outside a vault.
-///
-/// Example: sparks describe > AGENTS.md
+/// Without a topic, the contract: what agents do, what sparks does, and how they meet; the
+/// same text `sparks init --agent` installs as CLAUDE.md, AGENTS.md or GEMINI.md. With a topic,
+/// that part of the reference (every flag, JSON shapes, exit codes, configuration); --topics
+/// lists them, one a line with its summary. Works outside a vault.
 #[derive(Debug, Args)]
-pub struct DescribeArgs {}
+#[command(
+    after_help = "Examples:\n  sparks describe > AGENTS.md\n  sparks describe --topics\n  sparks describe ingest"
+)]
+pub struct DescribeArgs {
+    /// The topic to print (see --topics)
+    #[arg(value_name = "TOPIC", value_parser = PossibleValuesParser::new(TOPICS.iter().map(|t| t.name)), hide_possible_values = true)]
+    topic: Option<String>,
+
+    /// List the topics, one a line: its name, then what it holds
+    #[arg(long, conflicts_with = "topic")]
+    topics: bool,
+}
 
 /// Run `describe`.
-pub fn run(_ctx: &Ctx, _args: DescribeArgs) -> anyhow::Result<Exit> {
-    output::write(CONTRACT)?;
+pub fn run(_ctx: &Ctx, args: DescribeArgs) -> anyhow::Result<Exit> {
+    if args.topics {
+        output::write(&contract::topic_list())?;
+        return Ok(Exit::Success);
+    }
+    let text = match args.topic.as_deref().and_then(contract::topic) {
+        Some(t) => t.text,
+        None => CONTRACT,
+    };
+    output::write(text)?;
     Ok(Exit::Success)
 }

@@ -21,7 +21,7 @@ pub struct DoneArgs {
 
     /// Print the result as JSON
     #[arg(long)]
-    json: bool,
+    pub(in crate::cli) json: bool,
 }
 
 /// Run `done`.

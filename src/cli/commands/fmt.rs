@@ -32,7 +32,7 @@ pub struct FmtArgs {
 
     /// Print the result as JSON
     #[arg(long)]
-    json: bool,
+    pub(in crate::cli) json: bool,
 }
 
 /// Run `fmt`.

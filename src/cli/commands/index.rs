@@ -28,7 +28,7 @@ pub struct IndexArgs {
 
     /// Print the result as JSON
     #[arg(long)]
-    json: bool,
+    pub(in crate::cli) json: bool,
 }
 
 /// Run `index`.

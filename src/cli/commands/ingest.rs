@@ -88,9 +88,17 @@ pub struct IngestArgs {
     json: Option<bool>,
 }
 
+impl IngestArgs {
+    /// Whether the command prints JSON: by default with --prepare and --status, with --json
+    /// otherwise.
+    pub fn json(&self) -> bool {
+        self.json.unwrap_or(self.prepare || self.status)
+    }
+}
+
 /// Run `ingest`.
 pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
-    let json = args.json.unwrap_or(false);
+    let json = args.json();
     if args.list {
         return history::list(ctx, args.page, json);
     }
@@ -101,7 +109,6 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
         return history::revert(ctx, id.into(), args.dry_run, json);
     }
     if args.prepare || args.status {
-        let json = args.json.unwrap_or(true);
         let (batch, exit, what) = if args.status {
             match ctx.run(request::IngestStatus)? {
                 OpenBatch::Open(b) => (b, Exit::Success, "open"),

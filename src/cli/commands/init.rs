@@ -29,7 +29,7 @@ pub struct InitArgs {
 
     /// Print the result as JSON
     #[arg(long)]
-    json: bool,
+    pub(in crate::cli) json: bool,
 }
 
 /// The agents whose instruction files `init` can write.

@@ -9,29 +9,33 @@ use clap::Args;
 /// Check the vault's health: links, frontmatter, orphans, thin and stale pages
 ///
 /// Brings the manifest up to date first (an incremental scan). Exits 1 when any
-/// issue is found, in text and JSON alike. --fix applies only safe fixes (tag form, a stale
-/// `updated:` bumped to today, links rewritten to their page's title) and lists each change.
-/// While an ingest is open, the archive files it will write (raw/inbox/<capture date>.md) are
+/// issue is found, in text and JSON alike. --fix changes only what lint reports, and lists
+/// each change: invalid-frontmatter's tags are put in their canonical form, a stale-pages
+/// page gets `updated:` set to today. The rest of invalid-frontmatter (key order, list
+/// shape, date form) is repaired by `sparks fmt --fix`; the other checks need a person or the
+/// agent (a broken link's target does not exist yet). While an ingest is open, the archive files it will write (raw/inbox/<capture date>.md) are
 /// not dead sources. An installed CLAUDE.md, AGENTS.md or GEMINI.md that differs from the contract built into
 /// this sparks is a warning and a `contract-drift` note in the JSON, not an issue.
 #[derive(Debug, Args)]
 #[command(
     after_help = "Checks: ambiguous-links, broken-blocks, broken-headings, broken-links, dead-sources,\n  \
     duplicate-aliases, duplicate-titles, invalid-frontmatter, missing-embeds, missing-frontmatter,\n  \
-    orphans, stale-pages, thin-pages\n\nExamples:\n  sparks lint\n  sparks lint --check broken-links orphans --json\n  sparks lint --fix"
+    orphans, stale-pages, thin-pages\n\n\
+    --fix repairs: invalid-frontmatter (tags only), stale-pages\n\
+    sparks fmt --fix repairs: invalid-frontmatter (key order, list shape, date form)\n\nExamples:\n  sparks lint\n  sparks lint --check broken-links orphans --json\n  sparks lint --fix"
 )]
 pub struct LintArgs {
     /// Run only these checks
     #[arg(long, value_name = "NAME", num_args = 1..)]
     check: Vec<String>,
 
-    /// Apply the safe fixes, then report what remains
+    /// Repair the tags and stale dates lint reports, then report what remains
     #[arg(long)]
     fix: bool,
 
     /// Print the result as JSON
     #[arg(long)]
-    json: bool,
+    pub(in crate::cli) json: bool,
 }
 
 /// Run `lint`.

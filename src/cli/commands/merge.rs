@@ -36,7 +36,7 @@ pub struct MergeArgs {
 
     /// Print the result as JSON
     #[arg(long)]
-    json: bool,
+    pub(in crate::cli) json: bool,
 }
 
 /// Run `merge`.

@@ -56,7 +56,7 @@ pub struct QueryArgs {
     resolve: Option<String>,
     /// Print the result as JSON
     #[arg(long)]
-    json: bool,
+    pub(in crate::cli) json: bool,
 }
 
 /// Run `query`.

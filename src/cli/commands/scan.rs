@@ -27,7 +27,7 @@ pub struct ScanArgs {
 
     /// Print the result as JSON
     #[arg(long)]
-    json: bool,
+    pub(in crate::cli) json: bool,
 }
 
 /// Run `scan`.

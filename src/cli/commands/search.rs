@@ -36,7 +36,7 @@ pub struct SearchArgs {
     limit: usize,
     /// Print the result as JSON
     #[arg(long)]
-    json: bool,
+    pub(in crate::cli) json: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

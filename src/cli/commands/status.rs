@@ -17,7 +17,7 @@ use clap::Args;
 pub struct StatusArgs {
     /// Print the result as JSON
     #[arg(long)]
-    json: bool,
+    pub(in crate::cli) json: bool,
 }
 
 /// Run `status`.

@@ -12,8 +12,11 @@
 //! revert without putting an entry back twice. The pieces: `plan` decides what to write,
 //! `steps` writes it.
 
+pub mod later;
 mod plan;
 mod steps;
+
+pub use later::{Later, UndoLater};
 
 use super::IngestError;
 use crate::clock::Now;
@@ -78,7 +81,7 @@ pub struct PageUndo {
 }
 
 /// A page changed again after the ingest: the revert writes nothing.
-#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Conflict {
     /// Vault-relative path.
     pub path: String,
@@ -88,6 +91,9 @@ pub struct Conflict {
     pub changed_by: String,
     /// The later ingest that changed it last, if one did.
     pub ingest: Option<i64>,
+    /// Otherwise the later Sparks command that did (`done`, `mv`, `merge`), when the files
+    /// tell it, and how to undo it.
+    pub later: Option<Later>,
 }
 
 /// What a revert did (or, with `--dry-run` or conflicts, would do).

@@ -37,7 +37,8 @@ pub(super) struct Plan {
     pub entries: Vec<BatchEntry>,
     /// The pages to put back.
     pub pages: Vec<Page>,
-    /// Pages changed again since the ingest.
+    /// Pages changed again since the ingest (a plan with any is never journaled).
+    #[serde(skip)]
     pub conflicts: Vec<Conflict>,
     /// The collections to regenerate: those the entries fed, and those whose page the ingest
     /// wrote.
@@ -115,8 +116,15 @@ impl Plan {
             collections.extend(generated);
             let now = read(vault, &change.path)?.map(|b| hash(&b));
             let untouched = now == change.after_hash || now == change.before_hash;
-            if check && generated.is_none() && !untouched {
-                conflicts.push(conflict(manifest, id, change, now.as_deref())?);
+            // A page the ingest made that is gone since was deleted, as the revert would, or
+            // renamed or merged by a later command, whose page the revert would leave behind.
+            let moved = check
+                && untouched
+                && now.is_none()
+                && change.after_hash.is_some()
+                && super::later::find(vault, manifest, &change, None)?.is_some();
+            if check && generated.is_none() && (!untouched || moved) {
+                conflicts.push(conflict(vault, manifest, id, change, now.as_deref())?);
                 continue;
             }
             pages.push(Page {
@@ -127,6 +135,8 @@ impl Plan {
         }
         collections.sort();
         collections.dedup();
+        // What later commands did is undone newest first: those conflicts come first, so.
+        conflicts.sort_by_key(|c| std::cmp::Reverse(c.later.as_ref().map(|l| l.at_ns)));
         let mut missing = None;
         if conflicts.is_empty() {
             pages.retain_mut(|p| {
@@ -237,8 +247,10 @@ fn archive_file(e: &BatchEntry) -> String {
 }
 
 /// Who changed a page last since ingest `id`: the latest later ingest that touched it, if
-/// the page is as that ingest left it; otherwise an edit outside ingests.
+/// the page is as that ingest left it; otherwise a later `done`, `mv` or `merge` when the files
+/// tell it; otherwise an edit outside ingests.
 fn conflict(
+    vault: &Vault,
     manifest: &Manifest,
     id: i64,
     change: PageChange,
@@ -248,16 +260,22 @@ fn conflict(
         .later_change(id, &change.path)?
         .filter(|(_, after)| after.as_deref() == now)
         .map(|(later, _)| later);
-    let changed_by = match (by, now) {
-        (Some(later), _) => format!("ingest {later}"),
-        (None, None) => format!("deleted after ingest {id}, not by an ingest"),
-        (None, Some(_)) => format!("edited after ingest {id}, not by an ingest"),
+    let later = match by {
+        Some(_) => None,
+        None => super::later::find(vault, manifest, &change, now)?,
+    };
+    let changed_by = match (by, &later, now) {
+        (Some(ingest), ..) => format!("ingest {ingest}"),
+        (None, Some(l), _) => format!("{} by `sparks {}`", l.what(), l.command),
+        (None, None, None) => format!("deleted after ingest {id}, not by an ingest"),
+        (None, None, Some(_)) => format!("edited after ingest {id}, not by an ingest"),
     };
     Ok(Conflict {
         path: change.path,
         action: change.action,
         changed_by,
         ingest: by,
+        later,
     })
 }
 

@@ -8,6 +8,8 @@ mod links;
 mod pages;
 mod search;
 
+pub(super) use search::{PIECE_BITS, file_rowid, search_table};
+
 use super::files::Stat;
 use super::{At, Manifest, Result};
 use crate::key;
@@ -23,14 +25,30 @@ use std::path::Path;
 pub type Dirty = BTreeSet<String>;
 
 /// What was read from a new or changed file.
-#[derive(Debug, Clone, Copy)]
 pub struct Content<'a> {
     /// blake3 of the bytes.
     pub hash: &'a str,
     /// The parsed page, for wiki Markdown.
     pub doc: Option<&'a Document>,
     /// The text to index for search.
-    pub text: Option<&'a str>,
+    pub text: Option<Text<'a>>,
+}
+
+/// The text of a file for the search index.
+pub enum Text<'a> {
+    /// All of it, in memory (cut into pieces here when it is long).
+    Whole(&'a str),
+    /// A piece at a time, as it is read (a file too large to hold).
+    Pieces(&'a mut dyn Iterator<Item = String>),
+}
+
+/// How much of a file's text the search index holds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Indexed {
+    /// Its pieces (rows of the search table).
+    pub pieces: i64,
+    /// The text went on past the most pieces a file can have: the rest is not searchable.
+    pub cut: bool,
 }
 
 impl Manifest {
@@ -79,8 +97,8 @@ pub(super) fn generation(conn: &rusqlite::Connection) -> rusqlite::Result<i64> {
 /// The stored row of a file the scan found.
 struct Previous {
     rowid: i64,
-    /// Its text is in the search index.
-    indexed: bool,
+    /// How many pieces of its text the search index holds.
+    indexed: i64,
     /// Not marked deleted, nor to be read again from scratch: its derived rows are current.
     live: bool,
 }
@@ -133,7 +151,7 @@ impl ScanTx<'_> {
         content: Content<'_>,
         (clock_ns, changed_ns): (i64, i64),
         dirty: &mut Dirty,
-    ) -> Result<()> {
+    ) -> Result<Indexed> {
         let Content { hash, doc, text } = content;
         let path_key = key::link_key(path);
         let name_key = key::last_component(&path_key).to_string();
@@ -143,13 +161,10 @@ impl ScanTx<'_> {
         // asked to read again (`reindex:`) has all its rows written anew.
         let previous = self.previous(path)?;
         let live = previous.as_ref().is_some_and(|p| p.live);
-        if let Some(Previous {
-            rowid,
-            indexed: true,
-            ..
-        }) = previous
+        if let Some(p) = &previous
+            && p.indexed > 0
         {
-            self.unindex(path, rowid)?;
+            self.unindex(path, p.rowid, p.indexed)?;
         }
         if previous.is_some() && !live {
             self.clear_derived(path, dirty)?;
@@ -184,7 +199,7 @@ impl ScanTx<'_> {
                         clock_ns,
                         changed_ns,
                         name_loose,
-                        text.is_some(),
+                        i64::from(text.is_some()),
                         self.stamp,
                     ],
                     |r| r.get(0),
@@ -203,10 +218,18 @@ impl ScanTx<'_> {
             dirty.insert(name_key);
             dirty.insert(path_key);
         }
-        if let Some(text) = text {
-            self.index_text(path, rowid, doc, text)?;
+        let Some(text) = text else {
+            return Ok(Indexed::default());
+        };
+        let indexed = self.index_text(path, rowid, doc, text)?;
+        // One piece is what the row says already.
+        if indexed.pieces != 1 {
+            self.tx
+                .prepare_cached("UPDATE files SET indexed = ?2 WHERE rowid = ?1")
+                .and_then(|mut s| s.execute(params![rowid, indexed.pieces]))
+                .at(&self.path)?;
         }
-        Ok(())
+        Ok(indexed)
     }
 
     /// The file is gone: mark it deleted (its `changed_ns` becomes the time it was found gone)
@@ -215,13 +238,10 @@ impl ScanTx<'_> {
         let path_key = key::link_key(path);
         dirty.insert(key::last_component(&path_key).to_string());
         dirty.insert(path_key);
-        if let Some(Previous {
-            rowid,
-            indexed: true,
-            ..
-        }) = self.previous(path)?
+        if let Some(p) = self.previous(path)?
+            && p.indexed > 0
         {
-            self.unindex(path, rowid)?;
+            self.unindex(path, p.rowid, p.indexed)?;
         }
         self.clear_derived(path, dirty)?;
         self.tx

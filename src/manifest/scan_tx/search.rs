@@ -1,45 +1,118 @@
-//! What the scan writes of the full-text index: each file's text under its rowid, in the
-//! search table of its scope, queued and written in batches.
+//! What the scan writes of the full-text index: each file's text in the search table of its
+//! scope, queued and written in batches. A text longer than [`pieces::PIECE`] is indexed in
+//! pieces, one row each, so that no row (and no batch) grows with the file: the first under
+//! the file's rowid, the others under [`piece_rowid`]s, which the lookups in
+//! `manifest::search` map back to the file.
 
-use super::ScanTx;
+use super::{Indexed, ScanTx, Text};
 use crate::cjk;
 use crate::manifest::{At, Result};
 use crate::markdown::{Block, Document};
+use crate::pieces;
 use crate::progress::Phase;
 use rusqlite::params;
 
+/// Bits of a piece's rowid that number the piece (see [`piece_rowid`]).
+pub(in crate::manifest) const PIECE_BITS: u32 = 22;
+
+/// The rowid of piece `n` of the file with rowid `file`: the file's own for the first piece;
+/// for the others a negative number that holds both (`-(file << PIECE_BITS | n)`), so that
+/// the lookups read every later piece before any first one. `None` past the most pieces a
+/// file can have (2^22, 4 TiB of text) or for a rowid too large to hold one.
+pub(in crate::manifest) fn piece_rowid(file: i64, n: u64) -> Option<i64> {
+    if n == 0 {
+        return Some(file);
+    }
+    if n >= 1 << PIECE_BITS || !(1..1 << (62 - PIECE_BITS)).contains(&file) {
+        return None;
+    }
+    Some(-((file << PIECE_BITS) | n as i64))
+}
+
+/// The rowid of the file a search row belongs to.
+pub(in crate::manifest) fn file_rowid(row: i64) -> i64 {
+    match row >= 0 {
+        true => row,
+        false => row.unsigned_abs() as i64 >> PIECE_BITS,
+    }
+}
+
 impl ScanTx<'_> {
-    /// Take the file with this rowid out of its scope's search table.
-    pub(super) fn unindex(&self, path: &str, rowid: i64) -> Result<()> {
-        self.search_batch(SearchOp::Delete {
-            table: search_table(path),
-            rowid,
-        })
+    /// Take the `pieces` rows of the file with this rowid out of its scope's search table.
+    pub(super) fn unindex(&self, path: &str, rowid: i64, pieces: i64) -> Result<()> {
+        for n in 0..pieces.max(0) as u64 {
+            let Some(rowid) = piece_rowid(rowid, n) else {
+                break;
+            };
+            self.search_batch(SearchOp::Delete {
+                table: search_table(path),
+                rowid,
+            })?;
+        }
+        Ok(())
     }
 
-    /// Index `body` (and, for a page, its title, aliases and tags) for full-text search, under
-    /// the file's rowid.
+    /// Index the text (and, for a page, its title, aliases and tags with the first piece) for
+    /// full-text search under the file's rowid, in pieces when it is long.
     pub(super) fn index_text(
         &self,
         path: &str,
         rowid: i64,
         doc: Option<&Document>,
-        body: &str,
-    ) -> Result<()> {
+        text: Text<'_>,
+    ) -> Result<Indexed> {
         let fm = match doc.map(|d| &d.block) {
             Some(Block::Valid(fm)) => Some(fm),
             _ => None,
         };
         let title = fm.and_then(|f| f.title.as_deref()).unwrap_or_default();
         let aliases = fm.map(|f| f.aliases.join("\n")).unwrap_or_default();
-        self.search_batch(SearchOp::Insert {
-            table: search_table(path),
-            rowid,
-            title: cjk::with_pairs(title).into_owned(),
-            aliases: cjk::with_pairs(&aliases).into_owned(),
-            tags: fm.map(|f| f.tags.join(" ")).unwrap_or_default(),
-            body: cjk::with_pairs(body).into_owned(),
-        })
+        let mut indexed = Indexed::default();
+        let mut index = |body: &str| -> Result<bool> {
+            let Some(id) = piece_rowid(rowid, indexed.pieces as u64) else {
+                indexed.cut = true;
+                return Ok(false);
+            };
+            let first = indexed.pieces == 0;
+            self.search_batch(SearchOp::Insert {
+                table: search_table(path),
+                rowid: id,
+                title: if first {
+                    cjk::with_pairs(title).into_owned()
+                } else {
+                    String::new()
+                },
+                aliases: if first {
+                    cjk::with_pairs(&aliases).into_owned()
+                } else {
+                    String::new()
+                },
+                tags: match (first, fm) {
+                    (true, Some(f)) => f.tags.join(" "),
+                    _ => String::new(),
+                },
+                body: cjk::with_pairs(body).into_owned(),
+            })?;
+            indexed.pieces += 1;
+            Ok(true)
+        };
+        match text {
+            Text::Whole(t) => {
+                for piece in pieces::split(t, pieces::PIECE) {
+                    if !index(piece)? {
+                        break;
+                    }
+                }
+            }
+            Text::Pieces(all) => {
+                for piece in all {
+                    if !index(&piece)? {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(indexed)
     }
 
     /// Queue a change of the search index, writing the queue once it holds enough text.
@@ -110,7 +183,7 @@ pub(super) const SEARCH_TABLES: [&str; 2] = ["search_wiki", "search_raw"];
 
 /// The search table of a file: pages in one, raw files in the other, so that a scope is a
 /// table and never a filter.
-pub(super) fn search_table(path: &str) -> &'static str {
+pub(in crate::manifest) fn search_table(path: &str) -> &'static str {
     if path.starts_with("wiki/") {
         SEARCH_TABLES[0]
     } else {
@@ -157,4 +230,30 @@ impl SearchOp {
 pub(super) struct SearchBatch {
     ops: Vec<SearchOp>,
     bytes: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn piece_rowids_map_back_to_their_file() {
+        assert_eq!(piece_rowid(7, 0), Some(7));
+        for (file, n) in [(1, 1), (7, 3), (123_456_789, (1 << PIECE_BITS) - 1)] {
+            let row = piece_rowid(file, n).unwrap();
+            assert!(row < 0);
+            assert_eq!(file_rowid(row), file);
+        }
+        assert_eq!(file_rowid(42), 42);
+        assert_eq!(
+            piece_rowid(7, 1 << PIECE_BITS),
+            None,
+            "past the most pieces"
+        );
+        assert_eq!(
+            piece_rowid(1 << 41, 1),
+            None,
+            "a rowid too large for pieces"
+        );
+    }
 }

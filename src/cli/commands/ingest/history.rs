@@ -5,8 +5,9 @@ use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
 use crate::collections;
 use crate::ingest::history::{IngestSummary, State};
-use crate::ingest::revert::Undo;
+use crate::ingest::revert::{Undo, UndoLater, later};
 use crate::ingest::{IngestDetail, IngestList, Reverted};
+use crate::mv::shell_word;
 use crate::request::{self, Report as _};
 
 /// `--list [--page PAGE]`.
@@ -43,10 +44,7 @@ pub(super) fn revert(ctx: &Ctx, id: i64, dry_run: bool, json: bool) -> anyhow::R
                 "ingest {id} was not reverted: {} changed since it, and nothing was written",
                 output::count(r.conflicts.len(), "page", "pages")
             ),
-            Some(
-                "revert the later ingests first (newest first), or put the pages back as the \
-                 ingest left them",
-            ),
+            Some(&undo_first(&r)),
         );
     }
     if json {
@@ -55,6 +53,55 @@ pub(super) fn revert(ctx: &Ctx, id: i64, dry_run: bool, json: bool) -> anyhow::R
         output::report(revert_text(&r))?;
     }
     Ok(r.ending().into())
+}
+
+/// What to undo before a revert stopped by later changes can run, in the order to undo it:
+/// the later commands, newest first (the conflicts come in that order), then the later
+/// ingests, newest first, then whatever else changed a page.
+fn undo_first(r: &Reverted) -> String {
+    let mut steps: Vec<String> = r
+        .conflicts
+        .iter()
+        .filter_map(|c| c.later.as_ref())
+        .map(|l| match (&l.undo, &l.commit) {
+            (UndoLater::Move { page, new }, Some(sha)) => format!(
+                "`git revert {}` (the `sparks mv` that renamed {new} to {page})",
+                crate::git::short(sha)
+            ),
+            (UndoLater::Move { page, new }, None) => format!(
+                "rename {page} back (`sparks mv {} {} --no-alias`) and set its `updated:` \
+                 back, or put {new} back by hand",
+                shell_word(page),
+                shell_word(new)
+            ),
+            (UndoLater::Untick { path, tasks }, _) => format!(
+                "tick {} open again in {path} (the later `sparks done`)",
+                later::quoted(tasks)
+            ),
+            (UndoLater::Unmerge { path, into }, Some(sha)) => format!(
+                "`git revert {}` (the `sparks merge` of {path} into {into})",
+                crate::git::short(sha)
+            ),
+            (UndoLater::Unmerge { path, into }, None) => format!(
+                "put {path} back (from a backup) and take its section out of {into}: no \
+                 command takes a merge back"
+            ),
+        })
+        .collect();
+    if r.conflicts.iter().any(|c| c.ingest.is_some()) {
+        steps.push("revert the later ingests (newest first)".into());
+    }
+    if r.conflicts
+        .iter()
+        .any(|c| c.ingest.is_none() && c.later.is_none())
+    {
+        steps.push("put the other pages back as the ingest left them".into());
+    }
+    format!(
+        "undo what came after it, in this order: {}; then run `sparks ingest --revert {}` again",
+        steps.join("; then "),
+        r.ingest_id
+    )
 }
 
 /// `2026-05-01T10:02:03+02:00` as `2026-05-01 10:02`, the time where it was recorded.
