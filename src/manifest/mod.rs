@@ -165,10 +165,22 @@ fn uri_path(path: &Path) -> String {
     out
 }
 
-/// Move the manifest at `path` and its `-wal`/`-shm` files aside (to `<name>.old-<stamp>`), so
-/// that the next open starts afresh. Returns the new names of the files moved.
+/// Move the manifest at `path` and its `-wal`/`-shm` files aside (to `<name>.old-<stamp>`, with
+/// `-2`, `-3`… after the stamp when an earlier one of the same second is there: none is ever
+/// replaced), so that the next open starts afresh. Returns the new names of the files moved.
 pub fn set_aside(path: &Path, stamp: &str) -> std::io::Result<Vec<PathBuf>> {
-    let stamp: String = stamp.chars().filter(char::is_ascii_alphanumeric).collect();
+    let base: String = stamp.chars().filter(char::is_ascii_alphanumeric).collect();
+    let taken = |stamp: &str| {
+        ["", "-wal", "-shm"].iter().any(|suffix| {
+            fs_err::symlink_metadata(format!("{}.old-{stamp}{suffix}", path.display())).is_ok()
+        })
+    };
+    let mut stamp = base.clone();
+    let mut n = 1;
+    while taken(&stamp) {
+        n += 1;
+        stamp = format!("{base}-{n}");
+    }
     let mut moved = Vec::new();
     for suffix in ["", "-wal", "-shm"] {
         let from = PathBuf::from(format!("{}{suffix}", path.display()));

@@ -922,3 +922,21 @@ fn a_rebuild_keeps_the_history_of_ingests() {
     assert!(v.read("inbox.md").contains("alpha"));
     assert!(!v.path("wiki/concepts/Alpha.md").exists());
 }
+
+/// Rebuilds in the same second never replace an earlier set-aside manifest.
+#[test]
+fn rebuilds_in_one_second_keep_every_set_aside_manifest() {
+    let v = TestVault::new();
+    for _ in 0..3 {
+        v.run(&["scan", "--rebuild"]).ok();
+    }
+    let kept = std::fs::read_dir(&v.root)
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            n.starts_with("sparks.db.old-") && !n.ends_with("-wal") && !n.ends_with("-shm")
+        })
+        .count();
+    assert_eq!(kept, 3);
+}
