@@ -317,16 +317,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
 /// needs it.
 fn command_line() -> String {
     let mut words = vec!["sparks".to_string()];
-    words.extend(std::env::args().skip(1).map(|a| {
-        let plain = !a.is_empty()
-            && a.chars().all(|c| {
-                c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | '+' | ',' | '=' | ':')
-            });
-        match plain {
-            true => a,
-            false => format!("'{}'", a.replace('\'', "'\\''")),
-        }
-    }));
+    words.extend(std::env::args().skip(1).map(|a| crate::mv::shell_word(&a)));
     words.join(" ")
 }
 

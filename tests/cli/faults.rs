@@ -1,7 +1,7 @@
 //! Crashes: finalize, prepare and abort killed after each of their steps and run again. The
 //! races (many prepares at once, a human appending during finalize) are in `races.rs`.
 
-use crate::harness::{Run, TestVault, archive_files, git};
+use crate::harness::{Run, TestVault, archive_files, delete_manifest, git};
 use serde_json::Value;
 
 /// The prepared batch of every crash test: several capture dates, one of them twice.
@@ -57,19 +57,6 @@ impl Disturb {
                 v.run(&["scan", "--rebuild"]).ok();
             }
             Disturb::DeleteManifest => delete_manifest(v),
-        }
-    }
-}
-
-/// `rm sparks.db*`: the manifest, its WAL and shared memory, and its lock file.
-pub fn delete_manifest(v: &TestVault) {
-    for entry in std::fs::read_dir(&v.root).expect("the vault") {
-        let path = entry.expect("an entry").path();
-        if path
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with("sparks.db"))
-        {
-            std::fs::remove_file(&path).expect("remove a manifest file");
         }
     }
 }

@@ -522,3 +522,16 @@ pub fn regex_escape(s: &str) -> String {
     }
     out
 }
+
+/// `rm sparks.db*`: the manifest, its WAL and shared memory, and its lock file.
+pub fn delete_manifest(v: &TestVault) {
+    for entry in std::fs::read_dir(&v.root).expect("the vault") {
+        let path = entry.expect("an entry").path();
+        if path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("sparks.db"))
+        {
+            std::fs::remove_file(&path).expect("remove a manifest file");
+        }
+    }
+}

@@ -222,6 +222,9 @@ fn signal(child: &Child, name: &str) {
     assert!(sent.success());
 }
 
+/// How `child` ended (its exit code; `None` when a signal ended it). Unlike
+/// `harness::finish`, it keeps the child's stdin open while it waits: `serve` must end on the
+/// signal, not on its client going away.
 fn ended(mut child: Child) -> Option<i32> {
     let started = std::time::Instant::now();
     loop {

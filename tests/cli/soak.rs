@@ -18,7 +18,7 @@ mod mv;
 mod referrers;
 mod revert;
 
-use crate::harness::{Run, TestVault, finish, number_from_env};
+use crate::harness::{Run, TestVault, delete_manifest, finish, number_from_env};
 use std::collections::{BTreeSet, HashSet};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -440,16 +440,6 @@ impl Soak {
                 && self.git_locks == 0,
             "{figures} (the notes above say where)"
         );
-    }
-}
-
-/// Delete the manifest and its side files (not the lock file, which holds no state).
-pub fn delete_manifest(v: &TestVault) {
-    for f in ["sparks.db", "sparks.db-wal", "sparks.db-shm"] {
-        match std::fs::remove_file(v.path(f)) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => panic!("remove {f}: {e}"),
-            _ => {}
-        }
     }
 }
 

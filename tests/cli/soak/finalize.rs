@@ -84,6 +84,6 @@ fn finalize_again(v: &TestVault, prepare: &[&str]) -> Result<(), String> {
 /// started on it (abort refuses), forget it with the manifest.
 fn unstick(v: &TestVault) {
     if v.run(&["ingest", "--abort"]).code != Some(0) {
-        super::delete_manifest(v);
+        crate::harness::delete_manifest(v);
     }
 }

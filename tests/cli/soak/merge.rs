@@ -7,7 +7,8 @@
 //! [`REFERRERS`]: super::referrers::REFERRERS
 
 use super::referrers::{self, Target};
-use super::{Finding, Soak, delete_manifest, unfinished};
+use super::{Finding, Soak, unfinished};
+use crate::harness::delete_manifest;
 use crate::harness::{TestVault, commit_all, git};
 
 const INTO: &str = "Orchard";

@@ -6,7 +6,8 @@
 //! [`REFERRERS`]: super::referrers::REFERRERS
 
 use super::referrers::{self, Target};
-use super::{Finding, Soak, delete_manifest, unfinished};
+use super::{Finding, Soak, unfinished};
+use crate::harness::delete_manifest;
 use crate::harness::{TODAY, TestVault, commit_all, page_text};
 
 const NAMES: [&str; 2] = ["Apple", "Pear"];

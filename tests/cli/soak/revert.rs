@@ -11,7 +11,8 @@
 
 use super::captures::{Census, Ledger, put_back};
 use super::finalize::agent_writes;
-use super::{Ended, Finding, Soak, delete_manifest, unfinished};
+use super::{Ended, Finding, Soak, unfinished};
+use crate::harness::delete_manifest;
 use crate::harness::{TestVault, commit_all, files};
 use std::collections::BTreeMap;
 
