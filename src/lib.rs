@@ -49,3 +49,4 @@ pub mod stop;
 pub mod tasks;
 pub mod vault;
 pub mod view;
+pub mod watch;

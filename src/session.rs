@@ -20,6 +20,9 @@ pub struct Site {
     pub vault: Option<PathBuf>,
     /// A pinned date (`SPARKS_TODAY`), for tests.
     pub today: Option<NaiveDate>,
+    /// `--no-refresh`: a request that reads answers from the manifest as it is, without
+    /// bringing it up to date first.
+    pub no_refresh: bool,
 }
 
 /// One operation's vault and clock.
@@ -31,6 +34,8 @@ pub struct Session {
     pub now: Now,
     /// Who hears the progress of long operations: silent unless the CLI draws a bar.
     pub progress: Listener,
+    /// `--no-refresh` ([`Site::no_refresh`]).
+    pub no_refresh: bool,
     /// A manifest opened before the operation ran (to read its journal), which the
     /// operation's own [`Session::manifest`] takes instead of opening another.
     kept: Mutex<Option<Manifest>>,
@@ -77,6 +82,7 @@ impl Site {
             vault: self.vault()?,
             now: self.now(),
             progress: Listener::default(),
+            no_refresh: self.no_refresh,
             kept: Mutex::new(None),
         })
     }
@@ -119,6 +125,7 @@ mod tests {
         let site = Site {
             vault: Some(dir.path().to_path_buf()),
             today: None,
+            no_refresh: false,
         };
         let s = site.open().expect("a session");
         let mut m = s.manifest().expect("a manifest");

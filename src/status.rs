@@ -47,8 +47,42 @@ pub struct Status {
     /// An operation that rewrites several files (`mv`, `merge`, `ingest --revert`) and was
     /// interrupted: running its command again completes it.
     pub unfinished: Option<Unfinished>,
+    /// The vault's watcher (`sparks watch`, or the one `serve` or `view` runs).
+    pub watch: WatchStatus,
     /// The agent instruction files at the vault root.
     pub contract: ContractStatus,
+}
+
+/// Whether a watcher keeps the manifest current: every field but `running` is null when none
+/// runs.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct WatchStatus {
+    /// A watcher holds the vault's watcher lock.
+    pub running: bool,
+    /// Its process id.
+    pub pid: Option<u32>,
+    /// When it started.
+    pub since: Option<String>,
+    /// When it last applied a change.
+    pub last_event: Option<String>,
+    /// `native` (file events) or `polling`.
+    pub mode: Option<&'static str>,
+}
+
+impl WatchStatus {
+    /// The watcher of the vault at `root`, as it says it is.
+    pub fn of(root: &std::path::Path) -> WatchStatus {
+        match crate::runstate::watch::running(root) {
+            None => WatchStatus::default(),
+            Some(w) => WatchStatus {
+                running: true,
+                pid: Some(w.pid),
+                since: Some(w.since).filter(|s| !s.is_empty()),
+                last_event: w.last_event,
+                mode: Some(w.mode.as_str()),
+            },
+        }
+    }
 }
 
 /// The agent instruction files, compared with the contract in this binary.
@@ -235,6 +269,7 @@ pub fn status(
         },
         open_ingest,
         unfinished,
+        watch: WatchStatus::of(&vault.root),
         contract: ContractStatus {
             files: contract::installed(&vault.root),
         },

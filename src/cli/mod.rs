@@ -8,6 +8,7 @@ mod interrupt;
 pub mod number;
 pub mod output;
 pub mod progress;
+mod watching;
 
 use crate::clock::Now;
 use crate::failure::Failure;
@@ -78,6 +79,11 @@ pub struct Cli {
     )]
     quiet: bool,
 
+    /// Answer from the manifest as it is: no scan first, no watcher asked (for scripts that run
+    /// many lookups in a row)
+    #[arg(long, global = true, help_heading = GLOBAL)]
+    no_refresh: bool,
+
     // One line here: `sparks --help` says the rest once, not every command's help.
     /// Colour human output: auto, always or never (see `sparks --help`)
     #[arg(
@@ -116,6 +122,7 @@ enum Command {
     Done(commands::done::DoneArgs),
     Serve(commands::serve::ServeArgs),
     View(commands::view::ViewArgs),
+    Watch(commands::watch::WatchArgs),
     #[command(alias = "completion")]
     Completions(commands::completions::CompletionsArgs),
 }
@@ -141,6 +148,7 @@ impl Command {
             Command::Brief(a) => a.json,
             Command::Collections(a) => a.json(),
             Command::Done(a) => a.json,
+            Command::Watch(a) => a.json,
             Command::Describe(_)
             | Command::Serve(_)
             | Command::View(_)
@@ -280,12 +288,16 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         site: Site {
             vault: cli.vault,
             today,
+            no_refresh: cli.no_refresh,
         },
         verbose: cli.verbose,
         progress: std::io::stderr().is_terminal() && !cli.quiet,
     };
     // A long-running front end stops cleanly by itself; any other command is interrupted.
-    if !matches!(cli.command, Command::Serve(_) | Command::View(_)) {
+    if !matches!(
+        cli.command,
+        Command::Serve(_) | Command::View(_) | Command::Watch(_)
+    ) {
         interrupt::install(ctx.site.clone(), command_line());
     }
     use commands::*;
@@ -309,6 +321,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Done(args) => done::run(&ctx, args),
         Command::Serve(args) => serve::run(&ctx, args),
         Command::View(args) => view::run(&ctx, args),
+        Command::Watch(args) => watch::run(&ctx, args),
         Command::Completions(args) => completions::run(&ctx, args),
     }
 }

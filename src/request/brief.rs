@@ -1,6 +1,6 @@
 //! `brief`: the last N days of activity.
 
-use super::{Report, Request};
+use super::{Refresh, Report, Request};
 use crate::failure::Failure;
 use crate::session::Session;
 
@@ -25,6 +25,10 @@ impl Request for Brief {
 
     fn writes(&self) -> bool {
         false
+    }
+
+    fn refresh(&self) -> Refresh {
+        Refresh::Within
     }
 
     fn run(self, s: &Session) -> Result<Self::Report, Failure> {

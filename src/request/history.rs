@@ -1,6 +1,6 @@
 //! An ingest's history and its undo: list, show, revert.
 
-use super::{Ending, Report, Request};
+use super::{Ending, Refresh, Report, Request};
 use crate::failure::Failure;
 use crate::ingest::{IngestDetail, IngestList, RevertOptions, Reverted};
 use crate::runstate::Journaled;
@@ -18,6 +18,10 @@ impl Request for ListIngests {
 
     fn writes(&self) -> bool {
         false
+    }
+
+    fn refresh(&self) -> Refresh {
+        Refresh::Within
     }
 
     fn run(self, s: &Session) -> Result<IngestList, Failure> {
@@ -54,6 +58,10 @@ impl Request for ShowIngest {
 
     fn writes(&self) -> bool {
         false
+    }
+
+    fn refresh(&self) -> Refresh {
+        Refresh::Within
     }
 
     fn run(self, s: &Session) -> Result<IngestDetail, Failure> {

@@ -1,6 +1,6 @@
 //! `index`: rebuild `wiki/index.md`.
 
-use super::{Report, Request};
+use super::{Refresh, Report, Request};
 use crate::failure::Failure;
 use crate::index::IndexReport;
 use crate::session::Session;
@@ -17,6 +17,10 @@ impl Request for Index {
 
     fn writes(&self) -> bool {
         !self.dry_run
+    }
+
+    fn refresh(&self) -> Refresh {
+        Refresh::Within
     }
 
     fn run(self, s: &Session) -> Result<IndexReport, Failure> {

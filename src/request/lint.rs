@@ -1,6 +1,6 @@
 //! `lint`: the health checks, after bringing the manifest up to date.
 
-use super::{Ending, Report, Request};
+use super::{Ending, Refresh, Report, Request};
 use crate::failure::Failure;
 use crate::lint::LintReport;
 use crate::session::Session;
@@ -30,6 +30,10 @@ impl Request for Lint {
 
     fn writes(&self) -> bool {
         self.fix
+    }
+
+    fn refresh(&self) -> Refresh {
+        Refresh::Within
     }
 
     fn run(self, s: &Session) -> Result<LintReport, Failure> {

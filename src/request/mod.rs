@@ -33,6 +33,7 @@ pub use scan::Scan;
 pub use tasks::{Done, TasksAdd, TasksList};
 
 use crate::failure::Failure;
+use crate::manifest::Trust;
 use crate::runstate::{Journaled, RunDir};
 use crate::session::Session;
 use serde::Serialize;
@@ -50,14 +51,44 @@ pub trait Request: Send + 'static {
     fn resumes(&self, _unfinished: &Journaled) -> bool {
         false
     }
+    /// Whether, when it only reads, it answers from the manifest, which must then reflect the
+    /// files ([`Refresh`]).
+    fn refresh(&self) -> Refresh {
+        Refresh::No
+    }
     /// Run it (front ends call [`run`], which guards it).
     fn run(self, session: &Session) -> Result<Self::Report, Failure>;
+}
+
+/// How a request that only reads sees the files as they are now: the manifest is brought up
+/// to date before it answers (`crate::scan::refresh`), unless a running watcher vouches for
+/// it, or `--no-refresh` says to answer from it as it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refresh {
+    /// It reads no manifest (or reads the files themselves).
+    No,
+    /// The request layer brings the manifest up to date before the request runs.
+    First,
+    /// The operation brings it up to date itself, and says what the scan could not read; it is
+    /// told what it may take on trust.
+    Within,
 }
 
 /// Run a request in a session. While an operation that rewrites several files is unfinished
 /// (interrupted), a request that may write runs only if it completes that operation: nothing
 /// else may change the files its plan was made from.
 pub fn run<R: Request>(request: R, session: &Session) -> Result<R::Report, Failure> {
+    if !request.writes() && request.refresh() != Refresh::No {
+        let mut manifest = session.manifest()?;
+        manifest.set_trust(match session.no_refresh {
+            true => Trust::AsIs,
+            false => Trust::Watcher,
+        });
+        if request.refresh() == Refresh::First {
+            crate::scan::refresh(&session.vault, &mut manifest, &session.now)?;
+        }
+        session.keep(manifest);
+    }
     let journaled = match request.writes() {
         true => {
             // Opened first: opening brings in a journal an earlier Sparks kept in the manifest.

@@ -1,6 +1,6 @@
 //! `query`: pages by frontmatter and links, or the collisions of a planned name.
 
-use super::{Report, Request};
+use super::{Refresh, Report, Request};
 use crate::failure::Failure;
 use crate::manifest::PageFilter;
 use crate::query::{QueryReport, ResolveReport};
@@ -45,6 +45,10 @@ impl Request for Query {
 
     fn writes(&self) -> bool {
         false
+    }
+
+    fn refresh(&self) -> Refresh {
+        Refresh::First
     }
 
     fn run(self, s: &Session) -> Result<QueryAnswer, Failure> {

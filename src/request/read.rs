@@ -1,6 +1,6 @@
 //! The lookups that change no file: `status`, `affected`, `search`.
 
-use super::{Report, Request};
+use super::{Refresh, Report, Request};
 use crate::failure::Failure;
 use crate::manifest::Scope;
 use crate::session::Session;
@@ -14,6 +14,10 @@ impl Request for Status {
 
     fn writes(&self) -> bool {
         false
+    }
+
+    fn refresh(&self) -> Refresh {
+        Refresh::First
     }
 
     fn run(self, s: &Session) -> Result<Self::Report, Failure> {
@@ -34,6 +38,10 @@ impl Request for Affected {
 
     fn writes(&self) -> bool {
         false
+    }
+
+    fn refresh(&self) -> Refresh {
+        Refresh::Within
     }
 
     fn run(self, s: &Session) -> Result<Self::Report, Failure> {
@@ -79,6 +87,10 @@ impl Request for Search {
 
     fn writes(&self) -> bool {
         false
+    }
+
+    fn refresh(&self) -> Refresh {
+        Refresh::First
     }
 
     fn run(self, s: &Session) -> Result<Self::Report, Failure> {

@@ -2,8 +2,8 @@
 //! in order to be finished, kept apart from the manifest so that deleting `sparks.db*` or
 //! `scan --rebuild` never loses it. It holds the journal of an interrupted `mv`, `merge` or
 //! `ingest --revert` (`journal`), the record of the open ingest and how far its finalize got
-//! (`ingest`), the record of a commit under way (`commit`), and the life locks of the Sparks
-//! processes at work ([`crate::live`]).
+//! (`ingest`), the record of a commit under way (`commit`), the running watcher's lock, account
+//! and cookies (`watch`), and the life locks of the Sparks processes at work ([`crate::live`]).
 //!
 //! Every record is written atomically; a record exists exactly while its operation is
 //! unfinished. The directory ignores itself in git (a `.gitignore` of `*`), `init` lists it in
@@ -16,6 +16,7 @@ mod commit;
 mod ingest;
 mod journal;
 mod restore;
+pub mod watch;
 
 pub use commit::commit;
 pub use ingest::OpenIngest;

@@ -16,12 +16,12 @@ mod report;
 mod walk;
 
 pub use read::is_page;
-pub use report::{ScanIssue, ScanOptions, ScanReport, Seen};
+pub use report::{ScanIssue, ScanOptions, ScanReport, Seen, Touched};
 pub use walk::stat_of;
 
 use crate::fsio;
 use crate::manifest::{
-    Content, Dirty, FileRow, FileRows, Manifest, ManifestError, Stat, Text, meta::LAST_SCAN,
+    Content, Dirty, FileRow, FileRows, Manifest, ManifestError, Stat, Text, Trust, meta::LAST_SCAN,
 };
 use crate::progress::Phase;
 use crate::vault::{MANIFEST, Vault};
@@ -173,11 +173,26 @@ pub fn scan_paths(
 /// the files as they are now (cheap when nothing changed: a walk and a stat per file). In a
 /// vault nobody may write to, the manifest stays as the last scan left it, and the result says
 /// so.
+///
+/// What the manifest may take on trust ([`Trust`]) spares the scan: for a request that only
+/// reads, a running watcher's word that it applied every change made before now (asked for
+/// with a cookie, [`crate::runstate::watch::vouch`]), or `--no-refresh`; once brought up to
+/// date, the rest of the request trusts it as it is.
 pub fn refresh(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &crate::clock::Now,
 ) -> Result<Seen, ScanError> {
+    match manifest.trust() {
+        Trust::AsIs => return Ok(Seen::default()),
+        Trust::Watcher
+            if crate::runstate::watch::vouch(&vault.root, crate::runstate::watch::VOUCH_WAIT) =>
+        {
+            manifest.set_trust(Trust::AsIs);
+            return Ok(Seen::default());
+        }
+        Trust::Watcher | Trust::Nothing => {}
+    }
     if manifest.is_read_only() {
         let last = manifest.meta(LAST_SCAN)?;
         return Ok(Seen {
@@ -186,6 +201,9 @@ pub fn refresh(
         });
     }
     let report = rescan(vault, manifest, now)?;
+    if manifest.trust() == Trust::Watcher {
+        manifest.set_trust(Trust::AsIs);
+    }
     Ok(Seen {
         scan_errors: report.errors,
         manifest_as_of: None,
@@ -250,6 +268,7 @@ fn store(
     }
     let mut dirty = Dirty::new();
     let (mut hashed, mut changed) = (0, 0);
+    let mut touched = Touched::default();
     let mut vanished = std::collections::HashSet::new();
     // Readers hash and parse in parallel while this thread writes, in walk order, with a
     // bounded number of files in flight: memory does not grow with the vault.
@@ -264,6 +283,7 @@ fn store(
             Read::Changed { hash, doc, text } => {
                 hashed += 1;
                 changed += 1;
+                touched.add(&f.rel);
                 let mut failed = None;
                 let path = f.raw.clone().unwrap_or_else(|| root.join(&f.rel));
                 let mut large = match &text {
@@ -329,6 +349,7 @@ fn store(
             if !seen.contains(path.as_str()) && gone(path, row) {
                 tx.delete(path, now_ns, &mut dirty)?;
                 deleted += 1;
+                touched.add(path);
             }
         }
     }
@@ -358,7 +379,14 @@ fn store(
         set_aside: Vec::new(),
         history_kept: None,
         warnings: Vec::new(),
+        touched,
     })
+}
+
+/// Whether a scan would look at the file at this vault-relative path: not hidden, not under a
+/// hidden directory or `node_modules`, not the manifest's own (what a watcher ignores).
+pub fn watched(rel: &str) -> bool {
+    walked(rel)
 }
 
 /// The incremental scan a command runs after writing files, at its own clock reading.

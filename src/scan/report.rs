@@ -45,6 +45,38 @@ pub struct ScanReport {
     /// With `--rebuild`: what could not be carried over, and why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// The files whose content changed, appeared or went (for a watcher to name; not in the
+    /// JSON).
+    #[serde(skip)]
+    pub touched: Touched,
+}
+
+/// The vault-relative files a scan found changed, appeared or gone: the first [`Touched::MAX`]
+/// of them, and whether there were more.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Touched {
+    /// The files, in the order the scan met them.
+    pub paths: Vec<String>,
+    /// More files changed than `paths` holds.
+    pub more: bool,
+}
+
+impl Touched {
+    /// How many paths are kept: a scan that changes more is a rebuild, not an edit to name.
+    pub const MAX: usize = 1_000;
+
+    /// Add a file.
+    pub(super) fn add(&mut self, path: &str) {
+        match self.paths.len() < Self::MAX {
+            true => self.paths.push(path.to_string()),
+            false => self.more = true,
+        }
+    }
+
+    /// Whether nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.paths.is_empty() && !self.more
+    }
 }
 
 impl ScanReport {

@@ -55,6 +55,9 @@ pub struct Options {
     pub allow_remote: bool,
     /// Called once per request.
     pub log: Option<Logger>,
+    /// The changes the vault's watcher applies, as they come (`None` with `--no-watch`): what
+    /// `GET /events` tells open pages.
+    pub changes: Option<tokio::sync::broadcast::Sender<crate::watch::Applied>>,
 }
 
 /// The viewer could not start or stopped with an error.

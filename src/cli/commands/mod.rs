@@ -20,3 +20,4 @@ pub mod serve;
 pub mod status;
 pub mod tasks;
 pub mod view;
+pub mod watch;

@@ -60,6 +60,7 @@ pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
                 .as_deref()
                 .unwrap_or("never (run `sparks scan`)"),
         ),
+        output::labelled("watch", watch_text(&s.watch)),
     ];
     if !s.contract.files.is_empty() {
         let files: Vec<String> = s
@@ -107,4 +108,21 @@ pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
     }
     output::lines(lines)?;
     Ok(Exit::Success)
+}
+
+/// `running (pid N, since …, last change applied …, native)` or `not running`.
+fn watch_text(w: &crate::status::WatchStatus) -> String {
+    let Some(pid) = w.pid.filter(|_| w.running) else {
+        return "not running".to_string();
+    };
+    let mut parts = vec![format!("pid {pid}")];
+    if let Some(since) = &w.since {
+        parts.push(format!("since {since}"));
+    }
+    parts.push(match &w.last_event {
+        Some(at) => format!("last change applied {at}"),
+        None => "no change applied yet".to_string(),
+    });
+    parts.extend(w.mode.map(str::to_string));
+    format!("running ({})", parts.join(", "))
 }

@@ -1,6 +1,6 @@
 //! `sparks view`: serve the vault as a local, read-only website.
 
-use crate::cli::{Ctx, exit::Exit, output};
+use crate::cli::{Ctx, exit::Exit, output, watching};
 use crate::failure::Failure;
 use crate::view::{self, Options, RequestLog, Site, ViewError};
 use clap::Args;
@@ -10,7 +10,9 @@ use std::sync::Arc;
 /// Serve the vault as a local, read-only website
 ///
 /// Pages, tags, backlinks, raw captures and search in a browser. Files are read on every
-/// request and the manifest is the last scan's: refresh to see edits, scan to update links.
+/// request; the viewer watches the vault (as sparks watch does, or relying on the watcher that
+/// runs), so pages created meanwhile are served and linked, and an open page reloads itself
+/// when it, its backlinks or the index change. With --no-watch the manifest is the last scan's.
 /// Listens on loopback only and answers only to localhost Host headers, unless --allow-remote.
 /// Prints the URL on stdout, one line per request on stderr; Ctrl-C stops it.
 ///
@@ -28,6 +30,10 @@ pub struct ViewArgs {
     /// Allow a non-loopback address and any Host header: whoever reaches it reads the vault
     #[arg(long)]
     allow_remote: bool,
+
+    /// Do not watch the vault: pages show the manifest as the last scan left it
+    #[arg(long)]
+    no_watch: bool,
 }
 
 /// Run `view`.
@@ -67,9 +73,19 @@ pub fn run(ctx: &Ctx, args: ViewArgs) -> anyhow::Result<Exit> {
             r.duration.as_micros()
         );
     };
+    let (changes, _) = tokio::sync::broadcast::channel(64);
+    let _watching = (!args.no_watch).then(|| {
+        let tell = changes.clone();
+        let on_change: watching::OnChange = Arc::new(move |a| {
+            // Nobody listening (no page open) is fine.
+            let _ = tell.send(a.clone());
+        });
+        watching::start(ctx.site(), "view", Some(on_change))
+    });
     let options = Options {
         allow_remote: args.allow_remote,
         log: Some(Arc::new(log)),
+        changes: (!args.no_watch).then_some(changes),
     };
     view::serve(bound, site, options).map_err(Failure::from)?;
     Ok(Exit::Success)
