@@ -419,13 +419,16 @@ fn color_always_colours_human_output_on_stdout_even_into_a_pipe() {
         plain.stdout,
         "the words say what the colour says"
     );
-    let status = v.run(&["status", "--color=always"]).ok();
+    let status = v.run(&["status", "--color=always", "--no-refresh"]).ok();
     assert!(
         status.stdout.starts_with("\x1b[1mvault:\x1b[0m "),
         "{:?}",
         status.stdout
     );
-    assert_eq!(strip_ansi(&status.stdout), v.run(&["status"]).ok().stdout);
+    assert_eq!(
+        strip_ansi(&status.stdout),
+        v.run(&["status", "--no-refresh"]).ok().stdout
+    );
     let never = v.run(&["--color", "never", "lint"]).code(1);
     assert!(!never.stdout.contains('\x1b'));
     // Data for scripts stays plain whatever the flag: paths, names, JSON.

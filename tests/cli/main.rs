@@ -36,3 +36,4 @@ mod soak;
 mod status;
 mod tasks;
 mod view;
+mod watch;

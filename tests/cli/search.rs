@@ -293,7 +293,7 @@ fn archives_indexed_with_their_markers_are_indexed_again_after_the_upgrade() {
     db.execute_batch("PRAGMA user_version = 11").unwrap();
     drop(db);
     let total = |v: &TestVault| {
-        v.run(&["search", "blake3", "--in", "raw", "--json"])
+        v.run(&["search", "blake3", "--in", "raw", "--json", "--no-refresh"])
             .ok()
             .json()["total"]
             .clone()

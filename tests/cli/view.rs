@@ -1123,7 +1123,8 @@ fn without_a_manifest_pages_still_show_and_none_is_created() {
     for f in ["sparks.db", "sparks.db-wal", "sparks.db-shm"] {
         let _ = std::fs::remove_file(v.path(f));
     }
-    let s = Server::start(&v, &[]);
+    // Not watching: the watcher would make the manifest (that is its job).
+    let s = Server::start(&v, &["--no-watch"]);
     let index = s.get("/").status(200).text();
     assert!(index.contains("no manifest yet"), "{index}");
     let page = s.get("/wiki/entities/Garden%20Plan").status(200).text();
