@@ -26,7 +26,7 @@ mod view;
 pub use extracts::{Extract, Fresh};
 pub use files::{FileRow, FileRows, Stat};
 pub use finalize::{Outcome, Step, UnknownStep};
-pub use health::{Claim, Dead, LinkFinding, PageRecord, Pages, Stale};
+pub use health::{Cited, Claim, LinkFinding, LiveFiles, PageRecord, Pages};
 pub use history::IngestRecord;
 pub use ingests::{BatchEntry, IngestRow, Mirrored, NewEntry, Opened};
 pub use journal::LegacyJournal;
