@@ -20,6 +20,7 @@ mod refs;
 mod scan_tx;
 mod search;
 mod sql;
+mod states;
 mod stats;
 mod view;
 
@@ -36,6 +37,7 @@ pub use query::{Collision, PageFilter, PageRow};
 pub use recent::{RawFile, UpdatedPage};
 pub use scan_tx::{Content, Dirty, Indexed, ScanTx, Text};
 pub use search::{Hit, Scope, Scores};
+pub use states::{FrontmatterState, IngestStatus, LinkStatus, UnknownState};
 pub use stats::{Counts, TypeCount};
 pub use view::{Backlink, NameHit, TagCount, ViewPage};
 

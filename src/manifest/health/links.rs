@@ -2,7 +2,7 @@
 //! resolved to a page without the `#heading` or `#^block` they name.
 
 use super::Pages;
-use crate::manifest::{At, Manifest, Result};
+use crate::manifest::{At, LinkStatus, Manifest, Result};
 use std::collections::HashMap;
 
 /// A link that does not lead where it says.
@@ -20,8 +20,8 @@ pub struct LinkFinding {
     pub block: Option<String>,
     /// `![[…]]`
     pub embed: bool,
-    /// `broken`, `ambiguous` or `resolved`.
-    pub status: String,
+    /// Broken, ambiguous or resolved.
+    pub status: LinkStatus,
     /// Where it resolved, if it did.
     pub resolved: Option<String>,
     /// How many pages an ambiguous link could mean.

@@ -1,15 +1,15 @@
 //! The pages' stored frontmatter, handed on one page at a time for the schema checks.
 
 use super::Pages;
-use crate::manifest::{At, Manifest, Result};
+use crate::manifest::{At, FrontmatterState, Manifest, Result};
 
 /// A page's stored frontmatter, for schema checks.
 #[derive(Debug, Clone)]
 pub struct PageRecord {
     /// Vault-relative path.
     pub path: String,
-    /// `ok`, `none` or `invalid`.
-    pub frontmatter: String,
+    /// Whether the page has a block, and whether it reads.
+    pub frontmatter: FrontmatterState,
     /// Why the block is invalid.
     pub error: Option<String>,
     /// The line of that error.
