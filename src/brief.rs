@@ -158,7 +158,10 @@ pub fn brief(
         new_raw: manifest.raw_modified_between(&from, &to)?,
         updated_wiki: manifest.pages_updated_between(&from, &to)?,
         revisit: Revisit {
-            stale: manifest.stale_pages()?.into_iter().map(|s| s.0).collect(),
+            stale: crate::lint::freshness::stale_pages(manifest)?
+                .into_iter()
+                .map(|s| s.path)
+                .collect(),
             seed_orphans: manifest.seed_orphans()?,
             thin: manifest
                 .thin_pages(vault.config.lint.thin_below_sentences)?

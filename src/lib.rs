@@ -37,6 +37,7 @@ pub mod manifest;
 pub mod markdown;
 pub mod mcp;
 pub mod mv;
+pub mod par;
 pub mod pieces;
 pub mod progress;
 pub mod query;

@@ -6,7 +6,7 @@ use super::IngestError;
 use super::provenance::recorded_delta;
 use crate::archive;
 use crate::lint::Issue;
-use crate::manifest::{IngestRecord, Manifest, Outcome, PageAction, Resolution};
+use crate::manifest::{IngestRecord, IngestStatus, Manifest, Outcome, PageAction, Resolution};
 use crate::vault::ARCHIVE_DIR;
 use serde::Serialize;
 
@@ -35,13 +35,13 @@ impl State {
         }
     }
 
-    /// The state of a recorded ingest.
+    /// The state of a recorded ingest: its status, but for a completed one reverted since.
     pub fn of(r: &IngestRecord) -> State {
-        match (r.status.as_str(), &r.reverted_at) {
-            ("open", _) => State::Open,
-            ("aborted", _) => State::Aborted,
-            (_, Some(_)) => State::Reverted,
-            _ => State::Completed,
+        match (r.status, &r.reverted_at) {
+            (IngestStatus::Open, _) => State::Open,
+            (IngestStatus::Aborted, _) => State::Aborted,
+            (IngestStatus::Completed, Some(_)) => State::Reverted,
+            (IngestStatus::Completed, None) => State::Completed,
         }
     }
 }
@@ -93,8 +93,14 @@ impl IngestSummary {
             ingest_id: r.id,
             state,
             prepared_at: r.started_at.clone(),
-            finalized_at: r.finished_at.clone().filter(|_| r.status == "completed"),
-            aborted_at: r.finished_at.clone().filter(|_| r.status == "aborted"),
+            finalized_at: r
+                .finished_at
+                .clone()
+                .filter(|_| r.status == IngestStatus::Completed),
+            aborted_at: r
+                .finished_at
+                .clone()
+                .filter(|_| r.status == IngestStatus::Aborted),
             reverted_at: r.reverted_at.clone(),
             entry_count: r.entries,
             archived: r.archived,
@@ -103,7 +109,7 @@ impl IngestSummary {
                 changed,
                 deleted,
             },
-            provenance: r.snapshot && r.status == "completed",
+            provenance: r.snapshot && r.status == IngestStatus::Completed,
             commit: r.commit_sha.clone(),
         }
     }

@@ -67,8 +67,8 @@ pub fn lint_and_fix(
         })?;
     }
     if on(Check::StalePages) {
-        for (path, ..) in manifest.stale_pages()? {
-            plans.entry(path).or_default().bump_updated = true;
+        for stale in super::freshness::stale_pages(manifest)? {
+            plans.entry(stale.path).or_default().bump_updated = true;
         }
     }
     let today = now.today.to_string();

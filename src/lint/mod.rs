@@ -8,6 +8,7 @@ mod check;
 mod checks;
 pub mod delta;
 pub mod fix;
+pub mod freshness;
 
 pub use check::{CHECKS, Check, NoSuchCheck};
 

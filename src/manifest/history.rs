@@ -12,8 +12,8 @@ pub struct IngestRecord {
     pub id: i64,
     /// Its token (archive markers and commit trailers carry it).
     pub token: String,
-    /// `open`, `completed` or `aborted`.
-    pub status: String,
+    /// Open, completed or aborted (a reverted ingest stays completed).
+    pub status: super::IngestStatus,
     /// When prepare opened it (RFC 3339, local offset).
     pub started_at: String,
     /// When it completed or was aborted.

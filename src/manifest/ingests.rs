@@ -2,7 +2,7 @@
 //! finalize got, and how it ended.
 
 use super::finalize::{Outcome, Step};
-use super::{At, Manifest, ManifestError, Result};
+use super::{At, IngestStatus, Manifest, ManifestError, Result};
 use rusqlite::{OptionalExtension, Row, params};
 
 /// An entry of a batch about to be opened.
@@ -42,8 +42,8 @@ pub struct IngestRow {
     pub id: i64,
     /// A token that tells this ingest apart from one with the same id in a rebuilt manifest.
     pub token: String,
-    /// `open`, `completed` or `aborted`.
-    pub status: String,
+    /// Open, completed or aborted.
+    pub status: IngestStatus,
     /// When prepare opened it (RFC 3339).
     pub started_at: String,
     /// When it completed or was aborted.
@@ -170,7 +170,7 @@ impl Manifest {
     pub fn mirror_ingest(&mut self, row: &IngestRow, entries: &[BatchEntry]) -> Result<Mirrored> {
         let path = self.path.clone();
         let tx = self.immediate()?;
-        let by_id: Option<(String, String)> = tx
+        let by_id: Option<(String, IngestStatus)> = tx
             .query_row(
                 "SELECT token, status FROM ingests WHERE id = ?1",
                 [row.id],
@@ -184,7 +184,7 @@ impl Manifest {
         };
         match by_id {
             Some((token, status)) if token == row.token => {
-                if status != "open" {
+                if status != IngestStatus::Open {
                     return Ok(Mirrored::Closed);
                 }
                 tx.execute(
@@ -196,8 +196,9 @@ impl Manifest {
             }
             Some((token, status)) => {
                 return Ok(Mirrored::Other(format!(
-                    "ingest {} with token {token}, {status}",
-                    row.id
+                    "ingest {} with token {token}, {}",
+                    row.id,
+                    status.as_str()
                 )));
             }
             None => {

@@ -20,13 +20,14 @@ mod refs;
 mod scan_tx;
 mod search;
 mod sql;
+mod states;
 mod stats;
 mod view;
 
 pub use extracts::{Extract, Fresh};
 pub use files::{FileRow, FileRows, Stat};
 pub use finalize::{Outcome, Step, UnknownStep};
-pub use health::{Claim, Dead, LinkFinding, PageRecord, Pages, Stale};
+pub use health::{Cited, Claim, LinkFinding, LiveFiles, PageRecord, Pages};
 pub use history::IngestRecord;
 pub use ingests::{BatchEntry, IngestRow, Mirrored, NewEntry, Opened};
 pub use journal::LegacyJournal;
@@ -36,6 +37,7 @@ pub use query::{Collision, PageFilter, PageRow};
 pub use recent::{RawFile, UpdatedPage};
 pub use scan_tx::{Content, Dirty, Indexed, ScanTx, Text};
 pub use search::{Hit, Scope, Scores};
+pub use states::{FrontmatterState, IngestStatus, LinkStatus, UnknownState};
 pub use stats::{Counts, TypeCount};
 pub use view::{Backlink, NameHit, TagCount, ViewPage};
 

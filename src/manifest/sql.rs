@@ -7,8 +7,8 @@ pub const SYSTEM_PAGE: &str = "(p.path = 'wiki/index.md' OR p.path = 'wiki/log.m
 
 /// A page (alias `p`) whose `updated:` date is older than the local modification date of
 /// one of its sources: `query --stale`'s condition. Lint, `lint --fix` and brief list stale
-/// pages with their sources from tables read once (`Manifest::stale_pages`); a test holds the
-/// two to the same pages.
+/// pages with their sources by `lint::freshness`'s rule, over tables read once; a test holds
+/// the two to the same pages.
 pub const STALE: &str = "(date(p.updated) = p.updated AND EXISTS (
     SELECT 1 FROM json_each(p.sources) s
     CROSS JOIN files f ON f.path =

@@ -2,7 +2,7 @@
 //! writes), pages by type, recently updated, tags, backlinks, the stored resolution of a
 //! page's links, and the title/alias search that full-text search will later replace.
 
-use super::{At, Manifest, Result, links::Resolution};
+use super::{At, LinkStatus, Manifest, Result, links::Resolution};
 use crate::key;
 use rusqlite::{OptionalExtension, Row, ToSql};
 use std::collections::HashMap;
@@ -242,10 +242,11 @@ impl Manifest {
              WHERE source = ?1 AND target <> '' AND status <> 'pending'",
             &[&source],
             |r| {
-                let status: String = r.get(1)?;
-                let resolution = match (status.as_str(), r.get::<_, Option<String>>(2)?) {
-                    ("resolved", Some(p)) => Resolution::Resolved(p),
-                    ("ambiguous", _) => Resolution::Ambiguous(r.get::<_, i64>(3)? as usize),
+                let resolution = match (r.get(1)?, r.get::<_, Option<String>>(2)?) {
+                    (LinkStatus::Resolved, Some(p)) => Resolution::Resolved(p),
+                    (LinkStatus::Ambiguous, _) => {
+                        Resolution::Ambiguous(r.get::<_, i64>(3)? as usize)
+                    }
                     _ => Resolution::Broken,
                 };
                 Ok((r.get::<_, String>(0)?, resolution))

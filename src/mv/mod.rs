@@ -16,7 +16,6 @@
 //! What is a reference, and what it becomes, is in [`refs`]; the edits themselves are
 //! [`crate::markdown::rewrite`]'s.
 
-mod merge;
 mod names;
 mod plan;
 mod refs;
@@ -348,7 +347,7 @@ impl Operation for MergeRequest {
         manifest: &Manifest,
         now: &Now,
     ) -> Result<plan::Planned, MoveError> {
-        merge::plan_merge(vault, manifest, now, self)
+        plan::plan_merge(vault, manifest, now, self)
     }
 }
 

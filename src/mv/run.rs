@@ -7,7 +7,7 @@
 //! (changed by someone else: a conflict, and nothing is written).
 
 use super::MoveError;
-use super::plan::{FileOp, Kind, MoveReport, Plan, hash, par_map_on};
+use super::plan::{FileOp, Kind, MoveReport, Plan, hash};
 use crate::clock::Now;
 use crate::collections::{Collection, regen};
 use crate::fault;
@@ -16,6 +16,7 @@ use crate::git::Commit;
 use crate::key;
 use crate::manifest::Manifest;
 use crate::markdown::rewrite;
+use crate::par::par_map_on;
 use crate::runstate::{self, Journaled, RunDir};
 use crate::scan;
 use crate::vault::{INDEX, Vault};

@@ -6,7 +6,7 @@
 //! after it: the record's existence is the open ingest's.
 
 use super::{Result, RunDir};
-use crate::manifest::{BatchEntry, IngestRow, Outcome, Step};
+use crate::manifest::{BatchEntry, IngestRow, IngestStatus, Outcome, Step};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -66,7 +66,7 @@ impl OpenIngest {
         IngestRow {
             id: self.id,
             token: self.token.clone(),
-            status: "open".into(),
+            status: IngestStatus::Open,
             started_at: self.started_at.clone(),
             finished_at: None,
             finished_ns: None,

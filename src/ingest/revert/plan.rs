@@ -9,7 +9,7 @@ use crate::collections::{ALL, Collection, feeds};
 use crate::fsio;
 use crate::git;
 use crate::ingest::IngestError;
-use crate::ingest::history::first_line;
+use crate::ingest::history::{State, first_line};
 use crate::manifest::{BatchEntry, IngestRecord, Manifest, Outcome, PageAction, PageChange};
 use crate::vault::{ARCHIVE_DIR, INBOX, Vault};
 use serde::{Deserialize, Serialize};
@@ -51,10 +51,10 @@ pub(super) struct Plan {
 
 /// Refuse an ingest that cannot be reverted, saying why.
 pub(super) fn check(manifest: &Manifest, r: &IngestRecord) -> Result<(), IngestError> {
-    let why = match (r.status.as_str(), &r.reverted_at) {
-        ("open", _) => Some("it is still open: finalize or abort it".to_string()),
-        ("aborted", _) => Some("it was aborted, so it archived nothing".to_string()),
-        (_, Some(at)) => Some(format!("it was reverted already ({at})")),
+    let why = match (State::of(r), &r.reverted_at) {
+        (State::Open, _) => Some("it is still open: finalize or abort it".to_string()),
+        (State::Aborted, _) => Some("it was aborted, so it archived nothing".to_string()),
+        (State::Reverted, Some(at)) => Some(format!("it was reverted already ({at})")),
         _ if !r.snapshot => Some(
             "it was finalized by an earlier sparks, which recorded nothing of what it did"
                 .to_string(),

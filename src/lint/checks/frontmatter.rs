@@ -3,6 +3,7 @@
 
 use super::{Context, Issues};
 use crate::lint::{Check, LintError};
+use crate::manifest::FrontmatterState;
 use crate::schema::{self, Severity};
 
 /// Pages without a frontmatter block (but `index.md` and `log.md` in any folder, which the
@@ -18,15 +19,15 @@ pub(super) fn frontmatter(cx: &Context<'_>, out: &mut Issues) -> Result<(), Lint
     }
     let mut found = Issues::default();
     cx.manifest
-        .page_records(cx.scope, |r| match r.frontmatter.as_str() {
-            "none" if exempt_from_frontmatter(&r.path) => {}
-            "none" => found.push(
+        .page_records(cx.scope, |r| match r.frontmatter {
+            FrontmatterState::Missing if exempt_from_frontmatter(&r.path) => {}
+            FrontmatterState::Missing => found.push(
                 Check::MissingFrontmatter,
                 &r.path,
                 Some(1),
                 "no frontmatter block".into(),
             ),
-            "invalid" => found.push(
+            FrontmatterState::Invalid => found.push(
                 Check::InvalidFrontmatter,
                 &r.path,
                 r.error_line,
@@ -34,7 +35,7 @@ pub(super) fn frontmatter(cx: &Context<'_>, out: &mut Issues) -> Result<(), Lint
                     .clone()
                     .unwrap_or_else(|| "frontmatter cannot be read".into()),
             ),
-            _ => {
+            FrontmatterState::Valid => {
                 for i in schema::validate(&r.path, &r.fields) {
                     let check = match i.severity {
                         Severity::Missing => Check::MissingFrontmatter,

@@ -4,7 +4,7 @@
 
 use super::{Context, Issues};
 use crate::lint::{Check, LintError};
-use crate::manifest::LinkFinding;
+use crate::manifest::{LinkFinding, LinkStatus};
 
 /// A link as its page writes it (without the label).
 fn as_written(l: &LinkFinding) -> String {
@@ -34,8 +34,8 @@ pub(super) fn unresolved(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintE
     }
     for l in cx.manifest.unresolved_links(cx.scope)? {
         let written = as_written(&l);
-        let (check, message) = match (l.status.as_str(), l.embed) {
-            ("ambiguous", _) => (
+        let (check, message) = match (l.status, l.embed) {
+            (LinkStatus::Ambiguous, _) => (
                 Check::AmbiguousLinks,
                 format!(
                     "{written} could mean {} pages; link by path or make the names unique",

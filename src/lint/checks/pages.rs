@@ -1,7 +1,7 @@
 //! The page checks: `orphans`, `thin-pages`, `stale-pages`, `dead-sources`.
 
 use super::{Context, Issues};
-use crate::lint::{Check, LintError};
+use crate::lint::{Check, LintError, freshness};
 use crate::schema;
 
 /// Pages no other page links to.
@@ -41,29 +41,32 @@ pub(super) fn thin(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintError> 
 pub(super) fn sources(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintError> {
     let (stale, dead) = match (cx.on(Check::StalePages), cx.on(Check::DeadSources)) {
         (false, false) => return Ok(()),
-        (true, false) => (cx.manifest.stale_pages()?, Vec::new()),
-        (false, true) => (Vec::new(), cx.manifest.dead_sources()?),
-        (true, true) => cx.manifest.stale_and_dead()?,
+        (true, false) => (freshness::stale_pages(cx.manifest)?, Vec::new()),
+        (false, true) => (Vec::new(), freshness::dead_sources(cx.manifest)?),
+        (true, true) => freshness::stale_and_dead(cx.manifest)?,
     };
-    for (p, updated, source, date) in stale {
+    for s in stale {
         out.push(
             Check::StalePages,
-            &p,
+            &s.path,
             None,
-            format!("updated {updated}, but its source {source} changed on {date}"),
+            format!(
+                "updated {}, but its source {} changed on {}",
+                s.updated, s.source, s.changed
+            ),
         );
     }
     if dead.is_empty() {
         return Ok(());
     }
     let pending = cx.manifest.pending_archives()?;
-    for (p, source) in dead {
-        if !pending.contains(schema::source_path(&source)) {
+    for d in dead {
+        if !pending.contains(schema::source_path(&d.source)) {
             out.push(
                 Check::DeadSources,
-                &p,
+                &d.page,
                 None,
-                format!("source {source} does not exist"),
+                format!("source {} does not exist", d.source),
             );
         }
     }

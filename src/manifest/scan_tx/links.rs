@@ -3,7 +3,7 @@
 
 use super::{Dirty, ScanTx};
 use crate::manifest::links::{InMemory, resolve_key};
-use crate::manifest::{At, Resolution, Result};
+use crate::manifest::{At, LinkStatus, Resolution, Result};
 use crate::progress::Phase;
 use rusqlite::params;
 use std::collections::HashMap;
@@ -13,14 +13,14 @@ use std::collections::hash_map::Entry;
 const RESOLVE_SLICE: i64 = 8192;
 
 /// A link's resolution as stored: `status`, `resolved`, `candidates`.
-type Stored = (String, Option<String>, i64);
+type Stored = (LinkStatus, Option<String>, i64);
 
 /// The columns that store a resolution.
-fn stored(r: Resolution) -> (&'static str, Option<String>, i64) {
+fn stored(r: Resolution) -> Stored {
     match r {
-        Resolution::Resolved(p) => ("resolved", Some(p), 1),
-        Resolution::Broken => ("broken", None, 0),
-        Resolution::Ambiguous(n) => ("ambiguous", None, n as i64),
+        Resolution::Resolved(p) => (LinkStatus::Resolved, Some(p), 1),
+        Resolution::Broken => (LinkStatus::Broken, None, 0),
+        Resolution::Ambiguous(n) => (LinkStatus::Ambiguous, None, n as i64),
     }
 }
 
@@ -141,7 +141,7 @@ impl ScanTx<'_> {
                         r.get::<_, i64>(0)?,
                         r.get::<_, String>(1)?,
                         (
-                            r.get::<_, String>(2)?,
+                            r.get::<_, LinkStatus>(2)?,
                             r.get::<_, Option<String>>(3)?,
                             r.get::<_, i64>(4)?,
                         ),
@@ -157,9 +157,8 @@ impl ScanTx<'_> {
                 let want = match known.entry(k) {
                     Entry::Occupied(e) => e.into_mut(),
                     Entry::Vacant(e) => {
-                        let (status, resolved, n) =
-                            stored(resolve_key(&names, e.key()).at(&self.path)?);
-                        e.insert((status.to_string(), resolved, n))
+                        let want = stored(resolve_key(&names, e.key()).at(&self.path)?);
+                        e.insert(want)
                     }
                 };
                 if now != *want {

@@ -6,16 +6,17 @@
 //! links follow; FROM is deleted. A link to a heading that both pages have would change
 //! meaning: refused.
 
-use super::names;
-use super::plan::{self, FileOp, Kind, Page, Plan, Planned};
-use super::refs::{self, Retarget};
-use super::{MergeRequest, MoveError};
+use super::{FileOp, Kind, Page, Plan, Planned};
 use crate::clock::Now;
 use crate::key;
 use crate::manifest::{Manifest, Resolution};
 use crate::markdown::Document;
 use crate::markdown::edit;
 use crate::markdown::rewrite::{self, Edit};
+use crate::mv::names;
+use crate::mv::plan;
+use crate::mv::refs::{self, Retarget};
+use crate::mv::{MergeRequest, MoveError};
 use crate::vault::Vault;
 use std::collections::{HashMap, HashSet};
 

@@ -1,0 +1,97 @@
+//! The manifest side of `lint` and `brief`: set-based queries, one statement per check; the
+//! source checks read rows only (`sources.rs`), and `lint` judges them. Each family has its
+//! file: links that do not lead where they say (`links.rs`), names several pages claim
+//! (`names.rs`), the pages' stored frontmatter (`records.rs`), the pages' sources and the
+//! live files (`sources.rs`); here, the scope of a query and the page checks.
+
+mod links;
+mod names;
+mod records;
+mod sources;
+#[cfg(test)]
+mod tests;
+
+pub use links::LinkFinding;
+pub use names::Claim;
+pub use records::PageRecord;
+pub use sources::{Cited, LiveFiles};
+
+use super::{At, Manifest, Result, sql};
+
+/// Which pages a health query reports on: all of them, or only these (the pages an ingest
+/// touched, whose issues are all its lint delta needs).
+#[derive(Debug, Clone, Copy)]
+pub enum Pages<'a> {
+    /// Every page.
+    All,
+    /// Only the pages at these vault-relative paths.
+    Only(&'a [String]),
+}
+
+impl Pages<'_> {
+    /// `AND <column> IN (the pages)`, or nothing; the pages are the statement's parameter
+    /// `?1` (see [`Pages::param`]).
+    fn and_in(self, column: &str) -> String {
+        match self {
+            Pages::All => String::new(),
+            Pages::Only(_) => format!(" AND {column} IN (SELECT value FROM json_each(?1))"),
+        }
+    }
+
+    /// The statement's parameters: the pages as a JSON array, or none.
+    fn param(self) -> Vec<String> {
+        match self {
+            Pages::All => Vec::new(),
+            Pages::Only(paths) => vec![serde_json::to_string(paths).unwrap_or_default()],
+        }
+    }
+}
+
+fn paths(m: &Manifest, q: &str) -> Result<Vec<(String, String)>> {
+    let mut stmt = m.conn.prepare(q).at(&m.path)?;
+    let rows = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<String>>(1)?.unwrap_or_default(),
+            ))
+        })
+        .at(&m.path)?;
+    rows.collect::<rusqlite::Result<Vec<_>>>().at(&m.path)
+}
+
+impl Manifest {
+    /// Pages no other page links to (system pages excluded).
+    pub fn orphan_pages(&self) -> Result<Vec<String>> {
+        let q = format!(
+            "SELECT p.path, NULL FROM pages p WHERE {} AND NOT {} ORDER BY p.path",
+            sql::ORPHAN,
+            sql::SYSTEM_PAGE
+        );
+        Ok(paths(self, &q)?.into_iter().map(|(p, _)| p).collect())
+    }
+
+    /// Seed pages no other page links to.
+    pub fn seed_orphans(&self) -> Result<Vec<String>> {
+        let q = format!(
+            "SELECT p.path, NULL FROM pages p WHERE p.maturity = 'seed' AND {} AND NOT {} ORDER BY p.path",
+            sql::ORPHAN,
+            sql::SYSTEM_PAGE
+        );
+        Ok(paths(self, &q)?.into_iter().map(|(p, _)| p).collect())
+    }
+
+    /// Pages with fewer than `below` sentences of prose, with their sentence counts (system
+    /// pages excluded): the one thin rule of `lint`, `brief` and `query --thin`.
+    pub fn thin_pages(&self, below: usize) -> Result<Vec<(String, usize)>> {
+        let q = format!(
+            "SELECT p.path, CAST(p.sentences AS TEXT) FROM pages p WHERE {} AND NOT {} ORDER BY p.path",
+            sql::thin(below),
+            sql::SYSTEM_PAGE
+        );
+        Ok(paths(self, &q)?
+            .into_iter()
+            .map(|(p, w)| (p, w.parse().unwrap_or(0)))
+            .collect())
+    }
+}
