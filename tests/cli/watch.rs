@@ -406,7 +406,7 @@ fn serve_watches_the_vault_for_its_lifetime_unless_told_not_to() {
         v.cmd(&args)
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("start sparks serve")
     };
@@ -436,8 +436,17 @@ fn serve_watches_the_vault_for_its_lifetime_unless_told_not_to() {
         .args(["-TERM", &pid.to_string()])
         .status()
         .expect("kill");
-    let code = child.wait().expect("serve ends").code();
-    assert_eq!(code, Some(0));
+    // Its stdin stays open (`wait` would close it first: a client gone before it said hello).
+    let _stdin = child.stdin.take();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let code = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status.code();
+        }
+        assert!(Instant::now() < deadline, "serve did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(code, Some(0), "SIGTERM ends serve cleanly");
     assert_eq!(status(&v)["watch"]["running"], false);
 
     let mut child = serve(&["--no-watch"]);
