@@ -19,6 +19,7 @@ mod recent;
 mod refs;
 mod scan_tx;
 mod search;
+mod search_totals;
 mod sql;
 mod states;
 mod stats;

@@ -363,7 +363,8 @@ fn store(
     }
     // Every row is written (a first scan's indexes still set aside); nothing is committed.
     crate::fault::reached("scan.rows");
-    tx.commit()?;
+    let committed = tx.commit()?;
+    manifest.settle_scan(committed)?;
     errors.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(ScanReport {
         vault_root: root.clone(),

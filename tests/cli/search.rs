@@ -417,3 +417,72 @@ fn memory_does_not_grow_with_the_size_of_a_file() {
         .json();
     assert_eq!(j["total"], 1, "{j}");
 }
+
+/// A page's rank does not depend on how often the vault's files were edited: a vault whose
+/// pages changed and went, scan after scan, scores a search as a vault scanned once in the
+/// same final state (FTS5's own totals would count every row ever indexed), and a manifest an
+/// earlier Sparks left with drifted totals is counted anew by its next scan.
+#[test]
+fn scores_do_not_depend_on_the_history_of_the_files() {
+    let edited = TestVault::new();
+    let once = TestVault::new();
+    let page = |v: &TestVault, rel: &str, title: &str, body: &str| {
+        v.page(rel, title, body);
+    };
+    page(
+        &edited,
+        "wiki/concepts/gone.md",
+        "Gone",
+        "oak oak oak birch elm and more words here",
+    );
+    for round in 0..4 {
+        page(
+            &edited,
+            "wiki/concepts/trees.md",
+            "Trees",
+            &format!(
+                "oak and birch, round {round} of {}",
+                "many words ".repeat(round * 5)
+            ),
+        );
+        edited.run(&["scan"]).ok();
+    }
+    std::fs::remove_file(edited.path("wiki/concepts/gone.md")).unwrap();
+    for v in [&edited, &once] {
+        page(v, "wiki/concepts/trees.md", "Trees", "oak and birch, final");
+        page(v, "wiki/concepts/woods.md", "Woods", "a wood of oak");
+        v.run(&["scan"]).ok();
+    }
+    let scores = |v: &TestVault| -> Vec<(String, f64)> {
+        let out = v
+            .run(&["search", "oak", "--json", "--no-refresh"])
+            .ok()
+            .json();
+        out["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                (
+                    h["path"].as_str().unwrap().to_string(),
+                    h["score"].as_f64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let fresh = scores(&once);
+    assert_eq!(fresh.len(), 2, "{fresh:?}");
+    assert_eq!(scores(&edited), fresh);
+
+    // A manifest whose totals drifted (as an earlier Sparks left them) is recounted.
+    let db = crate::harness::db(&edited);
+    db.execute_batch(
+        "UPDATE search_wiki_data SET block = x'6464646464' WHERE id = 1;
+         DELETE FROM meta WHERE key = 'search_totals_exact';",
+    )
+    .unwrap();
+    drop(db);
+    assert_ne!(scores(&edited), fresh, "the planted drift shows");
+    edited.run(&["scan"]).ok();
+    assert_eq!(scores(&edited), fresh);
+}

@@ -11,6 +11,7 @@ mod search;
 pub(super) use search::{PIECE_BITS, file_rowid, search_table};
 
 use super::files::Stat;
+use super::search_totals::Removed;
 use super::{At, Manifest, Result};
 use crate::key;
 use crate::markdown::Document;
@@ -74,6 +75,7 @@ impl Manifest {
             search: RefCell::default(),
             progress: self.progress.clone(),
             set_aside: Vec::new(),
+            removed: RefCell::default(),
         })
     }
 }
@@ -117,7 +119,35 @@ pub struct ScanTx<'a> {
     progress: Listener,
     /// Indexes and triggers set aside while an empty manifest is filled.
     set_aside: Vec<bulk::SetAside>,
+    /// What the rows deleted from each search table held (`search::SEARCH_TABLES` order).
+    removed: RefCell<[Removed; 2]>,
 }
+
+/// A committed scan: what is left to do once it is, [`Manifest::settle_scan`].
+#[must_use = "a committed scan's search totals are settled by Manifest::settle_scan"]
+#[derive(Debug)]
+pub struct Committed {
+    removed: [Removed; 2],
+}
+
+impl Manifest {
+    /// Finish a committed scan: take the search rows it deleted out of the search tables'
+    /// totals (see `search_totals`), or count them anew in a manifest whose totals an
+    /// earlier Sparks let drift.
+    pub fn settle_scan(&mut self, committed: Committed) -> Result<()> {
+        if self.meta(EXACT_TOTALS)?.is_none() {
+            return self.recount_search_totals(&search::SEARCH_TABLES, EXACT_TOTALS);
+        }
+        let removed: Vec<(&str, Removed)> = search::SEARCH_TABLES
+            .into_iter()
+            .zip(committed.removed)
+            .collect();
+        self.settle_search_totals(&removed)
+    }
+}
+
+/// The `meta` key saying the search tables' totals count only the rows they hold.
+const EXACT_TOTALS: &str = "search_totals_exact";
 
 impl ScanTx<'_> {
     /// The file was read again and its content has not changed: record the new stat.
@@ -276,13 +306,16 @@ impl ScanTx<'_> {
     }
 
     /// Make the transaction's writes visible.
-    pub fn commit(self) -> Result<()> {
+    pub fn commit(self) -> Result<Committed> {
         self.flush_search(true)?;
         self.restore_set_aside()?;
         if self.stamped.get() {
             self.set_meta(GENERATION, &self.stamp.to_string())?;
         }
-        self.tx.commit().at(&self.path)
+        self.tx.commit().at(&self.path)?;
+        Ok(Committed {
+            removed: self.removed.into_inner(),
+        })
     }
 
     /// The manifest's path, for errors.

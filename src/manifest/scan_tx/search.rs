@@ -148,6 +148,10 @@ impl ScanTx<'_> {
             }
             match op {
                 SearchOp::Delete { table, rowid } => {
+                    let slot = usize::from(table != SEARCH_TABLES[0]);
+                    self.removed.borrow_mut()[slot]
+                        .note(&self.tx, table, rowid)
+                        .at(&self.path)?;
                     let sql = format!("DELETE FROM {table} WHERE rowid = ?1");
                     self.tx
                         .prepare_cached(&sql)
