@@ -28,13 +28,17 @@ impl Pending {
         self.paths.is_empty() && !self.full && self.new_dirs.is_empty()
     }
 
-    /// Take in one event of the vault at `root`.
-    pub fn add(&mut self, root: &Path, event: &Event) {
+    /// Take in one event of the vault at `root`; whether it asks for anything (an event the
+    /// scan would ignore, such as a reader opening the manifest, or a cookie, does not, and
+    /// must not put off applying what waits).
+    pub fn add(&mut self, root: &Path, event: &Event) -> bool {
+        let mut asks = false;
         if event.need_rescan() {
             self.full = true;
+            asks = true;
         }
         if !changes(&event.kind) {
-            return;
+            return asks;
         }
         for path in &event.paths {
             let Ok(rel) = path.strip_prefix(root) else {
@@ -60,6 +64,7 @@ impl Pending {
             if rel.is_empty() || !crate::scan::watched(&rel) {
                 continue;
             }
+            asks = true;
             let is_dir = path.is_dir();
             if is_dir && !rel.contains('/') && appeared(&event.kind) {
                 self.new_dirs.push(path.clone());
@@ -70,6 +75,7 @@ impl Pending {
                 self.paths.insert(rel);
             }
         }
+        asks
     }
 }
 
@@ -124,27 +130,29 @@ mod tests {
         let root = dir.path();
         let mut p = Pending::default();
         let write = Kind::Access(AccessKind::Close(AccessMode::Write));
-        p.add(root, &event(write, &root.join("wiki/a.md")));
-        p.add(
-            root,
-            &event(
-                Kind::Access(AccessKind::Open(notify::event::AccessMode::Any)),
-                &root.join("wiki/b.md"),
-            ),
+        assert!(p.add(root, &event(write, &root.join("wiki/a.md"))));
+        let open = Kind::Access(AccessKind::Open(notify::event::AccessMode::Any));
+        assert!(!p.add(root, &event(open, &root.join("wiki/b.md"))));
+        assert!(
+            !p.add(root, &event(open, &root.join("sparks.db"))),
+            "a reader"
         );
-        p.add(
+        assert!(p.add(
             root,
             &event(Kind::Remove(RemoveKind::File), &root.join("inbox.md")),
-        );
+        ));
         for ignored in [
             ".git/index",
             ".obsidian/app.json",
             "sparks.db-wal",
             "wiki/.a.md.swp",
         ] {
-            p.add(
-                root,
-                &event(Kind::Create(CreateKind::File), &root.join(ignored)),
+            assert!(
+                !p.add(
+                    root,
+                    &event(Kind::Create(CreateKind::File), &root.join(ignored)),
+                ),
+                "{ignored} asks for nothing"
             );
         }
         let names: Vec<&str> = p.paths.iter().map(String::as_str).collect();
@@ -194,8 +202,8 @@ mod tests {
         let root = dir.path();
         let cookie = root.join(".sparks/cookies/12-0");
         let mut p = Pending::default();
-        p.add(root, &event(Kind::Create(CreateKind::File), &cookie));
-        p.add(root, &event(Kind::Remove(RemoveKind::File), &cookie));
+        assert!(!p.add(root, &event(Kind::Create(CreateKind::File), &cookie)));
+        assert!(!p.add(root, &event(Kind::Remove(RemoveKind::File), &cookie)));
         assert_eq!(p.cookies, [cookie]);
         assert!(p.is_empty());
     }

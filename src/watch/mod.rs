@@ -288,11 +288,15 @@ impl Run {
                     return;
                 }
                 Ok(Msg::Event(Ok(event))) => {
-                    if pending.is_empty() {
-                        first = Instant::now();
+                    let idle = pending.is_empty();
+                    // Only what asks for a scan starts or extends a burst: readers opening the
+                    // manifest many times a second must not put off applying an edit.
+                    if pending.add(&self.vault.root, &event) {
+                        if idle {
+                            first = Instant::now();
+                        }
+                        last = Instant::now();
                     }
-                    last = Instant::now();
-                    pending.add(&self.vault.root, &event);
                 }
                 Ok(Msg::Event(Err(e))) => self.lost_events(&e, &mut pending),
                 Err(RecvTimeoutError::Timeout) => {}
