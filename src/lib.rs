@@ -13,6 +13,7 @@ pub mod session;
 
 pub mod archive;
 pub mod brief;
+pub mod capture;
 pub mod cjk;
 pub mod clock;
 pub mod collections;

@@ -6,9 +6,11 @@
 //! archived entries and leave every other byte of the file as the human wrote it. (The file
 //! runs past 400 lines only with its tests; the parser is one idea.)
 
+mod append;
 pub mod hints;
 mod restore;
 
+pub use append::{CaptureTextError, capture_text};
 pub use hints::Hints;
 
 use chrono::NaiveDate;

@@ -113,6 +113,18 @@ pub struct DoneArgs {
     pub query: String,
 }
 
+/// `sparks_capture`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CaptureArgs {
+    /// The capture, its lines kept
+    #[serde(deserialize_with = "de::text")]
+    pub text: String,
+    /// Capture date, YYYY-MM-DD (default: the day it is ingested)
+    #[serde(default, deserialize_with = "de::date")]
+    pub date: Option<String>,
+}
+
 /// `sparks_tasks_add`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -402,6 +414,7 @@ mod de {
         // `section` of the task list (optional); `sparks_tasks_add`'s is required.
         list_section: Option<String> => |_, v| lenient::text("section", v),
         text: String => lenient::text,
+        date: Option<String> => lenient::text,
         title: Option<String> => lenient::text,
         alias: Option<String> => lenient::text,
         tag: Option<String> => lenient::text,

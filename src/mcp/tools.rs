@@ -233,6 +233,21 @@ impl Server {
     }
 
     #[tool(
+        description = "Append a capture (text; date YYYY-MM-DD, optional) to inbox.md; safe during an ingest.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn sparks_capture(&self, Parameters(a): Parameters<CaptureArgs>) -> CallToolResult {
+        self.runner
+            .call(request::Capture::new(a.text, a.date.as_deref()))
+            .await
+    }
+
+    #[tool(
         description = "Add an open task under a section of Tasks.md (created if missing); an identical open task is not added twice.",
         annotations(
             read_only_hint = false,

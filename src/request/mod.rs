@@ -7,6 +7,7 @@
 //! `src/cli/commands/`, a tool in `src/mcp/tools.rs`.
 
 mod brief;
+mod capture;
 mod fmt;
 mod history;
 mod index;
@@ -20,6 +21,7 @@ mod scan;
 mod tasks;
 
 pub use brief::Brief;
+pub use capture::Capture;
 pub use fmt::Fmt;
 pub use history::{ListIngests, Revert, ShowIngest};
 pub use index::Index;

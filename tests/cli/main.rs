@@ -7,6 +7,7 @@ mod harness;
 
 mod affected;
 mod brief;
+mod capture;
 mod collections;
 mod compat;
 mod fault_matrix;

@@ -2,6 +2,7 @@
 
 pub mod affected;
 pub mod brief;
+pub mod capture;
 pub mod collections;
 pub mod completions;
 pub mod describe;

@@ -10,7 +10,7 @@ use clap::Args;
 /// Tools: sparks_status, sparks_scan, sparks_describe, sparks_lint, sparks_affected,
 /// sparks_index, sparks_prepare_ingest, sparks_finalize_ingest, sparks_abort_ingest,
 /// sparks_ingest_status, sparks_ingest_list, sparks_ingest_show, sparks_revert_ingest,
-/// sparks_done, sparks_tasks_add, sparks_tasks_list, sparks_brief, sparks_query,
+/// sparks_done, sparks_capture, sparks_tasks_add, sparks_tasks_list, sparks_brief, sparks_query,
 /// sparks_search, sparks_fmt, sparks_collections_regen, sparks_move, sparks_merge.
 /// Each answers with the JSON its command prints with --json. Every call finds the vault as a
 /// command does (--vault, SPARKS_VAULT or the

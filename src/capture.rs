@@ -1,0 +1,131 @@
+//! `sparks capture`: one entry appended to `inbox.md`, the way scripts, shortcuts and agents add
+//! to the inbox. It is written under the vault lock (finalize rewrites the inbox under it too)
+//! and only over the bytes it read (a person's save in between is read again, never
+//! overwritten), atomically: a capture racing a finalize is never lost.
+
+use crate::fsio;
+use crate::inbox::{CaptureTextError, Inbox, InboxError};
+use crate::lock::VaultLock;
+use crate::manifest::Manifest;
+use crate::scan::{self, ScanError};
+use crate::vault::{INBOX, Vault};
+use chrono::NaiveDate;
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// What was captured.
+#[derive(Debug, Clone, Serialize)]
+pub struct Captured {
+    /// The capture date: `--date`, or the day an ingest sees it (today).
+    pub capture_date: String,
+    /// Whether the entry carries its own date line.
+    pub dated: bool,
+    /// The text as the inbox holds it.
+    pub content: String,
+    /// blake3 of the content, as ingest records it.
+    pub hash: String,
+    /// The 1-based line of `inbox.md` the capture starts on.
+    pub line: usize,
+    /// Entries an ingest would see now.
+    pub inbox_pending: usize,
+}
+
+/// The capture could not be made; the inbox is as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum CaptureError {
+    /// The text cannot be one capture.
+    #[error(transparent)]
+    Text(#[from] CaptureTextError),
+    /// The inbox as it is cannot be read as an inbox.
+    #[error(transparent)]
+    Inbox(#[from] InboxError),
+    /// Reading, locking or writing failed.
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        /// What was being done.
+        action: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The inbox kept changing under us.
+    #[error("{} kept changing while the capture was written; nothing was added", path.display())]
+    Busy {
+        /// The inbox.
+        path: PathBuf,
+    },
+    /// The capture was written, but the manifest could not record it.
+    #[error("the capture was written, but the manifest could not record it: {0}")]
+    Record(#[from] ScanError),
+}
+
+impl crate::failure::Hint for CaptureError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            CaptureError::Inbox(InboxError::NoSeparator) => {
+                Some("put a line `---` after the inbox's header; captures go below it".to_string())
+            }
+            CaptureError::Busy { .. } => Some("capture again in a moment".to_string()),
+            CaptureError::Record(e) => e.hint().map(Into::into),
+            CaptureError::Text(_) | CaptureError::Inbox(_) | CaptureError::Io { .. } => None,
+        }
+    }
+}
+
+/// How many times the inbox is read again when someone saved it between our read and write.
+const ATTEMPTS: usize = 20;
+
+/// Append `text` (dated `date` when given) to the inbox of `vault`, and record the inbox in the
+/// manifest. A missing or blank inbox gets the header a new vault has.
+pub fn capture(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    text: &str,
+    date: Option<NaiveDate>,
+    now: &crate::clock::Now,
+) -> Result<Captured, CaptureError> {
+    let content = crate::inbox::capture_text(text)?;
+    let path = vault.path(INBOX);
+    let io = |action, source| CaptureError::Io {
+        action,
+        path: path.clone(),
+        source,
+    };
+    let _lock = VaultLock::acquire(&vault.root).map_err(|e| io("lock the vault of", e))?;
+    for _ in 0..ATTEMPTS {
+        let read = fsio::read_if_exists(&path).map_err(|e| io("read", e))?;
+        let base = match &read {
+            Some(b) if !b.iter().all(u8::is_ascii_whitespace) => b.clone(),
+            _ => crate::init::INBOX_SEED.as_bytes().to_vec(),
+        };
+        let inbox = Inbox::parse(&base, now.today)?;
+        let bytes = inbox.with_capture(&base, &content, date);
+        let written = match &read {
+            Some(old) => fsio::replace_if_unchanged(&path, old, &bytes),
+            None => fsio::create_atomic(&path, &bytes),
+        };
+        if !written.map_err(|e| io("write", e))? {
+            continue;
+        }
+        scan::scan_paths(vault, manifest, &[INBOX.to_string()], now.ns)?;
+        let after = Inbox::parse(&bytes, now.today)?;
+        let entry = after.entries.last().filter(|e| e.content == content);
+        let Some(entry) = entry else {
+            // The parse of what was written disagrees with what was meant: never silently.
+            return Err(io(
+                "read back the capture in",
+                std::io::Error::other("the new entry is not the last one"),
+            ));
+        };
+        return Ok(Captured {
+            capture_date: entry.capture_date.to_string(),
+            dated: entry.dated,
+            content: entry.content.clone(),
+            hash: entry.hash.clone(),
+            line: entry.line,
+            inbox_pending: after.entries.len(),
+        });
+    }
+    Err(CaptureError::Busy { path })
+}

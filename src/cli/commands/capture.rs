@@ -1,0 +1,69 @@
+//! `sparks capture`: add one entry to the inbox.
+
+use crate::cli::{Ctx, exit::Exit, output};
+use crate::failure::Failure;
+use crate::request;
+use anyhow::Context as _;
+use clap::Args;
+use std::io::Read as _;
+
+/// Add one capture to inbox.md
+///
+/// The words given, joined by spaces, become one entry at the end of the inbox; with no words
+/// (or `-`), standard input does, its lines kept. --date writes the capture-date line. Written
+/// under the vault lock and atomically, so a capture racing an ingest's finalize is never lost;
+/// empty text is refused (exit 2) and the inbox stays as it was.
+///
+/// Example: sparks capture "Read: the Sparks design notes https://example.org/notes"
+#[derive(Debug, Args)]
+pub struct CaptureArgs {
+    /// The text (no words, or `-`: read standard input)
+    #[arg(value_name = "TEXT")]
+    text: Vec<String>,
+
+    /// The capture date (YYYY-MM-DD), written as the entry's first line
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    date: Option<String>,
+
+    /// Print what was captured as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Run `capture`.
+pub fn run(ctx: &Ctx, args: CaptureArgs) -> anyhow::Result<Exit> {
+    let text = match args.text.as_slice() {
+        [] => stdin()?,
+        [dash] if dash == "-" => stdin()?,
+        words => words.join(" "),
+    };
+    let captured = ctx.run(request::Capture::new(text, args.date.as_deref())?)?;
+    if args.json {
+        output::json(&captured)?;
+        return Ok(Exit::Success);
+    }
+    output::report([format!(
+        "captured at inbox.md line {} ({}); {} pending",
+        captured.line,
+        match captured.dated {
+            true => format!("dated {}", captured.capture_date),
+            false => "undated: the day it is ingested".to_string(),
+        },
+        output::count(captured.inbox_pending, "entry", "entries")
+    )])?;
+    Ok(Exit::Success)
+}
+
+fn stdin() -> anyhow::Result<String> {
+    let mut text = String::new();
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidData => {
+                anyhow::Error::from(Failure::usage("standard input is not UTF-8 text"))
+            }
+            _ => anyhow::Error::from(e),
+        })
+        .context("reading the capture from standard input")?;
+    Ok(text)
+}

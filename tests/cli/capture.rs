@@ -1,0 +1,137 @@
+//! `sparks capture`: one entry at the end of the inbox, from arguments or standard input,
+//! refused when empty, never lost beside a finalize.
+
+use crate::harness::{TestVault, finish};
+use std::io::Write;
+use std::process::Stdio;
+
+/// The contents of the inbox's entries, as prepare would hand them out.
+fn entries(v: &TestVault) -> Vec<String> {
+    let batch = v.run(&["ingest", "--prepare", "--limit", "0"]).ok().json();
+    v.run(&["ingest", "--abort"]).ok();
+    batch["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .map(|e| e["content"].as_str().expect("content").to_string())
+        .collect()
+}
+
+#[test]
+fn words_standard_input_and_a_date_each_make_one_entry() {
+    let v = TestVault::new();
+    let before = v.read("inbox.md");
+    let r = v.run(&["capture", "Read:", "the design notes"]).ok();
+    assert!(
+        r.stdout.contains("captured at inbox.md line"),
+        "{}",
+        r.stdout
+    );
+    let mut child = v
+        .cmd(&["capture", "--date", "2026-04-20", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn capture");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"\n> A quote on two lines\n> with its second line  \n\n")
+        .expect("write stdin");
+    let r = finish(child, "capture from stdin").ok();
+    let j = r.json();
+    assert_eq!(j["capture_date"], "2026-04-20");
+    assert_eq!(j["dated"], true);
+    assert_eq!(
+        j["content"],
+        "> A quote on two lines\n> with its second line"
+    );
+    let dash = v
+        .cmd(&["capture", "-"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run");
+    assert_eq!(
+        dash.status.code(),
+        Some(2),
+        "empty standard input is refused"
+    );
+    assert_eq!(
+        entries(&v),
+        [
+            "Read: the design notes",
+            "> A quote on two lines\n> with its second line"
+        ]
+    );
+    let after = v.read("inbox.md");
+    assert!(
+        after.starts_with(&before),
+        "nothing before the captures moved"
+    );
+    assert!(after.ends_with("2026-04-20\n> A quote on two lines\n> with its second line\n---\n"));
+}
+
+#[test]
+fn empty_text_a_separator_line_and_a_bad_date_are_refused_and_change_nothing() {
+    let v = TestVault::new();
+    let before = v.read("inbox.md");
+    for (args, says) in [
+        (vec!["capture", "  "], "the capture is empty"),
+        (vec!["capture", "above\n---\nbelow"], "separates captures"),
+        (
+            vec!["capture", "x", "--date", "yesterday"],
+            "is not a YYYY-MM-DD date",
+        ),
+    ] {
+        let r = v.run(&args).code(2);
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+    }
+    assert_eq!(v.read("inbox.md"), before);
+}
+
+#[test]
+fn captures_racing_finalizes_are_each_kept_exactly_once() {
+    const ROUNDS: usize = 6;
+    const PER_ROUND: usize = 5;
+    let v = TestVault::new();
+    v.run(&["capture", "the first capture"]).ok();
+    let mut captured = vec!["the first capture".to_string()];
+    for round in 0..ROUNDS {
+        v.run(&["ingest", "--prepare", "--limit", "0"]).ok();
+        let finalize = v
+            .cmd(&["ingest", "--finalize", "--json"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn finalize");
+        let captures: Vec<_> = (0..PER_ROUND)
+            .map(|i| {
+                let text = format!("round {round} capture {i}");
+                captured.push(text.clone());
+                v.cmd(&["capture", &text])
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .expect("spawn capture")
+            })
+            .collect();
+        finish(finalize, &format!("round {round}: finalize")).ok();
+        for c in captures {
+            finish(c, &format!("round {round}: capture")).ok();
+        }
+    }
+    // Every capture is in the inbox or an archive, once.
+    let mut everywhere = v.read("inbox.md");
+    for entry in std::fs::read_dir(v.path("raw/inbox")).expect("archives") {
+        everywhere.push_str(&std::fs::read_to_string(entry.expect("entry").path()).unwrap());
+    }
+    for text in &captured {
+        assert_eq!(
+            everywhere.matches(&format!("{text}\n")).count(),
+            1,
+            "{text}:\n{everywhere}"
+        );
+    }
+}
