@@ -17,7 +17,8 @@ const COLUMNS: usize = 4;
 /// The rowid of FTS5's totals record in a table's `_data`.
 const TOTALS_ROW: i64 = 1;
 
-/// What deleted rows took out of one search table.
+/// Rows of one search table and their tokens per column: what the scan's deletes took out of
+/// it, or (counting it anew) all it holds.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Removed {
     rows: u64,
@@ -38,12 +39,30 @@ impl Removed {
             .query_row([rowid], |r| r.get(0))
             .optional()?;
         if let Some(size) = size {
-            self.rows += 1;
-            for (total, n) in self.tokens.iter_mut().zip(varints(&size)) {
-                *total += n;
-            }
+            self.add(&size);
         }
         Ok(())
+    }
+
+    /// Count one row of the size `size` (its `_docsize` blob: a varint per column).
+    fn add(&mut self, size: &[u8]) {
+        self.rows += 1;
+        for (total, n) in self.tokens.iter_mut().zip(varints(size)) {
+            *total += n;
+        }
+    }
+
+    /// Take these rows out of `totals` (as [`read_totals`] reads them).
+    fn take_out_of(&self, totals: &mut [u64]) {
+        let counts = std::iter::once(self.rows).chain(self.tokens);
+        for (total, n) in totals.iter_mut().zip(counts) {
+            *total = total.saturating_sub(n);
+        }
+    }
+
+    /// The totals record of a table holding exactly these rows.
+    fn as_totals(&self) -> Vec<u64> {
+        std::iter::once(self.rows).chain(self.tokens).collect()
     }
 
     fn is_empty(&self) -> bool {
@@ -64,13 +83,7 @@ impl Manifest {
             let Some(mut totals) = read_totals(&tx, table).at(&path)? else {
                 continue;
             };
-            let mut i = totals.iter_mut();
-            if let Some(rows) = i.next() {
-                *rows = rows.saturating_sub(gone.rows);
-            }
-            for (total, n) in i.zip(gone.tokens) {
-                *total = total.saturating_sub(n);
-            }
+            gone.take_out_of(&mut totals);
             write_totals(&tx, table, &totals).at(&path)?;
         }
         tx.commit().at(&path)
@@ -85,20 +98,17 @@ impl Manifest {
             if read_totals(&tx, table).at(&path)?.is_none() {
                 continue;
             }
-            let mut totals = [0u64; COLUMNS + 1];
+            let mut held = Removed::default();
             let sql = format!("SELECT sz FROM \"{table}_docsize\"");
             let mut stmt = tx.prepare(&sql).at(&path)?;
             let mut rows = stmt.query([]).at(&path)?;
             while let Some(row) = rows.next().at(&path)? {
                 let size: Vec<u8> = row.get(0).at(&path)?;
-                totals[0] += 1;
-                for (total, n) in totals[1..].iter_mut().zip(varints(&size)) {
-                    *total += n;
-                }
+                held.add(&size);
             }
             drop(rows);
             drop(stmt);
-            write_totals(&tx, table, &totals).at(&path)?;
+            write_totals(&tx, table, &held.as_totals()).at(&path)?;
         }
         super::meta::set(&tx, &path, mark, "1")?;
         tx.commit().at(&path)
@@ -203,7 +213,8 @@ mod tests {
         assert_eq!(get_varint(&[0x83]), None, "cut short");
     }
 
-    fn totals_after(ops: &str) -> Vec<u64> {
+    /// A search table `s` as the manifest makes them, after `ops`.
+    fn table_after(ops: &str) -> Connection {
         let c = Connection::open_in_memory().unwrap();
         c.execute_batch(
             "CREATE VIRTUAL TABLE s USING fts5(title, aliases, tags, body, content = '',
@@ -211,7 +222,11 @@ mod tests {
         )
         .unwrap();
         c.execute_batch(ops).unwrap();
-        read_totals(&c, "s").unwrap().unwrap()
+        c
+    }
+
+    fn totals_after(ops: &str) -> Vec<u64> {
+        read_totals(&table_after(ops), "s").unwrap().unwrap()
     }
 
     /// What this module exists for: FTS5 itself does not take a deleted row out of its totals
@@ -223,13 +238,7 @@ mod tests {
         let drifted = totals_after(&format!("{insert} DELETE FROM s WHERE rowid = 2;"));
         assert_eq!(drifted, [2, 2, 0, 1, 5]);
 
-        let c = Connection::open_in_memory().unwrap();
-        c.execute_batch(
-            "CREATE VIRTUAL TABLE s USING fts5(title, aliases, tags, body, content = '',
-             contentless_delete = 1);",
-        )
-        .unwrap();
-        c.execute_batch(insert).unwrap();
+        let c = table_after(insert);
         let mut gone = Removed::default();
         gone.note(&c, "s", 2).unwrap();
         gone.note(&c, "s", 99).unwrap();
@@ -243,10 +252,7 @@ mod tests {
         );
         c.execute_batch("DELETE FROM s WHERE rowid = 2;").unwrap();
         let mut totals = read_totals(&c, "s").unwrap().unwrap();
-        totals[0] -= gone.rows;
-        for (t, n) in totals[1..].iter_mut().zip(gone.tokens) {
-            *t -= n;
-        }
+        gone.take_out_of(&mut totals);
         write_totals(&c, "s", &totals).unwrap();
         c.execute_batch(
             "INSERT INTO s (rowid, title, aliases, tags, body) VALUES (3, 'c', '', '', 'w');",
