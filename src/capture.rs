@@ -101,6 +101,15 @@ pub fn capture(
         };
         let inbox = Inbox::parse(&base, now.today)?;
         let bytes = inbox.with_capture(&base, &content, date);
+        // Read as an ingest will read it before it is written: if the new inbox's last entry
+        // is not the capture, nothing is written.
+        let after = Inbox::parse(&bytes, now.today)?;
+        let Some(entry) = after.entries.last().filter(|e| e.content == content) else {
+            return Err(io(
+                "append the capture to",
+                std::io::Error::other("the new entry would not read back as the last one"),
+            ));
+        };
         let written = match &read {
             Some(old) => fsio::replace_if_unchanged(&path, old, &bytes),
             None => fsio::create_atomic(&path, &bytes),
@@ -109,15 +118,6 @@ pub fn capture(
             continue;
         }
         scan::scan_paths(vault, manifest, &[INBOX.to_string()], now.ns)?;
-        let after = Inbox::parse(&bytes, now.today)?;
-        let entry = after.entries.last().filter(|e| e.content == content);
-        let Some(entry) = entry else {
-            // The parse of what was written disagrees with what was meant: never silently.
-            return Err(io(
-                "read back the capture in",
-                std::io::Error::other("the new entry is not the last one"),
-            ));
-        };
         return Ok(Captured {
             capture_date: entry.capture_date.to_string(),
             dated: entry.dated,
