@@ -234,6 +234,22 @@ impl Manifest {
         )
     }
 
+    /// The pages the links of `sources` resolve to, by path, each once (a source's links to
+    /// itself left out): the pages whose backlinks a change of `sources` may have added to.
+    pub fn link_targets(&self, sources: &[String]) -> Result<Vec<String>> {
+        let mut targets = std::collections::BTreeSet::new();
+        for source in sources {
+            let rows = self.view_rows(
+                "SELECT DISTINCT resolved FROM links
+                 WHERE source = ?1 AND resolved IS NOT NULL AND resolved <> ?1",
+                &[source],
+                |r| r.get::<_, String>(0),
+            )?;
+            targets.extend(rows);
+        }
+        Ok(targets.into_iter().collect())
+    }
+
     /// How the last scan resolved the links of `source`, by link key of the target. Links
     /// to the page's own headings and links not yet resolved are left out.
     pub fn link_resolutions(&self, source: &str) -> Result<HashMap<String, Resolution>> {

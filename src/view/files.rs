@@ -142,6 +142,15 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
         Err(e) => return site.failed(&e.to_string()),
     };
     let FileView { rel, content } = view;
+    let related = match &content {
+        Content::Markdown(md) => md
+            .backlinks
+            .iter()
+            .chain(&md.cited_by)
+            .map(|b| b.source.clone())
+            .collect(),
+        _ => Vec::new(),
+    };
     let (title, main, aside) = match content {
         Content::Markdown(md) if source => {
             let title = md.title.clone();
@@ -201,6 +210,10 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
     };
     let mut layout = site.layout(Some(&title), main, aside);
     layout.crumbs = crumbs(&rel);
+    if let Some(shown) = &mut layout.live {
+        shown.related = related;
+        shown.file = Some(rel);
+    }
     Reply::html(200, layout.render())
 }
 

@@ -149,6 +149,9 @@ pub struct Layout<'a> {
     pub aside: Option<String>,
     /// The search box's current text.
     pub query: &'a str,
+    /// What the page shows, for the script that reloads it on a change; `None` (a viewer that
+    /// does not watch) leaves the script out.
+    pub live: Option<super::live::Shown>,
 }
 
 impl Layout<'_> {
@@ -172,7 +175,7 @@ impl Layout<'_> {
 <title>{title}</title>
 <link rel=\"stylesheet\" href=\"/static/style.css\">
 <link rel=\"icon\" href=\"/favicon.ico\">
-</head>
+{live}</head>
 <body>
 <header class=\"bar\">
 <a class=\"brand\" href=\"/\">{vault}</a>
@@ -196,8 +199,22 @@ impl Layout<'_> {
             query = esc(self.query),
             crumbs = self.crumbs,
             main = self.main,
+            live = self.live.as_ref().map_or(String::new(), live_script),
         )
     }
+}
+
+/// The script tag of a page that reloads itself, telling the script what the page shows.
+fn live_script(shown: &super::live::Shown) -> String {
+    let file = shown
+        .file
+        .as_ref()
+        .map_or(String::new(), |f| format!(" data-file=\"{}\"", esc(f)));
+    let related = serde_json::to_string(&shown.related).unwrap_or_else(|_| "[]".into());
+    format!(
+        "<script src=\"/static/live.js\" defer{file} data-related=\"{}\"></script>\n",
+        esc(&related)
+    )
 }
 
 /// A notice above the content (`kind`: `info` or `warn`).

@@ -10,6 +10,7 @@ mod files;
 pub mod guard;
 pub mod html;
 mod listing;
+pub mod live;
 pub mod page;
 pub mod paths;
 pub mod render;
@@ -23,8 +24,10 @@ pub use site::{Reply, Site};
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, header};
-use axum::response::Response;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -143,6 +146,9 @@ pub fn bind(addr: &str, allow_remote: bool) -> Result<Bound, ViewError> {
 struct App {
     site: Site,
     options: Options,
+    /// Turns true when the server is asked to stop: open event streams end, so that the
+    /// requests in flight finish.
+    stopping: tokio::sync::watch::Receiver<bool>,
 }
 
 /// Serve `site` on `bound` until SIGINT or SIGTERM, then finish the requests in flight.
@@ -156,12 +162,21 @@ pub fn serve(bound: Bound, site: Site, options: Options) -> Result<(), ViewError
         .listener
         .set_nonblocking(true)
         .map_err(ViewError::Server)?;
-    let app = Arc::new(App { site, options });
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    let site = site.with_live(options.changes.is_some());
+    let app = Arc::new(App {
+        site,
+        options,
+        stopping,
+    });
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(bound.listener)?;
         let router = axum::Router::new().fallback(handle).with_state(app);
         axum::serve(listener, router)
-            .with_graceful_shutdown(crate::stop::requested())
+            .with_graceful_shutdown(async move {
+                crate::stop::requested().await;
+                let _ = stop.send(true);
+            })
             .await
     })
     .map_err(ViewError::Server)
@@ -183,6 +198,29 @@ async fn handle(State(app): State<Arc<App>>, req: Request) -> Response {
         let mut r = plain(405, "405 method not allowed\n");
         r.headers.push(("allow", "GET, HEAD".into()));
         r
+    } else if let ("/events", Some(changes)) = (req.uri().path(), &app.options.changes) {
+        let response = if method == Method::HEAD {
+            response(
+                Reply {
+                    status: 200,
+                    content_type: "text/event-stream",
+                    body: Vec::new(),
+                    headers: Vec::new(),
+                },
+                true,
+            )
+        } else {
+            events(&app, changes)
+        };
+        if let Some(log) = &app.options.log {
+            log(&RequestLog {
+                method: method.to_string(),
+                target,
+                status: response.status().as_u16(),
+                duration: started.elapsed(),
+            });
+        }
+        return response;
     } else {
         let app2 = app.clone();
         let path = req.uri().path().to_string();
@@ -229,6 +267,43 @@ fn plain(status: u16, text: &str) -> Reply {
     }
 }
 
+/// `GET /events`: one server-sent event `change` per change the watcher applies (see
+/// [`live`]), until the client goes or the server is asked to stop. A comment every 15 s keeps
+/// idle connections open through proxies and tells a client whose viewer died.
+fn events(
+    app: &Arc<App>,
+    changes: &tokio::sync::broadcast::Sender<crate::watch::Applied>,
+) -> Response {
+    use tokio::sync::broadcast::error::RecvError;
+    let state = (changes.subscribe(), app.stopping.clone(), app.site.clone());
+    let stream = futures_util::stream::unfold(state, |(mut rx, mut stopping, site)| async move {
+        if *stopping.borrow_and_update() {
+            return None;
+        }
+        let change = tokio::select! {
+            r = rx.recv() => match r {
+                Ok(applied) => {
+                    let at = site.clone();
+                    tokio::task::spawn_blocking(move || live::Change::of(&at, &applied))
+                        .await
+                        .unwrap_or_else(|_| live::Change::missed())
+                }
+                Err(RecvError::Lagged(_)) => live::Change::missed(),
+                Err(RecvError::Closed) => return None,
+            },
+            _ = stopping.changed() => return None,
+        };
+        let data = serde_json::to_string(&change).unwrap_or_default();
+        let event = Event::default().event("change").data(data);
+        Some((Ok::<_, Infallible>(event), (rx, stopping, site)))
+    });
+    let mut res = Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response();
+    secure(res.headers_mut());
+    res
+}
+
 /// A [`Reply`] with the security headers every response carries.
 fn response(reply: Reply, head: bool) -> Response {
     let len = reply.body.len();
@@ -246,6 +321,17 @@ fn response(reply: Reply, head: bool) -> Response {
         HeaderValue::from_static(reply.content_type),
     );
     h.insert(header::CONTENT_LENGTH, HeaderValue::from(len));
+    secure(h);
+    for (name, value) in reply.headers {
+        if let Ok(v) = HeaderValue::from_str(&value) {
+            h.insert(name, v);
+        }
+    }
+    res
+}
+
+/// The security headers every response carries (a reply's own headers may replace them).
+fn secure(h: &mut HeaderMap) {
     h.insert(
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(CSP),
@@ -260,10 +346,4 @@ fn response(reply: Reply, head: bool) -> Response {
     );
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    for (name, value) in reply.headers {
-        if let Ok(v) = HeaderValue::from_str(&value) {
-            h.insert(name, v);
-        }
-    }
-    res
 }

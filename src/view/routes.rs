@@ -32,6 +32,7 @@ pub fn dispatch(site: &Site, path: &str, query: Option<&str>) -> Reply {
         "/tag" | "/tag/" => Reply::redirect("/tags".into()),
         "/search" => search(site, query),
         "/static/style.css" => style(),
+        "/static/live.js" => script(),
         "/favicon.ico" => favicon(),
         "/raw" => Reply::redirect("/raw/".into()),
         // The index lists the wiki; there is no listing of `wiki/` of its own.
@@ -403,6 +404,16 @@ pub fn style() -> Reply {
         status: 200,
         content_type: "text/css; charset=utf-8",
         body: STYLE.as_bytes().to_vec(),
+        headers: Vec::new(),
+    }
+}
+
+/// `GET /static/live.js`: the script that reloads a page on a change, embedded in the binary.
+pub fn script() -> Reply {
+    Reply {
+        status: 200,
+        content_type: "text/javascript; charset=utf-8",
+        body: super::live::SCRIPT.as_bytes().to_vec(),
         headers: Vec::new(),
     }
 }

@@ -21,6 +21,8 @@ pub struct Site {
     pub root: PathBuf,
     /// Its display name.
     pub name: String,
+    /// Whether its pages reload themselves on a change (the viewer watches the vault).
+    pub live: bool,
     pool: Arc<Pool>,
 }
 
@@ -164,8 +166,16 @@ impl Site {
         Site {
             root,
             name,
+            live: false,
             pool: Arc::default(),
         }
+    }
+
+    /// The same site, its pages reloading themselves on a change when `live` (the viewer
+    /// watches the vault and serves `GET /events`).
+    pub fn with_live(mut self, live: bool) -> Site {
+        self.live = live;
+        self
     }
 
     /// The manifest for one request (read-only; never created here): a kept connection to the
@@ -215,6 +225,7 @@ impl Site {
             title,
             main,
             aside,
+            live: self.live.then(Default::default),
             ..Layout::default()
         }
     }

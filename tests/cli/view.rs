@@ -10,7 +10,7 @@ use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A small PNG (a gradient, as a stand-in for a diagram): stored deflate blocks, no
 /// compression library needed.
@@ -289,6 +289,18 @@ impl Drop for Server {
     }
 }
 
+/// Whether `html` has a script tag other than the viewer's own live-reload script (which
+/// every page of a watching viewer loads from `/static/live.js`, once, in its head).
+fn has_foreign_script(html: &str) -> bool {
+    let own = html
+        .find("<script src=\"/static/live.js\" defer")
+        .map(|start| {
+            let end = start + html[start..].find("</script>").expect("the tag ends") + 9;
+            format!("{}{}", &html[..start], &html[end..])
+        });
+    own.as_deref().unwrap_or(html).contains("<script")
+}
+
 fn parse(buf: &[u8]) -> Resp {
     let split = buf
         .windows(4)
@@ -341,7 +353,7 @@ fn index_lists_pages_by_type_with_counts_recent_and_tags() {
     let cascade = html.find("<time>2026-05-01</time>").unwrap();
     let garden = html.find("<time>2026-04-30</time>").unwrap();
     assert!(cascade < garden);
-    assert!(!html.contains("<script"), "no script anywhere");
+    assert!(!has_foreign_script(&html), "no script but the viewer's own");
 }
 
 #[test]
@@ -403,7 +415,7 @@ fn a_page_resolves_links_like_the_manifest_and_shows_its_metadata_and_backlinks(
     // The source view escapes.
     let src = s.get("/wiki/concepts/Payload?source").status(200).text();
     assert!(
-        src.contains("&lt;script&gt;") && !src.contains("<script"),
+        src.contains("&lt;script&gt;") && !has_foreign_script(&src),
         "{src}"
     );
 }
@@ -434,7 +446,7 @@ fn tags_raw_search_static_and_files() {
         raw.contains("A capture about <a class=\"wikilink\" href=\"/wiki/entities/Garden%20Plan\""),
         "{raw}"
     );
-    assert!(!raw.contains("<script"), "{raw}");
+    assert!(!has_foreign_script(&raw), "{raw}");
     let txt = s.get("/raw/notes.txt").status(200).text();
     assert!(
         txt.contains("plain &lt;b&gt;text&lt;/b&gt; &amp; more"),
@@ -704,7 +716,7 @@ fn the_search_box_searches_the_text_like_sparks_search() {
     let script = s.get("/search?q=window+pwned").status(200).text();
     assert!(script.contains("1 page for “window pwned”"), "{script}");
     assert!(
-        !script.contains("<script") && !script.contains("&lt;script"),
+        !has_foreign_script(&script) && !script.contains("&lt;script"),
         "{script}"
     );
     // Raw captures on request, both together, the wiki by default.
@@ -938,7 +950,7 @@ fn script_payloads_are_sanitised() {
         }
     }
     let page = s.get("/wiki/concepts/Payload").text();
-    assert!(!page.contains("<script"), "nor anywhere else on the page");
+    assert!(!has_foreign_script(&page), "nor anywhere else on the page");
     assert!(page.contains("Harmless text before") && page.contains("Harmless text after"));
     assert!(
         page.contains(">click me</a>"),
@@ -1040,7 +1052,9 @@ fn only_get_and_head() {
 #[test]
 fn edits_show_on_refresh_and_scans_update_the_index() {
     let v = fixture();
-    let s = Server::start(&v, &[]);
+    // Not watching: this is what a page shows from a manifest that lags behind the files
+    // (a watcher would bring it up to date at its own moment, racing the checks).
+    let s = Server::start(&v, &["--no-watch"]);
     assert!(!s.get("/wiki/notes/Plain").text().contains("Edited"));
     v.write(
         "wiki/notes/Plain.md",
@@ -1069,7 +1083,8 @@ fn edits_show_on_refresh_and_scans_update_the_index() {
 #[test]
 fn a_manifest_made_anew_while_the_viewer_runs_is_the_one_read() {
     let v = fixture();
-    let s = Server::start(&v, &[]);
+    // Not watching: a watcher would make the deleted manifest again on the new page.
+    let s = Server::start(&v, &["--no-watch"]);
     // The viewer keeps its connection between requests: a manifest deleted and made again
     // by a scan is another file, which the next request must read instead.
     assert!(s.get("/").status(200).text().contains(">Cascade</a>"));
@@ -1277,17 +1292,179 @@ fn open_launches_the_browser_and_a_missing_opener_is_only_a_warning() {
     );
 }
 
+/// SIGTERM ends the viewer with exit 0, even with a page's event stream open (the stream
+/// ends so that the requests in flight can finish).
 #[cfg(unix)]
 #[test]
 fn sigterm_stops_it_cleanly() {
     let v = fixture();
     let mut s = Server::start(&v, &[]);
     s.get("/").status(200);
+    let events = Events::open(&s);
     let pid = s.child.id().to_string();
     let killed = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
     assert!(killed.success());
-    let status = s.child.wait().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = s.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "an open event stream kept the viewer from stopping"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
     assert_eq!(status.code(), Some(0), "stderr: {}", s.stderr());
+    drop(events);
+}
+
+/// Wait until the viewer's own watcher runs (it starts on a thread of its own, after the
+/// address is printed).
+fn await_watcher(v: &TestVault, s: &Server) {
+    let pid = s.child.id();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while v.run(&["status", "--json", "--no-refresh"]).ok().json()["watch"]["pid"] != pid {
+        assert!(
+            Instant::now() < deadline,
+            "the viewer's watcher did not start; stderr:\n{}",
+            s.stderr()
+        );
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+/// An open `GET /events` stream.
+struct Events {
+    head: String,
+    lines: BufReader<TcpStream>,
+}
+
+impl Events {
+    /// Open the stream and read its response head.
+    fn open(s: &Server) -> Events {
+        let mut stream = TcpStream::connect(("127.0.0.1", s.port)).expect("connect");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        write!(
+            stream,
+            "GET /events HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAccept: text/event-stream\r\n\r\n",
+            s.port
+        )
+        .unwrap();
+        let mut lines = BufReader::new(stream);
+        let mut head = String::new();
+        loop {
+            let mut line = String::new();
+            lines.read_line(&mut line).expect("read the response head");
+            if line == "\r\n" || line.is_empty() {
+                break;
+            }
+            head.push_str(&line.to_ascii_lowercase());
+        }
+        Events { head, lines }
+    }
+
+    /// The data of the next `change` event (keep-alive comments and chunk sizes skipped).
+    fn next_change(&mut self) -> serde_json::Value {
+        let mut event = String::new();
+        loop {
+            let mut line = String::new();
+            let n = self.lines.read_line(&mut line).expect("read an event");
+            assert!(n > 0, "the event stream ended");
+            let line = line.trim_end();
+            if let Some(name) = line.strip_prefix("event: ") {
+                event = name.to_string();
+            } else if let Some(data) = line.strip_prefix("data: ")
+                && event == "change"
+            {
+                return serde_json::from_str(data).expect("the data is JSON");
+            }
+        }
+    }
+}
+
+#[test]
+fn events_tell_each_change_and_the_pages_its_files_link_to() {
+    let v = fixture();
+    let s = Server::start(&v, &[]);
+    await_watcher(&v, &s);
+    let mut events = Events::open(&s);
+    assert!(events.head.starts_with("http/1.1 200"), "{}", events.head);
+    assert!(
+        events.head.contains("content-type: text/event-stream"),
+        "{}",
+        events.head
+    );
+    assert!(
+        events
+            .head
+            .contains("content-security-policy: default-src 'self'; script-src 'self'"),
+        "the stream carries the security headers too: {}",
+        events.head
+    );
+    v.write(
+        "wiki/concepts/Sprout.md",
+        "---\ntitle: Sprout\ntype: concept\n---\n\nGrows in the [[Garden Plan]].\n",
+    );
+    let change = loop {
+        let c = events.next_change();
+        if c["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p == "wiki/concepts/Sprout.md")
+        {
+            break c;
+        }
+    };
+    assert_eq!(change["more"], false, "{change}");
+    assert!(change["seq"].as_u64().unwrap() >= 1, "{change}");
+    assert_eq!(
+        change["links"],
+        serde_json::json!(["wiki/entities/Garden Plan.md"]),
+        "the page the new file links to: its backlinks grew"
+    );
+    // The new page is served, and says what it shows to the script that reloads it.
+    let page = s.get("/wiki/concepts/Sprout").status(200).text();
+    assert!(
+        page.contains(
+            "<script src=\"/static/live.js\" defer data-file=\"wiki/concepts/Sprout.md\" data-related=\"[]\"></script>"
+        ),
+        "{page}"
+    );
+    // The page it links to lists it among its backlinks, and reloads when it changes.
+    let plan = s.get("/wiki/entities/Garden%20Plan").status(200).text();
+    assert!(
+        plan.contains(">Sprout</a>"),
+        "a backlink from the new page: {plan}"
+    );
+    assert!(
+        plan.contains("&quot;wiki/concepts/Sprout.md&quot;"),
+        "the new page is among the related: {plan}"
+    );
+    let script = s.get("/static/live.js").status(200);
+    assert_eq!(
+        script.header("content-type"),
+        "text/javascript; charset=utf-8"
+    );
+    assert!(script.text().contains("new EventSource(\"/events\")"));
+    // Pages that show no one file reload on every change: no data-file.
+    let index = s.get("/").status(200).text();
+    assert!(
+        index.contains("<script src=\"/static/live.js\" defer data-related=\"[]\"></script>"),
+        "{index}"
+    );
+}
+
+#[test]
+fn without_watching_there_is_no_event_stream_and_no_script() {
+    let v = fixture();
+    let s = Server::start(&v, &["--no-watch"]);
+    s.get("/events").status(404);
+    let page = s.get("/wiki/concepts/Cascade").status(200).text();
+    assert!(!page.contains("live.js"), "{page}");
 }
 
 /// The target directory: the binary is `<target>/<profile>/sparks`.
@@ -1314,6 +1491,8 @@ fn in_a_real_browser_links_navigate_and_payloads_run_no_script() {
     );
     let v = fixture();
     let s = Server::start(&v, &[]);
+    // The live-reload checks edit files: the viewer's watcher must be running first.
+    await_watcher(&v, &s);
     let shots = target_dir().join("view-screenshots");
     std::fs::create_dir_all(&shots).unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/view/browser.mjs");
@@ -1322,6 +1501,7 @@ fn in_a_real_browser_links_navigate_and_payloads_run_no_script() {
         .env("SPARKS_VIEW_URL", &s.url)
         .env("SPARKS_TEST_NODE", &node_dir)
         .env("SPARKS_SCREENSHOTS", &shots)
+        .env("SPARKS_VAULT", v.path(""))
         .env("HOME", v.home())
         .output()
         .expect("run node");
@@ -1333,6 +1513,12 @@ fn in_a_real_browser_links_navigate_and_payloads_run_no_script() {
         s.stderr()
     );
     assert!(stdout.contains("browser: all checks passed"), "{stdout}");
+    assert!(
+        stdout.contains("ok: an edit of the page's file shows by itself"),
+        "the live-reload checks ran: {stdout}"
+    );
+    // The checks with their latencies, for `cargo test -- --nocapture`.
+    println!("{stdout}");
     for shot in [
         "index",
         "page",

@@ -3,16 +3,19 @@
 //   SPARKS_VIEW_URL     the viewer's URL (http://127.0.0.1:PORT)
 //   SPARKS_TEST_NODE    the directory holding node_modules/playwright-core
 //   SPARKS_SCREENSHOTS  where to save screenshots
+//   SPARKS_VAULT        the vault's root (the live-reload checks edit its files)
 // Exits non-zero on the first failed check.
 
+import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 
 const base = process.env.SPARKS_VIEW_URL;
 const nodeDir = process.env.SPARKS_TEST_NODE;
 const shots = process.env.SPARKS_SCREENSHOTS;
-if (!base || !nodeDir || !shots) {
-  console.error("SPARKS_VIEW_URL, SPARKS_TEST_NODE and SPARKS_SCREENSHOTS must be set");
+const vault = process.env.SPARKS_VAULT;
+if (!base || !nodeDir || !shots || !vault) {
+  console.error("SPARKS_VIEW_URL, SPARKS_TEST_NODE, SPARKS_SCREENSHOTS and SPARKS_VAULT must be set");
   process.exit(2);
 }
 const require = createRequire(path.join(nodeDir, "package.json"));
@@ -76,6 +79,61 @@ async function injectInline(page) {
   });
   await page.waitForTimeout(300);
   return (await page.evaluate(() => window.injected)) === 1;
+}
+
+// An open page keeps itself current: it reloads when its file is edited and when a new page
+// links to it, and stays as it is when something unrelated changes. `window.unreloaded` is
+// set on the page as it is; a reload (by the page's own script: nobody else reloads it)
+// clears it.
+async function live(page) {
+  const mark = () => page.evaluate(() => (window.unreloaded = true));
+  const unreloaded = () => page.evaluate(() => window.unreloaded === true);
+  const main = () => page.locator("main").textContent();
+  const cascade = path.join(vault, "wiki/concepts/Cascade.md");
+  await page.goto(`${base}/wiki/concepts/Cascade`);
+  check(!(await main()).includes("freshly edited"), "the page shows its file as it was");
+  await mark();
+  let started = Date.now();
+  fs.writeFileSync(cascade, fs.readFileSync(cascade, "utf8").replace("Terraces.", "Terraces, freshly edited."));
+  await page.waitForFunction(
+    () => document.querySelector("main")?.textContent.includes("freshly edited"),
+    null,
+    { timeout: 10000 },
+  );
+  check(!(await unreloaded()), `an edit of the page's file shows by itself (${Date.now() - started} ms)`);
+
+  await mark();
+  started = Date.now();
+  fs.writeFileSync(
+    path.join(vault, "wiki/concepts/Trellis.md"),
+    "---\ntitle: Trellis\ntype: concept\n---\n\nHolds up the [[Cascade]].\n",
+  );
+  await page.waitForFunction(
+    () => [...document.querySelectorAll("aside a")].some((a) => a.textContent === "Trellis"),
+    null,
+    { timeout: 10000 },
+  );
+  check(!(await unreloaded()), `a new page linking here shows among the backlinks (${Date.now() - started} ms)`);
+
+  // Something unrelated: the change reaches the browser (a second listener hears it), and
+  // the page stays as it is.
+  await mark();
+  await page.evaluate(() => {
+    window.heard = false;
+    const es = new EventSource("/events");
+    es.onopen = () => (window.listening = true);
+    es.addEventListener("change", (e) => {
+      if (JSON.parse(e.data).paths.includes("wiki/notes/Elsewhere.md")) {
+        window.heard = true;
+        es.close();
+      }
+    });
+  });
+  await page.waitForFunction(() => window.listening === true, null, { timeout: 10000 });
+  fs.writeFileSync(path.join(vault, "wiki/notes/Elsewhere.md"), "Unrelated to the cascade.\n");
+  await page.waitForFunction(() => window.heard === true, null, { timeout: 10000 });
+  await page.waitForTimeout(300);
+  check(await unreloaded(), "a change elsewhere leaves the open page alone");
 }
 
 let failed = false;
@@ -202,6 +260,9 @@ try {
   await hostile(barePage, bareDialogs, " (CSP bypassed)");
   check(await injectInline(barePage), "without the CSP an injected inline script does run (the check can fail)");
   await bare.close();
+
+  await live(page);
+  check(pageErrors.length === 0, `no script error after the live reloads (${JSON.stringify(pageErrors)})`);
   await context.close();
   console.log("browser: all checks passed");
 } catch (e) {
