@@ -285,6 +285,14 @@ EOF
     record "$size" mv "mv (hub page)" list skipped 0 - - - - "no mv command in this binary"
   fi
   $has_serve && floor py "python3 start (MCP client floor)" "$py -c 'import json, subprocess'"
+  # The watcher (issue 36): lookups with and without one, a write's latency, a storm of 1,500
+  # pages, idle CPU over a minute at the largest size (half a minute below), peak memory.
+  if has watch && { [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" watch "* ]]; }; then
+    idle=$([ "$size" -ge 100000 ] && echo 60 || echo 30)
+    log "$size: the watcher (${idle} s of idling included)"
+    "$py" "$repo/scripts/bench_watch.py" "$sparks" "$vault" "$size" "$results" "$TAG" "$idle" ||
+      log "$size: the watcher's figures failed"
+  fi
 done
 
 # --- The report ------------------------------------------------------------------------------
@@ -304,7 +312,7 @@ export BENCH_ELAPSED=$(($(date +%s) - started)) BENCH_LIMIT=$ingest_limit BENCH_
 export BENCH_BATCH=$finalize_batch BENCH_PAGES=$finalize_pages
 python3 - "$results" "$out" <<'EOF'
 """Turn the results TSV into BENCHMARKS.md; keep the hand-written part after the marker."""
-import math, os, sys
+import math, os, re, sys
 
 results, out = sys.argv[1], sys.argv[2]
 MARK = "<!-- Hand-written below this line: scripts/bench.sh keeps it as it is. -->"
@@ -457,6 +465,30 @@ per_size("mv of a page with 2,000 backlinks ≤ 2× a warm scan at 10,000 pages 
 per_size("cold scan ≤ 4× the read floor", mid, ratio("cold_scan", "read", 4))
 per_size("index --dry-run at 10,000 pages ≤ 150 ms", [sz for sz in sizes if sz == "10000"],
          absolute("index", 0.150))
+# The watcher (issue 36).
+per_size("a lookup while a watcher vouches (query --tag --limit 50) ≤ 20 ms, at 100,000 pages "
+         "(smaller vaults shown)", sizes, absolute("watch_query_warm", 0.020), at_big)
+per_size("a page written → visible to query --no-refresh ≤ 200 ms at 10,000 pages",
+         [sz for sz in sizes if sz == "10000"], absolute("watch_latency", 0.200))
+per_size("a page written → visible to query --no-refresh ≤ 1 s at 100,000 pages",
+         [sz for sz in sizes if sz == "100000"], absolute("watch_latency", 1.0))
+per_size("a storm of 1,500 new pages settled ≤ 5 s at 10,000 pages",
+         [sz for sz in sizes if sz == "10000"], absolute("watch_storm", 5.0))
+def idle_share(sz):
+    r = get(sz, "watch_idle")
+    if not r or r["status"] != "ok":
+        return None
+    window = float(re.search(r"idling (\d+) s", r["label"]).group(1))
+    share = float(r["median"]) / window
+    return ("%.2f s of CPU in %d s (%.3f%%)" % (float(r["median"]), window, 100 * share), share < 0.001)
+per_size("an idle watcher uses under 0.1% of a core", sizes, idle_share)
+def watch_memory(sz):
+    r = get(sz, "watch_rss")
+    if not r or not r["rss"].isdigit():
+        return None
+    return ("peak %s MB" % mb(r["rss"]), int(r["rss"]) <= (50 + 16) * 1024)
+per_size("the watcher's memory ≤ 50 MB over the manifest's 16 MB page cache, at 100,000 pages "
+         "(smaller vaults shown)", sizes, watch_memory, at_big)
 if big == "100000":
     bad = [r["label"] + " (" + r["status"] + ")" for r in rows
            if r["size"] == big and r["id"] in ORDER and r["status"] not in ("ok", "skipped")]
@@ -512,6 +544,37 @@ for s in sizes:
         status = secs(m) if r["status"] == "ok" else r["status"]
         w("| %s | %s | %s | %s | %s | %s | %s |" % (
             r["label"], r["runs"], status, rng, mb(r["rss"]), ratio, r["note"]))
+    w("")
+
+# The watcher.
+WATCH = ["watch_query_cold", "watch_query_warm", "watch_latency", "watch_storm", "watch_idle", "watch_rss"]
+if any(get(sz, id) for sz in sizes for id in WATCH):
+    w("## The watcher (issue 36)")
+    w("")
+    w("`scripts/bench_watch.py` on each vault: a lookup without a watcher (it scans first) and "
+      "while one vouches (15 runs each, one set after the other); a page written until the watcher's "
+      "line says it is applied (the manifest is committed before the line; median of 10); "
+      "1,500 new pages written at once until `query --no-refresh` answers all of them; the "
+      "watcher's CPU time while idle; its peak RSS.")
+    w("")
+    w("| " + " | ".join(["measure"] + [n(sz) for sz in sizes]) + " |")
+    w("|---|" + "---:|" * len(sizes))
+    for id in WATCH:
+        label = next((get(sz, id)["label"] for sz in sizes if get(sz, id)), None)
+        if not label:
+            continue
+        cells = []
+        for sz in sizes:
+            r = get(sz, id)
+            if not r:
+                cells.append("–")
+            elif r["status"] != "ok":
+                cells.append(r["status"])
+            elif id == "watch_rss":
+                cells.append("%s MB" % mb(r["rss"]))
+            else:
+                cells.append(secs(float(r["median"])) + (" (%s)" % r["note"] if r["note"] else ""))
+        w("| %s | %s |" % (label, " | ".join(cells)))
     w("")
 
 # Growth.
