@@ -4,6 +4,7 @@
 
 pub mod commands;
 pub mod exit;
+pub mod hint;
 mod interrupt;
 pub mod number;
 pub mod output;
@@ -261,7 +262,7 @@ pub fn main() -> std::process::ExitCode {
             output::error_with(
                 &failure.message,
                 &failure.details(),
-                failure.hint.as_deref(),
+                hint::of(&failure).as_deref(),
             );
             exit.into()
         }
@@ -347,19 +348,5 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 /// An error that is no operation's [`Failure`] (writing the output failed, the server
 /// stopped) as one: the message and its causes, each said once.
 fn untyped(err: &anyhow::Error) -> Failure {
-    let mut causes = Vec::new();
-    let mut last = err.to_string();
-    for cause in err.chain().skip(1) {
-        let c = cause.to_string();
-        if !last.contains(&c) {
-            causes.push(c.clone());
-        }
-        last = c;
-    }
-    Failure {
-        message: err.to_string(),
-        causes,
-        hint: None,
-        usage: false,
-    }
+    Failure::of(err.to_string(), err.chain().skip(1).map(|c| c.to_string()))
 }

@@ -107,7 +107,7 @@ pub fn json<T: Serialize>(value: &T) -> anyhow::Result<()> {
 /// `{"error": {"message", "causes", "hint"}}` on stdout, where the data would have gone.
 pub fn json_error(f: &crate::failure::Failure) -> anyhow::Result<()> {
     json(&serde_json::json!({
-        "error": {"message": f.message, "causes": f.causes, "hint": f.hint}
+        "error": {"message": f.message, "causes": f.causes, "hint": super::hint::of(f)}
     }))
 }
 

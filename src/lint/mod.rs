@@ -14,6 +14,7 @@ pub use check::{CHECKS, Check, NoSuchCheck};
 
 use crate::clock::Now;
 use crate::contract::{self, FileState};
+use crate::failure::{Action, Advice};
 use crate::manifest::{Manifest, ManifestError, Pages};
 use crate::scan::{self, Seen};
 use crate::vault::Vault;
@@ -102,13 +103,13 @@ pub enum LintError {
 
 impl LintError {
     /// What the user can do about it: for an unknown check, the nearest name.
-    pub fn hint(&self) -> Option<String> {
+    pub fn hint(&self) -> Option<Advice> {
         match self {
             LintError::UnknownCheck(name) => Some(match nearest_check(name) {
-                Some(c) => format!("did you mean `{c}`?"),
-                None => "`sparks lint --help` lists the checks".to_string(),
+                Some(c) => Advice::say(format!("did you mean `{c}`?")),
+                None => Advice::run(Action::LintChecks).then(" to see what each check does"),
             }),
-            LintError::Manifest(m) => m.hint().map(str::to_owned),
+            LintError::Manifest(m) => m.hint(),
             LintError::Fix(_) | LintError::Rescan(_) => None,
         }
     }
@@ -202,9 +203,12 @@ mod tests {
     #[test]
     fn an_unknown_check_suggests_the_nearest_name() {
         let hint = |n: &str| LintError::UnknownCheck(n.into()).hint().unwrap();
-        assert_eq!(hint("broken-link"), "did you mean `broken-links`?");
-        assert_eq!(hint("orphan"), "did you mean `orphans`?");
-        assert_eq!(hint("zzz"), "`sparks lint --help` lists the checks");
+        assert_eq!(hint("broken-link"), "did you mean `broken-links`?".into());
+        assert_eq!(hint("orphan"), "did you mean `orphans`?".into());
+        assert_eq!(
+            hint("zzz"),
+            Advice::run(crate::failure::Action::LintChecks).then(" to see what each check does")
+        );
     }
 
     /// A vault with an issue of every gate check, some of them between pages (a name two

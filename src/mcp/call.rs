@@ -64,7 +64,7 @@ impl Runner {
 struct Stopped(String);
 
 impl crate::failure::Hint for Stopped {
-    fn hint(&self) -> Option<String> {
+    fn hint(&self) -> Option<crate::failure::Advice> {
         None
     }
 }

@@ -34,7 +34,7 @@ pub use regen::Regen;
 pub use scan::Scan;
 pub use tasks::{Done, TasksAdd, TasksList};
 
-use crate::failure::Failure;
+use crate::failure::{Action, Advice, Failure};
 use crate::manifest::Trust;
 use crate::runstate::{Journaled, RunDir};
 use crate::session::Session;
@@ -114,10 +114,13 @@ pub fn run<R: Request>(request: R, session: &Session) -> Result<R::Report, Failu
                     .unwrap_or_default()
             ),
             causes: Vec::new(),
-            hint: Some(format!(
-                "run `{}` again: it completes what it started, writing nothing twice",
-                j.command
-            )),
+            hint: Some(
+                Advice::run(Action::Resume {
+                    kind: j.kind.clone(),
+                    command: j.command.clone(),
+                })
+                .then(": it completes what it started, writing nothing twice"),
+            ),
             usage: false,
         });
     }
@@ -167,17 +170,13 @@ crate::hints!(
 );
 
 impl crate::failure::Hint for crate::fmt::FmtError {
-    fn hint(&self) -> Option<String> {
+    fn hint(&self) -> Option<Advice> {
         None
     }
 }
 
 impl crate::failure::Hint for crate::ingest::FinalizeFailed {
-    fn hint(&self) -> Option<String> {
-        Some(self.error.hint().unwrap_or_else(|| {
-            "fix the cause and finalize again (`sparks ingest --finalize`, or the \
-             sparks_finalize_ingest tool): it resumes where it stopped"
-                .to_string()
-        }))
+    fn hint(&self) -> Option<Advice> {
+        Some(self.error.finalize_hint())
     }
 }
