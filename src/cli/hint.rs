@@ -27,6 +27,12 @@ pub fn command(action: &Action) -> Option<String> {
     })
 }
 
+/// The command line that does `action`, or its wording when no one command does (what a
+/// report says where JSON holds a hint: a lint note's).
+pub fn command_line(action: &Action) -> String {
+    command(action).unwrap_or_else(|| word(action))
+}
+
 /// `action` as the command line says it, where a verb phrase goes in a hint.
 pub fn word(action: &Action) -> String {
     match action {

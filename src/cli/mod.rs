@@ -13,7 +13,7 @@ mod watching;
 
 use crate::clock::Now;
 use crate::failure::Failure;
-use crate::request::{Ending, Request};
+use crate::request::{Ending, Report as _, Request};
 use crate::session::Site;
 use anyhow::Context as _;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -173,7 +173,9 @@ impl Ctx {
     /// Find the vault, read the clock, and run an operation there.
     pub fn run<R: Request>(&self, request: R) -> Result<R::Report, Failure> {
         let session = self.site.open()?;
-        crate::request::run(request, &session)
+        let mut report = crate::request::run(request, &session)?;
+        report.word(hint::command_line);
+        Ok(report)
     }
 
     /// [`Ctx::run`] an operation that may take long (a scan, regen, index, lint, fmt, ingest or
@@ -189,7 +191,9 @@ impl Ctx {
         session.progress = crate::progress::Listener(bar.clone());
         let result = crate::request::run(request, &session);
         bar.clear();
-        result
+        let mut report = result?;
+        report.word(hint::command_line);
+        Ok(report)
     }
 
     /// Where operations find the vault and which day it is.

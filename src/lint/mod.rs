@@ -14,7 +14,7 @@ pub use check::{CHECKS, Check, NoSuchCheck};
 
 use crate::clock::Now;
 use crate::contract::{self, FileState};
-use crate::failure::{Action, Advice};
+use crate::failure::{Action, Advice, Wording};
 use crate::manifest::{Manifest, ManifestError, Pages};
 use crate::scan::{self, Seen};
 use crate::vault::Vault;
@@ -62,8 +62,21 @@ pub struct Note {
     pub path: String,
     /// What is the matter.
     pub message: String,
-    /// What to do about it.
+    /// What to do about it, in the words of the front end that tells it (empty until it is
+    /// worded: [`LintReport::word`]).
     pub hint: String,
+    /// What to do about it, for the front end to word.
+    #[serde(skip)]
+    pub action: Action,
+}
+
+impl LintReport {
+    /// Word the hint of each note, each front end its own way.
+    pub fn word(&mut self, word: Wording) {
+        for n in &mut self.notes {
+            n.hint = word(&n.action);
+        }
+    }
 }
 
 /// The notes about the vault at `root`: each agent instruction file that differs from the
@@ -79,7 +92,10 @@ pub fn notes(root: &Path) -> Vec<Note> {
                 "{} differs from the agent contract built into this sparks",
                 f.file
             ),
-            hint: format!("sparks init --agent {} --force", f.agent.name()),
+            hint: String::new(),
+            action: Action::InstallContract {
+                agent: f.agent.name().to_string(),
+            },
         })
         .collect()
 }
@@ -332,6 +348,11 @@ mod tests {
             (n[0].kind, n[0].path.as_str()),
             ("contract-drift", "CLAUDE.md")
         );
-        assert_eq!(n[0].hint, "sparks init --agent claude --force");
+        assert_eq!(
+            n[0].action,
+            Action::InstallContract {
+                agent: "claude".into()
+            }
+        );
     }
 }

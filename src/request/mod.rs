@@ -134,6 +134,10 @@ pub trait Report: Serialize + Send + 'static {
     fn ending(&self) -> Ending {
         Ending::Done
     }
+
+    /// Word the advice the report carries (a lint note's hint), in the words of the front end
+    /// that renders it; most reports carry none.
+    fn word(&mut self, _word: crate::failure::Wording) {}
 }
 
 /// How an operation that ran ends.
