@@ -448,7 +448,10 @@ fn scenario() -> Vec<Step> {
         refused(
             "sparks_lint",
             json!({"checks": ["orphan"]}),
-            "checks: \"orphan\" is not one of ambiguous-links",
+            "there is no lint check called \"orphan\" (checks: ambiguous-links, broken-blocks, \
+             broken-headings, broken-links, dead-sources, duplicate-aliases, duplicate-titles, \
+             invalid-frontmatter, missing-embeds, missing-frontmatter, orphans, stale-pages, \
+             thin-pages)\nhint: did you mean `orphans`?",
         ),
         refused(
             "sparks_query",

@@ -2,7 +2,7 @@
 
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
-use crate::lint::LintReport;
+use crate::lint::{self, LintReport};
 use crate::request::{self, Report as _};
 use clap::Args;
 
@@ -17,13 +17,7 @@ use clap::Args;
 /// not dead sources. An installed CLAUDE.md, AGENTS.md or GEMINI.md that differs from the contract built into
 /// this sparks is a warning and a `contract-drift` note in the JSON, not an issue.
 #[derive(Debug, Args)]
-#[command(
-    after_help = "Checks: ambiguous-links, broken-blocks, broken-headings, broken-links, dead-sources,\n  \
-    duplicate-aliases, duplicate-titles, invalid-frontmatter, missing-embeds, missing-frontmatter,\n  \
-    orphans, stale-pages, thin-pages\n\n\
-    --fix repairs: invalid-frontmatter (tags only), stale-pages\n\
-    sparks fmt --fix repairs: invalid-frontmatter (key order, list shape, date form)\n\nExamples:\n  sparks lint\n  sparks lint --check broken-links orphans --json\n  sparks lint --fix"
-)]
+#[command(after_help = after_help())]
 pub struct LintArgs {
     /// Run only these checks
     #[arg(long, value_name = "NAME", num_args = 1..)]
@@ -36,6 +30,20 @@ pub struct LintArgs {
     /// Print the result as JSON
     #[arg(long)]
     pub(in crate::cli) json: bool,
+}
+
+/// The help after the options: the checks (from [`lint::CHECKS`], five a line), what `--fix`
+/// repairs, examples.
+fn after_help() -> String {
+    let lines: Vec<String> = lint::CHECKS.chunks(5).map(|c| c.join(", ")).collect();
+    format!(
+        "Checks: {}\n\n\
+         --fix repairs: invalid-frontmatter (tags only), stale-pages\n\
+         sparks fmt --fix repairs: invalid-frontmatter (key order, list shape, date form)\n\n\
+         Examples:\n  sparks lint\n  sparks lint --check broken-links orphans --json\n  \
+         sparks lint --fix",
+        lines.join(",\n  ")
+    )
 }
 
 /// Run `lint`.

@@ -4,6 +4,7 @@ use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
 use crate::manifest::Scope;
 use crate::request;
+use clap::builder::PossibleValue;
 use clap::{Args, ValueEnum};
 
 /// Search page text, titles, aliases and tags, and raw files
@@ -23,8 +24,8 @@ pub struct SearchArgs {
     #[arg(required = true, num_args = 1..)]
     query: Vec<String>,
     /// Where to search
-    #[arg(long = "in", value_enum, default_value_t = Where::Wiki)]
-    scope: Where,
+    #[arg(long = "in", value_enum, default_value_t = Scope::Wiki)]
+    scope: Scope,
     /// Only pages of this type
     #[arg(long = "type", value_name = "TYPE")]
     kind: Option<String>,
@@ -39,26 +40,27 @@ pub struct SearchArgs {
     pub(in crate::cli) json: bool,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum Where {
-    /// Wiki pages
-    Wiki,
-    /// Raw files
-    Raw,
-    /// Both
-    All,
+/// The core's scopes, by their names, with the help clap shows for each.
+impl ValueEnum for Scope {
+    fn value_variants<'a>() -> &'a [Scope] {
+        &Scope::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let help = match self {
+            Scope::Wiki => "Wiki pages",
+            Scope::Raw => "Raw files",
+            Scope::All => "Both",
+        };
+        Some(PossibleValue::new(self.as_str()).help(help))
+    }
 }
 
 /// Run `search`.
 pub fn run(ctx: &Ctx, args: SearchArgs) -> anyhow::Result<Exit> {
-    let scope = match args.scope {
-        Where::Wiki => Scope::Wiki,
-        Where::Raw => Scope::Raw,
-        Where::All => Scope::All,
-    };
     let report = ctx.run(request::Search::new(
         args.query.join(" "),
-        Some(scope),
+        Some(args.scope),
         args.kind,
         args.tag,
         Some(args.limit),
