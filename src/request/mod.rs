@@ -184,3 +184,6 @@ impl crate::failure::Hint for crate::ingest::FinalizeFailed {
         Some(self.error.finalize_hint())
     }
 }
+
+#[cfg(test)]
+mod tests;
