@@ -3,7 +3,7 @@
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
 use crate::lint::{self, LintReport};
-use crate::request::{self, Report as _};
+use crate::request;
 use clap::Args;
 
 /// Check the vault's health: links, frontmatter, orphans, thin and stale pages
@@ -54,13 +54,7 @@ pub fn run(ctx: &Ctx, args: LintArgs) -> anyhow::Result<Exit> {
         output::warn_hint(&n.message, &format!("run `{}` to refresh it", n.hint));
     }
     // Notes are not issues: they leave the exit code alone.
-    let exit = report.ending().into();
-    if args.json {
-        output::json(&report)?;
-    } else {
-        output::lines(text(&report))?;
-    }
-    Ok(exit)
+    output::print(&report, args.json, |r| output::lines(text(r)))
 }
 
 fn text(r: &LintReport) -> Vec<String> {

@@ -65,36 +65,34 @@ pub fn run(ctx: &Ctx, args: SearchArgs) -> anyhow::Result<Exit> {
         args.tag,
         Some(args.limit),
     ))?;
-    if args.json {
-        output::json(&report)?;
-        return Ok(Exit::Success);
-    }
-    let mut lines = Vec::new();
-    for h in &report.hits {
-        let title = h
-            .title
-            .as_deref()
-            .map(|t| format!(" ({t})"))
-            .unwrap_or_default();
-        lines.push(format!("{}{title}", output::paint(Style::Label, &h.path)));
-        lines.push(format!("  {}", h.snippet));
-    }
-    if report.truncated {
-        lines.push(format!(
-            "({} of {} hits shown; --limit for more)",
-            report.hits.len(),
-            report.total
-        ));
-    }
-    for c in &report.collisions {
-        lines.push(format!(
-            "note: a page titled {:?} would collide with {} ({} {:?})",
-            report.query, c.path, c.via, c.name
-        ));
-    }
-    if report.total == 0 {
-        output::status(&format!("no matches for {:?}", report.query));
-    }
-    output::lines(lines)?;
-    Ok(Exit::Success)
+    output::print(&report, args.json, |report| {
+        let mut lines = Vec::new();
+        for h in &report.hits {
+            let title = h
+                .title
+                .as_deref()
+                .map(|t| format!(" ({t})"))
+                .unwrap_or_default();
+            lines.push(format!("{}{title}", output::paint(Style::Label, &h.path)));
+            lines.push(format!("  {}", h.snippet));
+        }
+        if report.truncated {
+            lines.push(format!(
+                "({} of {} hits shown; --limit for more)",
+                report.hits.len(),
+                report.total
+            ));
+        }
+        for c in &report.collisions {
+            lines.push(format!(
+                "note: a page titled {:?} would collide with {} ({} {:?})",
+                report.query, c.path, c.via, c.name
+            ));
+        }
+        if report.total == 0 {
+            output::status(&format!("no matches for {:?}", report.query));
+        }
+        output::lines(lines)?;
+        Ok(())
+    })
 }
