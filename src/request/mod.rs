@@ -4,7 +4,8 @@
 //! MCP server as the same JSON. A failure is a [`Failure`], told the same way by both.
 //!
 //! Adding an operation: a core function, a request here (one file), a command in
-//! `src/cli/commands/`, a tool in `src/mcp/tools.rs`.
+//! `src/cli/commands/`, a tool in `src/mcp/tools.rs` (ARCHITECTURE.md, "Where a new command
+//! goes").
 
 mod brief;
 mod capture;
