@@ -19,6 +19,7 @@ test:
 	bash scripts/test-deps.sh --plan
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) clippy --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings
 	bash scripts/test-deps.sh
 	$(CARGO) test
 
@@ -81,3 +82,4 @@ fmt:
 
 clippy:
 	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) clippy --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings

@@ -105,7 +105,7 @@ pub enum BriefError {
 
 impl BriefError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<&'static str> {
+    pub fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
             BriefError::Manifest(m) => m.hint(),
             BriefError::Scan(s) => s.hint(),

@@ -3,6 +3,7 @@
 //! and only over the bytes it read (a person's save in between is read again, never
 //! overwritten), atomically: a capture racing a finalize is never lost.
 
+use crate::failure::Advice;
 use crate::fsio;
 use crate::inbox::{CaptureTextError, Inbox, InboxError};
 use crate::lock::VaultLock;
@@ -61,13 +62,13 @@ pub enum CaptureError {
 }
 
 impl crate::failure::Hint for CaptureError {
-    fn hint(&self) -> Option<String> {
+    fn hint(&self) -> Option<Advice> {
         match self {
-            CaptureError::Inbox(InboxError::NoSeparator) => {
-                Some("put a line `---` after the inbox's header; captures go below it".to_string())
-            }
-            CaptureError::Busy { .. } => Some("capture again in a moment".to_string()),
-            CaptureError::Record(e) => e.hint().map(Into::into),
+            CaptureError::Inbox(InboxError::NoSeparator) => Some(Advice::say(
+                "put a line `---` after the inbox's header; captures go below it",
+            )),
+            CaptureError::Busy { .. } => Some(Advice::say("capture again in a moment")),
+            CaptureError::Record(e) => e.hint(),
             CaptureError::Text(_) | CaptureError::Inbox(_) | CaptureError::Io { .. } => None,
         }
     }

@@ -1,16 +1,177 @@
 //! How a failed operation is told, the same way by both front ends: its message, each cause the
-//! message does not already say, and what the user can do about it (a hint). The CLI prints a
-//! [`Failure`] on stderr (`error:`, `caused by:`, `hint:`); the MCP server returns the same
-//! lines as a tool error. A failure of the request itself (arguments that break a rule) is a
-//! usage failure: exit 2 in the CLI.
+//! message does not already say, and what the user can do about it (its [`Advice`]). The CLI
+//! prints a [`Failure`] on stderr (`error:`, `caused by:`, `hint:`); the MCP server returns the
+//! same lines as a tool error. A failure of the request itself (arguments that break a rule) is
+//! a usage failure: exit 2 in the CLI.
+//!
+//! Advice is neutral to the front end: the core says what is needed, plain words and the
+//! [`Action`]s they name with their arguments; each front end words an action its own way (the
+//! CLI as a command line, the MCP server as a tool call), through a [`Wording`]. No advice
+//! below the front ends names a command line.
 
+use std::borrow::Cow;
 use std::fmt;
 
-/// What a person can do about an error. Every core error implements it; the hint of a wrapped
-/// error is passed on by the wrapper.
+/// What a person can do about an error. Every core error implements it; the advice of a
+/// wrapped error is passed on by the wrapper.
 pub trait Hint {
-    /// The hint, if one helps.
-    fn hint(&self) -> Option<String>;
+    /// The advice, if any helps.
+    fn hint(&self) -> Option<Advice>;
+}
+
+/// Something a hint can ask for, with its arguments. Each front end words it
+/// (`cli::hint`, `mcp::hint`); an action that has no MCP tool is worded there as what needs
+/// to happen, never as a command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Hand out a batch of inbox entries (ingest's prepare).
+    Prepare,
+    /// Finalize the open ingest, or resume a finalize that stopped.
+    Finalize,
+    /// List the ingests.
+    ListIngests,
+    /// Bring the manifest up to date from the files.
+    Scan,
+    /// Set the manifest aside and build a new one from the files (no MCP tool does it).
+    Rebuild,
+    /// Search the pages by their title or text.
+    Search,
+    /// List the pages a name could mean, with their paths.
+    Resolve,
+    /// Merge two pages.
+    Merge,
+    /// Apply the mechanical frontmatter fixes.
+    FmtFix,
+    /// Say what each lint check does.
+    LintChecks,
+    /// Initialise the vault again, in place (no MCP tool does it).
+    Init,
+    /// Create a vault, or say which one (the CLI's vault option; the MCP server's start).
+    FindVault,
+    /// Check the vault path that was given.
+    CheckVault,
+    /// Give git an author and committer identity.
+    SetIdentity,
+    /// Put changed files back from git (when they were committed).
+    RestoreFromGit,
+    /// Install an agent's instruction file from the contract again (no MCP tool does it).
+    InstallContract {
+        /// The agent (`claude`, `codex`, …).
+        agent: String,
+    },
+    /// Run the same command (call the same tool) again.
+    Again,
+    /// Complete an interrupted operation by running it again.
+    Resume {
+        /// The journal's name for the operation: `mv`, `merge` or `revert`.
+        kind: String,
+        /// The command that completes it, as the journal records it (a command line).
+        command: String,
+    },
+}
+
+impl Action {
+    /// Every kind of action, with sample arguments (for tests of a front end's wording).
+    pub fn samples() -> Vec<Action> {
+        let resume = |kind: &str, command: &str| Action::Resume {
+            kind: kind.into(),
+            command: command.into(),
+        };
+        vec![
+            Action::Prepare,
+            Action::Finalize,
+            Action::ListIngests,
+            Action::Scan,
+            Action::Rebuild,
+            Action::Search,
+            Action::Resolve,
+            Action::Merge,
+            Action::FmtFix,
+            Action::LintChecks,
+            Action::Init,
+            Action::FindVault,
+            Action::CheckVault,
+            Action::SetIdentity,
+            Action::RestoreFromGit,
+            Action::InstallContract {
+                agent: "claude".into(),
+            },
+            Action::Again,
+            resume("mv", "sparks mv A B"),
+            resume("merge", "sparks merge A B"),
+            resume("revert", "sparks ingest --revert 3"),
+            resume("other", "sparks other"),
+        ]
+    }
+}
+
+/// How a front end words an action: a phrase that fits a sentence where a verb phrase goes
+/// (`run `sparks scan``, `call `sparks_scan``).
+pub type Wording = fn(&Action) -> String;
+
+/// One piece of advice: words, or an action for the front end to word.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Part {
+    /// Plain words, neutral to the front end.
+    Say(Cow<'static, str>),
+    /// An action.
+    Do(Action),
+}
+
+/// What to do about a failure: words and actions, in the order they are said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Advice(Vec<Part>);
+
+impl Advice {
+    /// Advice in plain words.
+    pub fn say(text: impl Into<Cow<'static, str>>) -> Advice {
+        Advice(vec![Part::Say(text.into())])
+    }
+
+    /// Advice that starts with an action.
+    pub fn run(action: Action) -> Advice {
+        Advice(vec![Part::Do(action)])
+    }
+
+    /// The same advice followed by these words.
+    pub fn then(mut self, text: impl Into<Cow<'static, str>>) -> Advice {
+        self.0.push(Part::Say(text.into()));
+        self
+    }
+
+    /// The same advice followed by this action.
+    pub fn then_run(mut self, action: Action) -> Advice {
+        self.0.push(Part::Do(action));
+        self
+    }
+
+    /// Its parts, in order.
+    pub fn parts(&self) -> &[Part] {
+        &self.0
+    }
+
+    /// The advice in words, each action worded by `word`.
+    pub fn words(&self, word: Wording) -> String {
+        self.0
+            .iter()
+            .map(|p| match p {
+                Part::Say(text) => text.clone(),
+                Part::Do(action) => Cow::Owned(word(action)),
+            })
+            .collect()
+    }
+}
+
+impl From<&'static str> for Advice {
+    fn from(text: &'static str) -> Advice {
+        Advice::say(text)
+    }
+}
+
+impl From<String> for Advice {
+    fn from(text: String) -> Advice {
+        Advice::say(text)
+    }
 }
 
 /// A failed operation, ready to be told.
@@ -21,7 +182,7 @@ pub struct Failure {
     /// Its causes, outermost first, each said once.
     pub causes: Vec<String>,
     /// What to do about it.
-    pub hint: Option<String>,
+    pub hint: Option<Advice>,
     /// True when the request broke a rule of its arguments (a usage error), not when it ran and
     /// failed.
     pub usage: bool,
@@ -38,13 +199,23 @@ impl Failure {
         }
     }
 
-    /// The same failure with this hint.
-    pub fn with_hint(mut self, hint: impl Into<String>) -> Failure {
+    /// A failure with this message and these causes (outermost first), each said once.
+    pub fn of(message: String, causes: impl IntoIterator<Item = String>) -> Failure {
+        Failure {
+            causes: said_once(&message, causes),
+            message,
+            hint: None,
+            usage: false,
+        }
+    }
+
+    /// The same failure with this advice.
+    pub fn with_hint(mut self, hint: impl Into<Advice>) -> Failure {
         self.hint = Some(hint.into());
         self
     }
 
-    /// The lines after the message: each cause, then the hint.
+    /// The lines after the message: each cause.
     pub fn details(&self) -> Vec<String> {
         self.causes
             .iter()
@@ -52,41 +223,52 @@ impl Failure {
             .collect()
     }
 
-    /// The whole failure as text: the message, its causes and its hint, one a line.
-    pub fn text(&self) -> String {
+    /// Its advice in words, each action worded by `word`.
+    pub fn hint_words(&self, word: Wording) -> Option<String> {
+        self.hint.as_ref().map(|h| h.words(word))
+    }
+
+    /// The whole failure as text: the message, its causes and its hint (actions worded by
+    /// `word`), one a line.
+    pub fn text(&self, word: Wording) -> String {
         let mut text = self.message.clone();
         for d in self.details() {
             text.push('\n');
             text.push_str(&d);
         }
-        if let Some(h) = &self.hint {
+        if let Some(h) = self.hint_words(word) {
             text.push_str("\nhint: ");
-            text.push_str(h);
+            text.push_str(&h);
         }
         text
     }
 }
 
+/// Causes, outermost first, less those a message before them already says: many messages
+/// include their cause's text, and each thing is said once.
+fn said_once(message: &str, causes: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut said = Vec::new();
+    let mut last = message.to_string();
+    for c in causes {
+        if !last.contains(&c) {
+            said.push(c.clone());
+        }
+        last = c;
+    }
+    said
+}
+
 impl<E: std::error::Error + Hint> From<E> for Failure {
     fn from(err: E) -> Failure {
-        let message = err.to_string();
         let mut causes = Vec::new();
-        let mut last = message.clone();
         let mut source = err.source();
         while let Some(cause) = source {
-            let c = cause.to_string();
-            // Many messages already include their cause's text; say each thing once.
-            if !last.contains(&c) {
-                causes.push(c.clone());
-            }
-            last = c;
+            causes.push(cause.to_string());
             source = cause.source();
         }
         Failure {
-            message,
-            causes,
             hint: err.hint(),
-            usage: false,
+            ..Failure::of(err.to_string(), causes)
         }
     }
 }
@@ -99,13 +281,13 @@ impl fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
-/// `impl Hint` for error types whose `hint()` method returns `Option<&'static str>` or
-/// `Option<String>`.
+/// `impl Hint` for error types whose `hint()` method returns `Option<Advice>` or plain words
+/// (`Option<&'static str>`, `Option<String>`).
 #[macro_export]
 macro_rules! hints {
     ($($t:ty),* $(,)?) => {$(
         impl $crate::failure::Hint for $t {
-            fn hint(&self) -> Option<String> {
+            fn hint(&self) -> Option<$crate::failure::Advice> {
                 <$t>::hint(self).map(Into::into)
             }
         }
@@ -121,8 +303,8 @@ mod tests {
     struct Outer(#[source] std::io::Error);
 
     impl Hint for Outer {
-        fn hint(&self) -> Option<String> {
-            Some("free some space".into())
+        fn hint(&self) -> Option<Advice> {
+            Some(Advice::say("free some space, then ").then_run(Action::Again))
         }
     }
 
@@ -131,9 +313,13 @@ mod tests {
     struct Wrapper(#[source] Outer);
 
     impl Hint for Wrapper {
-        fn hint(&self) -> Option<String> {
+        fn hint(&self) -> Option<Advice> {
             self.0.hint()
         }
+    }
+
+    fn word(a: &Action) -> String {
+        format!("<{a:?}>")
     }
 
     #[test]
@@ -143,10 +329,20 @@ mod tests {
         assert!(f.causes.is_empty(), "the message says the cause already");
         let f = Failure::from(Wrapper(Outer(std::io::Error::other("disk full"))));
         assert_eq!(
-            f.text(),
-            "cannot finalize\n  caused by: cannot write x: disk full\nhint: free some space"
+            f.text(word),
+            "cannot finalize\n  caused by: cannot write x: disk full\nhint: free some space, \
+             then <Again>"
         );
         assert!(!f.usage);
         assert!(Failure::usage("days: too many").usage);
+    }
+
+    #[test]
+    fn advice_says_its_words_and_actions_in_order() {
+        let a = Advice::run(Action::Prepare)
+            .then(" first; ")
+            .then_run(Action::Scan);
+        assert_eq!(a.words(word), "<Prepare> first; <Scan>");
+        assert_eq!(Advice::from("plain").words(word), "plain");
     }
 }

@@ -34,6 +34,12 @@ pub fn symlink_metadata(path: &Path) -> io::Result<std::fs::Metadata> {
     std::fs::symlink_metadata(path)
 }
 
+/// The metadata of a directory entry (a link is not followed). The error is the operating
+/// system's, without the path: the caller's error names it.
+pub fn entry_metadata(entry: &std::fs::DirEntry) -> io::Result<std::fs::Metadata> {
+    entry.metadata()
+}
+
 /// The entries of the directory `path`. The error is the operating system's, without the
 /// path: the caller's error names it.
 pub fn read_dir(path: &Path) -> io::Result<std::fs::ReadDir> {

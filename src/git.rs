@@ -5,6 +5,7 @@
 //! committer come from where the git CLI takes them (`GIT_AUTHOR_*`, `GIT_COMMITTER_*`, the
 //! configuration, `EMAIL`; see [`crate::ident`]), which libgit2 alone would not read.
 
+use crate::failure::{Action, Advice};
 use crate::ident::{self, IdentError, Role};
 use git2::{ErrorCode, Index, Repository, Signature, Status, StatusOptions, Time};
 use std::path::{Path, PathBuf};
@@ -67,12 +68,13 @@ pub enum GitError {
 
 impl GitError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<&'static str> {
+    pub fn hint(&self) -> Option<Advice> {
         match self {
             GitError::Identity { source, .. } => Some(source.hint()),
             GitError::Locked { .. } => Some(
-                "if no git program is running, remove that lock file and run the command again: \
-                 it resumes where it stopped",
+                Advice::say("if no git program is running, remove that lock file and ")
+                    .then_run(Action::Again)
+                    .then(": it resumes where it stopped"),
             ),
             GitError::Git { .. } | GitError::Io { .. } => None,
         }

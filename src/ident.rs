@@ -10,6 +10,7 @@
 //! take back. Pure: the environment and the configuration come in as lookups (`src/git.rs`
 //! reads them with libgit2).
 
+use crate::failure::{Action, Advice};
 use chrono::{DateTime, FixedOffset, Local, NaiveDateTime, TimeZone};
 
 /// The two identities of a commit.
@@ -78,17 +79,15 @@ pub enum IdentError {
 
 impl IdentError {
     /// What the user can do about it.
-    pub fn hint(&self) -> &'static str {
+    pub fn hint(&self) -> Advice {
         match self {
             IdentError::Missing { .. } | IdentError::Empty { .. } => {
-                "run `git config --global user.name \"Your Name\"` and `git config --global \
-                 user.email you@example.com`, or set GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL, \
-                 GIT_COMMITTER_NAME and GIT_COMMITTER_EMAIL (or EMAIL) in the environment"
+                Advice::run(Action::SetIdentity)
             }
-            IdentError::BadDate { .. } => {
+            IdentError::BadDate { .. } => Advice::say(
                 "give RFC 2822 (`Thu, 07 Apr 2005 22:13:13 +0200`), ISO 8601 \
-                 (`2005-04-07T22:13:13`, with an optional offset) or `@<unix seconds> <+hhmm>`"
-            }
+                 (`2005-04-07T22:13:13`, with an optional offset) or `@<unix seconds> <+hhmm>`",
+            ),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::config::{CONFIG_FILE, render_default};
 use crate::contract::{Agent, CONTRACT};
+use crate::failure::Advice;
 use crate::fsio;
 use crate::manifest::{Manifest, ManifestError, SCHEMA_VERSION};
 use crate::vault::{self, DIRS, INBOX, INDEX, LOG, MANIFEST, TASKS, Vault};
@@ -87,11 +88,11 @@ pub enum InitError {
 
 impl InitError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<&'static str> {
+    pub fn hint(&self) -> Option<Advice> {
         match self {
-            InitError::Nested { .. } => Some(
+            InitError::Nested { .. } => Some(Advice::say(
                 "use the enclosing vault (its wiki has folders for everything), or init somewhere outside it",
-            ),
+            )),
             InitError::Vault(v) => v.hint(),
             InitError::Manifest(m) => m.hint(),
             InitError::Scan(s) => s.hint(),

@@ -1,6 +1,7 @@
 //! `query`: structured lookup of pages from the manifest, and `query --resolve`, the check an
 //! agent makes before it creates a page.
 
+use crate::failure::{Action, Advice};
 use crate::key::link_key;
 use crate::manifest::{Collision, Manifest, ManifestError, PageFilter, PageRow, Resolution};
 use serde::Serialize;
@@ -62,13 +63,17 @@ pub enum QueryError {
 
 impl QueryError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<&'static str> {
+    pub fn hint(&self) -> Option<Advice> {
         match self {
             QueryError::UnknownPage(_) => Some(
-                "`sparks search WORDS` finds pages by their title or text; run `sparks scan` if the page is new",
+                Advice::run(Action::Search)
+                    .then(" to find pages by their title or text; ")
+                    .then_run(Action::Scan)
+                    .then(" if the page is new"),
             ),
             QueryError::Ambiguous { .. } => Some(
-                "`sparks query --resolve NAME` lists the pages it could mean, with their paths",
+                Advice::run(Action::Resolve)
+                    .then(" to list the pages it could mean, with their paths"),
             ),
             QueryError::Manifest(m) => m.hint(),
         }

@@ -54,9 +54,9 @@ pub enum SessionError {
 
 impl SessionError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<String> {
+    pub fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
-            SessionError::Manifest(e) => e.hint().map(Into::into),
+            SessionError::Manifest(e) => e.hint(),
             SessionError::Restore(e) => e.hint(),
         }
     }

@@ -170,9 +170,9 @@ pub enum StatusError {
 
 impl StatusError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<String> {
+    pub fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
-            StatusError::Manifest(e) => e.hint().map(Into::into),
+            StatusError::Manifest(e) => e.hint(),
             StatusError::RunState(e) => e.hint(),
         }
     }

@@ -1,6 +1,7 @@
 //! The vault: where it is (discovery), what it contains (layout) and how it is configured.
 
 use crate::config::{CONFIG_FILE, Config, ConfigError};
+use crate::failure::{Action, Advice};
 use std::path::{Path, PathBuf};
 
 /// The capture file, at the vault root.
@@ -68,14 +69,12 @@ pub enum VaultError {
 
 impl VaultError {
     /// What the user can do about it, where there is something.
-    pub fn hint(&self) -> Option<&'static str> {
+    pub fn hint(&self) -> Option<Advice> {
         match self {
-            VaultError::NotFound(_) | VaultError::NotAVault(_) => Some(
-                "run `sparks init` to create a vault, or pass --vault PATH (or set SPARKS_VAULT)",
-            ),
-            VaultError::Missing(_) => Some(
-                "check the path given to --vault (or SPARKS_VAULT); `sparks init PATH` creates a vault there",
-            ),
+            VaultError::NotFound(_) | VaultError::NotAVault(_) => {
+                Some(Advice::run(Action::FindVault))
+            }
+            VaultError::Missing(_) => Some(Advice::run(Action::CheckVault)),
             _ => None,
         }
     }

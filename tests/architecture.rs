@@ -1,6 +1,7 @@
-//! The layers of ARCHITECTURE.md, checked: every `crate::` path in `src/` (test code aside)
-//! goes to a module of the same layer or a lower one, the modules of a layer form no cycle,
-//! every module has a layer, and each library stays behind its one module.
+//! The layers of ARCHITECTURE.md, checked: every `crate::` path in `src/` (test code aside,
+//! grouped imports `crate::{a, b::{c}}` included) goes to a module of the same layer or a lower
+//! one, the modules of a layer form no cycle, every module has a layer, each library stays
+//! behind its one module, and no advice below the front ends names a command line.
 
 #![allow(clippy::unwrap_used)]
 
@@ -46,6 +47,18 @@ fn sources(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Each file under `src/` by its path there, as [`code`] reads it.
+fn code_by_path() -> Vec<(String, String)> {
+    let src = Path::new(ROOT).join("src");
+    sources(&src)
+        .into_iter()
+        .map(|file| {
+            let rel = file.strip_prefix(&src).unwrap().to_string_lossy();
+            (rel.into_owned(), code(&file))
+        })
+        .collect()
+}
+
 /// A source file without its unit tests and comments.
 fn code(path: &Path) -> String {
     let text = fs_err::read_to_string(path).unwrap();
@@ -77,13 +90,7 @@ fn edges(known: &BTreeMap<String, u32>) -> BTreeMap<String, BTreeSet<String>> {
         if from == "lib" || from == "main" {
             continue;
         }
-        let code = code(&file);
-        for (i, _) in code.match_indices("crate::") {
-            let rest = &code[i + "crate::".len()..];
-            let to: String = rest
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
+        for to in crate_modules(&code(&file)) {
             // `crate::hints!` is a macro, not a module.
             if to != from && known.contains_key(&to) {
                 edges.entry(from.clone()).or_default().insert(to);
@@ -91,6 +98,58 @@ fn edges(known: &BTreeMap<String, u32>) -> BTreeMap<String, BTreeSet<String>> {
         }
     }
     edges
+}
+
+/// The first name of every `crate::` path in `code`: `crate::a::b` names `a`, and a group
+/// `crate::{a, b::{c, d}, e as f, self}` names `a`, `b` and `e`.
+fn crate_modules(code: &str) -> Vec<String> {
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut out = Vec::new();
+    for (i, _) in code.match_indices("crate::") {
+        let rest = code[i + "crate::".len()..].trim_start();
+        let Some(group) = rest.strip_prefix('{') else {
+            out.push(ident(rest));
+            continue;
+        };
+        // The names at the group's own depth, each at the start of an item.
+        let (mut depth, mut item_start) = (0, true);
+        for (j, c) in group.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => break,
+                '}' => depth -= 1,
+                ',' if depth == 0 => item_start = true,
+                c if c.is_whitespace() => {}
+                _ if item_start && depth == 0 => {
+                    item_start = false;
+                    let name = ident(&group[j..]);
+                    if !name.is_empty() && name != "self" {
+                        out.push(name);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// The uses of a higher layer by module `from`, whose code is `code`.
+fn upward(layers: &BTreeMap<String, u32>, from: &str, code: &str) -> Vec<String> {
+    crate_modules(code)
+        .into_iter()
+        .filter(|to| layers.contains_key(to) && layers[to] > layers[from])
+        .map(|to| {
+            format!(
+                "{from} (layer {}) uses {to} (layer {})",
+                layers[from], layers[&to]
+            )
+        })
+        .collect()
 }
 
 #[test]
@@ -106,22 +165,87 @@ fn every_module_has_a_layer_and_uses_none_above_it() {
             );
         }
     }
-    let mut upward = Vec::new();
-    for (from, tos) in edges(&layers) {
-        for to in tos {
-            if layers[&to] > layers[&from] {
-                upward.push(format!(
-                    "{from} (layer {}) uses {to} (layer {})",
-                    layers[&from], layers[&to]
-                ));
+    let mut up = Vec::new();
+    for file in sources(&Path::new(ROOT).join("src")) {
+        let from = module_of(&file);
+        if layers.contains_key(&from) {
+            up.extend(upward(&layers, &from, &code(&file)));
+        }
+    }
+    assert!(up.is_empty(), "uses of a higher layer:\n{}", up.join("\n"));
+}
+
+#[test]
+fn a_grouped_import_of_a_higher_layer_is_caught() {
+    assert_eq!(
+        crate_modules(
+            "use crate::{fsio, cli::{output, self}, mcp as m, self};\nlet x = crate::clock::now();"
+        ),
+        ["fsio", "cli", "mcp", "clock"]
+    );
+    assert_eq!(
+        crate_modules("use crate::{\n    key::{self, link_key},\n    vault::Vault,\n};"),
+        ["key", "vault"]
+    );
+    // A leaf that imports a front end inside a group is caught, as a plain path is.
+    let layers = layers();
+    let planted = "use crate::{\n    clock::Now,\n    cli::{output, exit::Exit},\n};";
+    assert_eq!(
+        upward(&layers, "fsio", planted),
+        ["fsio (layer 1) uses cli (layer 8)"]
+    );
+    assert!(upward(&layers, "cli", planted).is_empty());
+}
+
+#[test]
+fn no_advice_below_the_front_ends_names_a_command_line() {
+    let mut found = Vec::new();
+    for (rel, code) in code_by_path() {
+        if ["cli/", "mcp/", "view/"].iter().any(|f| rel.starts_with(f)) {
+            continue;
+        }
+        for text in advice_texts(&code) {
+            if text.contains("`sparks") || text.contains("sparks_") || text.contains("run `") {
+                found.push(format!("{rel}: {text}"));
             }
         }
     }
     assert!(
-        upward.is_empty(),
-        "uses of a higher layer:\n{}",
-        upward.join("\n")
+        found.is_empty(),
+        "advice that names a command line (name an `Action` instead):\n{}",
+        found.join("\n")
     );
+    assert_eq!(
+        advice_texts("Advice::say(\"run `sparks scan` (now)\").then(\" first\")"),
+        ["\"run `sparks scan` (now)\"", "\" first\""]
+    );
+}
+
+/// The arguments of every `Advice::say(…)`, `.then(…)` and `.with_hint(…)` in `code`.
+fn advice_texts(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for start in ["Advice::say(", ".then(", ".with_hint("] {
+        for (i, _) in code.match_indices(start) {
+            let rest = &code[i + start.len()..];
+            let (mut depth, mut quoted, mut end) = (0, false, rest.len());
+            let mut prev = ' ';
+            for (j, c) in rest.char_indices() {
+                match c {
+                    '"' if prev != '\\' => quoted = !quoted,
+                    '(' if !quoted => depth += 1,
+                    ')' if !quoted && depth == 0 => {
+                        end = j;
+                        break;
+                    }
+                    ')' if !quoted => depth -= 1,
+                    _ => {}
+                }
+                prev = c;
+            }
+            out.push(rest[..end].to_string());
+        }
+    }
+    out
 }
 
 #[test]
@@ -174,15 +298,8 @@ fn each_library_and_printing_stay_in_their_one_place() {
         ("println!", &["cli/"]),
         ("eprintln!", &["cli/", "fault.rs"]),
     ];
-    let src = Path::new(ROOT).join("src");
     let mut breaches = Vec::new();
-    for file in sources(&src) {
-        let rel = file
-            .strip_prefix(&src)
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        let code = code(&file);
+    for (rel, code) in code_by_path() {
         for (what, allowed) in rules {
             if uses(&code, what) && !allowed.iter().any(|a| rel.starts_with(a)) {
                 breaches.push(format!("{rel} uses {what}"));

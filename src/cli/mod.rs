@@ -4,6 +4,7 @@
 
 pub mod commands;
 pub mod exit;
+pub mod hint;
 mod interrupt;
 pub mod number;
 pub mod output;
@@ -12,7 +13,7 @@ mod watching;
 
 use crate::clock::Now;
 use crate::failure::Failure;
-use crate::request::{Ending, Request};
+use crate::request::{Ending, Report as _, Request};
 use crate::session::Site;
 use anyhow::Context as _;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -172,7 +173,9 @@ impl Ctx {
     /// Find the vault, read the clock, and run an operation there.
     pub fn run<R: Request>(&self, request: R) -> Result<R::Report, Failure> {
         let session = self.site.open()?;
-        crate::request::run(request, &session)
+        let mut report = crate::request::run(request, &session)?;
+        report.word(hint::command_line);
+        Ok(report)
     }
 
     /// [`Ctx::run`] an operation that may take long (a scan, regen, index, lint, fmt, ingest or
@@ -188,7 +191,9 @@ impl Ctx {
         session.progress = crate::progress::Listener(bar.clone());
         let result = crate::request::run(request, &session);
         bar.clear();
-        result
+        let mut report = result?;
+        report.word(hint::command_line);
+        Ok(report)
     }
 
     /// Where operations find the vault and which day it is.
@@ -261,7 +266,7 @@ pub fn main() -> std::process::ExitCode {
             output::error_with(
                 &failure.message,
                 &failure.details(),
-                failure.hint.as_deref(),
+                hint::of(&failure).as_deref(),
             );
             exit.into()
         }
@@ -347,19 +352,5 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 /// An error that is no operation's [`Failure`] (writing the output failed, the server
 /// stopped) as one: the message and its causes, each said once.
 fn untyped(err: &anyhow::Error) -> Failure {
-    let mut causes = Vec::new();
-    let mut last = err.to_string();
-    for cause in err.chain().skip(1) {
-        let c = cause.to_string();
-        if !last.contains(&c) {
-            causes.push(c.clone());
-        }
-        last = c;
-    }
-    Failure {
-        message: err.to_string(),
-        causes,
-        hint: None,
-        usage: false,
-    }
+    Failure::of(err.to_string(), err.chain().skip(1).map(|c| c.to_string()))
 }

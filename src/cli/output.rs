@@ -9,7 +9,9 @@
 //! How each stream is written is decided once per process ([`configure`]), from `--color`,
 //! `--quiet`, whether the stream is a terminal, and the environment.
 
+use super::exit::Exit;
 use crate::contract::{FileState, Installed};
+use crate::request::Report;
 use serde::Serialize;
 use std::ffi::OsString;
 use std::io::Write;
@@ -103,11 +105,25 @@ pub fn json<T: Serialize>(value: &T) -> anyhow::Result<()> {
     write(&text)
 }
 
+/// Print a command's report: as JSON with `--json`, else as `text` tells it. Either way the
+/// command ends as the report says ([`Report::ending`]): `--json` never changes the exit code.
+pub fn print<R: Report>(
+    report: &R,
+    json: bool,
+    text: impl FnOnce(&R) -> anyhow::Result<()>,
+) -> anyhow::Result<Exit> {
+    match json {
+        true => self::json(report)?,
+        false => text(report)?,
+    }
+    Ok(report.ending().into())
+}
+
 /// Write a failure as the JSON of a command run with `--json`:
 /// `{"error": {"message", "causes", "hint"}}` on stdout, where the data would have gone.
 pub fn json_error(f: &crate::failure::Failure) -> anyhow::Result<()> {
     json(&serde_json::json!({
-        "error": {"message": f.message, "causes": f.causes, "hint": f.hint}
+        "error": {"message": f.message, "causes": f.causes, "hint": super::hint::of(f)}
     }))
 }
 

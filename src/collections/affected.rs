@@ -71,12 +71,12 @@ pub enum AffectedError {
 
 impl AffectedError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<&'static str> {
+    pub fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
             AffectedError::Manifest(m) => m.hint(),
-            AffectedError::Glob(_) => Some(
+            AffectedError::Glob(_) => Some(crate::failure::Advice::say(
                 "fix the glob in sparks.toml, relative to the vault root (e.g. raw/quotes/**/*.md)",
-            ),
+            )),
             AffectedError::Scan(s) => s.hint(),
         }
     }

@@ -13,6 +13,7 @@ use super::page;
 use super::text::Inputs;
 use super::{ALL, Collection, ExtractError, GlobError};
 use crate::clock::Now;
+use crate::failure::{Action, Advice};
 use crate::fsio;
 use crate::git::{Commit, GitError};
 use crate::lock::VaultLock;
@@ -157,12 +158,14 @@ impl From<ExtractError> for RegenError {
 
 impl RegenError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<&'static str> {
+    pub fn hint(&self) -> Option<Advice> {
         match self {
-            RegenError::Glob(_) => Some(
+            RegenError::Glob(_) => Some(Advice::say(
                 "fix the glob in sparks.toml, relative to the vault root (e.g. raw/quotes/**/*.md)",
-            ),
-            RegenError::Scan(_) => Some("run `sparks scan` to see which files cannot be read"),
+            )),
+            RegenError::Scan(_) => {
+                Some(Advice::run(Action::Scan).then(" to see which files cannot be read"))
+            }
             RegenError::Affected(a) => a.hint(),
             RegenError::Git(g) => g.hint(),
             RegenError::Manifest(m) => m.hint(),

@@ -75,7 +75,7 @@ pub enum IndexError {
 
 impl IndexError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<&'static str> {
+    pub fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
             IndexError::Scan(s) => s.hint(),
             IndexError::Manifest(m) => m.hint(),

@@ -3,6 +3,7 @@
 
 use super::REWRITE_ATTEMPTS;
 use crate::archive::ArchiveError;
+use crate::failure::{Action, Advice};
 use crate::git::GitError;
 use crate::inbox::InboxError;
 use crate::lint::Issue;
@@ -159,38 +160,43 @@ fn strict_message(ingest: i64, issues: &[Issue]) -> String {
 
 impl IngestError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<String> {
+    pub fn hint(&self) -> Option<Advice> {
         match self {
             IngestError::RunState(e) => e.hint(),
             IngestError::Restore(e) => e.hint(),
-            _ => self.static_hint().map(Into::into),
-        }
-    }
-
-    fn static_hint(&self) -> Option<&'static str> {
-        match self {
             IngestError::InboxMissing(_) => {
-                Some("run `sparks init` in the vault to create inbox.md again")
+                Some(Advice::run(Action::Init).then(" to create inbox.md again"))
             }
-            IngestError::NoOpenIngest => Some("run `sparks ingest --prepare` first"),
+            IngestError::NoOpenIngest => Some(Advice::run(Action::Prepare).then(" first")),
             IngestError::AbortRefused { .. } => {
-                Some("run `sparks ingest --finalize` again: it resumes where it stopped")
+                Some(Advice::run(Action::Finalize).then(" again: it resumes where it stopped"))
             }
             IngestError::Git(g) => g.hint(),
             IngestError::Manifest(m) => m.hint(),
             IngestError::Scan(s) => s.hint(),
             IngestError::Regen(r) => r.hint(),
-            IngestError::UnknownIngest(_) => Some("`sparks ingest --list` lists the ingests"),
-            IngestError::ChangedMidRevert { .. } => Some(
+            IngestError::UnknownIngest(_) => {
+                Some(Advice::run(Action::ListIngests).then(" to list the ingests"))
+            }
+            IngestError::ChangedMidRevert { .. } => Some(Advice::say(
                 "put the page back as the ingest left it (or as it was before it), then run the \
                  revert again to complete it",
-            ),
-            IngestError::Strict { .. } => Some(
+            )),
+            IngestError::Strict { .. } => Some(Advice::say(
                 "fix the pages and finalize again: the ingest stays open (a finalize that is not \
                  strict archives the batch and reports the issues as lint_delta)",
-            ),
+            )),
             _ => None,
         }
+    }
+
+    /// What to do when finalize stopped: the cause's advice, or to finalize again.
+    pub fn finalize_hint(&self) -> Advice {
+        self.hint().unwrap_or_else(|| {
+            Advice::say("fix the cause and ")
+                .then_run(Action::Finalize)
+                .then(": it resumes where it stopped")
+        })
     }
 }
 

@@ -14,6 +14,7 @@ pub use check::{CHECKS, Check, NoSuchCheck};
 
 use crate::clock::Now;
 use crate::contract::{self, FileState};
+use crate::failure::{Action, Advice, Wording};
 use crate::manifest::{Manifest, ManifestError, Pages};
 use crate::scan::{self, Seen};
 use crate::vault::Vault;
@@ -61,8 +62,21 @@ pub struct Note {
     pub path: String,
     /// What is the matter.
     pub message: String,
-    /// What to do about it.
+    /// What to do about it, in the words of the front end that tells it (empty until it is
+    /// worded: [`LintReport::word`]).
     pub hint: String,
+    /// What to do about it, for the front end to word.
+    #[serde(skip)]
+    pub action: Action,
+}
+
+impl LintReport {
+    /// Word the hint of each note, each front end its own way.
+    pub fn word(&mut self, word: Wording) {
+        for n in &mut self.notes {
+            n.hint = word(&n.action);
+        }
+    }
 }
 
 /// The notes about the vault at `root`: each agent instruction file that differs from the
@@ -78,7 +92,10 @@ pub fn notes(root: &Path) -> Vec<Note> {
                 "{} differs from the agent contract built into this sparks",
                 f.file
             ),
-            hint: format!("sparks init --agent {} --force", f.agent.name()),
+            hint: String::new(),
+            action: Action::InstallContract {
+                agent: f.agent.name().to_string(),
+            },
         })
         .collect()
 }
@@ -102,13 +119,13 @@ pub enum LintError {
 
 impl LintError {
     /// What the user can do about it: for an unknown check, the nearest name.
-    pub fn hint(&self) -> Option<String> {
+    pub fn hint(&self) -> Option<Advice> {
         match self {
             LintError::UnknownCheck(name) => Some(match nearest_check(name) {
-                Some(c) => format!("did you mean `{c}`?"),
-                None => "`sparks lint --help` lists the checks".to_string(),
+                Some(c) => Advice::say(format!("did you mean `{c}`?")),
+                None => Advice::run(Action::LintChecks).then(" to see what each check does"),
             }),
-            LintError::Manifest(m) => m.hint().map(str::to_owned),
+            LintError::Manifest(m) => m.hint(),
             LintError::Fix(_) | LintError::Rescan(_) => None,
         }
     }
@@ -202,9 +219,12 @@ mod tests {
     #[test]
     fn an_unknown_check_suggests_the_nearest_name() {
         let hint = |n: &str| LintError::UnknownCheck(n.into()).hint().unwrap();
-        assert_eq!(hint("broken-link"), "did you mean `broken-links`?");
-        assert_eq!(hint("orphan"), "did you mean `orphans`?");
-        assert_eq!(hint("zzz"), "`sparks lint --help` lists the checks");
+        assert_eq!(hint("broken-link"), "did you mean `broken-links`?".into());
+        assert_eq!(hint("orphan"), "did you mean `orphans`?".into());
+        assert_eq!(
+            hint("zzz"),
+            Advice::run(crate::failure::Action::LintChecks).then(" to see what each check does")
+        );
     }
 
     /// A vault with an issue of every gate check, some of them between pages (a name two
@@ -328,6 +348,11 @@ mod tests {
             (n[0].kind, n[0].path.as_str()),
             ("contract-drift", "CLAUDE.md")
         );
-        assert_eq!(n[0].hint, "sparks init --agent claude --force");
+        assert_eq!(
+            n[0].action,
+            Action::InstallContract {
+                agent: "claude".into()
+            }
+        );
     }
 }

@@ -42,6 +42,7 @@ pub use states::{FrontmatterState, IngestStatus, LinkStatus, UnknownState};
 pub use stats::{Counts, TypeCount};
 pub use view::{Backlink, NameHit, TagCount, ViewPage};
 
+use crate::failure::{Action, Advice};
 use crate::progress::Listener;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};
@@ -143,11 +144,13 @@ impl ManifestError {
     }
 
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<&'static str> {
+    pub fn hint(&self) -> Option<Advice> {
         match self {
-            ManifestError::TooNew { .. } => Some("upgrade sparks"),
+            ManifestError::TooNew { .. } => Some(Advice::say("upgrade sparks")),
             ManifestError::Sql { .. } | ManifestError::Corrupt { .. } => Some(
-                "the manifest is derived state: `sparks scan --rebuild` sets it aside and builds a new one",
+                Advice::say("the manifest is derived state: ")
+                    .then_run(Action::Rebuild)
+                    .then(", which sets it aside and builds a new one"),
             ),
         }
     }

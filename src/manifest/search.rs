@@ -21,12 +21,38 @@ pub enum Scope {
 }
 
 impl Scope {
+    /// Every scope, in the order of [`Scope::NAMES`].
+    pub const ALL: [Scope; 3] = [Scope::Wiki, Scope::Raw, Scope::All];
+    /// The scopes' names, as both front ends take them.
+    pub const NAMES: [&'static str; 3] = ["wiki", "raw", "all"];
+
+    /// Its name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Wiki => "wiki",
+            Scope::Raw => "raw",
+            Scope::All => "all",
+        }
+    }
+
     fn tables(self) -> &'static [&'static str] {
         match self {
             Scope::Wiki => &["search_wiki"],
             Scope::Raw => &["search_raw"],
             Scope::All => &["search_wiki", "search_raw"],
         }
+    }
+}
+
+impl std::str::FromStr for Scope {
+    type Err = String;
+
+    /// A scope by its name; any other name is an error that names the scopes.
+    fn from_str(name: &str) -> std::result::Result<Scope, String> {
+        Scope::ALL
+            .into_iter()
+            .find(|s| s.as_str() == name)
+            .ok_or_else(|| format!("{name:?} is not one of {}", Scope::NAMES.join(", ")))
     }
 }
 
@@ -189,5 +215,22 @@ impl Manifest {
             score: -score,
             snippet: String::new(),
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scope_reads_back_from_its_name_and_no_other() {
+        for (s, n) in Scope::ALL.into_iter().zip(Scope::NAMES) {
+            assert_eq!(s.as_str(), n);
+            assert_eq!(n.parse::<Scope>(), Ok(s));
+        }
+        assert_eq!(
+            "Wiki".parse::<Scope>(),
+            Err("\"Wiki\" is not one of wiki, raw, all".into())
+        );
     }
 }

@@ -3,6 +3,7 @@
 //! are enums in the schema, taken from the same lists the core uses. Unknown arguments are
 //! rejected, and every value goes through [`super::lenient`], so an error names its argument.
 
+use crate::manifest::Scope;
 use crate::{collections, lint, schema};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Deserialize;
@@ -222,7 +223,7 @@ pub struct SearchArgs {
     /// Where to search (default: wiki)
     #[serde(rename = "in", default, deserialize_with = "de::scope")]
     #[schemars(schema_with = "scope_schema")]
-    pub scope: Option<String>,
+    pub scope: Option<Scope>,
     /// Only pages of this type
     #[serde(rename = "type", default, deserialize_with = "de::kind")]
     #[schemars(schema_with = "type_schema")]
@@ -234,9 +235,6 @@ pub struct SearchArgs {
     #[serde(default, deserialize_with = "de::limit")]
     pub limit: Option<usize>,
 }
-
-/// Where `sparks_search` looks.
-pub const SCOPES: [&str; 3] = ["wiki", "raw", "all"];
 
 /// `sparks_collections_regen`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -355,7 +353,7 @@ fn checks_schema(_: &mut SchemaGenerator) -> Schema {
 }
 
 fn scope_schema(_: &mut SchemaGenerator) -> Schema {
-    json_schema!({"type": "string", "enum": SCOPES})
+    json_schema!({"type": "string", "enum": Scope::NAMES})
 }
 
 fn type_schema(_: &mut SchemaGenerator) -> Schema {
@@ -369,7 +367,8 @@ fn maturity_schema(_: &mut SchemaGenerator) -> Schema {
 /// One `deserialize_with` function per argument name, so that every error names its argument.
 mod de {
     use super::super::lenient;
-    use crate::{lint, schema};
+    use crate::manifest::Scope;
+    use crate::schema;
     use serde::{Deserialize, Deserializer, de::Error};
     use serde_json::Value;
 
@@ -400,12 +399,15 @@ mod de {
         keep: Vec<u32> => lenient::counts,
         // The core knows the names (in any case, with or without spaces) and says so.
         names: Vec<String> => lenient::strings,
-        scope: Option<String> => |_, v| lenient::name("in", v, &super::SCOPES),
+        scope: Option<Scope> => |_, v| lenient::text::<Option<String>>("in", v)?
+            .map(|n| n.parse().map_err(|e| format!("in: {e}")))
+            .transpose(),
         topic: Option<String> => |f, v| {
             let names: Vec<&str> = crate::contract::TOPICS.iter().map(|t| t.name).collect();
             lenient::name(f, v, &names)
         },
-        checks: Vec<String> => |f, v| lenient::names(f, v, lint::CHECKS),
+        // The request checks the names once, and says the nearest (`lint::select`).
+        checks: Vec<String> => lenient::strings,
         kind: Option<String> => |_, v| lenient::name("type", v, &schema::TYPES),
         maturity: Option<String> => |f, v| lenient::name(f, v, &schema::MATURITIES),
         message: Option<String> => lenient::text,

@@ -5,7 +5,7 @@
 
 use super::reply;
 use crate::failure::Failure;
-use crate::request::Request;
+use crate::request::{Report as _, Request};
 use crate::session::Site;
 use rmcp::model::CallToolResult;
 use std::sync::Arc;
@@ -51,7 +51,10 @@ impl Runner {
             crate::request::run(request, &session)
         });
         match task.await {
-            Ok(Ok(report)) => reply::json(&report),
+            Ok(Ok(mut report)) => {
+                report.word(super::hint::word);
+                reply::json(&report)
+            }
             Ok(Err(failure)) => reply::failure(&failure),
             Err(err) => reply::failure(&Failure::from(Stopped(err.to_string()))),
         }
@@ -64,7 +67,7 @@ impl Runner {
 struct Stopped(String);
 
 impl crate::failure::Hint for Stopped {
-    fn hint(&self) -> Option<String> {
+    fn hint(&self) -> Option<crate::failure::Advice> {
         None
     }
 }

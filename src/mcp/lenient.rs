@@ -59,15 +59,6 @@ pub fn strings(field: &str, value: Value) -> Result<Vec<String>, String> {
         .collect()
 }
 
-/// `value` as a list of names (as [`strings`]), each one of `allowed`.
-pub fn names(field: &str, value: Value, allowed: &[&str]) -> Result<Vec<String>, String> {
-    let names = strings(field, value)?;
-    for n in &names {
-        check(field, n, allowed)?;
-    }
-    Ok(names)
-}
-
 /// `value` as an optional name, one of `allowed`.
 pub fn name(field: &str, value: Value, allowed: &[&str]) -> Result<Option<String>, String> {
     let name: Option<String> = text(field, value)?;
@@ -148,15 +139,15 @@ mod tests {
     fn names_must_be_known() {
         let checks = ["orphans", "thin-pages"];
         assert_eq!(
-            names("checks", json!("[\"orphans\"]"), &checks),
+            strings("checks", json!("[\"orphans\"]")),
             Ok(vec!["orphans".to_string()])
         );
         assert_eq!(
-            names("checks", json!("orphans"), &checks),
-            Ok(vec!["orphans".to_string()])
+            name("type", json!("orphans"), &checks),
+            Ok(Some("orphans".to_string()))
         );
-        let e = names("checks", json!(["orphan"]), &checks).unwrap_err();
-        assert_eq!(e, "checks: \"orphan\" is not one of orphans, thin-pages");
+        let e = name("type", json!("orphan"), &checks).unwrap_err();
+        assert_eq!(e, "type: \"orphan\" is not one of orphans, thin-pages");
         assert_eq!(name("type", json!(null), &checks), Ok(None));
     }
 }

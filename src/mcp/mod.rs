@@ -10,6 +10,7 @@
 
 mod args;
 mod call;
+mod hint;
 mod lenient;
 mod reply;
 mod stdio;

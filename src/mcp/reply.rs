@@ -31,7 +31,7 @@ pub fn text(text: &str) -> CallToolResult {
 
 /// A tool error telling this failure.
 pub fn failure(failure: &Failure) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(failure.text())])
+    CallToolResult::error(vec![ContentBlock::text(failure.text(super::hint::word))])
 }
 
 #[cfg(test)]
@@ -61,14 +61,18 @@ mod tests {
         let f = Failure {
             message: "cannot write x".into(),
             causes: vec!["disk full".into()],
-            hint: Some("free some space".into()),
+            hint: Some(
+                crate::failure::Advice::say("free some space, then ")
+                    .then_run(crate::failure::Action::Finalize),
+            ),
             usage: false,
         };
         let r = failure(&f);
         assert_eq!(r.is_error, Some(true));
         assert_eq!(
             text_of(&r),
-            "cannot write x\n  caused by: disk full\nhint: free some space"
+            "cannot write x\n  caused by: disk full\nhint: free some space, then call \
+             `sparks_finalize_ingest`"
         );
     }
 }

@@ -9,7 +9,7 @@ use super::args::*;
 use super::reply;
 use crate::contract::{self, CONTRACT};
 use crate::ingest::FinalizeOptions;
-use crate::manifest::{PageFilter, Scope};
+use crate::manifest::PageFilter;
 use crate::request;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -346,12 +346,7 @@ impl Server {
         )
     )]
     async fn sparks_search(&self, Parameters(a): Parameters<SearchArgs>) -> CallToolResult {
-        let scope = match a.scope.as_deref() {
-            Some("raw") => Scope::Raw,
-            Some("all") => Scope::All,
-            _ => Scope::Wiki,
-        };
-        let search = request::Search::new(a.query, Some(scope), a.kind, a.tag, a.limit);
+        let search = request::Search::new(a.query, a.scope, a.kind, a.tag, a.limit);
         self.runner.call(Ok(search)).await
     }
 

@@ -25,6 +25,7 @@ pub use names::NewName;
 pub use plan::{FileChange, Kind, MoveReport, Planned};
 
 use crate::clock::Now;
+use crate::failure::{Action, Advice};
 use crate::git::GitError;
 use crate::index::IndexError;
 use crate::lock::VaultLock;
@@ -139,6 +140,8 @@ pub enum MoveError {
     /// Files changed since the plan was made.
     #[error("{} changed since `{command}` made its plan: {}", if .paths.len() == 1 { "a file" } else { "files" }, .paths.join(", "))]
     Conflict {
+        /// The journal's name for the operation (`mv` or `merge`).
+        kind: String,
         /// The command.
         command: String,
         /// The files.
@@ -147,8 +150,13 @@ pub enum MoveError {
         kept: bool,
     },
     /// Another operation is unfinished.
-    #[error("`{0}` was interrupted; it must be completed first")]
-    Unfinished(String),
+    #[error("`{command}` was interrupted; it must be completed first")]
+    Unfinished {
+        /// The journal's name for it (`mv`, `merge` or `revert`).
+        kind: String,
+        /// The command that completes it.
+        command: String,
+    },
     /// A file could not be read or written.
     #[error("cannot {action} {}: {source}", path.display())]
     Io {
@@ -199,41 +207,56 @@ fn describe(with: &[Collision]) -> String {
 
 impl MoveError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<String> {
+    pub fn hint(&self) -> Option<Advice> {
         match self {
-            MoveError::Page(q) => q.hint().map(Into::into),
+            MoveError::Page(q) => q.hint(),
             MoveError::Collision { .. } => Some(
-                "choose another name, or merge the two pages with `sparks merge FROM INTO`".into(),
+                Advice::say("choose another name, or ")
+                    .then_run(Action::Merge)
+                    .then(" to merge the two pages"),
             ),
-            MoveError::Exists(_) => Some("choose another name or folder".into()),
+            MoveError::Exists(_) => Some(Advice::say("choose another name or folder")),
             MoveError::Frontmatter { .. } => Some(
-                "`sparks fmt --fix` repairs what is mechanical; then run the command again".into(),
+                Advice::run(Action::FmtFix)
+                    .then(" to repair what is mechanical; then ")
+                    .then_run(Action::Again),
             ),
-            MoveError::AmbiguousHeading { .. } => Some(
-                "rename one of the two headings (or point the link at another), then merge".into(),
-            ),
+            MoveError::AmbiguousHeading { .. } => Some(Advice::say(
+                "rename one of the two headings (or point the link at another), then merge",
+            )),
             MoveError::AmbiguousBlock { .. } => {
-                Some("give each block its own id, then merge".into())
+                Some(Advice::say("give each block its own id, then merge"))
             }
             MoveError::Conflict {
+                kind,
                 command,
                 kept: true,
                 ..
-            } => Some(format!(
-                "put those files back as they were (`git checkout -- PATH` if they were \
-                 committed) and run `{command}` again: it completes what it started"
-            )),
+            } => Some(
+                Advice::say("put those files back as they were (")
+                    .then_run(Action::RestoreFromGit)
+                    .then(") and ")
+                    .then_run(Action::Resume {
+                        kind: kind.clone(),
+                        command: command.clone(),
+                    })
+                    .then(": it completes what it started"),
+            ),
             MoveError::Conflict { kept: false, .. } => {
-                Some("nothing was written; run the command again".into())
+                Some(Advice::say("nothing was written; ").then_run(Action::Again))
             }
-            MoveError::Unfinished(command) => Some(format!(
-                "run `{command}` again: it completes what it started, writing nothing twice"
-            )),
-            MoveError::Manifest(m) => m.hint().map(Into::into),
-            MoveError::Scan(s) => s.hint().map(Into::into),
-            MoveError::Regen(r) => r.hint().map(Into::into),
-            MoveError::Index(i) => i.hint().map(Into::into),
-            MoveError::Git(g) => g.hint().map(Into::into),
+            MoveError::Unfinished { kind, command } => Some(
+                Advice::run(Action::Resume {
+                    kind: kind.clone(),
+                    command: command.clone(),
+                })
+                .then(": it completes what it started, writing nothing twice"),
+            ),
+            MoveError::Manifest(m) => m.hint(),
+            MoveError::Scan(s) => s.hint(),
+            MoveError::Regen(r) => r.hint(),
+            MoveError::Index(i) => i.hint(),
+            MoveError::Git(g) => g.hint(),
             MoveError::RunState(r) => r.hint(),
             _ => None,
         }
@@ -400,7 +423,10 @@ impl Op {
                 return run::execute(vault, manifest, now, &plan, &j, true);
             }
             if !self.dry_run {
-                return Err(MoveError::Unfinished(j.command));
+                return Err(MoveError::Unfinished {
+                    kind: j.kind,
+                    command: j.command,
+                });
             }
         }
         crate::scan::refresh(vault, manifest, now)?;

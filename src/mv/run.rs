@@ -143,6 +143,7 @@ fn write(vault: &Vault, plan: &Plan, command: &str, resumed: bool) -> Result<(),
             RunDir::of(&vault.root).journal_done()?;
         }
         return Err(MoveError::Conflict {
+            kind: plan.kind.name().to_string(),
             command,
             paths: conflicts,
             kept: resumed,
@@ -157,6 +158,7 @@ fn write(vault: &Vault, plan: &Plan, command: &str, resumed: bool) -> Result<(),
         for ((f, _), done) in batch.iter().zip(done) {
             if !done? {
                 return Err(MoveError::Conflict {
+                    kind: plan.kind.name().to_string(),
                     command,
                     paths: vec![f.path.clone()],
                     kept: true,

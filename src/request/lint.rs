@@ -49,6 +49,10 @@ impl Request for Lint {
 }
 
 impl Report for LintReport {
+    fn word(&mut self, word: crate::failure::Wording) {
+        LintReport::word(self, word);
+    }
+
     /// Issues are problems (exit 1), in text and JSON alike; notes are not.
     fn ending(&self) -> Ending {
         match self.total {

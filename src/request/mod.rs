@@ -4,7 +4,8 @@
 //! MCP server as the same JSON. A failure is a [`Failure`], told the same way by both.
 //!
 //! Adding an operation: a core function, a request here (one file), a command in
-//! `src/cli/commands/`, a tool in `src/mcp/tools.rs`.
+//! `src/cli/commands/`, a tool in `src/mcp/tools.rs` (ARCHITECTURE.md, "Where a new command
+//! goes").
 
 mod brief;
 mod capture;
@@ -34,7 +35,7 @@ pub use regen::Regen;
 pub use scan::Scan;
 pub use tasks::{Done, TasksAdd, TasksList};
 
-use crate::failure::Failure;
+use crate::failure::{Action, Advice, Failure};
 use crate::manifest::Trust;
 use crate::runstate::{Journaled, RunDir};
 use crate::session::Session;
@@ -114,10 +115,13 @@ pub fn run<R: Request>(request: R, session: &Session) -> Result<R::Report, Failu
                     .unwrap_or_default()
             ),
             causes: Vec::new(),
-            hint: Some(format!(
-                "run `{}` again: it completes what it started, writing nothing twice",
-                j.command
-            )),
+            hint: Some(
+                Advice::run(Action::Resume {
+                    kind: j.kind.clone(),
+                    command: j.command.clone(),
+                })
+                .then(": it completes what it started, writing nothing twice"),
+            ),
             usage: false,
         });
     }
@@ -131,6 +135,10 @@ pub trait Report: Serialize + Send + 'static {
     fn ending(&self) -> Ending {
         Ending::Done
     }
+
+    /// Word the advice the report carries (a lint note's hint), in the words of the front end
+    /// that renders it; most reports carry none.
+    fn word(&mut self, _word: crate::failure::Wording) {}
 }
 
 /// How an operation that ran ends.
@@ -167,17 +175,16 @@ crate::hints!(
 );
 
 impl crate::failure::Hint for crate::fmt::FmtError {
-    fn hint(&self) -> Option<String> {
+    fn hint(&self) -> Option<Advice> {
         None
     }
 }
 
 impl crate::failure::Hint for crate::ingest::FinalizeFailed {
-    fn hint(&self) -> Option<String> {
-        Some(self.error.hint().unwrap_or_else(|| {
-            "fix the cause and finalize again (`sparks ingest --finalize`, or the \
-             sparks_finalize_ingest tool): it resumes where it stopped"
-                .to_string()
-        }))
+    fn hint(&self) -> Option<Advice> {
+        Some(self.error.finalize_hint())
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -62,13 +62,13 @@ pub enum RunStateError {
 
 impl RunStateError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<String> {
+    pub fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
-            RunStateError::Corrupt { path, .. } => Some(format!(
+            RunStateError::Corrupt { path, .. } => Some(crate::failure::Advice::say(format!(
                 "{} records an unfinished operation; a newer sparks may have written it. If \
                  no operation is unfinished, remove the file",
                 path.display()
-            )),
+            ))),
             RunStateError::Io { .. } | RunStateError::Unfinished { .. } => None,
         }
     }

@@ -9,6 +9,7 @@
 //! is (the writer holding it keeps both up to date).
 
 use super::{OpenIngest, RunDir, RunStateError};
+use crate::failure::{Action, Advice};
 use crate::lock::VaultLock;
 use crate::manifest::{Manifest, ManifestError, Mirrored};
 use std::path::Path;
@@ -42,14 +43,14 @@ pub enum RestoreError {
 
 impl RestoreError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<String> {
+    pub fn hint(&self) -> Option<Advice> {
         match self {
             RestoreError::RunState(e) => e.hint(),
-            RestoreError::Manifest(e) => e.hint().map(Into::into),
+            RestoreError::Manifest(e) => e.hint(),
             RestoreError::Conflict { .. } => Some(
-                "the record is what counts: set the manifest aside and build it again from the \
-                 files (`scan --rebuild`), which keeps the record"
-                    .into(),
+                Advice::say("the record is what counts: ")
+                    .then_run(Action::Rebuild)
+                    .then(", which sets the manifest aside and builds it again from the files, keeping the record"),
             ),
         }
     }

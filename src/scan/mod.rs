@@ -51,7 +51,7 @@ pub enum ScanError {
 
 impl ScanError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<&'static str> {
+    pub fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
             ScanError::Manifest(m) => m.hint(),
             ScanError::Root { .. } | ScanError::SetAside(_) => None,

@@ -136,7 +136,7 @@ impl Walk<'_> {
             if file_type.is_dir() {
                 self.dir(&entry.path(), &child, lossy, depth + 1);
             } else if file_type.is_file() {
-                match entry.metadata() {
+                match crate::fsio::entry_metadata(&entry) {
                     Ok(meta) => {
                         self.found.push(Found {
                             raw: lossy.then(|| entry.path()),

@@ -155,7 +155,7 @@ pub enum SearchError {
 
 impl SearchError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<&'static str> {
+    pub fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
             SearchError::Manifest(m) => m.hint(),
         }

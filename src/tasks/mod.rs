@@ -19,6 +19,7 @@ pub use list::{Filter, list};
 pub use report::{Added, Done, ListedTask, Task, TaskList, TaskState};
 
 use crate::clock::Now;
+use crate::failure::{Action, Advice};
 use crate::fault;
 use crate::inbox::hints::{checkbox_task, ticked_task};
 use crate::key::key;
@@ -68,11 +69,17 @@ pub enum TaskError {
 
 impl TaskError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<&'static str> {
+    pub fn hint(&self) -> Option<Advice> {
         match self {
-            TaskError::Encoding { .. } => Some("save the file as UTF-8 and run the command again"),
-            TaskError::Busy { .. } => Some("run the command again once the file is saved"),
-            TaskError::Record(_) => Some("run `sparks scan` to bring the manifest up to date"),
+            TaskError::Encoding { .. } => {
+                Some(Advice::say("save the file as UTF-8 and ").then_run(Action::Again))
+            }
+            TaskError::Busy { .. } => {
+                Some(Advice::run(Action::Again).then(" once the file is saved"))
+            }
+            TaskError::Record(_) => {
+                Some(Advice::run(Action::Scan).then(" to bring the manifest up to date"))
+            }
             TaskError::Invalid(_) | TaskError::Io { .. } => None,
         }
     }

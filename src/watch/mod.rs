@@ -66,11 +66,11 @@ pub enum WatchError {
 }
 
 impl crate::failure::Hint for WatchError {
-    fn hint(&self) -> Option<String> {
+    fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
-            WatchError::Vault(e) => e.hint().map(Into::into),
+            WatchError::Vault(e) => e.hint(),
             WatchError::Session(e) => e.hint(),
-            WatchError::Scan(e) => e.hint().map(Into::into),
+            WatchError::Scan(e) => e.hint(),
             WatchError::Record(e) => e.hint(),
             WatchError::Lock { .. } | WatchError::Thread(_) => None,
         }

@@ -448,7 +448,10 @@ fn scenario() -> Vec<Step> {
         refused(
             "sparks_lint",
             json!({"checks": ["orphan"]}),
-            "checks: \"orphan\" is not one of ambiguous-links",
+            "there is no lint check called \"orphan\" (checks: ambiguous-links, broken-blocks, \
+             broken-headings, broken-links, dead-sources, duplicate-aliases, duplicate-titles, \
+             invalid-frontmatter, missing-embeds, missing-frontmatter, orphans, stale-pages, \
+             thin-pages)\nhint: did you mean `orphans`?",
         ),
         refused(
             "sparks_query",
@@ -713,6 +716,26 @@ fn every_tool_answers_what_its_command_prints_and_errors_leave_it_serving() {
         );
     }
     check_raw(&records);
+    // Finalize with no open ingest: the hint names the tool that opens one, the CLI's the
+    // command.
+    let finalize = records
+        .iter()
+        .filter(|r| r["tool"] == "sparks_finalize_ingest" && is_error(&r["result"]))
+        .map(|r| text(&r["result"]))
+        .collect::<Vec<_>>();
+    assert_eq!(finalize.len(), 1, "{finalize:?}");
+    assert!(
+        finalize[0].ends_with("\nhint: call `sparks_prepare_ingest` first"),
+        "{}",
+        finalize[0]
+    );
+    let run = cli.run(&["ingest", "--finalize"]);
+    assert!(
+        run.stderr
+            .ends_with("\nhint: run `sparks ingest --prepare` first\n"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// Check each step's record against the step, running each call's command on the twin vault
@@ -776,13 +799,22 @@ fn replay(mcp: &TestVault, cli: &TestVault, steps: &[Step], records: &[Value]) {
                 if *tool == "sparks_describe" {
                     assert_eq!(t, run.stdout, "{at}");
                 } else if is_error(result) {
-                    // The message, causes and hint the CLI prints on stderr.
+                    // The message and causes the CLI prints on stderr; the hint says the same
+                    // in the words of each front end: a tool, never a command line.
                     let ours =
                         format!("error: {t}\n").replace(&mcp.root.display().to_string(), "[VAULT]");
                     let theirs = run
                         .stderr
                         .replace(&cli.root.display().to_string(), "[VAULT]");
+                    let (ours, our_hint) = ours.split_once("\nhint: ").unwrap_or((&ours, ""));
+                    let (theirs, their_hint) =
+                        theirs.split_once("\nhint: ").unwrap_or((&theirs, ""));
                     assert_eq!(ours, theirs, "{at}");
+                    assert_eq!(our_hint.is_empty(), their_hint.is_empty(), "{at}");
+                    assert!(
+                        !our_hint.contains("sparks ") && !our_hint.contains(" --"),
+                        "{at}: the hint names a command line: {our_hint}"
+                    );
                 } else {
                     assert_eq!(
                         normal(&t, &mcp.root),

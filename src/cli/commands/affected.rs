@@ -1,7 +1,7 @@
 //! `sparks affected`: which collections need regenerating.
 
 use crate::cli::{Ctx, exit::Exit, output};
-use crate::request::{self, Report as _};
+use crate::request;
 use clap::Args;
 
 /// List the collections whose sources changed since the last completed ingest
@@ -29,21 +29,19 @@ pub struct AffectedArgs {
 pub fn run(ctx: &Ctx, args: AffectedArgs) -> anyhow::Result<Exit> {
     let a = ctx.run_showing(request::Affected, args.json)?;
     output::seen(&a.seen);
-    if args.json {
-        output::json(&a)?;
-        return Ok(a.ending().into());
-    }
-    match &a.since {
-        Some(t) => output::status(&format!("changes since the last completed ingest ({t}):")),
-        None => output::status("no completed ingest yet: every file counts"),
-    }
-    for (c, paths) in &a.reason.0 {
-        output::status(&format!("  {}: {}", c.title(), paths.join(", ")));
-    }
-    output::lines([if a.affected.is_empty() {
-        "none".to_string()
-    } else {
-        a.affected.join(",")
-    }])?;
-    Ok(a.ending().into())
+    output::print(&a, args.json, |a| {
+        match &a.since {
+            Some(t) => output::status(&format!("changes since the last completed ingest ({t}):")),
+            None => output::status("no completed ingest yet: every file counts"),
+        }
+        for (c, paths) in &a.reason.0 {
+            output::status(&format!("  {}: {}", c.title(), paths.join(", ")));
+        }
+        output::lines([if a.affected.is_empty() {
+            "none".to_string()
+        } else {
+            a.affected.join(",")
+        }])?;
+        Ok(())
+    })
 }

@@ -1,7 +1,7 @@
 //! `sparks brief`: recent activity and what to revisit.
 
 use crate::cli::{Ctx, exit::Exit, output};
-use crate::request::{self, Report as _};
+use crate::request;
 use clap::Args;
 
 /// How many items of each group the text lists.
@@ -34,44 +34,42 @@ pub struct BriefArgs {
 pub fn run(ctx: &Ctx, args: BriefArgs) -> anyhow::Result<Exit> {
     let b = ctx.run_showing(request::Brief::new(Some(args.days))?, args.json)?;
     output::seen(&b.seen);
-    if args.json {
-        output::json(&b)?;
-        return Ok(b.ending().into());
-    }
-    let mut lines = vec![format!(
-        "Brief for {} to {} ({} days)",
-        b.window.from, b.window.to, b.window.days
-    )];
-    let groups = [
-        (
-            "log entries",
-            b.log_entries.iter().map(|e| e.heading.clone()).collect(),
-        ),
-        (
-            "new raw files",
-            b.new_raw
-                .iter()
-                .map(|r| format!("{} ({})", r.path, r.modified))
-                .collect(),
-        ),
-        (
-            "pages updated",
-            b.updated_wiki
-                .iter()
-                .map(|p| format!("{} ({})", p.path, p.updated))
-                .collect(),
-        ),
-        ("stale pages", b.revisit.stale.clone()),
-        ("unlinked seed pages", b.revisit.seed_orphans.clone()),
-        ("thin pages", b.revisit.thin.clone()),
-    ];
-    for (title, items) in groups {
-        group(&mut lines, title, &items, items.len());
-    }
-    // The JSON lists the first open tasks and counts them all (the original's shape).
-    group(&mut lines, "open tasks", &b.tasks.first, b.tasks.open);
-    output::lines(lines)?;
-    Ok(b.ending().into())
+    output::print(&b, args.json, |b| {
+        let mut lines = vec![format!(
+            "Brief for {} to {} ({} days)",
+            b.window.from, b.window.to, b.window.days
+        )];
+        let groups = [
+            (
+                "log entries",
+                b.log_entries.iter().map(|e| e.heading.clone()).collect(),
+            ),
+            (
+                "new raw files",
+                b.new_raw
+                    .iter()
+                    .map(|r| format!("{} ({})", r.path, r.modified))
+                    .collect(),
+            ),
+            (
+                "pages updated",
+                b.updated_wiki
+                    .iter()
+                    .map(|p| format!("{} ({})", p.path, p.updated))
+                    .collect(),
+            ),
+            ("stale pages", b.revisit.stale.clone()),
+            ("unlinked seed pages", b.revisit.seed_orphans.clone()),
+            ("thin pages", b.revisit.thin.clone()),
+        ];
+        for (title, items) in groups {
+            group(&mut lines, title, &items, items.len());
+        }
+        // The JSON lists the first open tasks and counts them all (the original's shape).
+        group(&mut lines, "open tasks", &b.tasks.first, b.tasks.open);
+        output::lines(lines)?;
+        Ok(())
+    })
 }
 
 /// A group of the brief: its count, at most [`SHOWN`] of its `total` items, then how many more

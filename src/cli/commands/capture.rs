@@ -38,20 +38,18 @@ pub fn run(ctx: &Ctx, args: CaptureArgs) -> anyhow::Result<Exit> {
         words => words.join(" "),
     };
     let captured = ctx.run(request::Capture::new(text, args.date.as_deref())?)?;
-    if args.json {
-        output::json(&captured)?;
-        return Ok(Exit::Success);
-    }
-    output::report([format!(
-        "captured at inbox.md line {} ({}); {} pending",
-        captured.line,
-        match captured.dated {
-            true => format!("dated {}", captured.capture_date),
-            false => "undated: the day it is ingested".to_string(),
-        },
-        output::count(captured.inbox_pending, "entry", "entries")
-    )])?;
-    Ok(Exit::Success)
+    output::print(&captured, args.json, |captured| {
+        output::report([format!(
+            "captured at inbox.md line {} ({}); {} pending",
+            captured.line,
+            match captured.dated {
+                true => format!("dated {}", captured.capture_date),
+                false => "undated: the day it is ingested".to_string(),
+            },
+            output::count(captured.inbox_pending, "entry", "entries")
+        )])?;
+        Ok(())
+    })
 }
 
 fn stdin() -> anyhow::Result<String> {

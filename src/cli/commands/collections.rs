@@ -3,7 +3,7 @@
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
 use crate::collections::regen::Status;
-use crate::request::{self, Report as _};
+use crate::request;
 use clap::{Args, Subcommand};
 
 /// Manage the generated collection pages in wiki/collections/
@@ -68,50 +68,49 @@ pub fn run(ctx: &Ctx, args: CollectionsArgs) -> anyhow::Result<Exit> {
         args.json,
     )?;
     output::seen(&report.seen);
-    if args.json {
-        output::json(&report)?;
-        return Ok(report.ending().into());
-    }
-    let mut lines = Vec::new();
-    if report.dry_run {
-        lines.push("Dry run — no files were written.".to_string());
-    }
-    if report.collections.is_empty() {
-        lines.push(
-            "No collection is affected; nothing to regenerate (--all regenerates all).".to_string(),
-        );
-    }
-    for o in &report.collections {
-        let status = match o.status {
-            Status::Written => output::paint(Style::Good, "written"),
-            Status::WouldWrite => output::paint(Style::Warn, "would write"),
-            s => output::paint(Style::Dim, s.as_str()),
-        };
-        // Padded by hand: the colour codes would count in a width.
-        let pad = " ".repeat(11usize.saturating_sub(o.status.as_str().len()));
+    output::print(&report, args.json, |report| {
+        let mut lines = Vec::new();
+        if report.dry_run {
+            lines.push("Dry run — no files were written.".to_string());
+        }
+        if report.collections.is_empty() {
+            lines.push(
+                "No collection is affected; nothing to regenerate (--all regenerates all)."
+                    .to_string(),
+            );
+        }
+        for o in &report.collections {
+            let status = match o.status {
+                Status::Written => output::paint(Style::Good, "written"),
+                Status::WouldWrite => output::paint(Style::Warn, "would write"),
+                s => output::paint(Style::Dim, s.as_str()),
+            };
+            // Padded by hand: the colour codes would count in a width.
+            let pad = " ".repeat(11usize.saturating_sub(o.status.as_str().len()));
+            lines.push(format!(
+                "{pad}{status}  {}  ({})",
+                o.path,
+                output::count(o.items, "entry", "entries")
+            ));
+        }
+        // The original's words, literally: scripts match them.
         lines.push(format!(
-            "{pad}{status}  {}  ({})",
-            o.path,
-            output::count(o.items, "entry", "entries")
+            "{} collection(s) processed.",
+            report.collections.len()
         ));
-    }
-    // The original's words, literally: scripts match them.
-    lines.push(format!(
-        "{} collection(s) processed.",
-        report.collections.len()
-    ));
-    match (&report.commit, &report.commit_skipped) {
-        (Some(sha), _) => lines.push(format!(
-            "{} {}.",
-            output::paint(Style::Good, "Committed"),
-            crate::git::short(sha)
-        )),
-        (None, Some(reason)) => lines.push(format!(
-            "{}: {reason}.",
-            output::paint(Style::Warn, "Commit skipped")
-        )),
-        _ => {}
-    }
-    output::report(lines)?;
-    Ok(report.ending().into())
+        match (&report.commit, &report.commit_skipped) {
+            (Some(sha), _) => lines.push(format!(
+                "{} {}.",
+                output::paint(Style::Good, "Committed"),
+                crate::git::short(sha)
+            )),
+            (None, Some(reason)) => lines.push(format!(
+                "{}: {reason}.",
+                output::paint(Style::Warn, "Commit skipped")
+            )),
+            _ => {}
+        }
+        output::report(lines)?;
+        Ok(())
+    })
 }

@@ -1,7 +1,7 @@
 //! `sparks done`: complete an open task.
 
 use crate::cli::{Ctx, exit::Exit, output};
-use crate::request::{self, Report as _};
+use crate::request;
 use crate::tasks::Done;
 use clap::Args;
 
@@ -29,46 +29,43 @@ pub fn run(ctx: &Ctx, args: DoneArgs) -> anyhow::Result<Exit> {
     let result = ctx.run(request::Done {
         query: args.query.join(" "),
     })?;
-    let exit = result.ending().into();
-    if args.json {
-        output::json(&result)?;
-        return Ok(exit);
-    }
-    match &result {
-        Done::Completed { task, .. } => {
-            output::report([format!("Done: {} (line {})", task.text, task.line)])?
-        }
-        Done::Ambiguous {
-            candidates,
-            matches,
-        } => {
-            // The original's wording, with each candidate's line.
-            let mut lines = vec!["Ambiguous — multiple open tasks match:".to_string()];
-            lines.extend(
-                candidates
-                    .iter()
-                    .map(|t| format!("  - {} (line {})", t.text, t.line)),
-            );
-            if *matches > candidates.len() {
-                lines.push(format!("  … and {} more", matches - candidates.len()));
+    output::print(&result, args.json, |result| {
+        match result {
+            Done::Completed { task, .. } => {
+                output::report([format!("Done: {} (line {})", task.text, task.line)])?
             }
-            output::lines(lines)?;
-            output::error(
-                &format!("the query matches {matches} tasks; add words to pick one"),
-                None,
-            );
+            Done::Ambiguous {
+                candidates,
+                matches,
+            } => {
+                // The original's wording, with each candidate's line.
+                let mut lines = vec!["Ambiguous — multiple open tasks match:".to_string()];
+                lines.extend(
+                    candidates
+                        .iter()
+                        .map(|t| format!("  - {} (line {})", t.text, t.line)),
+                );
+                if *matches > candidates.len() {
+                    lines.push(format!("  … and {} more", matches - candidates.len()));
+                }
+                output::lines(lines)?;
+                output::error(
+                    &format!("the query matches {matches} tasks; add words to pick one"),
+                    None,
+                );
+            }
+            Done::AlreadyDone { task } => {
+                output::write(&format!(
+                    "Already done: {} (line {})\n",
+                    task.text, task.line
+                ))?;
+                output::error("that task is already done; nothing was changed", None);
+            }
+            Done::NotFound { query } => {
+                output::write(&format!("No open task matching \"{query}\".\n"))?;
+                output::error("no open task matches", None);
+            }
         }
-        Done::AlreadyDone { task } => {
-            output::write(&format!(
-                "Already done: {} (line {})\n",
-                task.text, task.line
-            ))?;
-            output::error("that task is already done; nothing was changed", None);
-        }
-        Done::NotFound { query } => {
-            output::write(&format!("No open task matching \"{query}\".\n"))?;
-            output::error("no open task matches", None);
-        }
-    }
-    Ok(exit)
+        Ok(())
+    })
 }

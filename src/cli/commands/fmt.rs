@@ -3,7 +3,7 @@
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
 use crate::fmt::FmtReport;
-use crate::request::{self, Report as _};
+use crate::request;
 use clap::Args;
 
 /// Check the frontmatter of wiki pages against the schema
@@ -42,18 +42,12 @@ pub fn run(ctx: &Ctx, args: FmtArgs) -> anyhow::Result<Exit> {
         request::Fmt::new(args.target, args.fix, args.check)?,
         args.json,
     )?;
-    let exit = report.ending().into();
     if let (0, Some(t)) = (report.files_checked, &target) {
         output::warn(&format!(
             "no Markdown file matches {t:?} (paths and globs are relative to the vault root)"
         ));
     }
-    if args.json {
-        output::json(&report)?;
-    } else {
-        output::lines(text(&report))?;
-    }
-    Ok(exit)
+    output::print(&report, args.json, |r| output::lines(text(r)))
 }
 
 fn text(r: &FmtReport) -> Vec<String> {

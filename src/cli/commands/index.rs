@@ -40,12 +40,10 @@ pub fn run(ctx: &Ctx, args: IndexArgs) -> anyhow::Result<Exit> {
         args.json,
     )?;
     output::seen(&report.seen);
-    if args.json {
-        output::json(&report)?;
-        return Ok(Exit::Success);
-    }
-    output::report(text(&report))?;
-    Ok(Exit::Success)
+    output::print(&report, args.json, |report| {
+        output::report(text(report))?;
+        Ok(())
+    })
 }
 
 fn text(r: &IndexReport) -> Vec<String> {

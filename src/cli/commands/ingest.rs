@@ -155,9 +155,7 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
     }
     if args.abort {
         let a = ctx.run(request::Abort)?;
-        if json {
-            output::json(&a)?;
-        } else {
+        return output::print(&a, json, |a| {
             output::report([match a.ingest_id {
                 Some(id) => format!(
                     "{} ingest {id}; its {} in the inbox.",
@@ -168,9 +166,8 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
                     }
                 ),
                 None => "No ingest is open.".to_string(),
-            }])?;
-        }
-        return Ok(a.ending().into());
+            }])
+        });
     }
     let f = ctx.run_showing(
         request::Finalize(FinalizeOptions {
@@ -189,12 +186,7 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
             None,
         );
     }
-    if json {
-        output::json(&f)?;
-    } else {
-        output::report(finalized_text(&f))?;
-    }
-    Ok(f.ending().into())
+    output::print(&f, json, |f| output::report(finalized_text(f)))
 }
 
 fn finalized_text(f: &Finalized) -> Vec<String> {

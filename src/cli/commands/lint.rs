@@ -2,8 +2,8 @@
 
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
-use crate::lint::LintReport;
-use crate::request::{self, Report as _};
+use crate::lint::{self, LintReport};
+use crate::request;
 use clap::Args;
 
 /// Check the vault's health: links, frontmatter, orphans, thin and stale pages
@@ -17,13 +17,7 @@ use clap::Args;
 /// not dead sources. An installed CLAUDE.md, AGENTS.md or GEMINI.md that differs from the contract built into
 /// this sparks is a warning and a `contract-drift` note in the JSON, not an issue.
 #[derive(Debug, Args)]
-#[command(
-    after_help = "Checks: ambiguous-links, broken-blocks, broken-headings, broken-links, dead-sources,\n  \
-    duplicate-aliases, duplicate-titles, invalid-frontmatter, missing-embeds, missing-frontmatter,\n  \
-    orphans, stale-pages, thin-pages\n\n\
-    --fix repairs: invalid-frontmatter (tags only), stale-pages\n\
-    sparks fmt --fix repairs: invalid-frontmatter (key order, list shape, date form)\n\nExamples:\n  sparks lint\n  sparks lint --check broken-links orphans --json\n  sparks lint --fix"
-)]
+#[command(after_help = after_help())]
 pub struct LintArgs {
     /// Run only these checks
     #[arg(long, value_name = "NAME", num_args = 1..)]
@@ -38,6 +32,20 @@ pub struct LintArgs {
     pub(in crate::cli) json: bool,
 }
 
+/// The help after the options: the checks (from [`lint::CHECKS`], five a line), what `--fix`
+/// repairs, examples.
+fn after_help() -> String {
+    let lines: Vec<String> = lint::CHECKS.chunks(5).map(|c| c.join(", ")).collect();
+    format!(
+        "Checks: {}\n\n\
+         --fix repairs: invalid-frontmatter (tags only), stale-pages\n\
+         sparks fmt --fix repairs: invalid-frontmatter (key order, list shape, date form)\n\n\
+         Examples:\n  sparks lint\n  sparks lint --check broken-links orphans --json\n  \
+         sparks lint --fix",
+        lines.join(",\n  ")
+    )
+}
+
 /// Run `lint`.
 pub fn run(ctx: &Ctx, args: LintArgs) -> anyhow::Result<Exit> {
     let report = ctx.run_showing(request::Lint::new(&args.check, args.fix)?, args.json)?;
@@ -46,13 +54,7 @@ pub fn run(ctx: &Ctx, args: LintArgs) -> anyhow::Result<Exit> {
         output::warn_hint(&n.message, &format!("run `{}` to refresh it", n.hint));
     }
     // Notes are not issues: they leave the exit code alone.
-    let exit = report.ending().into();
-    if args.json {
-        output::json(&report)?;
-    } else {
-        output::lines(text(&report))?;
-    }
-    Ok(exit)
+    output::print(&report, args.json, |r| output::lines(text(r)))
 }
 
 fn text(r: &LintReport) -> Vec<String> {

@@ -3,7 +3,7 @@
 use crate::cli::output::{self, Style, paint};
 use crate::cli::{Ctx, exit::Exit};
 use crate::mv::MoveReport;
-use crate::request::{self, Report as _};
+use crate::request;
 use clap::Args;
 
 /// Rename or move a page and rewrite every link to it
@@ -57,15 +57,10 @@ pub fn run(ctx: &Ctx, args: MvArgs) -> anyhow::Result<Exit> {
 
 /// Print the report of `mv` or `merge`.
 pub fn print(report: &MoveReport, json: bool) -> anyhow::Result<Exit> {
-    let exit = report.ending().into();
-    if json {
-        output::json(report)?;
-    } else if report.dry_run {
-        output::lines(text(report))?;
-    } else {
-        output::report(text(report))?;
-    }
-    Ok(exit)
+    output::print(report, json, |r| match r.dry_run {
+        true => output::lines(text(r)),
+        false => output::report(text(r)),
+    })
 }
 
 fn text(r: &MoveReport) -> Vec<String> {

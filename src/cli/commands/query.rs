@@ -2,7 +2,7 @@
 
 use crate::cli::{Ctx, exit::Exit, output};
 use crate::manifest::PageFilter;
-use crate::request::{Query, QueryAnswer, Report as _};
+use crate::request::{Query, QueryAnswer};
 use clap::Args;
 
 /// Find pages by frontmatter fields and the link graph
@@ -77,42 +77,40 @@ pub fn run(ctx: &Ctx, args: QueryArgs) -> anyhow::Result<Exit> {
         ..PageFilter::default()
     };
     let answer = ctx.run(Query::new(filter, args.resolve)?)?;
-    if args.json {
-        output::json(&answer)?;
-        return Ok(answer.ending().into());
-    }
-    match &answer {
-        QueryAnswer::Resolve(r) => {
-            let name = name.unwrap_or_default();
-            let mut lines = vec![match (&r.resolves_to, r.ambiguous) {
-                (Some(p), _) => format!("[[{name}]] already resolves to {p}"),
-                (None, true) => format!("[[{name}]] is ambiguous: several pages claim it"),
-                (None, false) => format!("[[{name}]] resolves to nothing yet"),
-            }];
-            lines.extend(r.collisions.iter().map(|c| {
-                let title = c
-                    .title
-                    .as_deref()
-                    .map(|t| format!(" ({t})"))
-                    .unwrap_or_default();
-                format!("  {}{title}: {} {:?}", c.path, c.via, c.name)
-            }));
-            output::lines(lines)?;
-        }
-        QueryAnswer::Pages(report) => {
-            output::lines(report.pages.iter().map(|p| p.path.as_str()))?;
-            // Said on stderr: a script reading stdout sees no lines, a person sees why.
-            if report.total == 0 {
-                output::status("No page matches the query.");
+    output::print(&answer, args.json, |answer| {
+        match &answer {
+            QueryAnswer::Resolve(r) => {
+                let name = name.unwrap_or_default();
+                let mut lines = vec![match (&r.resolves_to, r.ambiguous) {
+                    (Some(p), _) => format!("[[{name}]] already resolves to {p}"),
+                    (None, true) => format!("[[{name}]] is ambiguous: several pages claim it"),
+                    (None, false) => format!("[[{name}]] resolves to nothing yet"),
+                }];
+                lines.extend(r.collisions.iter().map(|c| {
+                    let title = c
+                        .title
+                        .as_deref()
+                        .map(|t| format!(" ({t})"))
+                        .unwrap_or_default();
+                    format!("  {}{title}: {} {:?}", c.path, c.via, c.name)
+                }));
+                output::lines(lines)?;
             }
-            if report.truncated {
-                output::status(&format!(
-                    "({} of {} pages shown)",
-                    report.pages.len(),
-                    report.total
-                ));
+            QueryAnswer::Pages(report) => {
+                output::lines(report.pages.iter().map(|p| p.path.as_str()))?;
+                // Said on stderr: a script reading stdout sees no lines, a person sees why.
+                if report.total == 0 {
+                    output::status("No page matches the query.");
+                }
+                if report.truncated {
+                    output::status(&format!(
+                        "({} of {} pages shown)",
+                        report.pages.len(),
+                        report.total
+                    ));
+                }
             }
         }
-    }
-    Ok(answer.ending().into())
+        Ok(())
+    })
 }

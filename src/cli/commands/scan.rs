@@ -2,7 +2,7 @@
 
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
-use crate::request::{self, Report as _};
+use crate::request;
 use clap::Args;
 
 /// Update the manifest from the vault's files
@@ -51,36 +51,33 @@ pub fn run(ctx: &Ctx, args: ScanArgs) -> anyhow::Result<Exit> {
     for w in &report.warnings {
         output::warn(w);
     }
-    let exit = report.ending().into();
-    if args.json {
-        output::json(&report)?;
-        return Ok(exit);
-    }
-    output::report([
-        format!(
-            "{} {} in {}ms",
-            output::paint(Style::Label, "Scanned"),
-            report.vault_root.display(),
-            report.duration_ms
-        ),
-        format!(
-            "  walked: {}  hashed: {}  skipped: {}  deleted: {}  changed: {}",
-            report.walked, report.hashed, report.skipped, report.deleted, report.changed
-        ),
-    ])?;
-    for e in &report.errors {
-        output::error(&format!("cannot read {}: {}", e.path, e.error), None);
-    }
-    if !report.errors.is_empty() {
-        output::status(&format!(
-            "{} could not be read; what the manifest knew about {} is unchanged",
-            output::count(report.errors.len(), "path", "paths"),
-            if report.errors.len() == 1 {
-                "it"
-            } else {
-                "them"
-            }
-        ));
-    }
-    Ok(exit)
+    output::print(&report, args.json, |report| {
+        output::report([
+            format!(
+                "{} {} in {}ms",
+                output::paint(Style::Label, "Scanned"),
+                report.vault_root.display(),
+                report.duration_ms
+            ),
+            format!(
+                "  walked: {}  hashed: {}  skipped: {}  deleted: {}  changed: {}",
+                report.walked, report.hashed, report.skipped, report.deleted, report.changed
+            ),
+        ])?;
+        for e in &report.errors {
+            output::error(&format!("cannot read {}: {}", e.path, e.error), None);
+        }
+        if !report.errors.is_empty() {
+            output::status(&format!(
+                "{} could not be read; what the manifest knew about {} is unchanged",
+                output::count(report.errors.len(), "path", "paths"),
+                if report.errors.len() == 1 {
+                    "it"
+                } else {
+                    "them"
+                }
+            ));
+        }
+        Ok(())
+    })
 }

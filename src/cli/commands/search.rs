@@ -4,6 +4,7 @@ use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
 use crate::manifest::Scope;
 use crate::request;
+use clap::builder::PossibleValue;
 use clap::{Args, ValueEnum};
 
 /// Search page text, titles, aliases and tags, and raw files
@@ -23,8 +24,8 @@ pub struct SearchArgs {
     #[arg(required = true, num_args = 1..)]
     query: Vec<String>,
     /// Where to search
-    #[arg(long = "in", value_enum, default_value_t = Where::Wiki)]
-    scope: Where,
+    #[arg(long = "in", value_enum, default_value_t = Scope::Wiki)]
+    scope: Scope,
     /// Only pages of this type
     #[arg(long = "type", value_name = "TYPE")]
     kind: Option<String>,
@@ -39,60 +40,59 @@ pub struct SearchArgs {
     pub(in crate::cli) json: bool,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum Where {
-    /// Wiki pages
-    Wiki,
-    /// Raw files
-    Raw,
-    /// Both
-    All,
+/// The core's scopes, by their names, with the help clap shows for each.
+impl ValueEnum for Scope {
+    fn value_variants<'a>() -> &'a [Scope] {
+        &Scope::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let help = match self {
+            Scope::Wiki => "Wiki pages",
+            Scope::Raw => "Raw files",
+            Scope::All => "Both",
+        };
+        Some(PossibleValue::new(self.as_str()).help(help))
+    }
 }
 
 /// Run `search`.
 pub fn run(ctx: &Ctx, args: SearchArgs) -> anyhow::Result<Exit> {
-    let scope = match args.scope {
-        Where::Wiki => Scope::Wiki,
-        Where::Raw => Scope::Raw,
-        Where::All => Scope::All,
-    };
     let report = ctx.run(request::Search::new(
         args.query.join(" "),
-        Some(scope),
+        Some(args.scope),
         args.kind,
         args.tag,
         Some(args.limit),
     ))?;
-    if args.json {
-        output::json(&report)?;
-        return Ok(Exit::Success);
-    }
-    let mut lines = Vec::new();
-    for h in &report.hits {
-        let title = h
-            .title
-            .as_deref()
-            .map(|t| format!(" ({t})"))
-            .unwrap_or_default();
-        lines.push(format!("{}{title}", output::paint(Style::Label, &h.path)));
-        lines.push(format!("  {}", h.snippet));
-    }
-    if report.truncated {
-        lines.push(format!(
-            "({} of {} hits shown; --limit for more)",
-            report.hits.len(),
-            report.total
-        ));
-    }
-    for c in &report.collisions {
-        lines.push(format!(
-            "note: a page titled {:?} would collide with {} ({} {:?})",
-            report.query, c.path, c.via, c.name
-        ));
-    }
-    if report.total == 0 {
-        output::status(&format!("no matches for {:?}", report.query));
-    }
-    output::lines(lines)?;
-    Ok(Exit::Success)
+    output::print(&report, args.json, |report| {
+        let mut lines = Vec::new();
+        for h in &report.hits {
+            let title = h
+                .title
+                .as_deref()
+                .map(|t| format!(" ({t})"))
+                .unwrap_or_default();
+            lines.push(format!("{}{title}", output::paint(Style::Label, &h.path)));
+            lines.push(format!("  {}", h.snippet));
+        }
+        if report.truncated {
+            lines.push(format!(
+                "({} of {} hits shown; --limit for more)",
+                report.hits.len(),
+                report.total
+            ));
+        }
+        for c in &report.collisions {
+            lines.push(format!(
+                "note: a page titled {:?} would collide with {} ({} {:?})",
+                report.query, c.path, c.via, c.name
+            ));
+        }
+        if report.total == 0 {
+            output::status(&format!("no matches for {:?}", report.query));
+        }
+        output::lines(lines)?;
+        Ok(())
+    })
 }

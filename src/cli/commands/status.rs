@@ -24,90 +24,88 @@ pub struct StatusArgs {
 pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
     let s = ctx.run(request::Status)?;
     output::contract_drift(&s.contract.files);
-    if args.json {
-        output::json(&s)?;
-        return Ok(Exit::Success);
-    }
-    let pages: Vec<&str> = s.page_counts.iter().map(|p| p.label.as_str()).collect();
-    let inbox = match &s.inbox.error {
-        Some(e) => output::labelled("inbox", format!("unreadable ({e})")),
-        None => output::labelled(
-            "inbox",
-            format!(
-                "{} pending",
-                output::count(s.inbox.pending, "entry", "entries")
+    output::print(&s, args.json, |s| {
+        let pages: Vec<&str> = s.page_counts.iter().map(|p| p.label.as_str()).collect();
+        let inbox = match &s.inbox.error {
+            Some(e) => output::labelled("inbox", format!("unreadable ({e})")),
+            None => output::labelled(
+                "inbox",
+                format!(
+                    "{} pending",
+                    output::count(s.inbox.pending, "entry", "entries")
+                ),
             ),
-        ),
-    };
-    let mut lines = vec![
-        output::labelled(
-            "vault",
-            format!("{} ({})", s.vault_name, s.vault_root.display()),
-        ),
-        output::labelled("schema", format!("v{}", s.schema_version)),
-        output::labelled("pages", pages.join(", ")),
-        inbox,
-        output::labelled(
-            "manifest",
-            format!(
-                "{} files tracked, {} changed since last ingest, {} deleted",
-                s.files.total, s.files.changed_since_ingest, s.files.deleted
-            ),
-        ),
-        output::labelled(
-            "last scan",
-            s.last_scan
-                .as_deref()
-                .unwrap_or("never (run `sparks scan`)"),
-        ),
-        output::labelled("watch", watch_text(&s.watch)),
-    ];
-    if !s.contract.files.is_empty() {
-        let files: Vec<String> = s
-            .contract
-            .files
-            .iter()
-            .map(|f| match f.state {
-                FileState::Current => format!("{} current", f.file),
-                FileState::Differs => {
-                    format!("{} {}", f.file, output::paint(Style::Warn, "differs"))
-                }
-            })
-            .collect();
-        lines.push(output::labelled("contract", files.join(", ")));
-    }
-    if let Some(i) = &s.open_ingest {
-        let step = match &i.step {
-            Some(step) => format!("; finalize stopped after {step}, run it again to finish"),
-            None => String::new(),
         };
-        lines.push(output::labelled(
-            "ingest",
-            format!(
-                "{} open since {}, {}{step}",
-                i.id,
-                i.started_at,
-                output::count(i.entries, "entry", "entries")
+        let mut lines = vec![
+            output::labelled(
+                "vault",
+                format!("{} ({})", s.vault_name, s.vault_root.display()),
             ),
-        ));
-    }
-    if let Some(u) = &s.unfinished {
-        let after = u
-            .step
-            .as_deref()
-            .map(|s| format!(" after {s}"))
-            .unwrap_or_default();
-        lines.push(output::labelled(
-            "unfinished",
-            format!(
-                "`{}` stopped{after}; {}",
-                u.command,
-                output::paint(Style::Warn, "run it again to complete it")
+            output::labelled("schema", format!("v{}", s.schema_version)),
+            output::labelled("pages", pages.join(", ")),
+            inbox,
+            output::labelled(
+                "manifest",
+                format!(
+                    "{} files tracked, {} changed since last ingest, {} deleted",
+                    s.files.total, s.files.changed_since_ingest, s.files.deleted
+                ),
             ),
-        ));
-    }
-    output::lines(lines)?;
-    Ok(Exit::Success)
+            output::labelled(
+                "last scan",
+                s.last_scan
+                    .as_deref()
+                    .unwrap_or("never (run `sparks scan`)"),
+            ),
+            output::labelled("watch", watch_text(&s.watch)),
+        ];
+        if !s.contract.files.is_empty() {
+            let files: Vec<String> = s
+                .contract
+                .files
+                .iter()
+                .map(|f| match f.state {
+                    FileState::Current => format!("{} current", f.file),
+                    FileState::Differs => {
+                        format!("{} {}", f.file, output::paint(Style::Warn, "differs"))
+                    }
+                })
+                .collect();
+            lines.push(output::labelled("contract", files.join(", ")));
+        }
+        if let Some(i) = &s.open_ingest {
+            let step = match &i.step {
+                Some(step) => format!("; finalize stopped after {step}, run it again to finish"),
+                None => String::new(),
+            };
+            lines.push(output::labelled(
+                "ingest",
+                format!(
+                    "{} open since {}, {}{step}",
+                    i.id,
+                    i.started_at,
+                    output::count(i.entries, "entry", "entries")
+                ),
+            ));
+        }
+        if let Some(u) = &s.unfinished {
+            let after = u
+                .step
+                .as_deref()
+                .map(|s| format!(" after {s}"))
+                .unwrap_or_default();
+            lines.push(output::labelled(
+                "unfinished",
+                format!(
+                    "`{}` stopped{after}; {}",
+                    u.command,
+                    output::paint(Style::Warn, "run it again to complete it")
+                ),
+            ));
+        }
+        output::lines(lines)?;
+        Ok(())
+    })
 }
 
 /// `running (pid N, since …, last change applied …, native)` or `not running`.

@@ -86,24 +86,22 @@ pub fn run(ctx: &Ctx, args: TasksArgs) -> anyhow::Result<Exit> {
         section: add.section,
         text: add.text,
     })?;
-    if add.json {
-        output::json(&a)?;
-        return Ok(Exit::Success);
-    }
-    let mut lines = Vec::new();
-    if a.section_created {
-        lines.push(format!("Created section \"{}\".", a.section));
-    }
-    lines.push(if a.already_open {
-        format!(
-            "Already open: {} (line {} under {})",
-            a.text, a.line, a.section
-        )
-    } else {
-        format!("Added: {} (line {} under {})", a.text, a.line, a.section)
-    });
-    output::report(lines)?;
-    Ok(Exit::Success)
+    output::print(&a, add.json, |a| {
+        let mut lines = Vec::new();
+        if a.section_created {
+            lines.push(format!("Created section \"{}\".", a.section));
+        }
+        lines.push(if a.already_open {
+            format!(
+                "Already open: {} (line {} under {})",
+                a.text, a.line, a.section
+            )
+        } else {
+            format!("Added: {} (line {} under {})", a.text, a.line, a.section)
+        });
+        output::report(lines)?;
+        Ok(())
+    })
 }
 
 fn run_list(ctx: &Ctx, args: ListArgs) -> anyhow::Result<Exit> {
@@ -115,33 +113,31 @@ fn run_list(ctx: &Ctx, args: ListArgs) -> anyhow::Result<Exit> {
         };
         output::warn(&format!("Tasks.md has no section {asked:?} ({known})"));
     }
-    if args.json {
-        output::json(&l)?;
-        return Ok(Exit::Success);
-    }
-    if l.tasks.is_empty() {
-        output::status(match args.all {
-            true => "No tasks.",
-            false => "No open tasks.",
-        });
-        return Ok(Exit::Success);
-    }
-    let mut lines = Vec::new();
-    let mut current = None;
-    for t in &l.tasks {
-        if current != Some(&t.section) {
-            lines.push(output::paint(
-                Style::Label,
-                t.section.as_deref().unwrap_or("(no section)"),
-            ));
-            current = Some(&t.section);
+    output::print(&l, args.json, |l| {
+        if l.tasks.is_empty() {
+            output::status(match args.all {
+                true => "No tasks.",
+                false => "No open tasks.",
+            });
+            return Ok(());
         }
-        let mark = match t.state {
-            TaskState::Open => "[ ]",
-            TaskState::Done => "[x]",
-        };
-        lines.push(format!("  {mark} {} (line {})", t.text, t.line));
-    }
-    output::lines(lines)?;
-    Ok(Exit::Success)
+        let mut lines = Vec::new();
+        let mut current = None;
+        for t in &l.tasks {
+            if current != Some(&t.section) {
+                lines.push(output::paint(
+                    Style::Label,
+                    t.section.as_deref().unwrap_or("(no section)"),
+                ));
+                current = Some(&t.section);
+            }
+            let mark = match t.state {
+                TaskState::Open => "[ ]",
+                TaskState::Done => "[x]",
+            };
+            lines.push(format!("  {mark} {} (line {})", t.text, t.line));
+        }
+        output::lines(lines)?;
+        Ok(())
+    })
 }

@@ -8,28 +8,18 @@ use crate::ingest::history::{IngestSummary, State};
 use crate::ingest::revert::{Undo, UndoLater, later};
 use crate::ingest::{IngestDetail, IngestList, Reverted};
 use crate::mv::shell_word;
-use crate::request::{self, Report as _};
+use crate::request;
 
 /// `--list [--page PAGE]`.
 pub(super) fn list(ctx: &Ctx, page: Option<String>, json: bool) -> anyhow::Result<Exit> {
     let l = ctx.run(request::ListIngests { page })?;
-    if json {
-        output::json(&l)?;
-    } else {
-        output::lines(list_text(&l))?;
-    }
-    Ok(l.ending().into())
+    output::print(&l, json, |l| output::lines(list_text(l)))
 }
 
 /// `--show ID`.
 pub(super) fn show(ctx: &Ctx, id: i64, json: bool) -> anyhow::Result<Exit> {
     let d = ctx.run(request::ShowIngest::new(id)?)?;
-    if json {
-        output::json(&d)?;
-    } else {
-        output::lines(show_text(&d))?;
-    }
-    Ok(d.ending().into())
+    output::print(&d, json, |d| output::lines(show_text(d)))
 }
 
 /// `--revert ID [--dry-run]`.
@@ -47,12 +37,7 @@ pub(super) fn revert(ctx: &Ctx, id: i64, dry_run: bool, json: bool) -> anyhow::R
             Some(&undo_first(&r)),
         );
     }
-    if json {
-        output::json(&r)?;
-    } else {
-        output::report(revert_text(&r))?;
-    }
-    Ok(r.ending().into())
+    output::print(&r, json, |r| output::report(revert_text(r)))
 }
 
 /// What to undo before a revert stopped by later changes can run, in the order to undo it:

@@ -1,0 +1,88 @@
+//! How the command line words the core's advice: each [`Action`] as the command a person
+//! types (`run `sparks ingest --prepare``), or the flags and git commands that do it.
+
+use crate::failure::{Action, Failure};
+
+/// The command line that does `action`, when one command does it.
+pub fn command(action: &Action) -> Option<String> {
+    Some(match action {
+        Action::Prepare => "sparks ingest --prepare".into(),
+        Action::Finalize => "sparks ingest --finalize".into(),
+        Action::ListIngests => "sparks ingest --list".into(),
+        Action::Scan => "sparks scan".into(),
+        Action::Rebuild => "sparks scan --rebuild".into(),
+        Action::Search => "sparks search WORDS".into(),
+        Action::Resolve => "sparks query --resolve NAME".into(),
+        Action::Merge => "sparks merge FROM INTO".into(),
+        Action::FmtFix => "sparks fmt --fix".into(),
+        Action::LintChecks => "sparks lint --help".into(),
+        Action::Init => "sparks init".into(),
+        Action::InstallContract { agent } => format!("sparks init --agent {agent} --force"),
+        Action::Resume { command, .. } => command.clone(),
+        Action::FindVault
+        | Action::CheckVault
+        | Action::SetIdentity
+        | Action::RestoreFromGit
+        | Action::Again => return None,
+    })
+}
+
+/// The command line that does `action`, or its wording when no one command does (what a
+/// report says where JSON holds a hint: a lint note's).
+pub fn command_line(action: &Action) -> String {
+    command(action).unwrap_or_else(|| word(action))
+}
+
+/// `action` as the command line says it, where a verb phrase goes in a hint.
+pub fn word(action: &Action) -> String {
+    match action {
+        Action::FindVault => {
+            "run `sparks init` to create a vault, or pass --vault PATH (or set SPARKS_VAULT)".into()
+        }
+        Action::CheckVault => "check the path given to --vault (or SPARKS_VAULT); `sparks init \
+                               PATH` creates a vault there"
+            .into(),
+        Action::SetIdentity => "run `git config --global user.name \"Your Name\"` and `git \
+                                config --global user.email you@example.com`, or set \
+                                GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL, GIT_COMMITTER_NAME and \
+                                GIT_COMMITTER_EMAIL (or EMAIL) in the environment"
+            .into(),
+        Action::RestoreFromGit => "`git checkout -- PATH` if they were committed".into(),
+        Action::Again => "run the command again".into(),
+        Action::Init => "run `sparks init` in the vault".into(),
+        Action::Resume { command, .. } => format!("run `{command}` again"),
+        other => match command(other) {
+            Some(c) => format!("run `{c}`"),
+            None => format!("{other:?}"),
+        },
+    }
+}
+
+/// A failure's hint in the command line's words.
+pub fn of(failure: &Failure) -> Option<String> {
+    failure.hint_words(word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_action_is_worded_as_a_command_line() {
+        for a in Action::samples() {
+            let w = word(&a);
+            if a == Action::Again {
+                continue;
+            }
+            assert!(
+                w.contains("`sparks ") || w.contains("`git ") || w.contains("--vault"),
+                "{a:?} is worded {w:?}, which names no command"
+            );
+            if let Some(c) = command(&a) {
+                assert!(c.starts_with("sparks "), "{a:?}: {c}");
+                assert!(w.contains(&format!("`{c}`")), "{a:?}: {w}");
+            }
+        }
+        assert_eq!(word(&Action::Again), "run the command again");
+    }
+}

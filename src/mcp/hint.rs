@@ -1,0 +1,113 @@
+//! How the MCP server words the core's advice: each [`Action`] as the tool that does it
+//! (`call `sparks_prepare_ingest``), or, when no tool does it, as what needs to happen. No
+//! wording here is a command line: an agent is never told to run a shell command.
+
+use crate::failure::Action;
+
+/// The tool that does `action`, with the arguments that make it do so, when one does.
+pub fn tool(action: &Action) -> Option<&'static str> {
+    Some(match action {
+        Action::Prepare => "`sparks_prepare_ingest`",
+        Action::Finalize => "`sparks_finalize_ingest`",
+        Action::ListIngests => "`sparks_ingest_list`",
+        Action::Scan => "`sparks_scan`",
+        Action::Search => "`sparks_search`",
+        Action::Resolve => "`sparks_query` with `resolve`",
+        Action::Merge => "`sparks_merge`",
+        Action::FmtFix => "`sparks_fmt` with `fix: true`",
+        Action::Resume { kind, .. } => match kind.as_str() {
+            "mv" => "`sparks_move`",
+            "merge" => "`sparks_merge`",
+            "revert" => "`sparks_revert_ingest`",
+            _ => return None,
+        },
+        Action::Rebuild
+        | Action::LintChecks
+        | Action::Init
+        | Action::FindVault
+        | Action::CheckVault
+        | Action::SetIdentity
+        | Action::RestoreFromGit
+        | Action::InstallContract { .. }
+        | Action::Again => return None,
+    })
+}
+
+/// `action` as the MCP server says it, where a verb phrase goes in a hint.
+pub fn word(action: &Action) -> String {
+    match action {
+        Action::Resume { .. } => match tool(action) {
+            Some(t) => format!("call {t} again with the same arguments"),
+            None => "call the tool that started it again with the same arguments".into(),
+        },
+        Action::Again => "call the tool again".into(),
+        Action::Rebuild => "have the manifest rebuilt from the files (no tool does this; \
+                            whoever runs the server can)"
+            .into(),
+        Action::LintChecks => "read the description of `sparks_lint`".into(),
+        Action::Init => "have the vault initialised again (no tool does this; whoever runs \
+                         the server can)"
+            .into(),
+        Action::FindVault => "start the server inside a vault, or give it the vault's path \
+                              (a vault is created by initialising it, which no tool does)"
+            .into(),
+        Action::CheckVault => "check the vault path the server was started with".into(),
+        Action::SetIdentity => "give git an identity: user.name and user.email in git's \
+                                configuration, or GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL, \
+                                GIT_COMMITTER_NAME and GIT_COMMITTER_EMAIL (or EMAIL) in the \
+                                server's environment"
+            .into(),
+        Action::RestoreFromGit => "from git if they were committed".into(),
+        Action::InstallContract { agent } => format!(
+            "have the {agent} instruction file installed again from the contract (no tool \
+             does this; whoever runs the server can)"
+        ),
+        other => match tool(other) {
+            Some(t) => format!("call {t}"),
+            None => "call the tool that does it".into(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_action_names_a_tool_or_no_command() {
+        for a in Action::samples() {
+            let w = word(&a);
+            assert!(!w.contains("sparks "), "{a:?} is worded {w:?}");
+            assert!(!w.contains("--"), "{a:?} is worded {w:?}, with a flag");
+            assert!(!w.contains("`git"), "{a:?} is worded {w:?}, with git");
+            match tool(&a) {
+                Some(t) => assert!(w.contains(t) && t.starts_with("`sparks_"), "{a:?}: {w}"),
+                None => assert!(
+                    !w.contains('`') || w.contains("`sparks_"),
+                    "{a:?} is worded {w:?}, with a command in backticks"
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn each_hint_an_mcp_client_can_receive_names_no_command_line() {
+        // The advice of every error kind that carries an action, worded for MCP.
+        let errors: Vec<crate::failure::Advice> = vec![
+            crate::ingest::IngestError::NoOpenIngest.hint().unwrap(),
+            crate::ingest::IngestError::UnknownIngest(3).hint().unwrap(),
+            crate::ingest::IngestError::InboxMissing("inbox.md".into())
+                .hint()
+                .unwrap(),
+        ];
+        for e in errors {
+            let w = e.words(word);
+            assert!(!w.contains("sparks ") && !w.contains("--"), "{w}");
+        }
+        let w = crate::ingest::IngestError::NoOpenIngest
+            .hint()
+            .unwrap()
+            .words(word);
+        assert_eq!(w, "call `sparks_prepare_ingest` first");
+    }
+}

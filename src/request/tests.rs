@@ -1,0 +1,142 @@
+//! The guard of [`run`]: while an operation is unfinished, a request that may write runs only
+//! when it completes that operation; a request that only reads always runs. One ingest is open
+//! at a time: a second prepare answers with the open batch (exit 3), not a new one.
+
+use super::*;
+use crate::failure::{Action, Advice};
+use crate::session::Site;
+
+/// A request that says whether it writes and whether it completes the unfinished operation,
+/// and reports that it ran.
+struct Probe {
+    writes: bool,
+    resumes: bool,
+}
+
+#[derive(Serialize)]
+struct Ran;
+
+impl Report for Ran {}
+
+impl Request for Probe {
+    type Report = Ran;
+
+    fn writes(&self) -> bool {
+        self.writes
+    }
+
+    fn resumes(&self, _: &Journaled) -> bool {
+        self.resumes
+    }
+
+    fn run(self, _: &Session) -> Result<Ran, Failure> {
+        Ok(Ran)
+    }
+}
+
+/// A new vault in a temporary directory, and a session on it.
+fn vault() -> (tempfile::TempDir, Session) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    crate::init::init(&crate::init::InitRequest {
+        root: dir.path().to_path_buf(),
+        agent: None,
+        force: false,
+        today: "2026-04-01".into(),
+        now_ns: 0,
+    })
+    .expect("a vault");
+    let site = Site {
+        vault: Some(dir.path().to_path_buf()),
+        today: None,
+        no_refresh: false,
+    };
+    let session = site.open().expect("a session");
+    (dir, session)
+}
+
+/// `mv A B`, interrupted: its record is in the journal.
+fn interrupt(s: &Session) {
+    RunDir::of(&s.vault.root)
+        .journal(crate::runstate::Entry {
+            kind: "mv",
+            command: "sparks mv A B",
+            request: "{}",
+            pages: &[],
+            plan: "{}",
+            started_at: "2026-04-01T10:00:00+00:00",
+        })
+        .expect("journaled");
+}
+
+fn probe(writes: bool, resumes: bool) -> Probe {
+    Probe { writes, resumes }
+}
+
+#[test]
+fn with_nothing_unfinished_every_request_runs() {
+    let (_dir, s) = vault();
+    assert!(run(probe(true, false), &s).is_ok());
+    assert!(run(probe(false, false), &s).is_ok());
+}
+
+#[test]
+fn a_write_is_refused_while_an_operation_is_unfinished() {
+    let (_dir, s) = vault();
+    interrupt(&s);
+    let Err(f) = run(probe(true, false), &s) else {
+        panic!("a write ran while mv was unfinished");
+    };
+    assert_eq!(
+        f.message,
+        "`sparks mv A B` (started 2026-04-01T10:00:00+00:00) was interrupted; it must be \
+         completed before anything else writes to the vault"
+    );
+    assert!(!f.usage);
+    assert_eq!(
+        f.hint,
+        Some(
+            Advice::run(Action::Resume {
+                kind: "mv".into(),
+                command: "sparks mv A B".into(),
+            })
+            .then(": it completes what it started, writing nothing twice")
+        )
+    );
+}
+
+#[test]
+fn a_read_and_the_rerun_that_completes_it_run_while_an_operation_is_unfinished() {
+    let (_dir, s) = vault();
+    interrupt(&s);
+    assert!(run(probe(false, false), &s).is_ok(), "a read");
+    assert!(run(probe(true, true), &s).is_ok(), "the rerun");
+    // Real requests alike: status reads, capture writes.
+    assert!(run(Status, &s).is_ok());
+    let capture = Capture::new("a thought".into(), None).expect("a capture");
+    assert!(run(capture, &s).is_err());
+}
+
+#[test]
+fn a_second_prepare_while_an_ingest_is_open_returns_the_open_batch() {
+    let (_dir, s) = vault();
+    for text in ["one", "two"] {
+        let capture = Capture::new(text.into(), None).expect("a capture");
+        run(capture, &s).expect("captured");
+    }
+    let first = run(Prepare { limit: Some(1) }, &s).expect("prepared");
+    assert_eq!(first.ending(), Ending::Done);
+    let second = run(Prepare { limit: None }, &s).expect("the open batch");
+    assert_eq!(second.ending(), Ending::IngestOpen);
+    let json = |b: &PreparedBatch| serde_json::to_value(b).expect("json");
+    let (first, second) = (json(&first), json(&second));
+    assert_eq!(second["already_in_progress"], true);
+    assert_eq!(
+        (&first["ingest_id"], &first["entries"]),
+        (&second["ingest_id"], &second["entries"]),
+        "the open batch, not a new one"
+    );
+    // Closed, the next prepare opens a new one.
+    run(Abort, &s).expect("aborted");
+    let third = run(Prepare { limit: None }, &s).expect("prepared");
+    assert_eq!(third.ending(), Ending::Done);
+}
