@@ -15,6 +15,7 @@
 mod archive;
 mod copy;
 mod inbox;
+mod log;
 
 pub use copy::{conflict_copy_name, is_conflict_copy};
 
@@ -107,9 +108,10 @@ pub fn merge(
     Ok(Some(match rule {
         Rule::Inbox => inbox::merge(path, base, ours, theirs)?,
         Rule::Archive => archive::merge(ours, theirs),
+        Rule::Log => log::merge(base, ours, theirs),
         Rule::Generated => ours.to_string(),
         // Not yet: git's text merge.
-        Rule::Log | Rule::Tasks | Rule::Index | Rule::Other => return Ok(None),
+        Rule::Tasks | Rule::Index | Rule::Other => return Ok(None),
     }))
 }
 
@@ -153,6 +155,17 @@ fn next<'a, K: Eq + Hash>(seen: &mut HashMap<&'a K, usize>, k: &'a K) -> usize {
     let c = seen.entry(k).or_default();
     *c += 1;
     *c - 1
+}
+
+/// The line ending a file uses: CRLF when it has one, else LF.
+fn newline(text: &str) -> &'static str {
+    if text.contains("\r\n") { "\r\n" } else { "\n" }
+}
+
+/// `text` with the line endings `nl`.
+fn with_newlines(text: &str, nl: &str) -> String {
+    let lf = text.replace("\r\n", "\n");
+    if nl == "\n" { lf } else { lf.replace('\n', nl) }
 }
 
 /// Whether a text holds a line git would take for a conflict marker.
