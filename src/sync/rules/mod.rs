@@ -16,6 +16,7 @@ mod archive;
 mod copy;
 mod inbox;
 mod log;
+mod tasks;
 
 pub use copy::{conflict_copy_name, is_conflict_copy};
 
@@ -109,9 +110,10 @@ pub fn merge(
         Rule::Inbox => inbox::merge(path, base, ours, theirs)?,
         Rule::Archive => archive::merge(ours, theirs),
         Rule::Log => log::merge(base, ours, theirs),
+        Rule::Tasks => tasks::merge(base, ours, theirs),
         Rule::Generated => ours.to_string(),
         // Not yet: git's text merge.
-        Rule::Tasks | Rule::Index | Rule::Other => return Ok(None),
+        Rule::Index | Rule::Other => return Ok(None),
     }))
 }
 
