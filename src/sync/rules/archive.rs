@@ -88,8 +88,7 @@ fn blocks(text: &str) -> Vec<Block<'_>> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::has_conflict_marker;
-    use super::*;
+    use super::super::{Rule, assert_unchanged_sides_give_back_the_other};
     use crate::archive::{Item, archive, marker};
 
     const FILE: &str = "raw/inbox/2026-05-01.md";
@@ -115,9 +114,7 @@ mod tests {
     }
 
     fn merged(ours: &str, theirs: &str) -> String {
-        let out = merge(ours, theirs);
-        assert!(!has_conflict_marker(&out), "{out}");
-        out
+        super::super::merged(Rule::Archive, None, ours, theirs)
     }
 
     #[test]
@@ -141,9 +138,7 @@ mod tests {
         let out = merged(&ours, &theirs);
         assert_eq!(merged(&out, &theirs), out);
         assert_eq!(merged(&out, &ours), out);
-        assert_eq!(merged(&ours, &ours), ours);
-        assert_eq!(merged(&ours, &base), ours);
-        assert_eq!(merged(&base, &theirs), theirs);
+        assert_unchanged_sides_give_back_the_other(Rule::Archive, &base, &ours, &theirs);
         assert_eq!(merged("", &theirs), theirs);
         // A block only theirs still has (a revert on this side) stays: raw/ is append-only.
         assert_eq!(merged("", &out), out);

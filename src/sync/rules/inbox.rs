@@ -52,7 +52,7 @@ pub(super) fn merge(
 
 #[cfg(test)]
 mod tests {
-    use super::super::has_conflict_marker;
+    use super::super::{Rule, assert_unchanged_sides_give_back_the_other};
     use super::*;
     use proptest::prelude::*;
 
@@ -79,9 +79,7 @@ mod tests {
     }
 
     fn merged(base: Option<&str>, ours: &str, theirs: &str) -> String {
-        let out = merge("inbox.md", base, ours, theirs).expect("merges");
-        assert!(!has_conflict_marker(&out), "{out}");
-        out
+        super::super::merged(Rule::Inbox, base, ours, theirs)
     }
 
     fn inbox_of(captures: &[&str]) -> String {
@@ -142,10 +140,7 @@ mod tests {
         let ours = capture(&archive(&base, &[0]), "c", None);
         let theirs = capture(&archive(&base, &[1]), "d", Some("2026-04-02"));
         assert_eq!(merged(Some(&base), &base, &base), base);
-        assert_eq!(merged(Some(&base), &ours, &ours), ours);
-        assert_eq!(merged(Some(&base), &ours, &base), ours);
-        assert_eq!(merged(Some(&base), &base, &theirs), theirs);
-        assert_eq!(merged(None, &ours, &ours), ours);
+        assert_unchanged_sides_give_back_the_other(Rule::Inbox, &base, &ours, &theirs);
     }
 
     #[test]

@@ -100,8 +100,7 @@ fn heading_date(line: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::has_conflict_marker;
-    use super::*;
+    use super::super::{Rule, assert_unchanged_sides_give_back_the_other};
 
     const HEAD: &str = "---\ntitle: Log\n---\n\n# Log\n\nWhat happened, oldest first.\n";
 
@@ -116,9 +115,7 @@ mod tests {
     }
 
     fn merged(base: Option<&str>, ours: &str, theirs: &str) -> String {
-        let out = merge(base, ours, theirs);
-        assert!(!has_conflict_marker(&out), "{out}");
-        out
+        super::super::merged(Rule::Log, base, ours, theirs)
     }
 
     #[test]
@@ -149,10 +146,7 @@ mod tests {
         let base = log(&[("2026-04-30", "a")]);
         let ours = log(&[("2026-04-30", "a"), ("2026-05-02", "b")]);
         let theirs = log(&[("2026-04-30", "a"), ("2026-05-01", "c")]);
-        assert_eq!(merged(Some(&base), &ours, &ours), ours);
-        assert_eq!(merged(Some(&base), &ours, &base), ours);
-        assert_eq!(merged(Some(&base), &base, &theirs), theirs);
-        assert_eq!(merged(None, &ours, &ours), ours);
+        assert_unchanged_sides_give_back_the_other(Rule::Log, &base, &ours, &theirs);
         assert_eq!(merged(None, HEAD, &theirs), theirs);
     }
 

@@ -15,6 +15,7 @@
 mod archive;
 mod copy;
 mod inbox;
+mod index;
 mod log;
 mod tasks;
 
@@ -111,9 +112,9 @@ pub fn merge(
         Rule::Archive => archive::merge(ours, theirs),
         Rule::Log => log::merge(base, ours, theirs),
         Rule::Tasks => tasks::merge(base, ours, theirs),
+        Rule::Index => index::merge(base, ours, theirs),
         Rule::Generated => ours.to_string(),
-        // Not yet: git's text merge.
-        Rule::Index | Rule::Other => return Ok(None),
+        Rule::Other => return Ok(None),
     }))
 }
 
@@ -177,6 +178,37 @@ fn has_conflict_marker(text: &str) -> bool {
         let l = l.trim_end_matches('\r');
         l.starts_with("<<<<<<<") || l.starts_with(">>>>>>>") || l == "======="
     })
+}
+
+/// Tests: the three versions merged by `rule` through [`merge`], checked for conflict markers.
+#[cfg(test)]
+fn merged(rule: Rule, base: Option<&str>, ours: &str, theirs: &str) -> String {
+    let out = merge(rule, "inbox.md", base, ours, theirs)
+        .expect("merges")
+        .expect("has a rule");
+    assert!(!has_conflict_marker(&out), "{out}");
+    out
+}
+
+/// Tests: a side that brings nothing new gives back the other, byte for byte.
+#[cfg(test)]
+fn assert_unchanged_sides_give_back_the_other(rule: Rule, base: &str, ours: &str, theirs: &str) {
+    assert_eq!(
+        merged(rule, Some(base), ours, ours),
+        ours,
+        "same on both sides"
+    );
+    assert_eq!(
+        merged(rule, Some(base), ours, base),
+        ours,
+        "theirs unchanged"
+    );
+    assert_eq!(
+        merged(rule, Some(base), base, theirs),
+        theirs,
+        "ours unchanged"
+    );
+    assert_eq!(merged(rule, None, ours, ours), ours, "added alike on both");
 }
 
 #[cfg(test)]

@@ -176,8 +176,7 @@ fn without_done_date(text: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::super::has_conflict_marker;
-    use super::*;
+    use super::super::{Rule, assert_unchanged_sides_give_back_the_other};
     use crate::tasks::{add, done, seed_file};
     use crate::vault::TASKS;
 
@@ -203,9 +202,7 @@ mod tests {
     }
 
     fn merged(base: Option<&str>, ours: &str, theirs: &str) -> String {
-        let out = merge(base, ours, theirs);
-        assert!(!has_conflict_marker(&out), "{out}");
-        out
+        super::super::merged(Rule::Tasks, base, ours, theirs)
     }
 
     fn base() -> String {
@@ -271,10 +268,7 @@ mod tests {
         let base = base();
         let ours = completed(&added(&base, "Home", "mop"), "fix tap");
         let theirs = completed(&added(&base, "Work", "call Bo"), "send report");
-        assert_eq!(merged(Some(&base), &ours, &ours), ours);
-        assert_eq!(merged(Some(&base), &ours, &base), ours);
-        assert_eq!(merged(Some(&base), &base, &theirs), theirs);
-        assert_eq!(merged(None, &ours, &ours), ours);
+        assert_unchanged_sides_give_back_the_other(Rule::Tasks, &base, &ours, &theirs);
     }
 
     #[test]
