@@ -48,6 +48,7 @@ pub mod schema;
 pub mod search;
 pub mod status;
 pub mod stop;
+pub mod sync;
 pub mod tasks;
 pub mod vault;
 pub mod view;

@@ -190,7 +190,7 @@ impl Inbox {
 }
 
 /// The fence state after `line`: CommonMark fences of three or more backticks or tildes.
-fn next_fence(fence: Option<(char, usize)>, line: &str) -> Option<(char, usize)> {
+pub(crate) fn next_fence(fence: Option<(char, usize)>, line: &str) -> Option<(char, usize)> {
     let indent = line.len() - line.trim_start_matches(' ').len();
     if indent > 3 {
         return fence;

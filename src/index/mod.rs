@@ -23,7 +23,7 @@
 mod apply;
 mod group;
 mod links;
-mod page;
+pub mod page;
 mod plan;
 mod report;
 
