@@ -34,6 +34,19 @@ pub struct Config {
     pub lint: LintSection,
     /// `[collections.<name>]`
     pub collections: CollectionsSection,
+    /// `[sync]`
+    pub sync: SyncSection,
+}
+
+/// `[sync]`: how `sparks sync` reaches the other devices.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SyncSection {
+    /// The remote to sync with (default: the branch's upstream remote, else `origin`).
+    pub remote: Option<String>,
+    /// `true`: the `git` executable carries every fetch and push; `false`: libgit2 always;
+    /// unset: libgit2 for a path, `file://` and `git://`, the `git` executable for ssh and https.
+    pub git_cli: Option<bool>,
 }
 
 /// `[vault]`: display settings.

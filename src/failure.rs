@@ -28,6 +28,12 @@ pub enum Action {
     Prepare,
     /// Finalize the open ingest, or resume a finalize that stopped.
     Finalize,
+    /// Abort the open ingest (its entries stay in the inbox).
+    Abort,
+    /// Sync the vault with its git remote.
+    Sync,
+    /// Make the vault's directory a git repository with a remote to sync with (git does it).
+    SetUpRemote,
     /// List the ingests.
     ListIngests,
     /// Bring the manifest up to date from the files.
@@ -80,6 +86,9 @@ impl Action {
         vec![
             Action::Prepare,
             Action::Finalize,
+            Action::Abort,
+            Action::Sync,
+            Action::SetUpRemote,
             Action::ListIngests,
             Action::Scan,
             Action::Rebuild,

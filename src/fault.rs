@@ -34,6 +34,9 @@ pub const STEPS: &[&str] = &[
     "revert.archive",
     "revert.pages",
     "revert.commit",
+    "sync.commit",
+    "sync.merge",
+    "sync.push",
 ];
 
 /// The environment variable that names the step.

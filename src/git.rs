@@ -5,6 +5,9 @@
 //! committer come from where the git CLI takes them (`GIT_AUTHOR_*`, `GIT_COMMITTER_*`, the
 //! configuration, `EMAIL`; see [`crate::ident`]), which libgit2 alone would not read.
 
+pub mod merge;
+pub mod remote;
+
 use crate::failure::{Action, Advice};
 use crate::ident::{self, IdentError, Role};
 use git2::{ErrorCode, Index, Repository, Signature, Status, StatusOptions, Time};
@@ -56,6 +59,38 @@ pub enum GitError {
         /// The cause.
         source: std::io::Error,
     },
+    /// The vault is not inside a git work tree (for an operation that needs one).
+    #[error("{} is not inside a git work tree", vault.display())]
+    NoRepository {
+        /// The vault.
+        vault: PathBuf,
+    },
+    /// HEAD names no branch.
+    #[error("HEAD of the repository holding {} is detached: there is no branch to sync", vault.display())]
+    Detached {
+        /// The vault.
+        vault: PathBuf,
+    },
+    /// The remote to sync with is not configured.
+    #[error("the repository holding {} has no remote named {remote:?}", vault.display())]
+    NoRemote {
+        /// The vault.
+        vault: PathBuf,
+        /// The remote looked for.
+        remote: String,
+    },
+    /// A fetch or push failed.
+    #[error("cannot {action} {remote} ({url}): {why}")]
+    Transfer {
+        /// `fetch from` or `push to`.
+        action: &'static str,
+        /// The remote's name.
+        remote: String,
+        /// Its URL.
+        url: String,
+        /// What git or libgit2 said.
+        why: String,
+    },
     /// libgit2 reported an error.
     #[error("git ({}): {source}", repo.display())]
     Git {
@@ -76,6 +111,16 @@ impl GitError {
                     .then_run(Action::Again)
                     .then(": it resumes where it stopped"),
             ),
+            GitError::NoRepository { .. } => Some(Advice::run(Action::SetUpRemote)),
+            GitError::Detached { .. } => Some(Advice::say("check out a branch, then sync again")),
+            GitError::NoRemote { .. } => Some(
+                Advice::run(Action::SetUpRemote)
+                    .then(", or name another remote (the vault's sparks.toml can: [sync] remote)"),
+            ),
+            GitError::Transfer { .. } => Some(Advice::say(
+                "check the remote's URL and your access to it; for an ssh or https remote the \
+                 git executable carries the transfer, with your ssh agent and credential helpers",
+            )),
             GitError::Git { .. } | GitError::Io { .. } => None,
         }
     }

@@ -8,6 +8,8 @@ pub fn command(action: &Action) -> Option<String> {
     Some(match action {
         Action::Prepare => "sparks ingest --prepare".into(),
         Action::Finalize => "sparks ingest --finalize".into(),
+        Action::Abort => "sparks ingest --abort".into(),
+        Action::Sync => "sparks sync".into(),
         Action::ListIngests => "sparks ingest --list".into(),
         Action::Scan => "sparks scan".into(),
         Action::Rebuild => "sparks scan --rebuild".into(),
@@ -20,6 +22,7 @@ pub fn command(action: &Action) -> Option<String> {
         Action::InstallContract { agent } => format!("sparks init --agent {agent} --force"),
         Action::Resume { command, .. } => command.clone(),
         Action::FindVault
+        | Action::SetUpRemote
         | Action::CheckVault
         | Action::SetIdentity
         | Action::RestoreFromGit
@@ -48,6 +51,9 @@ pub fn word(action: &Action) -> String {
                                 GIT_COMMITTER_EMAIL (or EMAIL) in the environment"
             .into(),
         Action::RestoreFromGit => "`git checkout -- PATH` if they were committed".into(),
+        Action::SetUpRemote => "make the vault a git repository with a remote (`git init`, \
+                                `git remote add origin URL`, a first commit)"
+            .into(),
         Action::Again => "run the command again".into(),
         Action::Init => "run `sparks init` in the vault".into(),
         Action::Resume { command, .. } => format!("run `{command}` again"),

@@ -125,6 +125,7 @@ enum Command {
     Serve(commands::serve::ServeArgs),
     View(commands::view::ViewArgs),
     Watch(commands::watch::WatchArgs),
+    Sync(commands::sync::SyncArgs),
     #[command(alias = "completion")]
     Completions(commands::completions::CompletionsArgs),
 }
@@ -139,6 +140,7 @@ impl Command {
             Command::Status(a) => a.json,
             Command::Ingest(a) => a.json(),
             Command::Capture(a) => a.json,
+            Command::Sync(a) => a.json,
             Command::Lint(a) => a.json,
             Command::Fmt(a) => a.json,
             Command::Mv(a) => a.json,
@@ -330,6 +332,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Serve(args) => serve::run(&ctx, args),
         Command::View(args) => view::run(&ctx, args),
         Command::Watch(args) => watch::run(&ctx, args),
+        Command::Sync(args) => sync::run(&ctx, args),
         Command::Completions(args) => completions::run(&ctx, args),
     }
 }

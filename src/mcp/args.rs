@@ -126,6 +126,18 @@ pub struct CaptureArgs {
     pub date: Option<String>,
 }
 
+/// `sparks_sync`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SyncArgs {
+    /// Git remote (default: origin)
+    #[serde(default)]
+    pub remote: Option<String>,
+    /// Change nothing local
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
 /// `sparks_tasks_add`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -9,6 +9,8 @@ pub fn tool(action: &Action) -> Option<&'static str> {
     Some(match action {
         Action::Prepare => "`sparks_prepare_ingest`",
         Action::Finalize => "`sparks_finalize_ingest`",
+        Action::Abort => "`sparks_abort_ingest`",
+        Action::Sync => "`sparks_sync`",
         Action::ListIngests => "`sparks_ingest_list`",
         Action::Scan => "`sparks_scan`",
         Action::Search => "`sparks_search`",
@@ -22,6 +24,7 @@ pub fn tool(action: &Action) -> Option<&'static str> {
             _ => return None,
         },
         Action::Rebuild
+        | Action::SetUpRemote
         | Action::LintChecks
         | Action::Init
         | Action::FindVault
@@ -52,6 +55,9 @@ pub fn word(action: &Action) -> String {
                               (a vault is created by initialising it, which no tool does)"
             .into(),
         Action::CheckVault => "check the vault path the server was started with".into(),
+        Action::SetUpRemote => "have the vault's directory made a git repository with a remote \
+                                (no tool does this; whoever runs the server can, with git)"
+            .into(),
         Action::SetIdentity => "give git an identity: user.name and user.email in git's \
                                 configuration, or GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL, \
                                 GIT_COMMITTER_NAME and GIT_COMMITTER_EMAIL (or EMAIL) in the \

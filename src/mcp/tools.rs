@@ -248,6 +248,21 @@ impl Server {
     }
 
     #[tool(
+        description = "Commit, fetch, merge and push the vault with its git remote; clashes become conflict copies. dry_run: report only.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn sparks_sync(&self, Parameters(a): Parameters<SyncArgs>) -> CallToolResult {
+        self.runner
+            .call(request::Sync::new(a.remote, a.dry_run))
+            .await
+    }
+
+    #[tool(
         description = "Add an open task under a section of Tasks.md (created if missing); an identical open task is not added twice.",
         annotations(
             read_only_hint = false,

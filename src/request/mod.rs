@@ -19,6 +19,7 @@ mod query;
 mod read;
 mod regen;
 mod scan;
+mod sync;
 mod tasks;
 
 pub use brief::Brief;
@@ -33,6 +34,7 @@ pub use query::{Query, QueryAnswer};
 pub use read::{Affected, SEARCH_LIMIT, Search, Status};
 pub use regen::Regen;
 pub use scan::Scan;
+pub use sync::Sync;
 pub use tasks::{Done, TasksAdd, TasksList};
 
 use crate::failure::{Action, Advice, Failure};

@@ -40,29 +40,41 @@ pub fn commit(
     only: Option<&[String]>,
     trailer: Option<&str>,
 ) -> Result<Commit, GitError> {
-    let run = RunDir::of(vault_root);
-    clear_locks(vault_root, &run)?;
     // Recorded before libgit2 takes any lock: bringing the index up to a commit made before a
     // kill writes the index too.
+    guarded(vault_root, || {
+        match trailer.map(|line| git::head_with_line(vault_root, line)) {
+            Some(Err(e)) => Err(e),
+            Some(Ok(Some(sha))) => git::align_index(vault_root, &sha).map(|()| Commit::Made {
+                sha,
+                paths: Vec::new(),
+            }),
+            Some(Ok(None)) | None => match only {
+                Some(paths) => git::commit_vault_paths(vault_root, message, paths),
+                None => git::commit_vault(vault_root, message),
+            },
+        }
+    })
+}
+
+/// Run `work`, which takes git's locks (a commit, a checkout, a fetch that moves a ref), so
+/// that a kill in the middle cannot leave them stuck: the lock files an earlier killed Sparks
+/// left are removed first, and this process is recorded as the one at work until `work` ends.
+pub fn guarded<T>(
+    vault_root: &Path,
+    work: impl FnOnce() -> Result<T, GitError>,
+) -> Result<T, GitError> {
+    let run = RunDir::of(vault_root);
+    clear_locks(vault_root, &run)?;
     let started = Started {
         owner: run.ensure().map_err(record_error)?.to_string(),
         pid: std::process::id(),
         started_ns: now_ns(),
     };
     run.write(RECORD, &started).map_err(record_error)?;
-    let made = match trailer.map(|line| git::head_with_line(vault_root, line)) {
-        Some(Err(e)) => Err(e),
-        Some(Ok(Some(sha))) => git::align_index(vault_root, &sha).map(|()| Commit::Made {
-            sha,
-            paths: Vec::new(),
-        }),
-        Some(Ok(None)) | None => match only {
-            Some(paths) => git::commit_vault_paths(vault_root, message, paths),
-            None => git::commit_vault(vault_root, message),
-        },
-    };
+    let done = work();
     run.remove(RECORD).map_err(record_error)?;
-    made
+    done
 }
 
 /// Remove the lock files a killed Sparks commit left; fail on any other, naming it.

@@ -16,12 +16,14 @@ mod commit;
 mod ingest;
 mod journal;
 mod restore;
+mod sync;
 pub mod watch;
 
-pub use commit::commit;
+pub use commit::{commit, guarded};
 pub use ingest::OpenIngest;
 pub use journal::{Entry, Journaled};
 pub use restore::{RestoreError, restore, restore_locked};
+pub use sync::SyncMerge;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -1,4 +1,362 @@
-//! `sync`: many devices, one vault, over git. The sync operation will live here; for now it
-//! holds the merge rules of Sparks' own files, which the git merge driver uses too.
+//! `sparks sync`: one vault on several devices, over git. A sync commits this device's
+//! changes, fetches the remote branch, merges it (a fast-forward when this side has nothing
+//! new), brings the manifest up to date, regenerates what the merge made stale, commits the
+//! merge and pushes; a push the remote refuses because it moved meanwhile is fetched and
+//! merged again, a few times at most, never forced. Two devices that sync in turn end on one
+//! commit: a sync with nothing new on either side commits nothing and changes no file.
+//!
+//! The merge is Sparks' own ([`crate::git::merge`] on trees, [`resolve`] for each path both
+//! sides changed): the inbox, the archive, the log, `Tasks.md` and the index merge by what
+//! their lines mean ([`rules`]); other collections are regenerated from the merged vault; any
+//! other file both sides changed in overlapping lines keeps this device's text in place and
+//! gets the other's beside it as a conflict copy. No file ever gets conflict markers.
+//!
+//! A merge under way is recorded in `.sparks/sync.json` before the work tree changes, so a
+//! rerun after a kill finishes that merge rather than committing the half-merged files as
+//! local changes. The fault steps are `sync.commit`, `sync.merge` and `sync.push`.
 
+mod report;
+pub mod resolve;
 pub mod rules;
+
+pub use report::{ConflictCopy, SyncReport};
+
+use crate::clock::Now;
+use crate::collections::regen::{self, RegenError};
+use crate::failure::{Action, Advice};
+use crate::git::merge::{self as gitmerge, Relation};
+use crate::git::remote::{self, Pushed, Transport, Upstream};
+use crate::git::{self, Commit, GitError};
+use crate::index::{self, IndexError};
+use crate::lock::VaultLock;
+use crate::manifest::{Manifest, ManifestError};
+use crate::runstate::{self, RunDir, RunStateError, SyncMerge};
+use crate::scan::{self, ScanError};
+use crate::vault::Vault;
+use std::path::PathBuf;
+
+/// How many times a sync fetches and merges again when its push is refused.
+const ROUNDS: usize = 3;
+
+/// The trailer of a sync's merge commit: the other side's commit it merged.
+fn trailer(theirs: &str) -> String {
+    format!("Sparks-Sync: {theirs}")
+}
+
+/// What the sync is asked to do.
+#[derive(Debug, Clone, Default)]
+pub struct SyncOptions {
+    /// The remote (`--remote`; else `[sync] remote`, the upstream's, `origin`).
+    pub remote: Option<String>,
+    /// Fetch and say what would happen; change nothing local.
+    pub dry_run: bool,
+}
+
+/// The sync could not complete. What it did before the error stays done (a local commit, a
+/// fetch); a rerun goes on from there.
+#[derive(Debug, thiserror::Error)]
+pub enum SyncError {
+    /// An ingest is open: its batch would be merged under the agent.
+    #[error("ingest {id} is open: a sync now would change the inbox under its batch")]
+    IngestOpen {
+        /// The open ingest.
+        id: i64,
+    },
+    /// Git refused or failed.
+    #[error(transparent)]
+    Git(#[from] GitError),
+    /// The remote kept moving: every push was refused.
+    #[error("the remote {remote} kept moving: {ROUNDS} pushes were refused (last: {why})")]
+    Refused {
+        /// The remote.
+        remote: String,
+        /// What it said last.
+        why: String,
+    },
+    /// Locking the vault failed.
+    #[error("cannot lock the vault at {}: {source}", path.display())]
+    Lock {
+        /// The vault.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The run-time record of the merge could not be read or written.
+    #[error(transparent)]
+    RunState(#[from] RunStateError),
+    /// The manifest could not be read.
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+    /// Bringing the manifest up to date failed.
+    #[error(transparent)]
+    Scan(#[from] ScanError),
+    /// Regenerating a collection failed.
+    #[error(transparent)]
+    Regen(#[from] RegenError),
+    /// Rebuilding the index failed.
+    #[error(transparent)]
+    Index(#[from] IndexError),
+}
+
+impl crate::failure::Hint for SyncError {
+    fn hint(&self) -> Option<Advice> {
+        match self {
+            SyncError::IngestOpen { .. } => Some(
+                Advice::run(Action::Finalize)
+                    .then(", or ")
+                    .then_run(Action::Abort)
+                    .then(", then ")
+                    .then_run(Action::Sync),
+            ),
+            SyncError::Git(e) => e.hint(),
+            SyncError::Refused { .. } => Some(
+                Advice::say("in a moment, ")
+                    .then_run(Action::Sync)
+                    .then(": nothing is lost, the next sync merges what came in"),
+            ),
+            SyncError::RunState(e) => e.hint(),
+            SyncError::Scan(e) => e.hint(),
+            SyncError::Regen(e) => e.hint(),
+            SyncError::Index(e) => e.hint(),
+            SyncError::Lock { .. } | SyncError::Manifest(_) => None,
+        }
+    }
+}
+
+/// Sync the vault with its remote.
+pub fn sync(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    now: &Now,
+    opts: &SyncOptions,
+) -> Result<SyncReport, SyncError> {
+    let root = &vault.root;
+    let _lock = VaultLock::acquire(root).map_err(|source| SyncError::Lock {
+        path: root.clone(),
+        source,
+    })?;
+    if let Some(open) = manifest.open_ingest_row()? {
+        return Err(SyncError::IngestOpen { id: open.id });
+    }
+    let transport = match vault.config.sync.git_cli {
+        None => Transport::Auto,
+        Some(true) => Transport::Cli,
+        Some(false) => Transport::Libgit2,
+    };
+    let name = opts
+        .remote
+        .as_deref()
+        .or(vault.config.sync.remote.as_deref());
+    let up = remote::upstream(root, name, transport)?;
+    let mut report = SyncReport::new(&up, opts.dry_run);
+    let mut s = Syncing {
+        vault,
+        manifest,
+        now,
+        up: &up,
+        run: RunDir::of(root),
+        report: &mut report,
+    };
+    if opts.dry_run {
+        s.preview()?;
+    } else {
+        s.run()?;
+    }
+    Ok(report)
+}
+
+/// One sync at work.
+struct Syncing<'a> {
+    vault: &'a Vault,
+    manifest: &'a mut Manifest,
+    now: &'a Now,
+    up: &'a Upstream,
+    run: RunDir,
+    report: &'a mut SyncReport,
+}
+
+impl Syncing<'_> {
+    fn run(&mut self) -> Result<(), SyncError> {
+        let root = &self.vault.root;
+        match self.run.sync_merge()? {
+            // A merge a killed sync left under way: finish it, then go on.
+            Some(merge) => self.finish(merge)?,
+            None => {
+                let message = "sparks sync: changes on this device";
+                if let Commit::Made { sha, paths } = runstate::commit(root, message, None, None)? {
+                    self.report.committed = Some(report::Committed {
+                        sha,
+                        files: paths.len(),
+                    });
+                }
+                crate::fault::reached("sync.commit");
+            }
+        }
+        let mut why = String::new();
+        for round in 1..=ROUNDS {
+            self.report.rounds = round;
+            let theirs = runstate::guarded(root, || remote::fetch(root, self.up))?;
+            if let Some(t) = &theirs {
+                self.bring_in(t)?;
+            }
+            let ahead = gitmerge::ahead(root, theirs.as_deref())?;
+            if ahead == 0 {
+                return Ok(());
+            }
+            match remote::push(root, self.up)? {
+                Pushed::Done => {
+                    self.report.outgoing = ahead;
+                    self.report.pushed = true;
+                    crate::fault::reached("sync.push");
+                    return Ok(());
+                }
+                Pushed::Refused(w) => why = w,
+            }
+        }
+        Err(SyncError::Refused {
+            remote: self.up.remote.clone(),
+            why,
+        })
+    }
+
+    /// Take in the fetched commit `theirs`: nothing when this side has it, a fast-forward
+    /// when this side has nothing new, else a merge.
+    fn bring_in(&mut self, theirs: &str) -> Result<(), SyncError> {
+        let root = &self.vault.root;
+        match gitmerge::relation(root, theirs)? {
+            Relation::UpToDate => Ok(()),
+            Relation::Behind => {
+                self.incoming(theirs)?;
+                let paths = runstate::guarded(root, || gitmerge::fast_forward(root, theirs))?;
+                self.report.fast_forward = true;
+                self.report.add_changed(&paths, self.up, root);
+                scan::refresh(self.vault, self.manifest, self.now)?;
+                Ok(())
+            }
+            Relation::Diverged => {
+                self.incoming(theirs)?;
+                let merge = self.plan(theirs)?;
+                self.run.sync_merging(&merge)?;
+                runstate::guarded(root, || gitmerge::checkout(root, &merge.tree, false))?;
+                crate::fault::reached("sync.merge");
+                let merge = SyncMerge {
+                    checked_out: true,
+                    ..merge
+                };
+                self.run.sync_merging(&merge)?;
+                self.finish(merge)
+            }
+        }
+    }
+
+    /// The merge of `theirs` into HEAD, computed (objects written, nothing else).
+    fn plan(&mut self, theirs: &str) -> Result<SyncMerge, SyncError> {
+        let root = &self.vault.root;
+        let today = self.now.today.to_string();
+        let prefix = report::prefix(self.up, root);
+        let mut resolver = |both: &gitmerge::Both<'_>| resolve::resolve(&prefix, both, &today);
+        let m = gitmerge::merge(root, theirs, &mut resolver)?;
+        Ok(SyncMerge {
+            theirs: theirs.to_string(),
+            tree: m.tree,
+            changed: m.changed,
+            checked_out: false,
+            copies: m.copies,
+            merged: m.merged,
+        })
+    }
+
+    /// Finish a merge whose tree is (or, after a kill, partly is) in the work tree: the
+    /// manifest brought up to date, stale pages regenerated, the merge committed.
+    fn finish(&mut self, merge: SyncMerge) -> Result<(), SyncError> {
+        let root = &self.vault.root;
+        let line = trailer(&merge.theirs);
+        if git::head_with_line(root, &line)?.is_some() {
+            // Committed before a kill; only the record was left.
+            self.run.sync_merged()?;
+            return Ok(());
+        }
+        if !merge.checked_out {
+            runstate::guarded(root, || {
+                gitmerge::checkout_paths(root, &merge.tree, &merge.changed)
+            })?;
+        }
+        scan::refresh(self.vault, self.manifest, self.now)?;
+        let regenerated = self.regenerate()?;
+        let subject = format!(
+            "sparks sync: merge {}/{}",
+            self.up.remote, self.up.remote_branch
+        );
+        let message = format!("{subject}\n\n{line}");
+        let sha = runstate::guarded(root, || {
+            gitmerge::commit_merge(root, &message, &merge.tree, &merge.theirs)
+        })?;
+        self.run.sync_merged()?;
+        scan::refresh(self.vault, self.manifest, self.now)?;
+        self.report.merge = Some(sha);
+        self.report.add_changed(&merge.changed, self.up, root);
+        self.report.add_merged(&merge, self.up, root);
+        self.report.regenerated = regenerated;
+        Ok(())
+    }
+
+    /// The generated pages made again from the merged vault: the collections (Tasks is the
+    /// live list, merged by task, never regenerated) and the index. The vault-relative paths
+    /// written.
+    fn regenerate(&mut self) -> Result<Vec<String>, SyncError> {
+        let mut written: Vec<String> = regen::write_pages(
+            self.vault,
+            self.manifest,
+            self.now,
+            &crate::collections::ALL,
+            false,
+        )?
+        .into_iter()
+        .filter(|o| o.status == regen::Status::Written)
+        .map(|o| o.path)
+        .collect();
+        scan::refresh(self.vault, self.manifest, self.now)?;
+        let index = index::rebuild(self.vault, self.manifest, self.now)?;
+        written.extend(index.diff.iter().map(|d| d.path.clone()));
+        scan::refresh(self.vault, self.manifest, self.now)?;
+        written.sort();
+        written.dedup();
+        Ok(written)
+    }
+
+    /// Note what `theirs` brings: its commits' subjects.
+    fn incoming(&mut self, theirs: &str) -> Result<(), SyncError> {
+        let (subjects, n) = gitmerge::incoming(&self.vault.root, theirs, report::SUBJECTS)?;
+        self.report.incoming.commits += n;
+        self.report.incoming.subjects.extend(subjects);
+        Ok(())
+    }
+
+    /// `--dry-run`: fetch, and say what a sync would do.
+    fn preview(&mut self) -> Result<(), SyncError> {
+        let root = &self.vault.root;
+        if let Some(state) = git::state(root)? {
+            self.report.would_commit = state.dirty.len();
+        }
+        let theirs = runstate::guarded(root, || remote::fetch(root, self.up))?;
+        if let Some(t) = &theirs {
+            match gitmerge::relation(root, t)? {
+                Relation::UpToDate => {}
+                Relation::Behind => {
+                    self.incoming(t)?;
+                    self.report.fast_forward = true;
+                    let paths = gitmerge::paths_between(root, t)?;
+                    self.report.add_changed(&paths, self.up, root);
+                }
+                Relation::Diverged => {
+                    self.incoming(t)?;
+                    let merge = self.plan(t)?;
+                    self.report.add_changed(&merge.changed, self.up, root);
+                    self.report.add_merged(&merge, self.up, root);
+                }
+            }
+        }
+        self.report.outgoing = gitmerge::ahead(root, theirs.as_deref())?;
+        Ok(())
+    }
+}

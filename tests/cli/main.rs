@@ -35,6 +35,7 @@ mod search;
 mod session;
 mod soak;
 mod status;
+mod sync;
 mod tasks;
 mod view;
 mod watch;

@@ -19,6 +19,7 @@ pub mod scan;
 pub mod search;
 pub mod serve;
 pub mod status;
+pub mod sync;
 pub mod tasks;
 pub mod view;
 pub mod watch;

@@ -1,0 +1,107 @@
+//! `sparks sync`: merge the vault with its remote, over git.
+
+use crate::cli::{Ctx, exit::Exit, output};
+use crate::request;
+use crate::sync::SyncReport;
+use clap::Args;
+
+/// Sync the vault with its git remote: commit, fetch, merge, push
+///
+/// Commits this device's changes (never sparks.db), fetches the remote branch, merges it
+/// (a fast-forward when this side has nothing new), regenerates the collection pages and the
+/// index from the merged vault, commits the merge and pushes; a push refused because the remote
+/// moved meanwhile is merged again (never forced). Sparks' own files merge by their meaning:
+/// the inbox by entries (an archived capture stays archived), the archive and the log by
+/// blocks, Tasks by task. Any other file both devices changed in overlapping lines keeps this
+/// device's text; the other's is written beside it as "<name> (conflict YYYY-MM-DD).md" and
+/// listed by lint until it is gone. Refused while an ingest is open. The remote: --remote,
+/// else [sync] remote in sparks.toml, else the branch's upstream, else origin.
+///
+/// Example: sparks sync --dry-run
+#[derive(Debug, Args)]
+pub struct SyncArgs {
+    /// The git remote to sync with
+    #[arg(long, value_name = "NAME")]
+    remote: Option<String>,
+
+    /// Fetch and say what a sync would do; change no file, commit or branch
+    #[arg(long)]
+    dry_run: bool,
+
+    /// Print the report as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Run `sync`.
+pub fn run(ctx: &Ctx, args: SyncArgs) -> anyhow::Result<Exit> {
+    let report = ctx.run(request::Sync::new(args.remote, args.dry_run)?)?;
+    output::print(&report, args.json, |r| output::report(text(r)))
+}
+
+/// The report as lines.
+fn text(r: &SyncReport) -> Vec<String> {
+    let mut out = Vec::new();
+    let with = format!(
+        "{} ({}/{}, via {})",
+        r.remote, r.remote, r.remote_branch, r.transport
+    );
+    if r.dry_run {
+        out.push(format!(
+            "dry run: nothing changed; a sync with {with} would:"
+        ));
+        if r.would_commit > 0 {
+            out.push(format!(
+                "  commit {} on this device",
+                output::count(r.would_commit, "changed file", "changed files")
+            ));
+        }
+    } else {
+        out.push(format!("synced with {with}"));
+        if let Some(c) = &r.committed {
+            out.push(format!(
+                "  committed {} on this device ({})",
+                output::count(c.files, "file", "files"),
+                crate::git::short(&c.sha)
+            ));
+        }
+    }
+    if r.incoming.commits > 0 {
+        let how = match (r.fast_forward, &r.merge) {
+            (true, _) => "fast-forward".to_string(),
+            (false, Some(sha)) => format!("merged as {}", crate::git::short(sha)),
+            (false, None) => "to merge".to_string(),
+        };
+        out.push(format!(
+            "  in: {} ({how}), {}",
+            output::count(r.incoming.commits, "commit", "commits"),
+            output::count(r.changed.len(), "file changed", "files changed")
+        ));
+        for s in &r.incoming.subjects {
+            out.push(format!("    {s}"));
+        }
+    }
+    for p in &r.merged {
+        out.push(format!("  merged by meaning: {p}"));
+    }
+    for p in &r.regenerated {
+        out.push(format!("  regenerated: {p}"));
+    }
+    for c in &r.conflicts {
+        out.push(format!(
+            "  conflict: {} kept this device's text; the other's is in {}",
+            c.path, c.copy
+        ));
+    }
+    if r.outgoing > 0 {
+        out.push(format!(
+            "  out: {} {}",
+            output::count(r.outgoing, "commit", "commits"),
+            if r.pushed { "pushed" } else { "to push" }
+        ));
+    }
+    if r.nothing() {
+        out.push("  nothing new on either side".to_string());
+    }
+    out
+}

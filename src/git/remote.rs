@@ -1,0 +1,335 @@
+//! The remote a sync talks to, and the two transfers: fetching its branch and pushing ours.
+//! libgit2 carries them for the transports this build has (a path on disk, `file://`,
+//! `git://`); the `git` executable carries the others (ssh and https, with the user's ssh
+//! agent, keys and credential helpers, exactly as `git fetch` would), or every transfer when
+//! asked (`[sync] git_cli = true`, as cargo's `net.git-fetch-with-cli`). No transfer ever
+//! forces: a push the remote refuses is reported as refused.
+
+use super::GitError;
+use super::merge::{git_error, repo};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Where a sync fetches from and pushes to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Upstream {
+    /// The remote's name (`origin`).
+    pub remote: String,
+    /// Its URL, as configured.
+    pub url: String,
+    /// The local branch (`main`).
+    pub branch: String,
+    /// The branch on the remote it goes with (its upstream's, else the same name).
+    pub remote_branch: String,
+    /// The `git` executable carries the transfers.
+    pub cli: bool,
+    /// The repository's work tree, where the `git` executable runs.
+    pub workdir: PathBuf,
+}
+
+impl Upstream {
+    /// The remote-tracking ref the fetch updates.
+    pub fn tracking_ref(&self) -> String {
+        format!("refs/remotes/{}/{}", self.remote, self.remote_branch)
+    }
+
+    /// How the transfers go, for the report: `libgit2` or `git`.
+    pub fn transport(&self) -> &'static str {
+        if self.cli { "git" } else { "libgit2" }
+    }
+}
+
+/// How the transfers are carried (`[sync] git_cli`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Transport {
+    /// libgit2 where this build can, the `git` executable for ssh and https.
+    #[default]
+    Auto,
+    /// Always the `git` executable.
+    Cli,
+    /// Always libgit2 (a remote this build cannot reach fails, saying so).
+    Libgit2,
+}
+
+/// Whether a push went through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pushed {
+    /// The remote branch is now ours.
+    Done,
+    /// The remote refused (its branch moved since the fetch, or a hook said no): why.
+    Refused(String),
+}
+
+/// The remote of the vault's repository to sync with: `remote` when given, else the current
+/// branch's upstream remote, else `origin`.
+pub fn upstream(
+    vault_root: &Path,
+    remote: Option<&str>,
+    transport: Transport,
+) -> Result<Upstream, GitError> {
+    let git = git_error(vault_root);
+    let repo = repo(vault_root)?;
+    let workdir = super::merge::workdir(&repo).map_err(&git)?;
+    let head = repo.find_reference("HEAD").map_err(&git)?;
+    let Some(branch_ref) = head.symbolic_target().ok().flatten().map(str::to_string) else {
+        return Err(GitError::Detached {
+            vault: vault_root.to_path_buf(),
+        });
+    };
+    let branch = branch_ref
+        .strip_prefix("refs/heads/")
+        .unwrap_or(&branch_ref)
+        .to_string();
+    let config = repo.config().and_then(|mut c| c.snapshot()).map_err(&git)?;
+    let configured = config
+        .get_string(&format!("branch.{branch}.remote"))
+        .ok()
+        .filter(|r| r != ".");
+    let name = remote
+        .map(str::to_string)
+        .or(configured.clone())
+        .unwrap_or_else(|| "origin".into());
+    let found = match repo.find_remote(&name) {
+        Ok(r) => r,
+        Err(e)
+            if e.code() == git2::ErrorCode::NotFound || e.class() == git2::ErrorClass::Config =>
+        {
+            return Err(GitError::NoRemote {
+                vault: vault_root.to_path_buf(),
+                remote: name,
+            });
+        }
+        Err(e) => return Err(git(e)),
+    };
+    let url = found.url().unwrap_or_default().to_string();
+    // The upstream's branch name when the upstream is this remote.
+    let remote_branch = match (
+        &configured,
+        config.get_string(&format!("branch.{branch}.merge")),
+    ) {
+        (Some(r), Ok(m)) if *r == name => m.strip_prefix("refs/heads/").unwrap_or(&m).to_string(),
+        _ => branch.clone(),
+    };
+    let cli = match transport {
+        Transport::Cli => true,
+        Transport::Libgit2 => false,
+        Transport::Auto => !libgit2_reaches(&url),
+    };
+    Ok(Upstream {
+        remote: name,
+        url,
+        branch,
+        remote_branch,
+        cli,
+        workdir,
+    })
+}
+
+/// Whether this build of libgit2 has the transport `url` needs: a local path, `file://` or
+/// `git://` (it is built without ssh and https, which need OpenSSL and libssh2).
+fn libgit2_reaches(url: &str) -> bool {
+    if let Some((scheme, _)) = url.split_once("://") {
+        return matches!(scheme, "file" | "git");
+    }
+    // `host:path` and `user@host:path` are ssh (scp-like); a path with a colon before any
+    // slash, other than a Windows drive letter, is that form.
+    match url.find(':') {
+        Some(colon) => {
+            let before = &url[..colon];
+            before.contains('/') || (before.len() == 1 && cfg!(windows))
+        }
+        None => true,
+    }
+}
+
+/// Fetch the remote branch into its remote-tracking ref; its commit id, or `None` when the
+/// remote has no such branch (an empty remote).
+pub fn fetch(vault_root: &Path, up: &Upstream) -> Result<Option<String>, GitError> {
+    let git = git_error(vault_root);
+    let refspec = format!("+refs/heads/{}:{}", up.remote_branch, up.tracking_ref());
+    if up.cli {
+        if !remote_has_branch_cli(up)? {
+            return Ok(None);
+        }
+        run_git(up, &["fetch", "--no-tags", "--quiet", &up.remote, &refspec])?;
+    } else {
+        let repo = repo(vault_root)?;
+        let mut remote = repo.find_remote(&up.remote).map_err(&git)?;
+        let mut opts = git2::FetchOptions::new();
+        opts.download_tags(git2::AutotagOption::None);
+        remote
+            .connect_auth(git2::Direction::Fetch, None, None)
+            .map_err(|e| transfer(up, "fetch from", e))?;
+        let listed = remote
+            .list()
+            .map_err(|e| transfer(up, "fetch from", e))?
+            .iter()
+            .any(|h| h.name() == format!("refs/heads/{}", up.remote_branch));
+        remote.disconnect().map_err(&git)?;
+        if !listed {
+            return Ok(None);
+        }
+        remote
+            .fetch(
+                &[refspec.as_str()],
+                Some(&mut opts),
+                Some("sparks sync: fetch"),
+            )
+            .map_err(|e| transfer(up, "fetch from", e))?;
+    }
+    let repo = repo(vault_root)?;
+    match repo.refname_to_id(&up.tracking_ref()) {
+        Ok(id) => Ok(Some(id.to_string())),
+        Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
+        Err(e) => Err(git(e)),
+    }
+}
+
+/// Push the branch to the remote branch, never forcing.
+pub fn push(vault_root: &Path, up: &Upstream) -> Result<Pushed, GitError> {
+    let refspec = format!("refs/heads/{}:refs/heads/{}", up.branch, up.remote_branch);
+    if up.cli {
+        return match run_git(
+            up,
+            &["push", "--porcelain", "--quiet", &up.remote, &refspec],
+        ) {
+            Ok(_) => Ok(Pushed::Done),
+            // `--porcelain`: a refused ref is a line starting with `!`.
+            Err(Failed { stdout, error }) => match stdout.lines().find(|l| l.starts_with('!')) {
+                Some(line) => Ok(Pushed::Refused(
+                    line.rsplit('\t').next().unwrap_or(line).trim().to_string(),
+                )),
+                None => Err(error),
+            },
+        };
+    }
+    let git = git_error(vault_root);
+    let repo = repo(vault_root)?;
+    let mut remote = repo.find_remote(&up.remote).map_err(&git)?;
+    let refused = std::cell::RefCell::new(None::<String>);
+    let mut callbacks = git2::RemoteCallbacks::new();
+    callbacks.push_update_reference(|_, status| {
+        if let Some(why) = status {
+            *refused.borrow_mut() = Some(why.to_string());
+        }
+        Ok(())
+    });
+    let mut opts = git2::PushOptions::new();
+    opts.remote_callbacks(callbacks);
+    match remote.push(&[refspec.as_str()], Some(&mut opts)) {
+        Ok(()) => {}
+        // libgit2 refuses a non-fast-forward itself, before sending.
+        Err(e) if e.code() == git2::ErrorCode::NotFastForward => {
+            return Ok(Pushed::Refused(e.message().to_string()));
+        }
+        Err(e) => return Err(transfer(up, "push to", e)),
+    }
+    drop(opts);
+    Ok(match refused.into_inner() {
+        Some(why) => Pushed::Refused(why),
+        None => Pushed::Done,
+    })
+}
+
+fn remote_has_branch_cli(up: &Upstream) -> Result<bool, GitError> {
+    let out = run_git(
+        up,
+        &[
+            "ls-remote",
+            "--heads",
+            &up.remote,
+            &format!("refs/heads/{}", up.remote_branch),
+        ],
+    )?;
+    Ok(!out.trim().is_empty())
+}
+
+/// `git` in the work tree, never prompting (a sync runs unattended).
+fn git_command(up: &Upstream) -> Command {
+    let mut c = Command::new("git");
+    c.arg("-C")
+        .arg(&up.workdir)
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .stdin(std::process::Stdio::null());
+    c
+}
+
+/// A `git` run that failed: what it printed on stdout, and the error.
+struct Failed {
+    stdout: String,
+    error: GitError,
+}
+
+impl From<Failed> for GitError {
+    fn from(f: Failed) -> GitError {
+        f.error
+    }
+}
+
+/// Run `git args` in the work tree; its stdout.
+fn run_git(up: &Upstream, args: &[&str]) -> Result<String, Failed> {
+    let out = git_command(up)
+        .args(args)
+        .output()
+        .map_err(|source| Failed {
+            stdout: String::new(),
+            error: GitError::Io {
+                action: "run",
+                path: PathBuf::from("git"),
+                source,
+            },
+        })?;
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    if !out.status.success() {
+        let action = if args[0] == "push" {
+            "push to"
+        } else {
+            "fetch from"
+        };
+        return Err(Failed {
+            stdout,
+            error: GitError::Transfer {
+                action,
+                remote: up.remote.clone(),
+                url: up.url.clone(),
+                why: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+            },
+        });
+    }
+    Ok(stdout)
+}
+
+fn transfer(up: &Upstream, action: &'static str, e: git2::Error) -> GitError {
+    GitError::Transfer {
+        action,
+        remote: up.remote.clone(),
+        url: up.url.clone(),
+        why: e.message().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn libgit2_carries_local_file_and_git_urls_only() {
+        for url in [
+            "/srv/git/vault.git",
+            "../vault.git",
+            "file:///srv/vault.git",
+            "git://127.0.0.1:9418/v.git",
+            "./a:b",
+        ] {
+            assert!(libgit2_reaches(url), "{url}");
+        }
+        for url in [
+            "git@github.com:me/vault.git",
+            "host:vault.git",
+            "ssh://me@host/v.git",
+            "https://example.com/v.git",
+        ] {
+            assert!(!libgit2_reaches(url), "{url}");
+        }
+    }
+}

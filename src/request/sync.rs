@@ -1,0 +1,49 @@
+//! `sync`: the vault merged with its remote, over git.
+
+use super::{Report, Request};
+use crate::failure::Failure;
+use crate::session::Session;
+use crate::sync::{SyncOptions, SyncReport};
+
+/// `sync`: with `remote` (else the configured or upstream one), or only saying what it would
+/// do.
+#[derive(Debug, Clone)]
+pub struct Sync {
+    options: SyncOptions,
+}
+
+impl Sync {
+    /// A sync with this remote (none: the configured one), for real or as a dry run.
+    pub fn new(remote: Option<String>, dry_run: bool) -> Result<Sync, Failure> {
+        if let Some(r) = &remote
+            && (r.trim().is_empty() || r.starts_with('-'))
+        {
+            return Err(Failure::usage(format!(
+                "--remote {r:?} is not a remote's name"
+            )));
+        }
+        Ok(Sync {
+            options: SyncOptions { remote, dry_run },
+        })
+    }
+}
+
+impl Request for Sync {
+    type Report = SyncReport;
+
+    fn writes(&self) -> bool {
+        !self.options.dry_run
+    }
+
+    fn run(self, s: &Session) -> Result<SyncReport, Failure> {
+        let mut manifest = s.manifest()?;
+        Ok(crate::sync::sync(
+            &s.vault,
+            &mut manifest,
+            &s.now,
+            &self.options,
+        )?)
+    }
+}
+
+impl Report for SyncReport {}

@@ -1,0 +1,163 @@
+//! What a sync did (or, with `--dry-run`, would do): its JSON keys are a public contract.
+
+use crate::git::remote::Upstream;
+use crate::runstate::SyncMerge;
+use serde::Serialize;
+use std::path::Path;
+
+/// The most commit subjects a report lists.
+pub const SUBJECTS: usize = 20;
+
+/// What a sync did.
+#[derive(Debug, Clone, Serialize)]
+pub struct SyncReport {
+    /// The remote's name.
+    pub remote: String,
+    /// Its URL.
+    pub url: String,
+    /// The local branch.
+    pub branch: String,
+    /// The remote's branch.
+    pub remote_branch: String,
+    /// `libgit2` or `git` (the executable).
+    pub transport: &'static str,
+    /// Nothing local was changed: this says what a sync would do.
+    pub dry_run: bool,
+    /// The commit of this device's changes, when there were any.
+    pub committed: Option<Committed>,
+    /// With `--dry-run`: how many of the vault's files a sync would commit first.
+    pub would_commit: usize,
+    /// What came in from the remote.
+    pub incoming: Incoming,
+    /// The branch moved to the remote's commit (this side had nothing new).
+    pub fast_forward: bool,
+    /// The merge commit, when both sides had new commits.
+    pub merge: Option<String>,
+    /// Vault-relative files the remote's changes changed here.
+    pub changed: Vec<String>,
+    /// Vault-relative files both sides changed that Sparks merged by their meaning (the
+    /// inbox, the archive, the log, Tasks, the index) or by lines.
+    pub merged: Vec<String>,
+    /// Generated pages made again from the merged vault.
+    pub regenerated: Vec<String>,
+    /// Files both sides changed in overlapping lines: this device's text stayed, the other's
+    /// is in the copy.
+    pub conflicts: Vec<ConflictCopy>,
+    /// Commits this side had that the remote lacked (pushed, or with `--dry-run` to push).
+    pub outgoing: usize,
+    /// Whether they were pushed.
+    pub pushed: bool,
+    /// Fetch-merge-push rounds (more than one when the remote moved during the sync).
+    pub rounds: usize,
+}
+
+/// The commit of this device's changes.
+#[derive(Debug, Clone, Serialize)]
+pub struct Committed {
+    /// Its id.
+    pub sha: String,
+    /// How many files it holds.
+    pub files: usize,
+}
+
+/// The remote's new commits.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Incoming {
+    /// How many.
+    pub commits: usize,
+    /// Their subjects, newest first (at most [`SUBJECTS`]).
+    pub subjects: Vec<String>,
+}
+
+/// A conflict copy.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ConflictCopy {
+    /// The file both sides changed (this device's text).
+    pub path: String,
+    /// The other device's text, beside it.
+    pub copy: String,
+}
+
+impl SyncReport {
+    /// An empty report for a sync with `up`.
+    pub fn new(up: &Upstream, dry_run: bool) -> SyncReport {
+        SyncReport {
+            remote: up.remote.clone(),
+            url: up.url.clone(),
+            branch: up.branch.clone(),
+            remote_branch: up.remote_branch.clone(),
+            transport: up.transport(),
+            dry_run,
+            committed: None,
+            would_commit: 0,
+            incoming: Incoming::default(),
+            fast_forward: false,
+            merge: None,
+            changed: Vec::new(),
+            merged: Vec::new(),
+            regenerated: Vec::new(),
+            conflicts: Vec::new(),
+            outgoing: 0,
+            pushed: false,
+            rounds: 0,
+        }
+    }
+
+    /// Whether the sync changed nothing on either side.
+    pub fn nothing(&self) -> bool {
+        self.committed.is_none()
+            && self.incoming.commits == 0
+            && self.outgoing == 0
+            && self.would_commit == 0
+    }
+
+    /// Note files the remote's changes changed (repository-relative `paths`).
+    pub(super) fn add_changed(&mut self, paths: &[String], up: &Upstream, root: &Path) {
+        let prefix = prefix(up, root);
+        for p in paths {
+            let rel = in_vault(p, &prefix);
+            if !self.changed.contains(&rel) {
+                self.changed.push(rel);
+            }
+        }
+        self.changed.sort();
+    }
+
+    /// Note the files a merge merged and copied.
+    pub(super) fn add_merged(&mut self, merge: &SyncMerge, up: &Upstream, root: &Path) {
+        let prefix = prefix(up, root);
+        for p in &merge.merged {
+            let rel = in_vault(p, &prefix);
+            if !self.merged.contains(&rel) {
+                self.merged.push(rel);
+            }
+        }
+        for (path, copy) in &merge.copies {
+            let c = ConflictCopy {
+                path: in_vault(path, &prefix),
+                copy: in_vault(copy, &prefix),
+            };
+            if !self.conflicts.contains(&c) {
+                self.conflicts.push(c);
+            }
+        }
+    }
+}
+
+/// The vault's directory in the work tree, with a trailing `/` (empty at the top).
+pub(super) fn prefix(up: &Upstream, root: &Path) -> String {
+    let canon = |p: &Path| fs_err::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    match crate::vault::relative(&canon(&up.workdir), &canon(root)) {
+        Some(rel) if !rel.is_empty() => format!("{rel}/"),
+        _ => String::new(),
+    }
+}
+
+/// A repository-relative path as the vault sees it (a path outside the vault stays as it is,
+/// prefixed with the work tree's `/`).
+fn in_vault(path: &str, prefix: &str) -> String {
+    match path.strip_prefix(prefix) {
+        Some(rel) => rel.to_string(),
+        None => format!("/{path}"),
+    }
+}
