@@ -93,6 +93,12 @@ fn text(r: &SyncReport) -> Vec<String> {
             c.path, c.copy
         ));
     }
+    if r.attributes {
+        out.push(
+            "  .gitattributes routes Sparks' files to its merge driver (for a plain git pull)"
+                .into(),
+        );
+    }
     if r.outgoing > 0 {
         out.push(format!(
             "  out: {} {}",
