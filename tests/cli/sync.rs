@@ -687,3 +687,42 @@ fn after_one_sync_a_plain_git_pull_merges_sparks_files_by_the_same_rules() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no rule for this file"));
 }
+
+#[test]
+fn init_in_a_git_repository_routes_sparks_files_to_the_driver() {
+    let v = TestVault::empty();
+    std::fs::create_dir_all(&v.root).unwrap();
+    git(&v, &v.root, &["init", "-q", "-b", "main"]);
+    let r = v
+        .run_in(v.dir.path(), &["init", "vault", "--json"])
+        .ok()
+        .json();
+    assert!(
+        r["paths_created"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p == ".gitattributes"),
+        "{r}"
+    );
+    let attributes = v.read(".gitattributes");
+    for line in [
+        "/inbox.md merge=sparks",
+        "/raw/inbox/*.md merge=sparks",
+        "/wiki/log.md merge=sparks",
+        "/wiki/collections/Tasks.md merge=sparks",
+    ] {
+        assert!(
+            attributes.lines().any(|l| l == line),
+            "{line}:\n{attributes}"
+        );
+    }
+    let driver = git(&v, &v.root, &["config", "--local", "merge.sparks.driver"]);
+    assert!(
+        driver.starts_with('\'') && driver.contains("merge-driver %O %A %B %P"),
+        "{driver}"
+    );
+    // Outside git, init writes no attributes.
+    let plain = TestVault::new();
+    assert!(!plain.path(".gitattributes").exists());
+}
