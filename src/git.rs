@@ -360,12 +360,19 @@ pub fn lock_files(vault_root: &Path) -> Result<Vec<PathBuf>, GitError> {
     if repo.commondir() != repo.path() {
         dirs.push(repo.commondir().to_path_buf());
     }
+    Ok(lock_files_in(&dirs))
+}
+
+/// The lock files of git's that exist now in the git directories `dirs` (a repository's
+/// `.git`, or a bare repository such as a remote on this disk).
+pub fn lock_files_in(dirs: &[PathBuf]) -> Vec<PathBuf> {
     let mut found = Vec::new();
-    for dir in &dirs {
+    for dir in dirs {
         for name in [
             "index.lock",
             "HEAD.lock",
             "ORIG_HEAD.lock",
+            "FETCH_HEAD.lock",
             "packed-refs.lock",
             "config.lock",
         ] {
@@ -387,7 +394,7 @@ pub fn lock_files(vault_root: &Path) -> Result<Vec<PathBuf>, GitError> {
     }
     found.sort();
     found.dedup();
-    Ok(found)
+    found
 }
 
 /// Set `keys` in the local configuration of the repository holding the vault (left as they

@@ -225,10 +225,53 @@ pub fn push(vault_root: &Path, up: &Upstream) -> Result<Pushed, GitError> {
         Err(e) => return Err(transfer(up, "push to", e)),
     }
     drop(opts);
-    Ok(match refused.into_inner() {
-        Some(why) => Pushed::Refused(why),
-        None => Pushed::Done,
-    })
+    match refused.into_inner() {
+        None => Ok(Pushed::Done),
+        // The remote moved since the fetch: fetch and merge again.
+        Some(why) if moved(&why) => Ok(Pushed::Refused(why)),
+        // Anything else (a hook said no, a lock in the way) is no reason to merge again.
+        Some(why) => Err(GitError::Transfer {
+            action: "push to",
+            remote: up.remote.clone(),
+            url: up.url.clone(),
+            why,
+        }),
+    }
+}
+
+/// Whether a remote's reason for refusing a ref says the ref moved (a push that is no
+/// fast-forward), as git's and libgit2's servers word it.
+fn moved(why: &str) -> bool {
+    let w = why.to_ascii_lowercase();
+    [
+        "fast-forward",
+        "fastforward",
+        "fast forward",
+        "fetch first",
+        "stale info",
+    ]
+    .iter()
+    .any(|m| w.contains(m))
+}
+
+/// The git directory of the remote when libgit2 reaches it on this disk (a path or `file://`):
+/// a push writes its refs there, so a push killed midway can leave a lock in it.
+pub fn local_git_dir(up: &Upstream) -> Option<PathBuf> {
+    if up.cli {
+        return None;
+    }
+    let path = match up.url.split_once("://") {
+        Some(("file", rest)) => PathBuf::from(rest),
+        Some(_) => return None,
+        None => PathBuf::from(&up.url),
+    };
+    let path = if path.is_absolute() {
+        path
+    } else {
+        up.workdir.join(path)
+    };
+    let dot_git = path.join(".git");
+    Some(if dot_git.is_dir() { dot_git } else { path })
 }
 
 fn remote_has_branch_cli(up: &Upstream) -> Result<bool, GitError> {

@@ -9,7 +9,7 @@
 use super::{RunDir, RunStateError};
 use crate::git::{self, Commit, GitError};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 const RECORD: &str = "commit.json";
@@ -29,6 +29,9 @@ struct Started {
     pid: u32,
     /// When it started, in ns since the epoch.
     started_ns: i128,
+    /// Other git directories the work may lock (a remote on this disk that a push writes to).
+    #[serde(default)]
+    also: Vec<PathBuf>,
 }
 
 /// Commit the vault's changes (only `only`'s, when given) with `message`; when `trailer` is
@@ -64,12 +67,24 @@ pub fn guarded<T>(
     vault_root: &Path,
     work: impl FnOnce() -> Result<T, GitError>,
 ) -> Result<T, GitError> {
+    guarded_also(vault_root, &[], work)
+}
+
+/// [`guarded`], for work that may also lock the git directories `also` (a push to a
+/// repository on this disk writes its refs there): a lock a killed Sparks left in one of them
+/// is removed too. A lock there that is not its (another device pushing) is left alone.
+pub fn guarded_also<T>(
+    vault_root: &Path,
+    also: &[PathBuf],
+    work: impl FnOnce() -> Result<T, GitError>,
+) -> Result<T, GitError> {
     let run = RunDir::of(vault_root);
     clear_locks(vault_root, &run)?;
     let started = Started {
         owner: run.ensure().map_err(record_error)?.to_string(),
         pid: std::process::id(),
         started_ns: now_ns(),
+        also: also.to_vec(),
     };
     run.write(RECORD, &started).map_err(record_error)?;
     let done = work();
@@ -81,7 +96,7 @@ pub fn guarded<T>(
 fn clear_locks(vault_root: &Path, run: &RunDir) -> Result<(), GitError> {
     let record: Option<Started> = run.read(RECORD).map_err(record_error)?;
     let gone = record.filter(|r| !r.owner.is_empty() && !crate::live::alive(run.path(), &r.owner));
-    let locks = git::lock_files(vault_root)?;
+    let mut locks = git::lock_files(vault_root)?;
     for lock in &locks {
         let its = gone.as_ref().is_some_and(|r| dates_from(lock, r));
         if !its {
@@ -89,6 +104,14 @@ fn clear_locks(vault_root: &Path, run: &RunDir) -> Result<(), GitError> {
                 shown: git::shown(vault_root, lock),
             });
         }
+    }
+    // In the other directories the gone process recorded, only the locks it left.
+    if let Some(r) = &gone {
+        locks.extend(
+            git::lock_files_in(&r.also)
+                .into_iter()
+                .filter(|l| dates_from(l, r)),
+        );
     }
     for lock in &locks {
         crate::fsio::remove_durably(lock).map_err(|source| GitError::Io {

@@ -19,7 +19,7 @@ mod restore;
 mod sync;
 pub mod watch;
 
-pub use commit::{commit, guarded};
+pub use commit::{commit, guarded, guarded_also};
 pub use ingest::OpenIngest;
 pub use journal::{Entry, Journaled};
 pub use restore::{RestoreError, restore, restore_locked};

@@ -211,7 +211,9 @@ impl Syncing<'_> {
             if ahead == 0 {
                 return Ok(());
             }
-            match remote::push(root, self.up)? {
+            // A push to a repository on this disk writes its refs there too.
+            let also: Vec<PathBuf> = remote::local_git_dir(self.up).into_iter().collect();
+            match runstate::guarded_also(root, &also, || remote::push(root, self.up))? {
                 Pushed::Done => {
                     self.report.outgoing = ahead;
                     self.report.pushed = true;
