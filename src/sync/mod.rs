@@ -327,17 +327,22 @@ impl Syncing<'_> {
     /// live list, merged by task, never regenerated) and the index. The vault-relative paths
     /// written.
     fn regenerate(&mut self) -> Result<Vec<String>, SyncError> {
-        let mut written: Vec<String> = regen::write_pages(
-            self.vault,
-            self.manifest,
-            self.now,
-            &crate::collections::ALL,
-            false,
-        )?
-        .into_iter()
-        .filter(|o| o.status == regen::Status::Written)
-        .map(|o| o.path)
-        .collect();
+        // The pages the merged vault has, and those whose sources changed: a collection no
+        // device has made yet is not made by a sync either.
+        let affected = crate::collections::affected::affected(self.vault, self.manifest)
+            .map_err(RegenError::from)?;
+        let chosen: Vec<_> = crate::collections::ALL
+            .into_iter()
+            .filter(|c| {
+                self.vault.path(&c.output()).exists() || affected.affected.contains(&c.name())
+            })
+            .collect();
+        let mut written: Vec<String> =
+            regen::write_pages(self.vault, self.manifest, self.now, &chosen, false)?
+                .into_iter()
+                .filter(|o| o.status == regen::Status::Written)
+                .map(|o| o.path)
+                .collect();
         scan::refresh(self.vault, self.manifest, self.now)?;
         let index = index::rebuild(self.vault, self.manifest, self.now)?;
         written.extend(index.diff.iter().map(|d| d.path.clone()));
