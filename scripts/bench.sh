@@ -293,6 +293,13 @@ EOF
     "$py" "$repo/scripts/bench_watch.py" "$sparks" "$vault" "$size" "$results" "$TAG" "$idle" ||
       log "$size: the watcher's figures failed"
   fi
+  # Sync (issue 37): a fresh clone's first scan, one capture out and in, a sync with nothing
+  # new. Last: it makes the vault a git repository.
+  if has sync && { [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" sync "* ]]; }; then
+    log "$size: sync (git set-up not measured)"
+    "$py" "$repo/scripts/bench_sync.py" "$sparks" "$vault" "$size" "$results" "$work" ||
+      log "$size: the sync figures failed"
+  fi
 done
 
 # --- The report ------------------------------------------------------------------------------
@@ -489,6 +496,20 @@ def watch_memory(sz):
     return ("peak %s MB" % mb(r["rss"]), int(r["rss"]) <= (50 + 16) * 1024)
 per_size("the watcher's memory ≤ 50 MB over the manifest's 16 MB page cache, at 100,000 pages "
          "(smaller vaults shown)", sizes, watch_memory, at_big)
+# Sync (issue 37): a one-capture sync ≤ a warm scan + the git transfer (the transfer is not
+# measured apart: a sync with nothing new, which fetches, stands for it).
+def sync_one(id):
+    def test(sz):
+        m, scan, noop = med(sz, id), med(sz, "warm_scan"), med(sz, "sync_noop")
+        if m is None or scan is None or noop is None:
+            return None
+        return ("%s (warm scan %s, a sync with nothing new %s)" % (secs(m), secs(scan), secs(noop)),
+                m <= scan + noop)
+    return test
+for id, label in [("sync_out", "out"), ("sync_in", "in")]:
+    per_size("sync of a one-capture change (%s) ≤ a warm scan + a sync with nothing new "
+             "(fetch), at 10,000 and 100,000 pages" % label,
+             [sz for sz in sizes if sz in ("10000", "100000")], sync_one(id))
 if big == "100000":
     bad = [r["label"] + " (" + r["status"] + ")" for r in rows
            if r["size"] == big and r["id"] in ORDER and r["status"] not in ("ok", "skipped")]
@@ -574,6 +595,27 @@ if any(get(sz, id) for sz in sizes for id in WATCH):
                 cells.append("%s MB" % mb(r["rss"]))
             else:
                 cells.append(secs(float(r["median"])) + (" (%s)" % r["note"] if r["note"] else ""))
+        w("| %s | %s |" % (label, " | ".join(cells)))
+    w("")
+
+# Sync.
+SYNC = ["sync_clone_scan", "sync_out", "sync_in", "sync_noop"]
+if any(get(sz, id) for sz in sizes for id in SYNC):
+    w("## Sync (issue 37)")
+    w("")
+    w("`scripts/bench_sync.py` on each vault after the other measures: the vault committed, a "
+      "bare clone as the remote, a second device cloned from it (none of that measured); then a "
+      "fresh clone's first `sparks scan`, and five rounds of one `sparks capture` on the first "
+      "device, its `sparks sync` (commit, fetch, push) and the second device's (fetch, "
+      "fast-forward, scan), and five syncs with nothing new. Medians.")
+    w("")
+    w("| " + " | ".join(["measure"] + [n(sz) for sz in sizes]) + " |")
+    w("|---|" + "---:|" * len(sizes))
+    for id in SYNC:
+        label = next((get(sz, id)["label"] for sz in sizes if get(sz, id)), None)
+        if not label:
+            continue
+        cells = [secs(float(get(sz, id)["median"])) if get(sz, id) else "–" for sz in sizes]
         w("| %s | %s |" % (label, " | ".join(cells)))
     w("")
 

@@ -390,6 +390,30 @@ pub fn lock_files(vault_root: &Path) -> Result<Vec<PathBuf>, GitError> {
     Ok(found)
 }
 
+/// Set `keys` in the local configuration of the repository holding the vault (left as they
+/// are when they already hold those values). Nothing outside a repository.
+pub fn set_local_config(vault_root: &Path, keys: &[(&str, &str)]) -> Result<(), GitError> {
+    let git = |source: git2::Error| {
+        locked(vault_root, &source).unwrap_or(GitError::Git {
+            repo: vault_root.to_path_buf(),
+            source,
+        })
+    };
+    let Some(repo) = open(vault_root).map_err(git)? else {
+        return Ok(());
+    };
+    let mut config = repo
+        .config()
+        .and_then(|c| c.open_level(git2::ConfigLevel::Local))
+        .map_err(git)?;
+    for (key, value) in keys {
+        if config.get_string(key).ok().as_deref() != Some(*value) {
+            config.set_str(key, value).map_err(git)?;
+        }
+    }
+    Ok(())
+}
+
 /// A lock file as the user finds it from the vault: relative to the vault (`.git/index.lock`,
 /// or `../.git/index.lock` when the repository is above it).
 pub fn shown(vault_root: &Path, path: &Path) -> String {

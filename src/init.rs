@@ -84,6 +84,9 @@ pub enum InitError {
     /// The manifest could not record the files written.
     #[error(transparent)]
     Scan(#[from] crate::scan::ScanError),
+    /// The git merge driver could not be set up.
+    #[error(transparent)]
+    Driver(#[from] crate::sync::driver::DriverError),
 }
 
 impl InitError {
@@ -96,6 +99,7 @@ impl InitError {
             InitError::Vault(v) => v.hint(),
             InitError::Manifest(m) => m.hint(),
             InitError::Scan(s) => s.hint(),
+            InitError::Driver(d) => crate::failure::Hint::hint(d),
             InitError::Io { .. } => None,
         }
     }
@@ -165,6 +169,11 @@ pub fn init(req: &InitRequest) -> Result<InitReport, InitError> {
     )?;
     create_file(&root, TASKS, &crate::tasks::seed_file(today), &mut created)?;
     ensure_ignore_rule(&root, &mut created)?;
+    // In a git repository, a `git pull` merges Sparks' files by their meaning (as sync does).
+    let had_attributes = root.join(".gitattributes").exists();
+    if crate::sync::driver::install(&Vault::open(&root)?)? && !had_attributes {
+        created.push(".gitattributes".into());
+    }
     let db = root.join(MANIFEST);
     if !db.exists() {
         created.push(MANIFEST.into());

@@ -126,6 +126,8 @@ enum Command {
     View(commands::view::ViewArgs),
     Watch(commands::watch::WatchArgs),
     Sync(commands::sync::SyncArgs),
+    #[command(hide = true)]
+    MergeDriver(commands::merge_driver::MergeDriverArgs),
     #[command(alias = "completion")]
     Completions(commands::completions::CompletionsArgs),
 }
@@ -157,6 +159,7 @@ impl Command {
             Command::Describe(_)
             | Command::Serve(_)
             | Command::View(_)
+            | Command::MergeDriver(_)
             | Command::Completions(_) => false,
         }
     }
@@ -333,6 +336,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::View(args) => view::run(&ctx, args),
         Command::Watch(args) => watch::run(&ctx, args),
         Command::Sync(args) => sync::run(&ctx, args),
+        Command::MergeDriver(args) => merge_driver::run(&ctx, args),
         Command::Completions(args) => completions::run(&ctx, args),
     }
 }

@@ -15,6 +15,7 @@
 //! rerun after a kill finishes that merge rather than committing the half-merged files as
 //! local changes. The fault steps are `sync.commit`, `sync.merge` and `sync.push`.
 
+pub mod driver;
 mod report;
 pub mod resolve;
 pub mod rules;
@@ -96,6 +97,9 @@ pub enum SyncError {
     /// Rebuilding the index failed.
     #[error(transparent)]
     Index(#[from] IndexError),
+    /// The merge driver could not be installed.
+    #[error(transparent)]
+    Driver(#[from] driver::DriverError),
 }
 
 impl crate::failure::Hint for SyncError {
@@ -118,6 +122,7 @@ impl crate::failure::Hint for SyncError {
             SyncError::Scan(e) => e.hint(),
             SyncError::Regen(e) => e.hint(),
             SyncError::Index(e) => e.hint(),
+            SyncError::Driver(e) => crate::failure::Hint::hint(e),
             SyncError::Lock { .. } | SyncError::Manifest(_) => None,
         }
     }
@@ -199,6 +204,9 @@ impl Syncing<'_> {
             if let Some(t) = &theirs {
                 self.bring_in(t)?;
             }
+            if round == 1 {
+                self.install_driver()?;
+            }
             let ahead = gitmerge::ahead(root, theirs.as_deref())?;
             if ahead == 0 {
                 return Ok(());
@@ -217,6 +225,19 @@ impl Syncing<'_> {
             remote: self.up.remote.clone(),
             why,
         })
+    }
+
+    /// Register the merge driver here, so that a `git pull` between syncs merges Sparks' files
+    /// by the same rules; `.gitattributes` (which the other devices get) committed when it
+    /// changed. After the fetch: the other side's attributes are already here.
+    fn install_driver(&mut self) -> Result<(), SyncError> {
+        if driver::install(self.vault)? {
+            let message = "sparks sync: route Sparks' files to its merge driver";
+            let only = [".gitattributes".to_string()];
+            runstate::commit(&self.vault.root, message, Some(&only), None)?;
+            self.report.attributes = true;
+        }
+        Ok(())
     }
 
     /// Take in the fetched commit `theirs`: nothing when this side has it, a fast-forward

@@ -47,6 +47,9 @@ pub struct SyncReport {
     pub outgoing: usize,
     /// Whether they were pushed.
     pub pushed: bool,
+    /// Whether `.gitattributes` got the lines that route Sparks' files to its merge driver
+    /// (committed on their own; each device's first sync of a repository does it).
+    pub attributes: bool,
     /// Fetch-merge-push rounds (more than one when the remote moved during the sync).
     pub rounds: usize,
 }
@@ -99,6 +102,7 @@ impl SyncReport {
             conflicts: Vec::new(),
             outgoing: 0,
             pushed: false,
+            attributes: false,
             rounds: 0,
         }
     }

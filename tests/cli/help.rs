@@ -7,10 +7,11 @@ use crate::snapshot;
 use clap::CommandFactory;
 use std::process::Stdio;
 
-/// Every command path below `sparks`, parents before children (`["collections", "regen"]`).
+/// Every command path below `sparks`, parents before children (`["collections", "regen"]`);
+/// hidden commands (the git merge driver, which git runs) aside.
 fn command_paths() -> Vec<Vec<String>> {
     fn walk(cmd: &clap::Command, prefix: &[String], out: &mut Vec<Vec<String>>) {
-        for sub in cmd.get_subcommands() {
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
             let mut path = prefix.to_vec();
             path.push(sub.get_name().to_string());
             out.push(path.clone());
@@ -58,6 +59,7 @@ fn every_command_and_flag_has_help_and_every_command_an_example() {
         }
         let subs: Vec<String> = cmd
             .get_subcommands()
+            .filter(|s| !s.is_hide_set())
             .map(|s| s.get_name().to_string())
             .filter(|n| n != "help")
             .collect();

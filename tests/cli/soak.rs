@@ -17,6 +17,7 @@ mod merge;
 mod mv;
 mod referrers;
 mod revert;
+mod sync;
 
 use crate::harness::{Run, TestVault, delete_manifest, finish, number_from_env};
 use std::collections::{BTreeSet, HashSet};

@@ -62,6 +62,18 @@ impl Devices {
         identity(&b, "b");
         b.run(&["scan"]).ok();
         a.run(&["scan"]).ok();
+        // Each device's first sync registers the merge driver; A's commits .gitattributes.
+        let first = sync(&a);
+        assert_eq!(
+            (first["attributes"].as_bool(), first["pushed"].as_bool()),
+            (Some(true), Some(true)),
+            "{first}"
+        );
+        let first = sync(&b);
+        assert_eq!(
+            first["attributes"], false,
+            "B got them with A's commit: {first}"
+        );
         Devices { hub, a, b }
     }
 
@@ -632,4 +644,94 @@ fn a_task_done_on_one_device_and_another_added_on_the_other() {
         let open = v.run(&["tasks", "list", "--json"]).ok().json();
         assert_eq!(open["tasks"].as_array().map(Vec::len), Some(1), "{open}");
     }
+}
+
+#[test]
+fn after_one_sync_a_plain_git_pull_merges_sparks_files_by_the_same_rules() {
+    let d = Devices::new();
+    capture(&d.a, "First idea");
+    capture(&d.a, "Second idea");
+    sync(&d.a);
+    // B's one sync (in Devices::new) registered the driver there; the attributes came with
+    // A's commit.
+    sync(&d.b);
+    let attributes = d.b.read(".gitattributes");
+    assert!(
+        attributes.contains("/inbox.md merge=sparks"),
+        "{attributes}"
+    );
+    let driver = git(
+        &d.b,
+        &d.b.root,
+        &["config", "--local", "merge.sparks.driver"],
+    );
+    assert!(driver.contains(" merge-driver %O %A %B %P"), "{driver}");
+    // A ingests and pushes with git alone; B captures and pulls with git alone.
+    ingest(&d.a, "Ideas", "two ideas");
+    git(&d.a, &d.a.root, &["push", "-q"]);
+    capture(&d.b, "Third idea, on the phone");
+    git(&d.b, &d.b.root, &["commit", "-qam", "a capture"]);
+    git(&d.b, &d.b.root, &["config", "pull.rebase", "false"]);
+    git(&d.b, &d.b.root, &["pull", "-q", "--no-edit"]);
+    assert_eq!(
+        inbox(&d.b),
+        ["Third idea, on the phone"],
+        "A's archived entries did not come back"
+    );
+    no_markers(&d.b);
+    clean(&d.b);
+    let archive = d.b.read(&format!("raw/inbox/{}.md", crate::harness::TODAY));
+    assert!(archive.contains("First idea"), "{archive}");
+    // The driver refuses a file it has no rule for: git keeps its own conflict there.
+    let out =
+        d.b.cmd(&[
+            "merge-driver",
+            "/dev/null",
+            "/dev/null",
+            "/dev/null",
+            "wiki/concepts/Ideas.md",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no rule for this file"));
+}
+
+#[test]
+fn init_in_a_git_repository_routes_sparks_files_to_the_driver() {
+    let v = TestVault::empty();
+    std::fs::create_dir_all(&v.root).unwrap();
+    git(&v, &v.root, &["init", "-q", "-b", "main"]);
+    let r = v
+        .run_in(v.dir.path(), &["init", "vault", "--json"])
+        .ok()
+        .json();
+    assert!(
+        r["paths_created"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p == ".gitattributes"),
+        "{r}"
+    );
+    let attributes = v.read(".gitattributes");
+    for line in [
+        "/inbox.md merge=sparks",
+        "/raw/inbox/*.md merge=sparks",
+        "/wiki/log.md merge=sparks",
+        "/wiki/collections/Tasks.md merge=sparks",
+    ] {
+        assert!(
+            attributes.lines().any(|l| l == line),
+            "{line}:\n{attributes}"
+        );
+    }
+    let driver = git(&v, &v.root, &["config", "--local", "merge.sparks.driver"]);
+    assert!(
+        driver.starts_with('\'') && driver.contains("merge-driver %O %A %B %P"),
+        "{driver}"
+    );
+    // Outside git, init writes no attributes.
+    let plain = TestVault::new();
+    assert!(!plain.path(".gitattributes").exists());
 }

@@ -13,6 +13,7 @@ pub mod ingest;
 pub mod init;
 pub mod lint;
 pub mod merge;
+pub mod merge_driver;
 pub mod mv;
 pub mod query;
 pub mod scan;

@@ -14,8 +14,10 @@ use clap::Args;
 /// the inbox by entries (an archived capture stays archived), the archive and the log by
 /// blocks, Tasks by task. Any other file both devices changed in overlapping lines keeps this
 /// device's text; the other's is written beside it as "<name> (conflict YYYY-MM-DD).md" and
-/// listed by lint until it is gone. Refused while an ingest is open. The remote: --remote,
-/// else [sync] remote in sparks.toml, else the branch's upstream, else origin.
+/// listed by lint until it is gone. A sync also registers a git merge driver with the same
+/// rules (and its first commits .gitattributes for it), so a plain git pull merges those files
+/// the same way. Refused while an ingest is open. The remote: --remote, else [sync] remote in
+/// sparks.toml, else the branch's upstream, else origin.
 ///
 /// Example: sparks sync --dry-run
 #[derive(Debug, Args)]
@@ -92,6 +94,12 @@ fn text(r: &SyncReport) -> Vec<String> {
             "  conflict: {} kept this device's text; the other's is in {}",
             c.path, c.copy
         ));
+    }
+    if r.attributes {
+        out.push(
+            "  .gitattributes routes Sparks' files to its merge driver (for a plain git pull)"
+                .into(),
+        );
     }
     if r.outgoing > 0 {
         out.push(format!(
