@@ -1,4 +1,9 @@
-//! The vault: where it is (discovery), what it contains (layout) and how it is configured.
+//! The vault: where it is (discovery), what it contains (layout) and how it is configured;
+//! which files are conflict copies a sync left beside a file (`conflict`).
+
+mod conflict;
+
+pub use conflict::{ConflictCopy, conflict_copy, conflict_copy_name, is_conflict_copy};
 
 use crate::config::{CONFIG_FILE, Config, ConfigError};
 use crate::failure::{Action, Advice};

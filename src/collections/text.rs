@@ -51,7 +51,8 @@ impl<'a> Inputs<'a> {
 
     /// What extractor `kind` finds (`find`, given a file's text and path) in each live file
     /// under one of `prefixes` that `keep` accepts, by path; `None` for a file that cannot be
-    /// read. Only the files whose content changed since the last run are read: the cost is
+    /// read. A conflict copy a sync left is no source (its entries would be listed twice)
+    /// until it is reconciled into its file. Only the files whose content changed since the last run are read: the cost is
     /// that of the files that changed and of the findings, not of reading every source.
     pub fn extract<T: Serialize + DeserializeOwned>(
         &self,
@@ -67,7 +68,10 @@ impl<'a> Inputs<'a> {
         rows.sort_by(|a, b| a.path.cmp(&b.path));
         rows.dedup_by(|a, b| a.path == b.path);
         let mut out = Vec::new();
-        for row in rows.into_iter().filter(|r| keep(&r.path)) {
+        for row in rows
+            .into_iter()
+            .filter(|r| keep(&r.path) && !crate::vault::is_conflict_copy(&r.path))
+        {
             let kept = row
                 .data
                 .as_deref()

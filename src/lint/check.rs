@@ -55,6 +55,8 @@ checks! {
     Orphans = "orphans",
     /// A page older than one of its sources.
     StalePages = "stale-pages",
+    /// A conflict copy a sync left beside a file, until it is reconciled and deleted.
+    SyncConflicts = "sync-conflicts",
     /// A page with too few sentences of prose.
     ThinPages = "thin-pages",
 }

@@ -11,7 +11,8 @@ use std::collections::{HashMap, HashSet};
 
 /// The checks whose new issues make a batch worse: links that lead nowhere (or to several
 /// places), fragments that match nothing, frontmatter missing or invalid, and names two pages
-/// claim. Orphans, thin and stale pages are the agent's ongoing work, not a batch's damage.
+/// claim. Orphans, thin and stale pages are the agent's ongoing work, not a batch's damage,
+/// and conflict copies (`sync-conflicts`) a sync's.
 pub const GATE_CHECKS: &[Check] = &[
     Check::AmbiguousLinks,
     Check::BrokenBlocks,

@@ -2,9 +2,12 @@
 //! otherwise by title, then alias, then file name (pages under `wiki/` first, then the
 //! shortest path). Names compare as
 //! [`crate::key`] keys. Two equally good candidates make the link ambiguous: reported, never
-//! guessed.
+//! guessed. A conflict copy a sync left ([`crate::vault::is_conflict_copy`]) is no candidate,
+//! by path or by file name (nor by title or alias: the scan records no page for it), so that
+//! it never makes a link to its page ambiguous.
 
 use super::{At, Manifest, Result};
+use crate::vault::is_conflict_copy;
 use rusqlite::{Connection, OptionalExtension};
 use std::collections::HashMap;
 
@@ -110,9 +113,11 @@ pub(super) trait Candidates {
 
 impl Candidates for Connection {
     fn live(&self, path: &str) -> rusqlite::Result<Option<String>> {
-        self.prepare_cached("SELECT path FROM files WHERE path = ?1 AND deleted = 0")?
+        let found: Option<String> = self
+            .prepare_cached("SELECT path FROM files WHERE path = ?1 AND deleted = 0")?
             .query_row([path], |r| r.get(0))
-            .optional()
+            .optional()?;
+        Ok(found.filter(|p| !is_conflict_copy(p)))
     }
 
     fn named(&self, name_key: &str) -> rusqlite::Result<Vec<(String, String)>> {
@@ -120,7 +125,9 @@ impl Candidates for Connection {
             "SELECT path, path_key FROM files WHERE deleted = 0 AND name_key = ?1",
         )?;
         let rows = stmt.query_map([name_key], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        rows.collect()
+        let mut found = rows.collect::<rusqlite::Result<Vec<(String, String)>>>()?;
+        found.retain(|(path, _)| !is_conflict_copy(path));
+        Ok(found)
     }
 
     fn titled(&self, k: &str) -> rusqlite::Result<Vec<String>> {
@@ -201,7 +208,11 @@ impl InMemory {
         each_row(
             conn,
             "SELECT name_key, path FROM files NOT INDEXED WHERE deleted = 0",
-            |name, path| add(&mut named, name, paths.push(path)),
+            |name, path| {
+                if !is_conflict_copy(path) {
+                    add(&mut named, name, paths.push(path));
+                }
+            },
         )?;
         // Pages and aliases name the files' paths by text: found by it, while the files'
         // paths are all there is to find.

@@ -271,7 +271,11 @@ impl Manifest {
                 .at(&self.path)?
                 .collect::<rusqlite::Result<Vec<_>>>()
                 .at(&self.path)?;
-            for c in found {
+            // A conflict copy is no name a link resolves to (see `links`).
+            for c in found
+                .into_iter()
+                .filter(|c| !crate::vault::is_conflict_copy(&c.path))
+            {
                 // A page that collides exactly is not listed again as similar.
                 if !out
                     .iter()

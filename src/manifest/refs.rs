@@ -20,12 +20,15 @@ impl Manifest {
         )
     }
 
-    /// Live files whose name has the link key `name_key`, by path.
+    /// Live files whose name has the link key `name_key`, by path: those a link by that name
+    /// could reach (no conflict copy, which no link reaches).
     pub fn files_named(&self, name_key: &str) -> Result<Vec<String>> {
-        self.strings(
+        let mut found = self.strings(
             "SELECT path FROM files WHERE deleted = 0 AND name_key = ?1 ORDER BY path",
             name_key,
-        )
+        )?;
+        found.retain(|p| !crate::vault::is_conflict_copy(p));
+        Ok(found)
     }
 
     fn strings(&self, sql: &str, arg: &str) -> Result<Vec<String>> {

@@ -15,7 +15,7 @@ mod read;
 mod report;
 mod walk;
 
-pub use read::is_page;
+pub use read::{is_page, is_wiki_markdown};
 pub use report::{ScanIssue, ScanOptions, ScanReport, Seen, Touched};
 pub use walk::stat_of;
 

@@ -101,7 +101,7 @@ pub(super) enum Searchable {
 
 fn read_one(root: &Path, f: &Found, row: Option<&FileRow>) -> Read {
     let path = f.raw.clone().unwrap_or_else(|| root.join(&f.rel));
-    if f.stat.size >= crate::pieces::HELD_BELOW && searched(&f.rel) && !is_page(&f.rel) {
+    if f.stat.size >= crate::pieces::HELD_BELOW && searched(&f.rel) && !is_wiki_markdown(&f.rel) {
         return read_large(&path, row);
     }
     let bytes = match fsio::read_if_exists(&path) {
@@ -123,7 +123,8 @@ fn searched(rel: &str) -> bool {
     rel.starts_with("wiki/") || rel.starts_with("raw/")
 }
 
-/// The text of a file to index for search: a page's body (frontmatter stripped) or a raw
+/// The text of a file to index for search: a page's body (frontmatter stripped, a conflict
+/// copy's too) or a raw
 /// text file; nothing for binary files (not UTF-8, or with a NUL) or files outside `wiki/`
 /// and `raw/`.
 fn searchable(rel: &str, bytes: &[u8]) -> Option<String> {
@@ -131,7 +132,7 @@ fn searchable(rel: &str, bytes: &[u8]) -> Option<String> {
         return None;
     }
     let text = std::str::from_utf8(bytes).ok()?;
-    if is_page(rel) {
+    if is_wiki_markdown(rel) {
         return Some(crate::markdown::frontmatter::body(text).0.to_string());
     }
     Some(indexed_text(rel, text).into_owned())
@@ -222,8 +223,17 @@ pub(super) fn large_text<'a>(
         })
 }
 
-/// Whether a vault-relative path is a wiki page: Markdown under `wiki/`.
+/// Whether a vault-relative path is a wiki page: Markdown under `wiki/` that is not a
+/// conflict copy. A copy ([`crate::vault::is_conflict_copy`]) is a file like any other, its
+/// text searched as a page's is, but no page: nothing is derived from it (no title, alias,
+/// link or heading), so it never takes a name from the page it is a copy of.
 pub fn is_page(rel: &str) -> bool {
+    is_wiki_markdown(rel) && !crate::vault::is_conflict_copy(rel)
+}
+
+/// Whether a vault-relative path is Markdown under `wiki/`: a page, or a conflict copy of one,
+/// whose frontmatter is no text to search either.
+pub fn is_wiki_markdown(rel: &str) -> bool {
     rel.starts_with("wiki/") && rel.len() > 8 && rel[rel.len() - 3..].eq_ignore_ascii_case(".md")
 }
 
@@ -252,5 +262,7 @@ mod tests {
         assert!(!is_page("raw/a.md"));
         assert!(!is_page("wiki/a.png"));
         assert!(!is_page("wikipedia.md"));
+        assert!(!is_page("wiki/concepts/A (conflict 2026-05-01).md"));
+        assert!(is_wiki_markdown("wiki/concepts/A (conflict 2026-05-01).md"));
     }
 }

@@ -191,7 +191,7 @@ impl Ranked {
         let file = root.join(path);
         let size = crate::fsio::symlink_metadata(&file).map_or(0, |m| m.len());
         let shown = |text: &str, first: bool| -> String {
-            let body = match first && crate::scan::is_page(path) {
+            let body = match first && crate::scan::is_wiki_markdown(path) {
                 true => crate::markdown::frontmatter::body(text).0,
                 false => text,
             };

@@ -10,6 +10,7 @@ mod brief;
 mod capture;
 mod collections;
 mod compat;
+mod conflicts;
 mod fault_matrix;
 mod faults;
 mod fmt;

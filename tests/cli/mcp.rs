@@ -452,7 +452,7 @@ fn scenario() -> Vec<Step> {
             "there is no lint check called \"orphan\" (checks: ambiguous-links, broken-blocks, \
              broken-headings, broken-links, dead-sources, duplicate-aliases, duplicate-titles, \
              invalid-frontmatter, missing-embeds, missing-frontmatter, orphans, stale-pages, \
-             thin-pages)\nhint: did you mean `orphans`?",
+             sync-conflicts, thin-pages)\nhint: did you mean `orphans`?",
         ),
         refused(
             "sparks_query",
@@ -884,8 +884,14 @@ fn check_tools(record: &Value) {
         json!(["section", "text"])
     );
     let checks = props("sparks_lint")["checks"]["items"]["enum"].clone();
-    assert_eq!(checks.as_array().map(Vec::len), Some(13), "{checks}");
+    assert_eq!(checks.as_array().map(Vec::len), Some(14), "{checks}");
     assert!(checks.as_array().unwrap().contains(&json!("broken-links")));
+    assert!(
+        checks
+            .as_array()
+            .unwrap()
+            .contains(&json!("sync-conflicts"))
+    );
     assert_eq!(
         props("sparks_query")["type"]["enum"],
         json!(["entity", "concept", "summary", "synthesis", "collection"])

@@ -287,6 +287,15 @@ fn a_page_edited_on_both_devices_keeps_both_texts() {
         d.a.read("wiki/concepts/Shared.md"),
         page("B rewrote everything.")
     );
+    // Lint lists the copy on B, and the copy's title makes no page's name ambiguous.
+    let lint = d.b.run(&["lint", "--json"]).code(1).json();
+    let of = |check: &str| -> Vec<&str> {
+        let issues = lint["issues"].as_array().unwrap().iter();
+        let found = issues.filter(|i| i["check"] == check);
+        found.map(|i| i["path"].as_str().unwrap()).collect()
+    };
+    assert_eq!(of("sync-conflicts"), [copy.as_str()], "{lint}");
+    assert_eq!(of("duplicate-titles"), Vec::<&str>::new(), "{lint}");
 }
 
 #[test]

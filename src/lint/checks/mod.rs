@@ -1,6 +1,7 @@
 //! One function per family of checks that share a query of the manifest; each pushes the
 //! issues of the checks selected.
 
+mod copies;
 mod frontmatter;
 mod links;
 mod names;
@@ -50,7 +51,7 @@ impl Issues {
 type Family = fn(&Context<'_>, &mut Issues) -> Result<(), LintError>;
 
 /// Every family, in report order.
-const FAMILIES: [Family; 7] = [
+const FAMILIES: [Family; 8] = [
     links::unresolved,
     links::fragments,
     pages::orphans,
@@ -58,13 +59,14 @@ const FAMILIES: [Family; 7] = [
     pages::sources,
     names::duplicates,
     frontmatter::frontmatter,
+    copies::conflicts,
 ];
 
 /// The order in which a whole-vault lint takes the families up (indexes into [`FAMILIES`]):
 /// the costliest first, as measured at 10,000 pages (fragments 150 ms, frontmatter 120,
-/// sources 60, orphans 33, names 25, unresolved 16, thin 6), so that two threads each taking
-/// the next family when done end close together.
-const COSTLIEST_FIRST: [usize; 7] = [1, 6, 4, 2, 5, 0, 3];
+/// sources 60, orphans 33, names 25, unresolved 16, thin 6, conflict copies 1), so that two
+/// threads each taking the next family when done end close together.
+const COSTLIEST_FIRST: [usize; 8] = [1, 6, 4, 2, 5, 0, 3, 7];
 
 /// Run every selected check, telling the manifest's listener how far it got. A whole-vault
 /// lint shares the families between this thread, on the manifest's connection, and a second

@@ -61,6 +61,19 @@ fn paths(m: &Manifest, q: &str) -> Result<Vec<(String, String)>> {
 }
 
 impl Manifest {
+    /// The live files that are conflict copies a sync left ([`crate::vault::is_conflict_copy`]),
+    /// by path. The file names' index is read, not the table: a copy's name key holds
+    /// ` (conflict `, and the names are judged here.
+    pub fn conflict_copies(&self) -> Result<Vec<String>> {
+        let q = "SELECT path, NULL FROM files INDEXED BY files_name_key
+                 WHERE deleted = 0 AND name_key LIKE '% (conflict %' ORDER BY path";
+        Ok(paths(self, q)?
+            .into_iter()
+            .map(|(p, _)| p)
+            .filter(|p| crate::vault::is_conflict_copy(p))
+            .collect())
+    }
+
     /// Pages no other page links to (system pages excluded).
     pub fn orphan_pages(&self) -> Result<Vec<String>> {
         let q = format!(

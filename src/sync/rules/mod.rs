@@ -3,23 +3,23 @@
 //! ([`rule`]) that knows what the file means, so that a capture archived on one device is not
 //! brought back by the other, a log block is not written twice, and no conflict marker ever
 //! lands in a file. Files without a rule are left to git's three-way text merge and, where
-//! that fails, to a conflict copy beside the file ([`conflict_copy_name`]).
+//! that fails, to a conflict copy beside the file ([`conflict_copy_name`], named and
+//! recognised in `vault`, where the scan and the manifest can tell a copy from a page).
 //!
 //! "Ours" is this device's version, "theirs" the other device's, "base" their common
 //! ancestor's (`None` when the file did not exist there). Every rule gives back `ours` byte
 //! for byte when `theirs` brings nothing new. Reading and writing the files is the caller's.
 //!
-//! The pieces: one file per rule (`inbox`, `archive`, `log`, `tasks`, `index`), `copy` names
-//! conflict copies; this file picks the rule and holds what the rules share.
+//! The pieces: one file per rule (`inbox`, `archive`, `log`, `tasks`, `index`); this file
+//! picks the rule and holds what the rules share.
 
 mod archive;
-mod copy;
 mod inbox;
 mod index;
 mod log;
 mod tasks;
 
-pub use copy::{conflict_copy_name, is_conflict_copy};
+pub use crate::vault::{conflict_copy_name, is_conflict_copy};
 
 use crate::inbox::InboxError;
 use crate::vault::{INBOX, LOG, TASKS};

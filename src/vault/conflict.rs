@@ -1,18 +1,27 @@
-//! Conflict copies: where the other device's version of a file goes when the two versions
-//! cannot be merged, `<name> (conflict YYYY-MM-DD).<ext>` beside the file, so that no
-//! conflict marker ever lands in a page. Scan and lint recognise the names: a copy is not a
-//! page for link resolution, and `sync-conflicts` lists it until it is gone.
+//! Conflict copies: where a sync puts the other device's version of a file when the two
+//! versions cannot be merged, `<name> (conflict YYYY-MM-DD).<ext>` beside the file, so that no
+//! conflict marker ever lands in a page. The names are made and recognised here, below the
+//! scan and the manifest: a copy is a file the manifest records and search finds, never a page
+//! (it takes no title, alias or file name from link resolution), and the `sync-conflicts`
+//! lint check lists it until it is gone.
 
 use crate::markdown::frontmatter::is_date;
+
+/// What a conflict copy's name says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConflictCopy {
+    /// The vault-relative path of the file it is a copy of: the copy's without
+    /// ` (conflict …)`.
+    pub original: String,
+    /// The day the copy was made, `YYYY-MM-DD`.
+    pub date: String,
+}
 
 /// The vault-relative path of the conflict copy of `path` made on `date` (`YYYY-MM-DD`): the
 /// first of `<dir>/<stem> (conflict DATE).<ext>`, `… (conflict DATE 2).<ext>`, … that `taken`
 /// does not refuse. A name without an extension gets none.
 pub fn conflict_copy_name(path: &str, date: &str, taken: impl Fn(&str) -> bool) -> String {
-    let (dir, name) = match path.rfind('/') {
-        Some(i) => path.split_at(i + 1),
-        None => ("", path),
-    };
+    let (dir, name) = split_dir(path);
     let (stem, ext) = split_extension(name);
     let ext = ext.map(|e| format!(".{e}")).unwrap_or_default();
     let mut n = 1;
@@ -32,20 +41,37 @@ pub fn conflict_copy_name(path: &str, date: &str, taken: impl Fn(&str) -> bool) 
 
 /// Whether `path` is named as [`conflict_copy_name`] names a conflict copy.
 pub fn is_conflict_copy(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let (stem, _) = split_extension(name);
-    let Some((before, inner)) = stem
-        .strip_suffix(')')
-        .and_then(|s| s.rsplit_once(" (conflict "))
-    else {
-        return false;
-    };
+    conflict_copy(path).is_some()
+}
+
+/// The file `path` is a conflict copy of, and the copy's date, when `path` is named as
+/// [`conflict_copy_name`] names a copy.
+pub fn conflict_copy(path: &str) -> Option<ConflictCopy> {
+    let (dir, name) = split_dir(path);
+    let (stem, ext) = split_extension(name);
+    // Nearly every path fails here, before any allocation: the scan asks of every file.
+    let (before, inner) = stem.strip_suffix(')')?.rsplit_once(" (conflict ")?;
     let (date, number) = inner.split_once(' ').unwrap_or((inner, ""));
     let numbered = number.is_empty()
         || (number.bytes().all(|b| b.is_ascii_digit())
             && !number.starts_with('0')
             && number != "1");
-    !before.is_empty() && is_date(date) && numbered
+    if before.is_empty() || !is_date(date) || !numbered {
+        return None;
+    }
+    let ext = ext.map(|e| format!(".{e}")).unwrap_or_default();
+    Some(ConflictCopy {
+        original: format!("{dir}{before}{ext}"),
+        date: date.to_string(),
+    })
+}
+
+/// A path's directory (with its trailing slash, empty at the root) and file name.
+fn split_dir(path: &str) -> (&str, &str) {
+    match path.rfind('/') {
+        Some(i) => path.split_at(i + 1),
+        None => ("", path),
+    }
 }
 
 /// A file name's stem and extension: the text after the last dot, when there is text before
@@ -78,6 +104,8 @@ mod tests {
             ("notes/v1.2 draft", "notes/v1.2 draft (conflict 2026-05-01)"),
         ] {
             assert_eq!(conflict_copy_name(path, DAY, |_| false), copy);
+            let found = conflict_copy(copy).expect("a copy");
+            assert_eq!((found.original.as_str(), found.date.as_str()), (path, DAY));
         }
     }
 
@@ -89,6 +117,13 @@ mod tests {
         ];
         let name = conflict_copy_name("a/B.md", DAY, |c| taken.contains(&c));
         assert_eq!(name, "a/B (conflict 2026-05-01 3).md");
+        assert_eq!(
+            conflict_copy(&name),
+            Some(ConflictCopy {
+                original: "a/B.md".into(),
+                date: DAY.into()
+            })
+        );
     }
 
     #[test]
@@ -113,6 +148,7 @@ mod tests {
             "wiki/(conflict 2026-05-01).md",
         ] {
             assert!(!is_conflict_copy(page), "{page}");
+            assert_eq!(conflict_copy(page), None, "{page}");
         }
     }
 }
