@@ -137,7 +137,7 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
         return site.not_found();
     };
     let db = site.db();
-    let view = match page::view_file(&f.rel, &bytes, db.get()) {
+    let view = match page::view_file(&site.root, &f.rel, &bytes, db.get()) {
         Ok(v) => v,
         Err(e) => return site.failed(&e.to_string()),
     };
@@ -148,6 +148,7 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
             .iter()
             .chain(&md.cited_by)
             .map(|b| b.source.clone())
+            .chain(md.embedded.iter().cloned())
             .collect(),
         _ => Vec::new(),
     };
@@ -194,6 +195,23 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
                 esc(&title),
                 esc(&file_href(&rel)),
                 esc(&title)
+            );
+            (title, main, None)
+        }
+        Content::NotUtf8 { offset } => {
+            let title = display_title(&rel, None);
+            let main = format!(
+                "<h1>{}</h1>\n{}\n<p><a href=\"{}\">Download its bytes</a>.</p>\n",
+                esc(&title),
+                notice(
+                    "warn",
+                    &format!(
+                        "<code>{}</code> is not UTF-8 text (the first byte that is not is at offset {offset}), \
+                         so it is not shown: save it as UTF-8 to read it here.",
+                        esc(&rel)
+                    )
+                ),
+                esc(&file_href(&rel))
             );
             (title, main, None)
         }

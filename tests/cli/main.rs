@@ -38,4 +38,5 @@ mod status;
 mod sync;
 mod tasks;
 mod view;
+mod view_embeds;
 mod watch;
