@@ -168,7 +168,11 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
         }
         Content::Markdown(md) => {
             let title = md.title.clone();
-            let (main, aside) = markdown(&rel, &md, &db.notice());
+            let graph = match db.get().map(|m| super::graph::section(m, &rel)).transpose() {
+                Ok(g) => g.unwrap_or_default(),
+                Err(e) => return site.failed(&e.to_string()),
+            };
+            let (main, aside) = markdown(&rel, &md, &db.notice(), &graph);
             (title, main, Some(aside))
         }
         Content::Text { text, truncated } => {
@@ -235,8 +239,8 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
     Reply::html(200, layout.render())
 }
 
-/// The main column and sidebar of a Markdown file.
-fn markdown(rel: &str, md: &MarkdownView, db_notice: &str) -> (String, String) {
+/// The main column and sidebar of a Markdown file, its neighbourhood's `graph` in the sidebar.
+fn markdown(rel: &str, md: &MarkdownView, db_notice: &str, graph: &str) -> (String, String) {
     let fm = md.frontmatter.as_ref();
     let mut main = String::new();
     let id = md
@@ -342,6 +346,7 @@ fn markdown(rel: &str, md: &MarkdownView, db_notice: &str) -> (String, String) {
         }
         aside.push_str("</ul>\n</section>\n");
     }
+    aside.push_str(graph);
     aside.push_str(&backlinks("Linked from", &md.backlinks, md.backlinks_total));
     aside.push_str(&backlinks(
         "Cited as a source by",

@@ -8,6 +8,7 @@
 
 mod embed;
 mod files;
+pub mod graph;
 pub mod guard;
 pub mod html;
 mod listing;

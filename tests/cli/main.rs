@@ -39,4 +39,5 @@ mod sync;
 mod tasks;
 mod view;
 mod view_embeds;
+mod view_graph;
 mod watch;
