@@ -1526,6 +1526,8 @@ fn in_a_real_browser_links_navigate_and_payloads_run_no_script() {
         "page-narrow",
         "tag",
         "search",
+        "embed",
+        "graph",
         "payload",
     ] {
         assert!(shots.join(format!("{shot}.png")).exists(), "{shot}.png");

@@ -9,6 +9,10 @@ pub type Point = (f64, f64);
 /// The golden angle, which spreads points on a spiral evenly.
 const GOLDEN: f64 = 2.399_963_229_728_653;
 
+/// How hard every node is pulled to the centre: pages that link nowhere settle round the
+/// linked ones, a few edge lengths out, instead of at the edge of the picture.
+const GRAVITY: f64 = 1.0;
+
 /// Rounds of the force-directed layout.
 const ROUNDS: usize = 150;
 
@@ -64,7 +68,7 @@ pub fn force(
         }
         for (p, s) in pos.iter_mut().zip(&shift) {
             // A pull to the centre keeps pages that link nowhere from drifting off.
-            let (sx, sy) = (s.0 - p.0 * 0.05, s.1 - p.1 * 0.05);
+            let (sx, sy) = (s.0 - p.0 * GRAVITY, s.1 - p.1 * GRAVITY);
             let len = (sx * sx + sy * sy).sqrt();
             if len > 0.0 {
                 let step = len.min(heat);
@@ -104,8 +108,13 @@ pub fn rings(n: usize, first: usize, width: f64, height: f64, margin: f64) -> Ve
     let second = n.saturating_sub(1 + first);
     let inner = if second > 0 { outer * 0.55 } else { outer };
     let ring = |i: usize, count: usize, r: f64, turn: f64| {
-        let a = -std::f64::consts::FRAC_PI_2
-            + std::f64::consts::TAU * (i as f64 + turn) / count.max(1) as f64;
+        let a = if count == 2 {
+            // Two opposite points would put the lines between them through the page.
+            -std::f64::consts::FRAC_PI_2 + std::f64::consts::FRAC_PI_3 * (2.0 * i as f64 - 1.0)
+        } else {
+            -std::f64::consts::FRAC_PI_2
+                + std::f64::consts::TAU * (i as f64 + turn) / count.max(1) as f64
+        };
         (cx + r * a.cos(), cy + r * a.sin())
     };
     (0..n)

@@ -164,7 +164,7 @@ pub fn section(m: &Manifest, rel: &str) -> crate::manifest::Result<String> {
     let Some((g, first)) = around(m, rel)? else {
         return Ok(String::new());
     };
-    let pos = layout::rings(g.nodes.len(), first, 300.0, 260.0, 34.0);
+    let pos = layout::rings(g.nodes.len(), first, 300.0, 260.0, 44.0);
     let svg = svg::draw(
         &g,
         &pos,
@@ -175,6 +175,7 @@ pub fn section(m: &Manifest, rel: &str) -> crate::manifest::Result<String> {
             label_from: 0,
             label_chars: 16,
             caption: format!("The pages linked with this one ({})", g.nodes.len() - 1),
+            class: "near",
         },
     );
     Ok(format!(
@@ -232,9 +233,10 @@ pub fn page(site: &Site, query: Option<&str>) -> Reply {
             &svg::Style {
                 width: w,
                 height: h,
-                radius: 5.0,
+                radius: 7.0,
                 label_from,
                 label_chars: 24,
+                class: "whole",
                 caption: format!(
                     "The graph of links between {}",
                     count(g.nodes.len(), "page", "pages")

@@ -31,12 +31,15 @@ pub struct Style {
     pub label_chars: usize,
     /// What the picture is, for a screen reader.
     pub caption: String,
+    /// The class of the drawing besides `graph`: `whole` or `near`.
+    pub class: &'static str,
 }
 
 /// The SVG of `graph` with its nodes at `pos`.
 pub fn draw(graph: &Graph, pos: &[Point], style: &Style) -> String {
     let mut out = format!(
-        "<svg class=\"graph\" viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"{}\" xmlns=\"http://www.w3.org/2000/svg\">\n<g class=\"edges\">\n",
+        "<svg class=\"graph {}\" viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"{}\" xmlns=\"http://www.w3.org/2000/svg\">\n<g class=\"edges\">\n",
+        style.class,
         style.width,
         style.height,
         esc(&style.caption)
@@ -95,8 +98,8 @@ fn node(out: &mut String, n: &Node, (x, y): Point, style: &Style) {
         };
         let _ = write!(
             out,
-            "<text x=\"{x:.1}\" y=\"{:.1}\">{}</text>",
-            y + r + 11.0,
+            "<text x=\"{x:.1}\" y=\"{:.1}\" dy=\"0.9em\">{}</text>",
+            y + r + 1.0,
             esc(&shown)
         );
     }
