@@ -73,7 +73,7 @@ pub struct NameHit {
 
 /// The condition that the file of `table`'s row (its `path`) is not marked deleted, asked of
 /// the index of the files that are (few) rather than of each row's file.
-fn live(table: &str) -> String {
+pub(super) fn live(table: &str) -> String {
     format!(
         "NOT EXISTS (SELECT 1 FROM files f INDEXED BY files_deleted
                      WHERE f.path = {table}.path AND f.deleted = 1)"
@@ -364,7 +364,7 @@ impl Manifest {
             .at(&self.path)
     }
 
-    fn view_rows<T>(
+    pub(super) fn view_rows<T>(
         &self,
         sql: &str,
         args: &[&dyn ToSql],

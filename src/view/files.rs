@@ -137,7 +137,7 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
         return site.not_found();
     };
     let db = site.db();
-    let view = match page::view_file(&f.rel, &bytes, db.get()) {
+    let view = match page::view_file(&site.root, &f.rel, &bytes, db.get()) {
         Ok(v) => v,
         Err(e) => return site.failed(&e.to_string()),
     };
@@ -148,6 +148,7 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
             .iter()
             .chain(&md.cited_by)
             .map(|b| b.source.clone())
+            .chain(md.embedded.iter().cloned())
             .collect(),
         _ => Vec::new(),
     };
@@ -167,7 +168,11 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
         }
         Content::Markdown(md) => {
             let title = md.title.clone();
-            let (main, aside) = markdown(&rel, &md, &db.notice());
+            let graph = match db.get().map(|m| super::graph::section(m, &rel)).transpose() {
+                Ok(g) => g.unwrap_or_default(),
+                Err(e) => return site.failed(&e.to_string()),
+            };
+            let (main, aside) = markdown(&rel, &md, &db.notice(), &graph);
             (title, main, Some(aside))
         }
         Content::Text { text, truncated } => {
@@ -197,6 +202,23 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
             );
             (title, main, None)
         }
+        Content::NotUtf8 { offset } => {
+            let title = display_title(&rel, None);
+            let main = format!(
+                "<h1>{}</h1>\n{}\n<p><a href=\"{}\">Download its bytes</a>.</p>\n",
+                esc(&title),
+                notice(
+                    "warn",
+                    &format!(
+                        "<code>{}</code> is not UTF-8 text (the first byte that is not is at offset {offset}), \
+                         so it is not shown: save it as UTF-8 to read it here.",
+                        esc(&rel)
+                    )
+                ),
+                esc(&file_href(&rel))
+            );
+            (title, main, None)
+        }
         Content::Binary { size } => {
             let title = display_title(&rel, None);
             let main = format!(
@@ -217,8 +239,8 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
     Reply::html(200, layout.render())
 }
 
-/// The main column and sidebar of a Markdown file.
-fn markdown(rel: &str, md: &MarkdownView, db_notice: &str) -> (String, String) {
+/// The main column and sidebar of a Markdown file, its neighbourhood's `graph` in the sidebar.
+fn markdown(rel: &str, md: &MarkdownView, db_notice: &str, graph: &str) -> (String, String) {
     let fm = md.frontmatter.as_ref();
     let mut main = String::new();
     let id = md
@@ -324,6 +346,7 @@ fn markdown(rel: &str, md: &MarkdownView, db_notice: &str) -> (String, String) {
         }
         aside.push_str("</ul>\n</section>\n");
     }
+    aside.push_str(graph);
     aside.push_str(&backlinks("Linked from", &md.backlinks, md.backlinks_total));
     aside.push_str(&backlinks(
         "Cited as a source by",

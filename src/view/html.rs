@@ -179,7 +179,7 @@ impl Layout<'_> {
 <body>
 <header class=\"bar\">
 <a class=\"brand\" href=\"/\">{vault}</a>
-<nav class=\"links\"><a href=\"/\">Index</a><a href=\"/tags\">Tags</a><a href=\"/raw/\">Raw</a></nav>
+<nav class=\"links\"><a href=\"/\">Index</a><a href=\"/tags\">Tags</a><a href=\"/graph\">Graph</a><a href=\"/raw/\">Raw</a></nav>
 <form class=\"search\" action=\"/search\" method=\"get\" role=\"search\">
 <input type=\"search\" name=\"q\" value=\"{query}\" placeholder=\"Search the wiki\" aria-label=\"Search the wiki\">
 </form>

@@ -6,7 +6,9 @@
 //! paths are made safe in [`paths`]. Nothing here writes to the vault or prints: the CLI
 //! passes a log callback.
 
+mod embed;
 mod files;
+pub mod graph;
 pub mod guard;
 pub mod html;
 mod listing;
@@ -14,6 +16,7 @@ pub mod live;
 pub mod page;
 pub mod paths;
 pub mod render;
+mod resolve;
 pub mod routes;
 pub mod sanitize;
 pub mod search;

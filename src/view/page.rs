@@ -1,14 +1,14 @@
 //! The model of one vault file as the viewer shows it, read fresh from disk on every request:
 //! Markdown split into frontmatter and body, its wikilinks resolved as the manifest resolved
-//! them (the stored resolution of the page's links; for links the last scan has not seen, the
-//! manifest's resolver), rendered, with its backlinks. Other files are text, images or bytes.
+//! them ([`super::resolve`]), its embeds rendered in place ([`super::embed`]), rendered, with
+//! its backlinks. Other files are text, images or bytes; a Markdown file that is not UTF-8 is
+//! named, not shown as garbage.
 
-use super::html::{file_href, href_for};
-use super::render::{self, Rendered, Target, WikiLink, block_anchor, fragment, slug};
-use crate::key;
-use crate::manifest::{Backlink, Manifest, Resolution};
-use crate::markdown::{Block, Frontmatter, Link, frontmatter, outline};
-use std::collections::HashMap;
+use super::embed::Embedder;
+use super::render::{self, Rendered, WikiLink};
+use crate::manifest::{Backlink, Manifest};
+use crate::markdown::{Block, Frontmatter, frontmatter, outline};
+use std::path::Path;
 
 /// Text files longer than this are cut when shown.
 pub const TEXT_LIMIT: usize = 1 << 20;
@@ -36,6 +36,11 @@ pub enum Content {
     },
     /// An image, shown from `/file/…`.
     Image,
+    /// A Markdown file whose bytes are not UTF-8: named, with where the first bad byte is.
+    NotUtf8 {
+        /// The offset of the first byte that is not UTF-8.
+        offset: usize,
+    },
     /// Anything else: offered for download.
     Binary {
         /// Its size in bytes.
@@ -58,6 +63,8 @@ pub struct MarkdownView {
     pub backlinks: Vec<Backlink>,
     /// How many pages link here in all.
     pub backlinks_total: usize,
+    /// The files embedded in it, each once: a change of one changes the page.
+    pub embedded: Vec<String>,
     /// Pages citing this file in `sources:` (as of the last scan).
     pub cited_by: Vec<Backlink>,
     /// How the file relates to the last scan.
@@ -109,15 +116,21 @@ pub fn is_markdown(path: &str) -> bool {
     path.len() > 3 && path[path.len() - 3..].eq_ignore_ascii_case(".md")
 }
 
-/// Build the view of a file from its bytes.
+/// Build the view of a file of the vault at `root` from its bytes (embedded files are read
+/// from `root`).
 pub fn view_file(
+    root: &Path,
     rel: &str,
     bytes: &[u8],
     manifest: Option<&Manifest>,
 ) -> crate::manifest::Result<FileView> {
     let content = if is_markdown(rel) {
-        let text = String::from_utf8_lossy(bytes);
-        Content::Markdown(Box::new(markdown(rel, &text, bytes, manifest)?))
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Content::Markdown(Box::new(markdown(root, rel, text, bytes, manifest)?)),
+            Err(e) => Content::NotUtf8 {
+                offset: e.valid_up_to(),
+            },
+        }
     } else if is_image(rel) {
         Content::Image
     } else if let Some(text) = as_text(bytes) {
@@ -148,6 +161,7 @@ fn as_text(bytes: &[u8]) -> Option<&str> {
 }
 
 fn markdown(
+    root: &Path,
     rel: &str,
     text: &str,
     bytes: &[u8],
@@ -160,20 +174,8 @@ fn markdown(
         Block::None => (None, None),
     };
     let outline = outline::outline(split.body, split.body_line);
-    let targets = match manifest {
-        Some(m) => resolve_links(m, rel, &outline)?,
-        None => outline
-            .links
-            .iter()
-            .map(|l| {
-                if l.target.is_empty() {
-                    self_target(rel, l, &outline)
-                } else {
-                    Target::Unknown
-                }
-            })
-            .collect(),
-    };
+    let mut embeds = Embedder::new(root, rel);
+    let targets = super::resolve::targets(manifest, rel, &outline, &outline, &mut embeds)?;
     let links: Vec<WikiLink<'_>> = outline
         .links
         .iter()
@@ -211,104 +213,11 @@ fn markdown(
         rendered,
         backlinks,
         backlinks_total,
+        embedded: embeds.files,
         cited_by,
         freshness,
         source: text.to_string(),
     })
-}
-
-/// The target of every link of the outline, in order.
-fn resolve_links(
-    m: &Manifest,
-    rel: &str,
-    outline: &outline::Outline,
-) -> crate::manifest::Result<Vec<Target>> {
-    let stored = m.link_resolutions(rel)?;
-    let mut fresh: HashMap<String, Resolution> = HashMap::new();
-    let mut out = Vec::with_capacity(outline.links.len());
-    for l in &outline.links {
-        if l.target.is_empty() {
-            out.push(self_target(rel, l, outline));
-            continue;
-        }
-        let k = key::link_key(&l.target);
-        let resolution = match stored.get(&k) {
-            Some(r) => r.clone(),
-            // A link the last scan has not seen (the file changed, or is not a wiki page).
-            None => match fresh.get(&k) {
-                Some(r) => r.clone(),
-                None => {
-                    let r = m.resolve_name(&l.target)?;
-                    fresh.insert(k, r.clone());
-                    r
-                }
-            },
-        };
-        out.push(match resolution {
-            Resolution::Resolved(path) => found(m, l, path)?,
-            Resolution::Broken => Target::Broken,
-            Resolution::Ambiguous(n) => Target::Ambiguous(n),
-        });
-    }
-    Ok(out)
-}
-
-/// A resolved link: its URL, with the anchor of its heading or block when the target has it.
-fn found(m: &Manifest, l: &Link, path: String) -> crate::manifest::Result<Target> {
-    let mut href = href_for(&path);
-    let mut missing = None;
-    if let Some(h) = &l.heading {
-        let last = h.rsplit('#').next().unwrap_or(h);
-        if m.has_heading(&path, &key::heading_key(last))? {
-            href.push_str(&fragment(&slug(last)));
-        } else {
-            missing = Some(format!("heading “{last}”"));
-        }
-    } else if let Some(b) = &l.block {
-        if m.has_block(&path, b)? {
-            href.push_str(&fragment(&block_anchor(b)));
-        } else {
-            missing = Some(format!("block ^{b}"));
-        }
-    }
-    let image = (l.embed && is_image(&path)).then(|| file_href(&path));
-    Ok(Target::Found {
-        href,
-        path,
-        image,
-        missing_anchor: missing,
-    })
-}
-
-/// `[[#Heading]]` and `[[#^block]]`: checked against the file as it is now.
-fn self_target(rel: &str, l: &Link, outline: &outline::Outline) -> Target {
-    let mut href = String::new();
-    let mut missing = None;
-    if let Some(h) = &l.heading {
-        let last = h.rsplit('#').next().unwrap_or(h);
-        let want = key::heading_key(last);
-        if outline
-            .headings
-            .iter()
-            .any(|x| key::heading_key(&x.text) == want)
-        {
-            href = fragment(&slug(last));
-        } else {
-            missing = Some(format!("heading “{last}”"));
-        }
-    } else if let Some(b) = &l.block {
-        if outline.blocks.iter().any(|(id, _)| id == b) {
-            href = fragment(&block_anchor(b));
-        } else {
-            missing = Some(format!("block ^{b}"));
-        }
-    }
-    Target::Found {
-        href: if href.is_empty() { href_for(rel) } else { href },
-        path: rel.to_string(),
-        image: None,
-        missing_anchor: missing,
-    }
 }
 
 #[cfg(test)]
@@ -320,17 +229,18 @@ mod tests {
         assert!(is_markdown("wiki/a.md") && is_markdown("raw/A.MD") && !is_markdown(".md"));
         assert_eq!(image_type("wiki/x/Diagram.PNG"), Some("image/png"));
         assert_eq!(image_type("raw/a.txt"), None);
-        let v = view_file("raw/a.txt", b"<b>hi</b>", None).unwrap();
+        let v = view_file(Path::new("."), "raw/a.txt", b"<b>hi</b>", None).unwrap();
         assert!(
             matches!(v.content, Content::Text { ref text, truncated: false } if text == "<b>hi</b>")
         );
-        let v = view_file("raw/a.bin", b"\0\x01", None).unwrap();
+        let v = view_file(Path::new("."), "raw/a.bin", b"\0\x01", None).unwrap();
         assert!(matches!(v.content, Content::Binary { size: 2 }));
     }
 
     #[test]
     fn a_page_without_frontmatter_or_manifest_still_renders() {
         let v = view_file(
+            Path::new("."),
             "wiki/log.md",
             b"# Log\n\nSee [[Cascade]] and [[#Log]].\n",
             None,
@@ -356,6 +266,7 @@ mod tests {
     #[test]
     fn an_unreadable_block_is_reported_and_the_body_shown() {
         let v = view_file(
+            Path::new("."),
             "wiki/x.md",
             b"---\ntitle: [unclosed\n---\nBody text\n",
             None,

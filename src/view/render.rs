@@ -40,6 +40,21 @@ pub enum Target {
     Ambiguous(usize),
     /// There is no manifest to resolve against.
     Unknown,
+    /// An embedded Markdown page, section or block: its content, or why it is not shown.
+    Embed(Box<Embed>),
+}
+
+/// What an embed of Markdown shows, framed with a link to its source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Embed {
+    /// The URL of the source (fragment included).
+    pub href: String,
+    /// The vault-relative path of the source.
+    pub path: String,
+    /// What the frame names: the page's title, with the heading or block.
+    pub caption: String,
+    /// The content as sanitised HTML, or a short notice (plain text) saying why it is not shown.
+    pub body: Result<String, String>,
 }
 
 /// A wikilink of the body and its target.
@@ -112,7 +127,22 @@ pub fn fragment(id: &str) -> String {
 /// leading H1 is dropped when it repeats `title` (or when there is no title, in which case it
 /// becomes the title).
 pub fn render(body: &str, links: &[WikiLink<'_>], title: Option<&str>) -> Rendered {
-    let mut r = Renderer::new(body, links);
+    render_with(body, links, title, "")
+}
+
+/// Render an embedded excerpt: as [`render`], its anchor ids (headings, blocks, footnotes)
+/// starting with `prefix`, so that they clash neither with the page's nor another embed's.
+pub fn render_embedded(
+    body: &str,
+    links: &[WikiLink<'_>],
+    title: Option<&str>,
+    prefix: &str,
+) -> String {
+    render_with(body, links, title, prefix).html
+}
+
+fn render_with(body: &str, links: &[WikiLink<'_>], title: Option<&str>, prefix: &str) -> Rendered {
+    let mut r = Renderer::new(body, links, prefix);
     for (event, range) in Parser::new_ext(body, options()).into_offset_iter() {
         r.event(event, range);
     }
@@ -168,10 +198,14 @@ struct Renderer<'a, 'l> {
     in_code_block: bool,
     footnotes: HashMap<String, usize>,
     open_footnote: Option<String>,
+    /// Where the open paragraph starts in `out`.
+    paragraph: Option<usize>,
+    /// What every anchor id starts with (empty but in an embed).
+    prefix: &'l str,
 }
 
 impl<'a, 'l> Renderer<'a, 'l> {
-    fn new(body: &'a str, links: &'l [WikiLink<'l>]) -> Self {
+    fn new(body: &'a str, links: &'l [WikiLink<'l>], prefix: &'l str) -> Self {
         let spans = links
             .iter()
             .map(|w| {
@@ -198,6 +232,8 @@ impl<'a, 'l> Renderer<'a, 'l> {
             in_code_block: false,
             footnotes: HashMap::new(),
             open_footnote: None,
+            paragraph: None,
+            prefix,
         }
     }
 
@@ -243,6 +279,19 @@ impl<'a, 'l> Renderer<'a, 'l> {
                     });
                 }
             }
+            Event::Start(Tag::Paragraph) => {
+                self.paragraph = Some(self.out.len());
+                self.out.push(Event::Start(Tag::Paragraph));
+            }
+            Event::End(TagEnd::Paragraph) => {
+                // A paragraph of embeds alone is their frames, not a `<p>` they would break.
+                match self.paragraph.take() {
+                    Some(at) if self.out[at + 1..].iter().all(frame_or_space) => {
+                        self.out.remove(at);
+                    }
+                    _ => self.out.push(Event::End(TagEnd::Paragraph)),
+                }
+            }
             Event::Start(Tag::CodeBlock(kind)) => {
                 self.in_code_block = true;
                 self.out.push(Event::Start(Tag::CodeBlock(kind)));
@@ -284,13 +333,14 @@ impl<'a, 'l> Renderer<'a, 'l> {
 
     /// The number and anchor of a footnote label, numbered in order of first appearance.
     fn footnote(&mut self, label: &str) -> (usize, String) {
-        let id = slug(label);
+        let id = format!("{}{}", self.prefix, slug(label));
         let next = self.footnotes.len() + 1;
         let n = *self.footnotes.entry(id.clone()).or_insert(next);
         (n, id)
     }
 
     fn unique_id(&mut self, base: String) -> String {
+        let base = format!("{}{base}", self.prefix);
         let n = self.ids.entry(base.clone()).or_insert(0);
         *n += 1;
         if *n == 1 {
@@ -364,7 +414,8 @@ impl<'a, 'l> Renderer<'a, 'l> {
             .is_none_or(|c| c == '\n' || c == '\r');
         if at_line_end && let Some((before, id)) = block_marker(&text) {
             let anchor = format!(
-                "<span class=\"block-anchor\" id=\"{}\"></span>",
+                "<span class=\"block-anchor\" id=\"{}{}\"></span>",
+                self.prefix,
                 block_anchor(id)
             );
             let before = before.to_string();
@@ -389,6 +440,16 @@ impl<'a, 'l> Renderer<'a, 'l> {
         }
         self.out
             .push(Event::InlineHtml(link_html(w, &shown).into()));
+    }
+}
+
+/// Whether an event of a paragraph is an embed's frame or white space between frames.
+fn frame_or_space(e: &Event<'_>) -> bool {
+    match e {
+        Event::InlineHtml(h) => h.starts_with(wikilink::FRAME),
+        Event::Text(t) => t.trim().is_empty(),
+        Event::SoftBreak | Event::HardBreak => true,
+        _ => false,
     }
 }
 

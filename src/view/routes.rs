@@ -31,6 +31,7 @@ pub fn dispatch(site: &Site, path: &str, query: Option<&str>) -> Reply {
         "/tags" | "/tags/" => tags(site),
         "/tag" | "/tag/" => Reply::redirect("/tags".into()),
         "/search" => search(site, query),
+        "/graph" | "/graph/" => super::graph::page(site, query),
         "/static/style.css" => style(),
         "/static/live.js" => script(),
         "/favicon.ico" => favicon(),

@@ -39,4 +39,6 @@ mod status;
 mod sync;
 mod tasks;
 mod view;
+mod view_embeds;
+mod view_graph;
 mod watch;

@@ -161,23 +161,23 @@ fn fixture() -> TestVault {
 }
 
 /// A running `sparks view`, killed when dropped.
-struct Server {
+pub(crate) struct Server {
     child: Child,
     port: u16,
-    url: String,
+    pub(crate) url: String,
     stderr: Arc<Mutex<String>>,
 }
 
 /// An HTTP response.
 #[derive(Debug)]
-struct Resp {
-    status: u16,
+pub(crate) struct Resp {
+    pub(crate) status: u16,
     headers: HashMap<String, String>,
     body: Vec<u8>,
 }
 
 impl Resp {
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
     }
 
@@ -186,7 +186,7 @@ impl Resp {
     }
 
     #[track_caller]
-    fn status(self, expected: u16) -> Resp {
+    pub(crate) fn status(self, expected: u16) -> Resp {
         assert_eq!(self.status, expected, "status; body:\n{}", self.text());
         self
     }
@@ -194,7 +194,7 @@ impl Resp {
 
 impl Server {
     /// Start `sparks view` on a port the system picks.
-    fn start(v: &TestVault, extra: &[&str]) -> Server {
+    pub(crate) fn start(v: &TestVault, extra: &[&str]) -> Server {
         let mut args = vec!["view", "--addr", "127.0.0.1:0"];
         args.extend_from_slice(extra);
         Server::spawn(v.cmd(&args))
@@ -273,7 +273,7 @@ impl Server {
     }
 
     /// A GET with the Host header a browser would send.
-    fn get(&self, target: &str) -> Resp {
+    pub(crate) fn get(&self, target: &str) -> Resp {
         self.request("GET", target, Some(&format!("127.0.0.1:{}", self.port)))
     }
 
@@ -291,7 +291,7 @@ impl Drop for Server {
 
 /// Whether `html` has a script tag other than the viewer's own live-reload script (which
 /// every page of a watching viewer loads from `/static/live.js`, once, in its head).
-fn has_foreign_script(html: &str) -> bool {
+pub(crate) fn has_foreign_script(html: &str) -> bool {
     let own = html
         .find("<script src=\"/static/live.js\" defer")
         .map(|start| {
@@ -1526,6 +1526,8 @@ fn in_a_real_browser_links_navigate_and_payloads_run_no_script() {
         "page-narrow",
         "tag",
         "search",
+        "embed",
+        "graph",
         "payload",
     ] {
         assert!(shots.join(format!("{shot}.png")).exists(), "{shot}.png");

@@ -240,6 +240,49 @@ try {
     "/favicon.ico answers",
   );
 
+  // Embeds in place and the graphs: a page written now (the watcher scans it) embeds a
+  // section and a whole page; it shows them framed, with its neighbourhood, and /graph draws
+  // the vault, with no console error and no CSP violation.
+  const consoleErrors = [];
+  const onConsole = (m) => m.type() === "error" && consoleErrors.push(m.text());
+  page.on("console", onConsole);
+  fs.writeFileSync(
+    path.join(vault, "wiki/concepts/Reading.md"),
+    "---\ntitle: Reading\ntype: synthesis\n---\n\nWhat the garden needs, in place:\n\n" +
+      "![[Garden Plan#Soil Types]]\n\n![[Cascade]]\n\nMore in [[Garden Plan]].\n",
+  );
+  const started = Date.now();
+  for (;;) {
+    await page.goto(`${base}/wiki/concepts/Reading`);
+    const framed = await page.locator("figure.embed:not(.embed-notice)").count();
+    const drawn = await page.locator(".neighbourhood svg.graph").count();
+    if (framed === 2 && drawn === 1) break;
+    if (Date.now() - started > 10000) throw new Error(`check failed: the embeds show (${framed} framed, ${drawn} graph)`);
+    await page.waitForTimeout(200);
+  }
+  check(
+    (await page.locator("figure.embed .embed-body").first().textContent()).includes("Loam, mostly."),
+    "an embedded section shows its text in a frame",
+  );
+  check(
+    (await page.locator(".neighbourhood .node.current").getAttribute("data-path")) === "wiki/concepts/Reading.md",
+    "the neighbourhood marks the page itself",
+  );
+  check((await page.locator(".neighbourhood .node").count()) >= 3, "the neighbourhood draws the linked pages");
+  await shot("embed");
+  await Promise.all([
+    page.waitForURL(`${base}/wiki/entities/Garden%20Plan`),
+    page.locator(".neighbourhood a.node[data-path='wiki/entities/Garden Plan.md']").click(),
+  ]);
+  check((await page.locator("main h1").textContent()) === "Garden Plan", "clicking a node of the graph opens its page");
+  await page.goto(`${base}/graph`);
+  check((await page.locator("main svg.graph .node").count()) >= 6, "/graph draws the vault's pages");
+  check((await page.locator("main svg.graph line").count()) >= 4, "/graph draws the links");
+  await shot("graph");
+  page.off("console", onConsole);
+  check(consoleErrors.length === 0, `no console error or CSP violation on embeds and graphs (${JSON.stringify(consoleErrors)})`);
+  check(pageErrors.length === 0, `no script error on embeds and graphs (${JSON.stringify(pageErrors)})`);
+
   // Hostile pages: nothing runs, and the CSP would stop an inline script that got through.
   await hostile(page, dialogs);
   await shot("payload");

@@ -1,7 +1,8 @@
 //! A wikilink as HTML: what it shows and the element it becomes (a link, an embedded image,
-//! or a span saying why it leads nowhere), from the target the caller resolved.
+//! an embedded page in its frame, or a span saying why it leads nowhere), from the target the
+//! caller resolved.
 
-use super::{Target, WikiLink};
+use super::{Embed, Target, WikiLink};
 use crate::markdown::Link;
 use crate::view::html::esc;
 use crate::view::paths::encode_segment;
@@ -23,12 +24,42 @@ pub(super) fn display(l: &Link) -> String {
     }
 }
 
+/// How the frame of an embedded page begins (a paragraph of frames alone is unwrapped).
+pub(super) const FRAME: &str = "<figure class=\"embed";
+
+/// An embedded page's frame: a caption linking to the source, then the content or a notice.
+fn frame(e: &Embed) -> String {
+    let caption = format!(
+        "<figcaption><a class=\"embed-source\" href=\"{}\" title=\"{}\">{}</a></figcaption>",
+        esc(&e.href),
+        esc(&e.path),
+        esc(&e.caption)
+    );
+    match &e.body {
+        Ok(html) => format!("{FRAME}\">{caption}<div class=\"embed-body\">{html}</div></figure>"),
+        Err(why) => notice(&caption, why),
+    }
+}
+
+/// A frame holding a short notice instead of content.
+fn notice(caption: &str, why: &str) -> String {
+    format!(
+        "{FRAME} embed-notice\">{caption}<p class=\"embed-why\">{}</p></figure>",
+        esc(why)
+    )
+}
+
 /// The HTML of a resolved wikilink showing `shown`.
 pub(super) fn link_html(w: &WikiLink<'_>, shown: &str) -> String {
     let l = w.link;
     let text = esc(shown);
     let written = esc(&l.target);
     match &w.target {
+        Target::Embed(e) => frame(e),
+        Target::Broken if l.embed => notice(
+            &format!("<figcaption>{text}</figcaption>"),
+            &format!("Not embedded: no page or file matches “{}”.", l.target),
+        ),
         Target::Found {
             image: Some(src), ..
         } if l.embed => {
