@@ -207,7 +207,11 @@ fn devices_that_sync_in_turn_end_on_one_commit() {
     assert_eq!(r["pushed"], true, "{r}");
     // Only pages that exist or whose sources changed are regenerated: no collection page
     // appears that no device made.
-    assert_eq!(r["regenerated"], serde_json::json!(["wiki/index.md"]), "{r}");
+    assert_eq!(
+        r["regenerated"],
+        serde_json::json!(["wiki/index.md"]),
+        "{r}"
+    );
     assert!(!d.b.path("wiki/collections/Quotes.md").exists());
     let r = sync(&d.a);
     assert_eq!(r["fast_forward"], true, "{r}");

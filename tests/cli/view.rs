@@ -1369,7 +1369,11 @@ impl Events {
     /// The data of the next `change` event (keep-alive comments and chunk sizes skipped).
     fn next_change(&mut self) -> serde_json::Value {
         let mut event = String::new();
+        // Keep-alive comments come every 15 s: a change that never comes must still end the
+        // wait.
+        let deadline = Instant::now() + Duration::from_secs(30);
         loop {
+            assert!(Instant::now() < deadline, "no change event within 30 s");
             let mut line = String::new();
             let n = self.lines.read_line(&mut line).expect("read an event");
             assert!(n > 0, "the event stream ended");
