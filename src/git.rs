@@ -130,6 +130,17 @@ impl GitError {
     }
 }
 
+/// libgit2's error as a [`GitError`] about the repository holding `vault_root`: a lock in
+/// the way as [`GitError::Locked`], naming the file, anything else as [`GitError::Git`].
+fn failed(vault_root: &Path) -> impl Fn(git2::Error) -> GitError + Copy + '_ {
+    move |source| {
+        locked(vault_root, &source).unwrap_or(GitError::Git {
+            repo: vault_root.to_path_buf(),
+            source,
+        })
+    }
+}
+
 /// The reason given when the vault is not in a work tree.
 pub const NOT_A_REPOSITORY: &str =
     "the vault is not inside a git work tree (run `git init` in the vault to enable commits)";
@@ -154,12 +165,7 @@ pub fn commit_vault_paths(
 }
 
 fn commit(vault_root: &Path, message: &str, only: Option<&[String]>) -> Result<Commit, GitError> {
-    let git = |source: git2::Error| {
-        locked(vault_root, &source).unwrap_or(GitError::Git {
-            repo: vault_root.to_path_buf(),
-            source,
-        })
-    };
+    let git = failed(vault_root);
     let Some(repo) = open(vault_root).map_err(git)? else {
         return Ok(Commit::Skipped(NOT_A_REPOSITORY.into()));
     };
@@ -352,12 +358,7 @@ pub fn file_at(
 /// Set `keys` in the local configuration of the repository holding the vault (left as they
 /// are when they already hold those values). Nothing outside a repository.
 pub fn set_local_config(vault_root: &Path, keys: &[(&str, &str)]) -> Result<(), GitError> {
-    let git = |source: git2::Error| {
-        locked(vault_root, &source).unwrap_or(GitError::Git {
-            repo: vault_root.to_path_buf(),
-            source,
-        })
-    };
+    let git = failed(vault_root);
     let Some(repo) = open(vault_root).map_err(git)? else {
         return Ok(());
     };
@@ -377,12 +378,7 @@ pub fn set_local_config(vault_root: &Path, keys: &[(&str, &str)]) -> Result<(), 
 /// index holds, for the paths the commit changed, what its parent had: those entries become
 /// the commit's. An entry the user changed since is left alone.
 pub fn align_index(vault_root: &Path, sha: &str) -> Result<(), GitError> {
-    let git = |source: git2::Error| {
-        locked(vault_root, &source).unwrap_or(GitError::Git {
-            repo: vault_root.to_path_buf(),
-            source,
-        })
-    };
+    let git = failed(vault_root);
     let Some(repo) = open(vault_root).map_err(git)? else {
         return Ok(());
     };

@@ -225,23 +225,12 @@ pub fn merge_text(base: &[u8], ours: &[u8], theirs: &[u8]) -> Option<Vec<u8>> {
     merged.is_automergeable().then(|| merged.content().to_vec())
 }
 
-/// Put the tree `tree` in the work tree and the index, from HEAD's. With `force`, every file
-/// that differs from the tree is overwritten (a resumed sync whose first checkout was cut off);
-/// otherwise a file with changes of its own stops it, naming the file.
-pub fn checkout(vault_root: &Path, tree: &str, force: bool) -> Result<(), GitError> {
-    let git = git_error(vault_root);
-    let repo = repo(vault_root)?;
-    let tree = repo
-        .find_tree(Oid::from_str(tree).map_err(&git)?)
-        .map_err(&git)?;
+/// Put the tree `tree` in the work tree and the index, from HEAD's; a file with changes of its
+/// own stops it, naming the file.
+pub fn checkout(vault_root: &Path, tree: &str) -> Result<(), GitError> {
     let mut opts = git2::build::CheckoutBuilder::new();
-    if force {
-        opts.force();
-    } else {
-        opts.safe();
-    }
-    repo.checkout_tree(tree.as_object(), Some(&mut opts))
-        .map_err(&git)
+    opts.safe();
+    checkout_with(vault_root, tree, &mut opts)
 }
 
 /// Put the tree `tree`'s version of `paths` (repository-relative) in the work tree and the
@@ -250,17 +239,25 @@ pub fn checkout_paths(vault_root: &Path, tree: &str, paths: &[String]) -> Result
     if paths.is_empty() {
         return Ok(());
     }
-    let git = git_error(vault_root);
-    let repo = repo(vault_root)?;
-    let tree = repo
-        .find_tree(Oid::from_str(tree).map_err(&git)?)
-        .map_err(&git)?;
     let mut opts = git2::build::CheckoutBuilder::new();
     opts.force().disable_pathspec_match(true);
     for p in paths {
         opts.path(p.as_str());
     }
-    repo.checkout_tree(tree.as_object(), Some(&mut opts))
+    checkout_with(vault_root, tree, &mut opts)
+}
+
+fn checkout_with(
+    vault_root: &Path,
+    tree: &str,
+    opts: &mut git2::build::CheckoutBuilder<'_>,
+) -> Result<(), GitError> {
+    let git = git_error(vault_root);
+    let repo = repo(vault_root)?;
+    let tree = repo
+        .find_tree(Oid::from_str(tree).map_err(&git)?)
+        .map_err(&git)?;
+    repo.checkout_tree(tree.as_object(), Some(opts))
         .map_err(&git)
 }
 
@@ -468,8 +465,5 @@ pub(super) fn repo(vault_root: &Path) -> Result<Repository, GitError> {
 }
 
 pub(super) fn git_error(vault_root: &Path) -> impl Fn(git2::Error) -> GitError + '_ {
-    move |source| GitError::Git {
-        repo: vault_root.to_path_buf(),
-        source,
-    }
+    super::failed(vault_root)
 }

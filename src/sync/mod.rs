@@ -260,7 +260,7 @@ impl Syncing<'_> {
                 self.incoming(theirs)?;
                 let merge = self.plan(theirs)?;
                 self.run.sync_merging(&merge)?;
-                runstate::guarded(root, || gitmerge::checkout(root, &merge.tree, false))?;
+                runstate::guarded(root, || gitmerge::checkout(root, &merge.tree))?;
                 crate::fault::reached("sync.merge");
                 let merge = SyncMerge {
                     checked_out: true,
@@ -315,7 +315,6 @@ impl Syncing<'_> {
             gitmerge::commit_merge(root, &message, &merge.tree, &merge.theirs)
         })?;
         self.run.sync_merged()?;
-        scan::refresh(self.vault, self.manifest, self.now)?;
         self.report.merge = Some(sha);
         self.report.add_changed(&merge.changed, self.up, root);
         self.report.add_merged(&merge, self.up, root);
@@ -343,10 +342,12 @@ impl Syncing<'_> {
                 .filter(|o| o.status == regen::Status::Written)
                 .map(|o| o.path)
                 .collect();
-        scan::refresh(self.vault, self.manifest, self.now)?;
+        // The pages written, recorded (the index lists them); the index records its own.
+        if !written.is_empty() {
+            scan::scan_paths(self.vault, self.manifest, &written, self.now.ns)?;
+        }
         let index = index::rebuild(self.vault, self.manifest, self.now)?;
         written.extend(index.diff.iter().map(|d| d.path.clone()));
-        scan::refresh(self.vault, self.manifest, self.now)?;
         written.sort();
         written.dedup();
         Ok(written)
