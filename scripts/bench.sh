@@ -567,57 +567,43 @@ for s in sizes:
             r["label"], r["runs"], status, rng, mb(r["rss"]), ratio, r["note"]))
     w("")
 
-# The watcher.
-WATCH = ["watch_query_cold", "watch_query_warm", "watch_latency", "watch_storm", "watch_idle", "watch_rss"]
-if any(get(sz, id) for sz in sizes for id in WATCH):
-    w("## The watcher (issue 36)")
+# The watcher's and sync's tables: one row per measure, one column per size.
+def measure_cell(r):
+    if not r:
+        return "–"
+    if r["status"] != "ok":
+        return r["status"]
+    if r["id"] == "watch_rss":
+        return "%s MB" % mb(r["rss"])
+    return secs(float(r["median"])) + (" (%s)" % r["note"] if r["note"] else "")
+def by_size(title, intro, ids):
+    if not any(get(sz, id) for sz in sizes for id in ids):
+        return
+    w("## " + title)
     w("")
-    w("`scripts/bench_watch.py` on each vault: a lookup without a watcher (it scans first) and "
-      "while one vouches (15 runs each, one set after the other); a page written until the watcher's "
-      "line says it is applied (the manifest is committed before the line; median of 10); "
-      "1,500 new pages written at once until `query --no-refresh` answers all of them; the "
-      "watcher's CPU time while idle; its peak RSS.")
-    w("")
-    w("| " + " | ".join(["measure"] + [n(sz) for sz in sizes]) + " |")
-    w("|---|" + "---:|" * len(sizes))
-    for id in WATCH:
-        label = next((get(sz, id)["label"] for sz in sizes if get(sz, id)), None)
-        if not label:
-            continue
-        cells = []
-        for sz in sizes:
-            r = get(sz, id)
-            if not r:
-                cells.append("–")
-            elif r["status"] != "ok":
-                cells.append(r["status"])
-            elif id == "watch_rss":
-                cells.append("%s MB" % mb(r["rss"]))
-            else:
-                cells.append(secs(float(r["median"])) + (" (%s)" % r["note"] if r["note"] else ""))
-        w("| %s | %s |" % (label, " | ".join(cells)))
-    w("")
-
-# Sync.
-SYNC = ["sync_clone_scan", "sync_out", "sync_in", "sync_noop"]
-if any(get(sz, id) for sz in sizes for id in SYNC):
-    w("## Sync (issue 37)")
-    w("")
-    w("`scripts/bench_sync.py` on each vault after the other measures: the vault committed, a "
-      "bare clone as the remote, a second device cloned from it (none of that measured); then a "
-      "fresh clone's first `sparks scan`, and five rounds of one `sparks capture` on the first "
-      "device, its `sparks sync` (commit, fetch, push) and the second device's (fetch, "
-      "fast-forward, scan), and five syncs with nothing new. Medians.")
+    w(intro)
     w("")
     w("| " + " | ".join(["measure"] + [n(sz) for sz in sizes]) + " |")
     w("|---|" + "---:|" * len(sizes))
-    for id in SYNC:
+    for id in ids:
         label = next((get(sz, id)["label"] for sz in sizes if get(sz, id)), None)
-        if not label:
-            continue
-        cells = [secs(float(get(sz, id)["median"])) if get(sz, id) else "–" for sz in sizes]
-        w("| %s | %s |" % (label, " | ".join(cells)))
+        if label:
+            w("| %s | %s |" % (label, " | ".join(measure_cell(get(sz, id)) for sz in sizes)))
     w("")
+by_size("The watcher (issue 36)",
+        "`scripts/bench_watch.py` on each vault: a lookup without a watcher (it scans first) and "
+        "while one vouches (15 runs each, one set after the other); a page written until the watcher's "
+        "line says it is applied (the manifest is committed before the line; median of 10); "
+        "1,500 new pages written at once until `query --no-refresh` answers all of them; the "
+        "watcher's CPU time while idle; its peak RSS.",
+        ["watch_query_cold", "watch_query_warm", "watch_latency", "watch_storm", "watch_idle", "watch_rss"])
+by_size("Sync (issue 37)",
+        "`scripts/bench_sync.py` on each vault after the other measures: the vault committed, a "
+        "bare clone as the remote, a second device cloned from it (none of that measured); then a "
+        "fresh clone's first `sparks scan`, and five rounds of one `sparks capture` on the first "
+        "device, its `sparks sync` (commit, fetch, push) and the second device's (fetch, "
+        "fast-forward, scan), and five syncs with nothing new. Medians.",
+        ["sync_clone_scan", "sync_out", "sync_in", "sync_noop"])
 
 # Growth.
 if len(sizes) > 1:
