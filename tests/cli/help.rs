@@ -375,9 +375,12 @@ fn quiet_silences_warnings_and_status_lines_but_not_errors() {
     v.run_in(v.dir.path(), &["init", "vault", "--agent", "claude"])
         .ok();
     std::fs::write(v.path("CLAUDE.md"), "my own rules\n").unwrap();
-    let loud = v.run(&["status"]).ok();
+    // Both from the manifest as it is: a refresh each would stamp its own "last scan" time,
+    // and two runs may straddle a second.
+    v.run(&["scan"]).ok();
+    let loud = v.run(&["status", "--no-refresh"]).ok();
     assert!(loud.stderr.contains("warning:"), "{}", loud.stderr);
-    let quiet = v.run(&["-q", "status"]).ok();
+    let quiet = v.run(&["-q", "status", "--no-refresh"]).ok();
     assert_eq!(quiet.stderr, "");
     assert_eq!(quiet.stdout, loud.stdout, "quiet changes no data");
 
