@@ -174,7 +174,7 @@ pub fn start(site: &Site, options: Options, listen: Listener) -> Result<Started,
     let now = site.now();
     let session = site.open()?;
     let mut manifest = session.manifest()?;
-    scan::rescan(&vault, &mut manifest, &now)?;
+    let found = scan::rescan(&vault, &mut manifest, &now)?.touched;
     drop(manifest);
     let state = WatchState {
         pid: std::process::id(),
@@ -193,6 +193,11 @@ pub fn start(site: &Site, options: Options, listen: Listener) -> Result<Started,
         listen,
         last_poll_cost: Duration::ZERO,
     };
+    // What changed before it watched is told like any change: a viewer's page rendered from
+    // the manifest as it was reloads.
+    if !found.is_empty() {
+        run.applied(found);
+    }
     let thread = std::thread::Builder::new()
         .name("watch".into())
         .spawn(move || run.run(rx))

@@ -356,11 +356,36 @@ fn directories_deleted_and_made_again_and_a_storm_of_files_are_followed() {
 }
 
 #[test]
+fn what_changed_before_the_watcher_started_is_told_as_one_change() {
+    let v = TestVault::new();
+    v.run(&["scan"]).ok();
+    concept(&v, "Early", "Written before the watcher.");
+    let w = Watch::start(&v, &[]);
+    let mut told = Vec::new();
+    wait_for(
+        || {
+            told.extend(w.applied());
+            !told.is_empty()
+        },
+        "the first scan's change told",
+    );
+    let first = &told[0];
+    assert_eq!(first["seq"], 1, "{first}");
+    assert_eq!(
+        first["paths"],
+        serde_json::json!(["wiki/concepts/Early.md"]),
+        "{first}"
+    );
+    assert!(status(&v)["watch"]["last_event"].is_string());
+}
+
+#[test]
 fn an_idle_watcher_costs_no_cpu() {
     let v = TestVault::new();
     for i in 0..200 {
         concept(&v, &format!("Idle{i}"), "Idle.");
     }
+    v.run(&["scan"]).ok();
     let w = Watch::start(&v, &[]);
     std::thread::sleep(Duration::from_millis(300));
     let before = cpu_ticks(w.pid());
