@@ -28,8 +28,10 @@ pub struct Stat {
 pub struct FileRow {
     /// What the file looked like when it was last read.
     pub stat: Stat,
-    /// blake3 of its content.
-    pub hash: String,
+    /// blake3 of its content; `None` when the row holds something else (a row marked to be
+    /// indexed again), which no content matches. Held as bytes, not hex: a scan keeps a row of
+    /// every file in memory.
+    pub hash: Option<blake3::Hash>,
     /// The filesystem clock when it was last read.
     pub clock_ns: i64,
     /// Whether the latest scan did not find it.
@@ -49,7 +51,11 @@ fn file_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(String, FileRow)> {
                 ctime_ns: r.get(3)?,
                 inode: r.get::<_, i64>(4)? as u64,
             },
-            hash: r.get(5)?,
+            hash: r
+                .get_ref(5)?
+                .as_str()
+                .ok()
+                .and_then(|h| blake3::Hash::from_hex(h).ok()),
             clock_ns: r.get(6)?,
             deleted: r.get::<_, i64>(7)? != 0,
         },

@@ -451,7 +451,7 @@ mod tests {
         };
         let row = |clock_ns| FileRow {
             stat,
-            hash: String::new(),
+            hash: None,
             clock_ns,
             deleted: false,
         };

@@ -99,6 +99,11 @@ pub(super) enum Searchable {
     Large,
 }
 
+/// Whether the stored row says the file holds exactly this content.
+fn is_same(row: Option<&FileRow>, hash: blake3::Hash) -> bool {
+    row.is_some_and(|r| !r.deleted && r.hash == Some(hash))
+}
+
 fn read_one(root: &Path, f: &Found, row: Option<&FileRow>) -> Read {
     let path = f.raw.clone().unwrap_or_else(|| root.join(&f.rel));
     if f.stat.size >= crate::pieces::HELD_BELOW && searched(&f.rel) && !is_wiki_markdown(&f.rel) {
@@ -109,10 +114,11 @@ fn read_one(root: &Path, f: &Found, row: Option<&FileRow>) -> Read {
         Ok(None) => return Read::Vanished,
         Err(e) => return Read::Failed(e.to_string()),
     };
-    let hash = blake3::hash(&bytes).to_hex().to_string();
-    if row.is_some_and(|r| !r.deleted && r.hash == hash) {
+    let hash = blake3::hash(&bytes);
+    if is_same(row, hash) {
         return Read::Same;
     }
+    let hash = hash.to_hex().to_string();
     let doc = is_page(&f.rel).then(|| parse_page(&bytes));
     let text = searchable(&f.rel, &bytes).map(Searchable::Held);
     Read::Changed { hash, doc, text }
@@ -186,10 +192,11 @@ fn read_large(path: &Path, row: Option<&FileRow>) -> Read {
             Err(_) => text = false,
         }
     }
-    let hash = hasher.finalize().to_hex().to_string();
-    if row.is_some_and(|r| !r.deleted && r.hash == hash) {
+    let hash = hasher.finalize();
+    if is_same(row, hash) {
         return Read::Same;
     }
+    let hash = hash.to_hex().to_string();
     Read::Changed {
         hash,
         doc: None,
