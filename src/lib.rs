@@ -39,6 +39,7 @@ pub mod markdown;
 pub mod mcp;
 pub mod mv;
 pub mod par;
+pub mod paths;
 pub mod pieces;
 pub mod progress;
 pub mod query;

@@ -3,12 +3,76 @@
 //! [`super::ScanTx`].
 
 use super::{At, Manifest, Result};
-use rusqlite::OptionalExtension;
-use std::collections::HashMap;
+use crate::paths::PathList;
+use std::hash::BuildHasher as _;
 
-/// The stored rows of files, by path. A scan looks up every file of the vault here: foldhash
-/// hashes a path several times faster than the default SipHash, and a path is no secret.
-pub type FileRows = HashMap<String, FileRow, foldhash::fast::RandomState>;
+/// The stored rows of files, by path. A scan holds the row of every file of the vault while it
+/// walks, so the paths share one buffer ([`PathList`]), the rows one vector, and a table of
+/// their positions hashed on the path finds them. foldhash hashes a path several times faster
+/// than SipHash, and a path is no secret.
+#[derive(Debug, Default)]
+pub struct FileRows {
+    paths: PathList,
+    rows: Vec<FileRow>,
+    index: hashbrown::HashTable<usize>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl FileRows {
+    /// Room for `n` rows.
+    pub fn with_capacity(n: usize) -> FileRows {
+        FileRows {
+            paths: PathList::with_capacity(n),
+            rows: Vec::with_capacity(n),
+            index: hashbrown::HashTable::with_capacity(n),
+            hasher: Default::default(),
+        }
+    }
+
+    /// Hold `row` as the row of `path`, in place of any it had.
+    pub fn insert(&mut self, path: &str, row: FileRow) {
+        let hash = self.hasher.hash_one(path);
+        let paths = &self.paths;
+        if let Some(&i) = self.index.find(hash, |&i| paths.get(i) == path) {
+            self.rows[i] = row;
+            return;
+        }
+        self.paths.push(path);
+        self.rows.push(row);
+        let (paths, hasher) = (&self.paths, &self.hasher);
+        self.index.insert_unique(hash, self.rows.len() - 1, |&i| {
+            hasher.hash_one(paths.get(i))
+        });
+    }
+
+    /// The row of `path`, if one is held.
+    pub fn get(&self, path: &str) -> Option<&FileRow> {
+        let hash = self.hasher.hash_one(path);
+        self.index
+            .find(hash, |&i| self.paths.get(i) == path)
+            .map(|&i| &self.rows[i])
+    }
+
+    /// How many rows are held.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Every row with its path, in the order they were held.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &FileRow)> {
+        self.paths.iter().zip(&self.rows)
+    }
+
+    /// Every row.
+    pub fn values(&self) -> impl Iterator<Item = &FileRow> {
+        self.rows.iter()
+    }
+}
 
 /// What the scan compares to decide whether a file must be read again: like git's index,
 /// size, mtime, ctime and inode. ctime cannot be set back by `touch -d`.
@@ -41,9 +105,10 @@ pub struct FileRow {
 /// The columns [`file_row`] reads.
 const FILE_ROW: &str = "path, size, mtime_ns, ctime_ns, inode, hash, clock_ns, deleted";
 
-fn file_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(String, FileRow)> {
+/// A row of [`FILE_ROW`]'s columns, and its path as SQLite holds it (no copy made).
+fn file_row<'r>(r: &'r rusqlite::Row<'_>) -> rusqlite::Result<(&'r str, FileRow)> {
     Ok((
-        r.get::<_, String>(0)?,
+        r.get_ref(0)?.as_str()?,
         FileRow {
             stat: Stat {
                 size: r.get::<_, i64>(1)? as u64,
@@ -68,14 +133,14 @@ impl Manifest {
         // Sized from the tallies up front: grown by doubling, the map rehashed every row
         // again and touched twice its memory (fresh pages the kernel must zero).
         let (live, deleted) = self.file_tally()?;
-        let mut out =
-            FileRows::with_capacity_and_hasher((live + deleted) as usize, Default::default());
+        let mut out = FileRows::with_capacity((live + deleted) as usize);
         let mut stmt = self
             .conn
             .prepare(&format!("SELECT {FILE_ROW} FROM files"))
             .at(&self.path)?;
-        for row in stmt.query_map([], file_row).at(&self.path)? {
-            let (path, row) = row.at(&self.path)?;
+        let mut rows = stmt.query([]).at(&self.path)?;
+        while let Some(r) = rows.next().at(&self.path)? {
+            let (path, row) = file_row(r).at(&self.path)?;
             out.insert(path, row);
         }
         Ok(out)
@@ -106,12 +171,64 @@ impl Manifest {
             .conn
             .prepare_cached(&format!("SELECT {FILE_ROW} FROM files WHERE path = ?1"))
             .at(&self.path)?;
-        let mut rows = FileRows::default();
+        let mut out = FileRows::with_capacity(paths.len());
         for p in paths {
-            if let Some((path, row)) = stmt.query_row([p], file_row).optional().at(&self.path)? {
-                rows.insert(path, row);
+            let mut rows = stmt.query([p]).at(&self.path)?;
+            if let Some(r) = rows.next().at(&self.path)? {
+                let (path, row) = file_row(r).at(&self.path)?;
+                out.insert(path, row);
             }
         }
-        Ok(rows)
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(size: u64) -> FileRow {
+        FileRow {
+            stat: Stat {
+                size,
+                mtime_ns: 1,
+                ctime_ns: 1,
+                inode: 1,
+            },
+            hash: None,
+            clock_ns: 2,
+            deleted: false,
+        }
+    }
+
+    #[test]
+    fn rows_are_found_by_their_whole_path_and_replaced_in_place() {
+        let mut rows = FileRows::with_capacity(1);
+        assert!(rows.is_empty());
+        // More rows than the room asked for, and paths that share prefixes.
+        for (i, p) in ["wiki/A.md", "wiki/A.md.bak", "wiki/AB.md", "raw/ü.md"]
+            .into_iter()
+            .enumerate()
+        {
+            rows.insert(p, row(i as u64));
+        }
+        assert_eq!(rows.get("wiki/A.md").map(|r| r.stat.size), Some(0));
+        assert_eq!(rows.get("wiki/A.md.bak").map(|r| r.stat.size), Some(1));
+        assert_eq!(rows.get("raw/ü.md").map(|r| r.stat.size), Some(3));
+        assert!(rows.get("wiki/A").is_none() && rows.get("").is_none());
+        rows.insert("wiki/AB.md", row(9));
+        assert_eq!(rows.len(), 4, "a path held again replaces its row");
+        assert_eq!(rows.get("wiki/AB.md").map(|r| r.stat.size), Some(9));
+        let listed: Vec<(&str, u64)> = rows.iter().map(|(p, r)| (p, r.stat.size)).collect();
+        assert_eq!(
+            listed,
+            [
+                ("wiki/A.md", 0),
+                ("wiki/A.md.bak", 1),
+                ("wiki/AB.md", 9),
+                ("raw/ü.md", 3)
+            ]
+        );
+        assert_eq!(rows.values().count(), 4);
     }
 }

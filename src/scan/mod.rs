@@ -28,7 +28,7 @@ use crate::vault::{MANIFEST, Vault};
 use read::{Read, Searchable, large_text, read_streaming};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use walk::{Found, walk, walked};
+use walk::{FoundList, walk, walked};
 
 /// The scan could not run at all.
 #[derive(Debug, thiserror::Error)]
@@ -129,7 +129,7 @@ pub fn scan_paths(
     now_ns: i64,
 ) -> Result<ScanReport, ScanError> {
     let started = Instant::now();
-    let mut found = Vec::new();
+    let mut found = FoundList::default();
     let mut errors = Vec::new();
     // Only what the walk would find: a scan of these paths must agree with a scan of all.
     let mut unique: Vec<&String> = paths.iter().filter(|p| walked(p)).collect();
@@ -137,11 +137,7 @@ pub fn scan_paths(
     unique.dedup();
     for rel in unique {
         match fsio::if_exists(fsio::symlink_metadata(&vault.root.join(rel))) {
-            Ok(Some(meta)) if meta.is_file() => found.push(Found {
-                rel: rel.clone(),
-                raw: None,
-                stat: stat_of(&meta),
-            }),
+            Ok(Some(meta)) if meta.is_file() => found.push(rel, None, stat_of(&meta)),
             Ok(_) => {}
             Err(e) => errors.push(ScanIssue {
                 path: rel.clone(),
@@ -213,7 +209,7 @@ pub fn refresh(
 /// What a scan is to store: the files found (all of the vault's, or the ones asked for), the
 /// rows the manifest holds for them, and the errors met finding them.
 struct Work<'a> {
-    found: Vec<Found>,
+    found: FoundList,
     known: FileRows,
     errors: Vec<ScanIssue>,
     /// Read every found file, whatever its metadata says.
@@ -251,7 +247,7 @@ fn store(
     // Live rows whose file the walk found: when that is all of them, no row is gone.
     let mut live_found = 0;
     for (i, f) in found.iter().enumerate() {
-        let row = known.get(&f.rel);
+        let row = known.get(f.rel);
         live_found += usize::from(row.is_some_and(|r| !r.deleted));
         match row {
             Some(row) if !full && is_clean(row, f.stat) => skipped += 1,
@@ -273,21 +269,21 @@ fn store(
     // Readers hash and parse in parallel while this thread writes, in walk order, with a
     // bounded number of files in flight: memory does not grow with the vault.
     read_streaming(root, &found, &to_read, &known, |i, read| {
-        let f = &found[i];
+        let f = found.get(i);
         progress.advance(1);
         match read {
             Read::Same => {
                 hashed += 1;
-                tx.touch(&f.rel, f.stat, clock_ns)?;
+                tx.touch(f.rel, f.stat, clock_ns)?;
             }
             Read::Changed { hash, doc, text } => {
                 hashed += 1;
                 changed += 1;
-                touched.add(&f.rel);
+                touched.add(f.rel);
                 let mut failed = None;
-                let path = f.raw.clone().unwrap_or_else(|| root.join(&f.rel));
+                let path = f.path(root);
                 let mut large = match &text {
-                    Some(Searchable::Large) => Some(large_text(&path, &f.rel, &mut failed)),
+                    Some(Searchable::Large) => Some(large_text(&path, f.rel, &mut failed)),
                     _ => None,
                 };
                 let text = match (&text, &mut large) {
@@ -300,17 +296,17 @@ fn store(
                     doc: doc.as_ref(),
                     text,
                 };
-                let indexed = tx.store(&f.rel, f.stat, content, (clock_ns, now_ns), &mut dirty)?;
+                let indexed = tx.store(f.rel, f.stat, content, (clock_ns, now_ns), &mut dirty)?;
                 drop(large);
                 // Not searchable to the end: said, never silently.
                 if let Some(e) = failed {
                     errors.push(ScanIssue {
-                        path: f.rel.clone(),
+                        path: f.rel.to_string(),
                         error: format!("reading it for the search index failed: {e}"),
                     });
                 } else if indexed.cut {
                     errors.push(ScanIssue {
-                        path: f.rel.clone(),
+                        path: f.rel.to_string(),
                         error: format!(
                             "only its first {} pieces of text are searchable",
                             indexed.pieces
@@ -322,7 +318,7 @@ fn store(
                 }
             }
             Read::Failed(error) => errors.push(ScanIssue {
-                path: f.rel.clone(),
+                path: f.rel.to_string(),
                 error,
             }),
             Read::Vanished => {
@@ -343,10 +339,10 @@ fn store(
                 .iter()
                 .enumerate()
                 .filter(|(i, _)| !vanished.contains(i))
-                .map(|(_, f)| f.rel.as_str()),
+                .map(|(_, f)| f.rel),
         );
-        for (path, row) in &known {
-            if !seen.contains(path.as_str()) && gone(path, row) {
+        for (path, row) in known.iter() {
+            if !seen.contains(path) && gone(path, row) {
                 tx.delete(path, now_ns, &mut dirty)?;
                 deleted += 1;
                 touched.add(path);

@@ -6,7 +6,7 @@
 //! whatever the size of a file.
 
 use super::ScanError;
-use super::walk::Found;
+use super::walk::{Found, FoundList};
 use crate::fsio;
 use crate::manifest::{FileRow, FileRows};
 use crate::markdown::{Block, Document};
@@ -39,7 +39,7 @@ const IN_FLIGHT: usize = 64;
 /// `store` on this thread in the order of `which`. Stops at the first error `store` returns.
 pub(super) fn read_streaming(
     root: &Path,
-    found: &[Found],
+    found: &FoundList,
     which: &[usize],
     known: &FileRows,
     mut store: impl FnMut(usize, Read) -> Result<(), ScanError>,
@@ -56,9 +56,9 @@ pub(super) fn read_streaming(
                 loop {
                     let n = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&i) = which.get(n) else { break };
-                    let f = &found[i];
+                    let f = found.get(i);
                     let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        read_one(root, f, known.get(&f.rel))
+                        read_one(root, f, known.get(f.rel))
                     }))
                     .unwrap_or_else(|_| Read::Failed("reading it failed: internal error".into()));
                     // The writer stopped (on an error): nothing more to do.
@@ -104,9 +104,9 @@ fn is_same(row: Option<&FileRow>, hash: blake3::Hash) -> bool {
     row.is_some_and(|r| !r.deleted && r.hash == Some(hash))
 }
 
-fn read_one(root: &Path, f: &Found, row: Option<&FileRow>) -> Read {
-    let path = f.raw.clone().unwrap_or_else(|| root.join(&f.rel));
-    if f.stat.size >= crate::pieces::HELD_BELOW && searched(&f.rel) && !is_wiki_markdown(&f.rel) {
+fn read_one(root: &Path, f: Found<'_>, row: Option<&FileRow>) -> Read {
+    let path = f.path(root);
+    if f.stat.size >= crate::pieces::HELD_BELOW && searched(f.rel) && !is_wiki_markdown(f.rel) {
         return read_large(&path, row);
     }
     let bytes = match fsio::read_if_exists(&path) {
@@ -119,8 +119,8 @@ fn read_one(root: &Path, f: &Found, row: Option<&FileRow>) -> Read {
         return Read::Same;
     }
     let hash = hash.to_hex().to_string();
-    let doc = is_page(&f.rel).then(|| parse_page(&bytes));
-    let text = searchable(&f.rel, &bytes).map(Searchable::Held);
+    let doc = is_page(f.rel).then(|| parse_page(&bytes));
+    let text = searchable(f.rel, &bytes).map(Searchable::Held);
     Read::Changed { hash, doc, text }
 }
 

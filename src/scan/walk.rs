@@ -6,17 +6,83 @@
 use super::ScanIssue;
 use crate::fsio;
 use crate::manifest::Stat;
+use crate::paths::PathList;
 use crate::progress::{Phase, Progress};
 use crate::vault::MANIFEST;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 /// A file found by the walk.
-pub(super) struct Found {
-    pub(super) rel: String,
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Found<'a> {
+    pub(super) rel: &'a str,
     // The path as found, when `rel` (lossy for a name that is not UTF-8) cannot give it back.
-    pub(super) raw: Option<PathBuf>,
+    pub(super) raw: Option<&'a Path>,
     pub(super) stat: Stat,
+}
+
+impl Found<'_> {
+    /// Where the file is.
+    pub(super) fn path(&self, root: &Path) -> PathBuf {
+        match self.raw {
+            Some(raw) => raw.to_path_buf(),
+            None => root.join(self.rel),
+        }
+    }
+}
+
+/// The files a walk found, by position: their paths in one buffer ([`PathList`]), their
+/// metadata beside them, and the few paths as found that a name not in UTF-8 made lossy.
+#[derive(Debug, Default)]
+pub(super) struct FoundList {
+    paths: PathList,
+    stats: Vec<Stat>,
+    /// By position, ascending.
+    raw: Vec<(usize, PathBuf)>,
+}
+
+impl FoundList {
+    /// Room for `n` files.
+    pub(super) fn with_capacity(n: usize) -> FoundList {
+        FoundList {
+            paths: PathList::with_capacity(n),
+            stats: Vec::with_capacity(n),
+            raw: Vec::new(),
+        }
+    }
+
+    /// Add a file.
+    pub(super) fn push(&mut self, rel: &str, raw: Option<PathBuf>, stat: Stat) {
+        if let Some(raw) = raw {
+            self.raw.push((self.stats.len(), raw));
+        }
+        self.paths.push(rel);
+        self.stats.push(stat);
+    }
+
+    /// The file at position `i`.
+    pub(super) fn get(&self, i: usize) -> Found<'_> {
+        let raw = self
+            .raw
+            .binary_search_by_key(&i, |(at, _)| *at)
+            .ok()
+            .map(|k| self.raw[k].1.as_path());
+        Found {
+            rel: self.paths.get(i),
+            raw,
+            stat: self.stats[i],
+        }
+    }
+
+    /// How many files it holds.
+    pub(super) fn len(&self) -> usize {
+        self.stats.len()
+    }
+
+    /// Every file, in the order found.
+    pub(super) fn iter(&self) -> impl Iterator<Item = Found<'_>> {
+        (0..self.len()).map(|i| self.get(i))
+    }
 }
 
 /// Whether the walk skips this directory entry (never the root itself).
@@ -40,7 +106,7 @@ pub(super) fn walked(rel: &str) -> bool {
 /// What a walk found.
 pub(super) struct Walked {
     /// The files.
-    pub(super) found: Vec<Found>,
+    pub(super) found: FoundList,
     /// The errors met.
     pub(super) errors: Vec<ScanIssue>,
     /// The vault-relative paths of directories (or files) that could not be read.
@@ -58,7 +124,7 @@ pub(super) struct Walked {
 pub(super) fn walk(root: &Path, progress: &dyn Progress, expected: usize) -> Walked {
     progress.phase(Phase::Walking, None);
     let mut walk = Walk {
-        found: Vec::with_capacity(expected + expected / 32 + 16),
+        found: FoundList::with_capacity(expected + expected / 32 + 16),
         errors: Vec::new(),
         unreadable: Vec::new(),
         staged: Vec::new(),
@@ -74,7 +140,7 @@ pub(super) fn walk(root: &Path, progress: &dyn Progress, expected: usize) -> Wal
 }
 
 struct Walk<'p> {
-    found: Vec<Found>,
+    found: FoundList,
     errors: Vec<ScanIssue>,
     unreadable: Vec<String>,
     staged: Vec<(PathBuf, String)>,
@@ -138,11 +204,8 @@ impl Walk<'_> {
             } else if file_type.is_file() {
                 match crate::fsio::entry_metadata(&entry) {
                     Ok(meta) => {
-                        self.found.push(Found {
-                            raw: lossy.then(|| entry.path()),
-                            rel: child,
-                            stat: stat_of(&meta),
-                        });
+                        self.found
+                            .push(&child, lossy.then(|| entry.path()), stat_of(&meta));
                         self.progress.advance(1);
                     }
                     Err(e) if e.kind() == ErrorKind::NotFound => {}
