@@ -16,7 +16,11 @@ Appends to RESULTS (bench.sh's TSV: size id label floor status runs median min m
   `query --no-refresh --tag`;
 - watch_idle: the watcher's CPU time over IDLE_SECONDS of idling after the storm (median =
   CPU seconds; the note gives the share of one core);
-- watch_rss: the watcher's peak resident memory (VmHWM) over the whole run.
+- watch_rss: the watcher's peak resident memory (VmHWM) over the whole run;
+- watch_idle_rss: its resident memory (VmRSS) at the end of the idle window;
+- watch_idle_rss_purge: the same for a second watcher started with MIMALLOC_PURGE_DELAY=0
+  (the allocator returns freed memory at once, instead of at its next call, which an idle
+  watcher never makes), measured after its first scan and IDLE_SECONDS / 10 of idling.
 
 Every file it writes is removed again, and the watcher is stopped with SIGTERM.
 """
@@ -146,8 +150,10 @@ def main():
         spent = cpu_seconds(watcher.pid) - before
         record("watch_idle", "watch: CPU time idling %d s" % idle_s, "ok", 1, spent, spent, spent, "-",
                "%.3f%% of one core" % (100 * spent / idle_s))
-        rss = hwm_kb(watcher.pid)
+        rss = status_kb(watcher.pid, "VmHWM")
         record("watch_rss", "watch: peak RSS", "ok", 1, 0, 0, 0, str(rss), "")
+        rss = status_kb(watcher.pid, "VmRSS")
+        record("watch_idle_rss", "watch: RSS idling", "ok", 1, 0, 0, 0, str(rss), "")
     finally:
         watcher.send_signal(signal.SIGTERM)
         try:
@@ -162,6 +168,7 @@ def main():
             elif os.path.exists(p):
                 os.remove(p)
         run("scan")
+    records.append(idle_rss_purged(sparks, vault, size, idle_s / 10, run))
     with open(results, "a") as f:
         for r in records:
             f.write("\t".join(r) + "\n")
@@ -177,12 +184,39 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def hwm_kb(pid):
+def status_kb(pid, key):
     with open("/proc/%d/status" % pid) as f:
         for line in f:
-            if line.startswith("VmHWM:"):
+            if line.startswith(key + ":"):
                 return int(line.split()[1])
     return 0
+
+
+def idle_rss_purged(sparks, vault, size, idle_s, run):
+    """The resident memory of a watcher started with MIMALLOC_PURGE_DELAY=0, idling."""
+    env = dict(os.environ, MIMALLOC_PURGE_DELAY="0")
+    watcher = subprocess.Popen([sparks, "--vault", vault, "watch", "--json"], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 120
+        while True:
+            w = json.loads(run("status", "--json", "--no-refresh").stdout or "{}").get("watch") or {}
+            if w.get("pid") == watcher.pid and w.get("since"):
+                break
+            if watcher.poll() is not None or time.time() > deadline:
+                return [size, "watch_idle_rss_purge", "watch: RSS idling, MIMALLOC_PURGE_DELAY=0",
+                        "-", "failed", "0", fmt(0), fmt(0), fmt(0), "-", "the watcher did not start"]
+            time.sleep(0.05)
+        time.sleep(idle_s)
+        rss = status_kb(watcher.pid, "VmRSS")
+    finally:
+        watcher.send_signal(signal.SIGTERM)
+        try:
+            watcher.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            watcher.kill()
+    return [size, "watch_idle_rss_purge", "watch: RSS idling, MIMALLOC_PURGE_DELAY=0", "-", "ok", "1",
+            fmt(0), fmt(0), fmt(0), str(rss), ""]
 
 
 if __name__ == "__main__":
