@@ -155,11 +155,7 @@ def main():
         rss = status_kb(watcher.pid, "VmRSS")
         record("watch_idle_rss", "watch: RSS idling", "ok", 1, 0, 0, 0, str(rss), "")
     finally:
-        watcher.send_signal(signal.SIGTERM)
-        try:
-            watcher.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            watcher.kill()
+        stop(watcher)
         for p in written:
             if os.path.isdir(p):
                 for f in os.listdir(p):
@@ -182,6 +178,14 @@ def cpu_seconds(pid):
     with open("/proc/%d/stat" % pid) as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def stop(watcher):
+    watcher.send_signal(signal.SIGTERM)
+    try:
+        watcher.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        watcher.kill()
 
 
 def status_kb(pid, key):
@@ -210,11 +214,7 @@ def idle_rss_purged(sparks, vault, size, idle_s, run):
         time.sleep(idle_s)
         rss = status_kb(watcher.pid, "VmRSS")
     finally:
-        watcher.send_signal(signal.SIGTERM)
-        try:
-            watcher.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            watcher.kill()
+        stop(watcher)
     return [size, "watch_idle_rss_purge", "watch: RSS idling, MIMALLOC_PURGE_DELAY=0", "-", "ok", "1",
             fmt(0), fmt(0), fmt(0), str(rss), ""]
 
