@@ -107,6 +107,15 @@ bench_view() {
   view_page=${view_url%/}/$(python3 -c "import sys, urllib.parse; p = sys.argv[1]; print(urllib.parse.quote(p[:-3] if p.endswith('.md') else p))" "$HUB_PATH")
 }
 
+# bench_view_shows URL PATH: whether the viewer's page at URL is the page PATH with its
+# neighbourhood drawn: the sidebar's graph, the node of PATH marked as the page shown.
+bench_view_shows() {
+  local url=$1 path=$2 page
+  page=$(curl -sfL "$url") || return 1
+  grep -qF '<section class="neighbourhood">' <<<"$page" || return 1
+  grep -o '<a [^>]*aria-current="page"[^>]*>' <<<"$page" | grep -qF "data-path=\"$path\""
+}
+
 # bench_settle SPARKS VAULT: after the first scan, the index and the collection pages written,
 # a batch prepared and aborted, and the vault scanned again, so that the measured commands see
 # it in its steady state.

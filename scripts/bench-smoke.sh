@@ -102,7 +102,10 @@ for size in "${sizes[@]}"; do
   measure mcp "" python3 "$work/mcp_client.py" "$sparks" "$vault"
   bench_view "$sparks" "$vault" "$work"
   [ -n "$view_url" ] || { kill "$view_pid"; echo "bench-smoke: the viewer printed no URL" >&2; exit 1; }
+  bench_view_shows "$view_page" "$HUB_PATH" ||
+    { kill "$view_pid"; echo "bench-smoke: $view_page is not the hub page with its neighbourhood" >&2; exit 1; }
   measure view "" curl -sfL -o /dev/null "$view_page"
+  measure view_graph "" curl -sfL -o /dev/null "${view_url%/}/graph"
   kill "$view_pid"
   wait "$view_pid" 2>/dev/null || true
   rm -rf "$vault" "$snap"

@@ -86,6 +86,9 @@ pub struct Manifest {
     /// Backlinks this connection has counted past a list's limit, while the manifest stays as
     /// it was (a viewer's kept connection shows a hub page again without counting again).
     backlink_totals: std::cell::RefCell<Box<view::Totals>>,
+    /// The graph's most linked pages this connection ranked last, while the manifest stays
+    /// as it was (a viewer's kept connection draws `/graph` again without counting again).
+    graph_ranked: std::cell::RefCell<Option<Box<graph::Ranked>>>,
     /// What bringing it up to date may take on trust ([`Trust`]).
     trust: Trust,
 }
@@ -239,6 +242,7 @@ impl Manifest {
             path: path.to_path_buf(),
             progress: Listener::default(),
             backlink_totals: Default::default(),
+            graph_ranked: Default::default(),
             trust: Trust::Nothing,
         };
         m.configure().at(path)?;
@@ -309,6 +313,7 @@ impl Manifest {
             path: path.to_path_buf(),
             progress: Listener::default(),
             backlink_totals: Default::default(),
+            graph_ranked: Default::default(),
             trust: Trust::Nothing,
         };
         let found = m.schema_version()?;

@@ -176,12 +176,7 @@ impl Manifest {
             let n = list.len();
             return Ok((list, n));
         }
-        let state = (
-            self.conn
-                .pragma_query_value(None, "data_version", |r| r.get(0))
-                .at(&self.path)?,
-            self.conn.total_changes(),
-        );
+        let state = self.read_state()?;
         {
             let mut totals = self.backlink_totals.borrow_mut();
             if totals.state != state {
@@ -362,6 +357,18 @@ impl Manifest {
             .optional()
             .map(|found| found.is_some())
             .at(&self.path)
+    }
+
+    /// What tells this connection's view of the manifest from another: `PRAGMA data_version`
+    /// (it moves when another connection commits) and the connection's own count of changed
+    /// rows. What a connection counted stays true while these stay the same.
+    pub(super) fn read_state(&self) -> Result<(i64, u64)> {
+        Ok((
+            self.conn
+                .pragma_query_value(None, "data_version", |r| r.get(0))
+                .at(&self.path)?,
+            self.conn.total_changes(),
+        ))
     }
 
     pub(super) fn view_rows<T>(

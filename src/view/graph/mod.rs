@@ -102,15 +102,29 @@ impl Graph {
 }
 
 /// The whole vault's graph as `filter` narrows it: its most linked [`MAX_NODES`] pages, hubs
-/// first, and how many pages there were.
+/// first, and how many pages there were. The pages are ranked by the manifest before any link
+/// between them is read, so only the links among those drawn are fetched.
 pub fn whole(m: &Manifest, filter: &GraphFilter) -> crate::manifest::Result<(Graph, usize)> {
-    let pages = m.graph_pages(filter)?;
-    let total = pages.len();
-    let g = Graph::of(pages, &m.graph_links()?, None);
-    let mut order: Vec<usize> = (0..g.nodes.len()).collect();
-    // Most linked first (the layout puts the first nearest the centre), then by path.
-    order.sort_by(|&a, &b| g.nodes[b].links.cmp(&g.nodes[a].links).then(a.cmp(&b)));
-    order.truncate(MAX_NODES);
+    let (most, total) = m.graph_most_linked(filter, MAX_NODES)?;
+    let mut paths: Vec<String> = most.iter().map(|(p, _)| p.path.clone()).collect();
+    paths.sort_unstable();
+    let rank: HashMap<&str, (usize, usize)> = most
+        .iter()
+        .enumerate()
+        .map(|(i, (p, n))| (p.path.as_str(), (i, *n)))
+        .collect();
+    let mut pages: Vec<GraphPage> = most.iter().map(|(p, _)| p.clone()).collect();
+    pages.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+    // Built in path order and then put in rank order, so that the links keep the order they
+    // are drawn in (by linking page, then target).
+    let mut g = Graph::of(pages, &m.graph_links_among(&paths)?, None);
+    let mut order = vec![0; g.nodes.len()];
+    for (i, node) in g.nodes.iter_mut().enumerate() {
+        let (at, n) = rank[node.path.as_str()];
+        // Counted over the whole graph, not just the links among the pages drawn.
+        node.links = n;
+        order[at] = i;
+    }
     Ok((g.only(&order), total))
 }
 
