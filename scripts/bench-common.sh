@@ -46,6 +46,7 @@ case $step in
     # SNAPSHOT/merge, put back (the deleted page with them), and the vault scanned.
     cp -a "$snap/merge/." "$vault/"
     "$sparks" --vault "$vault" scan >/dev/null ;;
+  capture) cp -p "$snap/inbox.md" "$vault/inbox.md" ;;
   *) echo "unknown step $step" >&2; exit 2 ;;
 esac
 EOF

@@ -104,6 +104,9 @@ for size in "${sizes[@]}"; do
   bench_merge_setup "$sparks" "$vault" "$snap" "$work/merge.files"
   measure merge merge-back "$sparks" "${v[@]}" merge "$MERGE_FROM" "$MERGE_INTO"
   bash "$work/helper.sh" merge-back "$vault" "$snap"
+  # One entry appended to the inbox, put back before each run: the same work at any size.
+  measure capture capture "$sparks" "${v[@]}" capture "a thought"
+  bash "$work/helper.sh" capture "$vault" "$snap"
   measure mcp "" python3 "$work/mcp_client.py" "$sparks" "$vault"
   bench_view "$sparks" "$vault" "$work"
   [ -n "$view_url" ] || { kill "$view_pid"; echo "bench-smoke: the viewer printed no URL" >&2; exit 1; }

@@ -321,6 +321,13 @@ EOF
   elif ! has merge; then
     record "$size" merge "merge (hub page)" list skipped 0 - - - - "no merge command in this binary"
   fi
+  # capture (issue 39): one entry appended to inbox.md, which is put back before each run.
+  if has capture; then
+    measure capture "capture \"a thought\"" list 0 capture -- "$sparks" "${v[@]}" capture "a thought"
+    bash "$helper" capture "$vault" "$snap" || true
+  else
+    record "$size" capture "capture" list skipped 0 - - - - "no capture command in this binary"
+  fi
   $has_serve && floor py "python3 start (MCP client floor)" "$py -c 'import json, subprocess'"
   # The watcher (issue 36): lookups with and without one, a write's latency, a storm of 1,500
   # pages, idle CPU over a minute at the largest size (half a minute below), peak memory.
@@ -389,8 +396,9 @@ def n(x):
 ORDER = ["cold_scan", "warm_scan", "changed_scan", "status", "query_tag", "query_limit",
          "query_links", "query_resolve", "search_word", "search_phrase", "search_limit", "lint",
          "fmt", "index", "brief", "regen", "prepare", "finalize", "mv", "mcp", "view"]
-# Issue 39's addition, beside mv: merge rewrites as many pages.
+# Issue 39's additions, beside mv: merge rewrites as many pages, capture appends one entry.
 ORDER.insert(ORDER.index("mv") + 1, "merge")
+ORDER.insert(ORDER.index("merge") + 1, "capture")
 def with_floors(ids):
     """The durable-write floors of mv and merge, each listed just above its command."""
     return [x for id in ids for x in ([id + "_floor"] if id in ("mv", "merge") else []) + [id]]
@@ -436,7 +444,8 @@ w("- **State**: the cold scan deletes `sparks.db*` before each run; the 1%% scan
   "2,000 backlinks (a fifth of the pages in a smaller vault: a link appended to pages without "
   "one) and the vault scanned; `mv` renames it, and before each run the previous rename is "
   "undone with `mv` back. `merge` merges the hub into a small page of its own; before each run "
-  "the files it changed are put back from a copy and the vault scanned." % (
+  "the files it changed are put back from a copy and the vault scanned. `capture` appends one "
+  "entry to the inbox, put back before each run." % (
       env.get("BENCH_LIMIT", "500"), env.get("BENCH_BATCH", "15"), env.get("BENCH_PAGES", "5")))
 w("- **Total time** of this run: %d min %d s." % divmod(int(env.get("BENCH_ELAPSED", "0")), 60))
 w("")
