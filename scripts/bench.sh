@@ -11,8 +11,9 @@
 # Knobs (environment): BENCH_SIZES ("1000 10000 100000"), BENCH_SEED (42), BENCH_BUDGET (seconds
 # of measuring per command, "8 10 12" per size), BENCH_TIMEOUT (seconds one run may take
 # before the command counts as not completing, 300), BENCH_OUT (BENCHMARKS.md), SPARKS and
-# GEN_VAULT (the binaries), BENCH_ONLY (measure only these ids, e.g. "warm_scan mv"; the
-# floors are always measured).
+# GEN_VAULT (the binaries), BENCH_ONLY (measure only these ids, e.g. "warm_scan mv merge
+# capture"; the list and read floors are always measured, mv's and merge's durable-write floors
+# with mv and merge).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
