@@ -41,6 +41,12 @@ case $step in
   mv-back)
     # Undo the measured rename (before the first run there is nothing to undo).
     "$sparks" --vault "$vault" mv "$MV_NEW" "$MV_OLD" >/dev/null 2>&1 || true ;;
+  merge-back)
+    # Undo the measured merge: the files it changed, copied before the first run into
+    # SNAPSHOT/merge, put back (the deleted page with them), and the vault scanned.
+    cp -a "$snap/merge/." "$vault/"
+    "$sparks" --vault "$vault" scan >/dev/null ;;
+  capture) cp -p "$snap/inbox.md" "$vault/inbox.md" ;;
   *) echo "unknown step $step" >&2; exit 2 ;;
 esac
 EOF
@@ -154,4 +160,36 @@ for rel in sorted(pages)[: max(0, want - len(have))]:
 PY
   "$sparks" --vault "$vault" scan >/dev/null 2>&1 || true
   "$sparks" --vault "$vault" query --links-to "$HUB_TITLE" 2>/dev/null | wc -l
+}
+
+# bench_plan_files SPARKS VAULT OUT COMMAND ARGS...: the files `sparks COMMAND ARGS --dry-run
+# --json` would rewrite, one a line in OUT: the plan of an mv or merge (a moved page by the path
+# it has now, a deleted page left out; the index and collection pages regenerated after the
+# plan's writes are not in it).
+bench_plan_files() {
+  local sparks=$1 vault=$2 out=$3
+  shift 3
+  "$sparks" --vault "$vault" "$@" --dry-run --json 2>/dev/null | python3 -c '
+import json, sys
+plan = json.load(sys.stdin)
+for c in plan["changes"]:
+    if c["path"] != plan.get("deleted"):
+        print(c.get("moved_from", c["path"]))' >"$out"
+}
+
+# bench_merge_setup SPARKS VAULT SNAP LIST: MERGE_INTO, a small page that the hub (MERGE_FROM,
+# at HUB_PATH) is merged into, written (no heading that a link could make ambiguous) and
+# scanned; LIST gets the files the merge rewrites (bench_plan_files), and SNAP/merge a copy of
+# them, the hub and the index and collection pages the merge may regenerate: what the helper's
+# merge-back step puts back.
+bench_merge_setup() {
+  local sparks=$1 vault=$2 snap=$3 list=$4
+  printf -- '---\ntitle: %s\ntype: concept\ntags: [bench]\n---\n\nThe page the benchmark merges the hub into.\n' \
+    "$MERGE_INTO" >"$vault/wiki/concepts/$MERGE_INTO.md"
+  "$sparks" --vault "$vault" scan >/dev/null 2>&1 || true
+  bench_plan_files "$sparks" "$vault" "$list" merge "$MERGE_FROM" "$MERGE_INTO"
+  rm -rf "$snap/merge"
+  mkdir -p "$snap/merge"
+  (cd "$vault" && { cat "$list"; echo "$HUB_PATH"; find wiki/index.md wiki/index wiki/collections -type f; } |
+    sort -u | xargs -d '\n' cp -a --parents -t "$snap/merge")
 }

@@ -99,6 +99,14 @@ for size in "${sizes[@]}"; do
   bench_hub_backlinks "$sparks" "$vault" $((size / 5)) "$work" >/dev/null
   measure mv mv-back "$sparks" "${v[@]}" mv "$MV_OLD" "$MV_NEW"
   bash "$work/helper.sh" mv-back "$vault" "$snap"
+  # The same hub merged into another page, the files it changed put back before each run.
+  export MERGE_FROM=$HUB_TITLE MERGE_INTO="Bench Merge Target"
+  bench_merge_setup "$sparks" "$vault" "$snap" "$work/merge.files"
+  measure merge merge-back "$sparks" "${v[@]}" merge "$MERGE_FROM" "$MERGE_INTO"
+  bash "$work/helper.sh" merge-back "$vault" "$snap"
+  # One entry appended to the inbox, put back before each run: the same work at any size.
+  measure capture capture "$sparks" "${v[@]}" capture "a thought"
+  bash "$work/helper.sh" capture "$vault" "$snap"
   measure mcp "" python3 "$work/mcp_client.py" "$sparks" "$vault"
   bench_view "$sparks" "$vault" "$work"
   [ -n "$view_url" ] || { kill "$view_pid"; echo "bench-smoke: the viewer printed no URL" >&2; exit 1; }
