@@ -53,8 +53,9 @@ EOF
   # The MCP client: hand-written JSON-RPC lines over stdio (initialize, initialized, one call).
   cat >"$work/mcp_client.py" <<'EOF'
 import json, subprocess, sys
-sparks, vault = sys.argv[1], sys.argv[2]
-p = subprocess.Popen([sparks, "serve", "--vault", vault], stdin=subprocess.PIPE,
+# mcp_client.py SPARKS VAULT [ARGS...]: ARGS run the server (default: serve).
+sparks, vault, args = sys.argv[1], sys.argv[2], sys.argv[3:] or ["serve"]
+p = subprocess.Popen([sparks, "--vault", vault, *args], stdin=subprocess.PIPE,
                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 def send(msg):
     p.stdin.write((json.dumps(msg) + "\n").encode())
