@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `make bench-smoke`: the guard against quadratic regressions (issue 20). It generates vaults of
 # 2,000 and 8,000 pages with examples/gen_vault.rs, runs every command `make bench` measures on
-# both, and fails when a command's median time grows more than 6× from the small vault to the
-# large one (4× is linear; 16× would be quadratic).
+# both (the watcher's and sync's figures by the same scripts), and fails when a command's
+# median time grows more than 6× from the small vault to the large one (4× is linear; 16×
+# would be quadratic).
 #
 # It builds nothing: it runs the binaries the test build left (${CARGO_TARGET_DIR:-target}/debug
 # /sparks and debug/examples/gen_vault), or SPARKS and GEN_VAULT. Timings are medians of
@@ -116,6 +117,14 @@ for size in "${sizes[@]}"; do
   measure view_graph "" curl -sfL -o /dev/null "${view_url%/}/graph"
   kill "$view_pid"
   wait "$view_pid" 2>/dev/null || true
+  # The watcher and sync, by the scripts `make bench` runs (a second of idling is enough here):
+  # their medians join the growth check, in microseconds like the rest.
+  : >"$work/more.tsv"
+  python3 scripts/bench_watch.py "$sparks" "$vault" "$size" "$work/more.tsv" "$TAG" 1
+  python3 scripts/bench_sync.py "$sparks" "$vault" "$size" "$work/more.tsv" "$work"
+  awk -F'\t' '$2 ~ /^(watch_query_warm|watch_latency|watch_storm|sync_out|sync_in|sync_noop)$/ {
+      if ($5 != "ok") { print "bench-smoke: " $3 " did not complete: " $5 > "/dev/stderr"; exit 1 }
+      printf "%s\t%s\t%d\n", $1, $2, $7 * 1e6 }' "$work/more.tsv" >>"$results"
   rm -rf "$vault" "$snap"
 done
 
@@ -133,7 +142,7 @@ for id in dict.fromkeys(r[1] for r in rows):
     a, b = t[(small, id)], t[(large, id)]
     g = max(b, floor) / max(a, floor)
     flag = "  TOO STEEP" if g > limit else ""
-    print("  %-14s %8.3f s  %8.3f s  %5.1f×%s" % (id, a, b, g, flag))
+    print("  %-17s %8.3f s  %8.3f s  %5.1f×%s" % (id, a, b, g, flag))
     if g > limit:
         bad.append(id)
 print("bench-smoke: %s s in all" % elapsed)
