@@ -253,7 +253,9 @@ impl Syncing<'_> {
                 let paths = runstate::guarded(root, || gitmerge::fast_forward(root, theirs))?;
                 self.report.fast_forward = true;
                 self.report.add_changed(&paths, self.up, root);
-                scan::refresh(self.vault, self.manifest, self.now)?;
+                // The files the fast-forward wrote, not the vault: a file changed by hand is
+                // for the next command's refresh to find, as it would be without a sync.
+                scan::scan_paths(self.vault, self.manifest, &paths, self.now.ns)?;
                 Ok(())
             }
             Relation::Diverged => {
