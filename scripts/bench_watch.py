@@ -77,15 +77,9 @@ def main():
     threading.Thread(target=read, daemon=True).start()
     written = []
     try:
-        deadline = time.time() + 120
-        while True:
-            st = json.loads(run("status", "--json", "--no-refresh").stdout or "{}")
-            w = st.get("watch") or {}
-            if w.get("pid") == watcher.pid and w.get("since"):
-                break
-            if watcher.poll() is not None or time.time() > deadline:
-                raise SystemExit("bench_watch: the watcher did not start: " + watcher.stderr.read())
-            time.sleep(0.05)
+        w = started(watcher, run)
+        if w is None:
+            raise SystemExit("bench_watch: the watcher did not start: " + watcher.stderr.read())
         mode = w.get("mode")
 
         warm = []
@@ -180,6 +174,19 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def started(watcher, run):
+    """What `status` says of `watcher` once its first scan is done; None if it ends or two
+    minutes pass first."""
+    deadline = time.time() + 120
+    while True:
+        w = json.loads(run("status", "--json", "--no-refresh").stdout or "{}").get("watch") or {}
+        if w.get("pid") == watcher.pid and w.get("since"):
+            return w
+        if watcher.poll() is not None or time.time() > deadline:
+            return None
+        time.sleep(0.05)
+
+
 def stop(watcher):
     watcher.send_signal(signal.SIGTERM)
     try:
@@ -202,15 +209,9 @@ def idle_rss_purged(sparks, vault, size, idle_s, run):
     watcher = subprocess.Popen([sparks, "--vault", vault, "watch", "--json"], env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.time() + 120
-        while True:
-            w = json.loads(run("status", "--json", "--no-refresh").stdout or "{}").get("watch") or {}
-            if w.get("pid") == watcher.pid and w.get("since"):
-                break
-            if watcher.poll() is not None or time.time() > deadline:
-                return [size, "watch_idle_rss_purge", "watch: RSS idling, MIMALLOC_PURGE_DELAY=0",
-                        "-", "failed", "0", fmt(0), fmt(0), fmt(0), "-", "the watcher did not start"]
-            time.sleep(0.05)
+        if started(watcher, run) is None:
+            return [size, "watch_idle_rss_purge", "watch: RSS idling, MIMALLOC_PURGE_DELAY=0",
+                    "-", "failed", "0", fmt(0), fmt(0), fmt(0), "-", "the watcher did not start"]
         time.sleep(idle_s)
         rss = status_kb(watcher.pid, "VmRSS")
     finally:

@@ -106,8 +106,6 @@ impl Graph {
 /// between them is read, so only the links among those drawn are fetched.
 pub fn whole(m: &Manifest, filter: &GraphFilter) -> crate::manifest::Result<(Graph, usize)> {
     let (most, total) = m.graph_most_linked(filter, MAX_NODES)?;
-    let mut paths: Vec<String> = most.iter().map(|(p, _)| p.path.clone()).collect();
-    paths.sort_unstable();
     let rank: HashMap<&str, (usize, usize)> = most
         .iter()
         .enumerate()
@@ -115,6 +113,7 @@ pub fn whole(m: &Manifest, filter: &GraphFilter) -> crate::manifest::Result<(Gra
         .collect();
     let mut pages: Vec<GraphPage> = most.iter().map(|(p, _)| p.clone()).collect();
     pages.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+    let paths: Vec<String> = pages.iter().map(|p| p.path.clone()).collect();
     // Built in path order and then put in rank order, so that the links keep the order they
     // are drawn in (by linking page, then target).
     let mut g = Graph::of(pages, &m.graph_links_among(&paths)?, None);
