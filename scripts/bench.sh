@@ -581,12 +581,12 @@ def idle_share(sz):
     return ("%.2f s of CPU in %d s (%.3f%%)" % (float(r["median"]), window, 100 * share), share < 0.001)
 per_size("an idle watcher uses under 0.1% of a core", sizes, idle_share)
 def watch_memory(sz):
-    peak, idle, purged = (get(sz, id) for id in ("watch_rss", "watch_idle_rss", "watch_idle_rss_purge"))
+    peak, idle, delayed = (get(sz, id) for id in ("watch_rss", "watch_idle_rss", "watch_idle_rss_delayed"))
     if not idle or not idle["rss"].isdigit():
         return None
     also = "; peak %s MB (its first scan)" % mb(peak["rss"]) if peak and peak["rss"].isdigit() else ""
-    if purged and purged["rss"].isdigit():
-        also += "; idling with MIMALLOC_PURGE_DELAY=0: %s MB" % mb(purged["rss"])
+    if delayed and delayed["rss"].isdigit():
+        also += "; idling with the allocator's default delay: %s MB" % mb(delayed["rss"])
     return ("idling %s MB%s" % (mb(idle["rss"]), also), int(idle["rss"]) <= (50 + 16) * 1024)
 per_size("an idle watcher's memory ≤ 50 MB over the manifest's 16 MB page cache, at 100,000 "
          "pages (smaller vaults shown)", sizes, watch_memory, at_big)
@@ -667,7 +667,7 @@ def measure_cell(r):
         return "–"
     if r["status"] != "ok":
         return r["status"]
-    if r["id"] in ("watch_rss", "watch_idle_rss", "watch_idle_rss_purge"):
+    if r["id"] in ("watch_rss", "watch_idle_rss", "watch_idle_rss_delayed"):
         return "%s MB" % mb(r["rss"])
     return secs(float(r["median"])) + (" (%s)" % r["note"] if r["note"] else "")
 def by_size(title, intro, ids):
@@ -690,9 +690,10 @@ by_size("The watcher (issue 36)",
         "line says it is applied (the manifest is committed before the line; median of 10); "
         "1,500 new pages written at once until `query --no-refresh` answers all of them; the "
         "watcher's CPU time while idle; its peak RSS, its RSS at the end of the idle window, and "
-        "that of a second watcher started with `MIMALLOC_PURGE_DELAY=0`.",
+        "that of a second watcher started with the allocator's default delay "
+        "(`MIMALLOC_PURGE_DELAY=10`; a long-running command sets it to 0 for itself).",
         ["watch_query_cold", "watch_query_warm", "watch_latency", "watch_storm", "watch_idle",
-         "watch_rss", "watch_idle_rss", "watch_idle_rss_purge"])
+         "watch_rss", "watch_idle_rss", "watch_idle_rss_delayed"])
 by_size("Sync (issue 37)",
         "`scripts/bench_sync.py` on each vault after the other measures: the vault committed, a "
         "bare clone as the remote, a second device cloned from it (none of that measured); then a "

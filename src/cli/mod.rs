@@ -5,6 +5,7 @@
 pub mod commands;
 pub mod exit;
 pub mod hint;
+mod idle;
 mod interrupt;
 pub mod number;
 pub mod output;
@@ -305,12 +306,11 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         verbose: cli.verbose,
         progress: std::io::stderr().is_terminal() && !cli.quiet,
     };
-    // A long-running front end stops cleanly by itself; any other command is interrupted.
-    if !matches!(
-        cli.command,
-        Command::Serve(_) | Command::View(_) | Command::Watch(_)
-    ) {
-        interrupt::install(ctx.site.clone(), command_line());
+    // A long-running front end stops cleanly by itself, and idles without the memory its last
+    // burst freed; any other command is interrupted.
+    match cli.command {
+        Command::Serve(_) | Command::View(_) | Command::Watch(_) => idle::give_back_freed_memory(),
+        _ => interrupt::install(ctx.site.clone(), command_line()),
     }
     use commands::*;
     match cli.command {

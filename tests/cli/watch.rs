@@ -389,6 +389,43 @@ fn what_changed_before_the_watcher_started_is_told_as_one_change() {
     assert!(status(&v)["watch"]["last_event"].is_string());
 }
 
+/// A long-running command gives back what a burst freed while it idles: the allocator's purge
+/// delay is zero in its environment (`/proc/PID/environ`), unless the user set one; the process
+/// that does so is the one started (its id, which `status` names).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_watcher_gives_back_freed_memory_unless_told_otherwise() {
+    const PURGE: &str = "MIMALLOC_PURGE_DELAY";
+    for (set, want) in [(None, "0"), (Some("25"), "25")] {
+        let v = TestVault::new();
+        let mut cmd = v.cmd(&["watch", "--json"]);
+        match set {
+            Some(value) => cmd.env(PURGE, value),
+            None => cmd.env_remove(PURGE),
+        };
+        let mut child = cmd
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start sparks watch");
+        wait_for(
+            || status(&v)["watch"]["since"].is_string(),
+            "the watcher to start",
+        );
+        assert_eq!(status(&v)["watch"]["pid"], child.id());
+        let environ = std::fs::read(format!("/proc/{}/environ", child.id())).expect("environ");
+        let wanted = format!("{PURGE}={want}");
+        let found: Vec<String> = environ
+            .split(|b| *b == 0)
+            .map(|var| String::from_utf8_lossy(var).into_owned())
+            .filter(|var| var.starts_with(PURGE))
+            .collect();
+        child.kill().expect("kill the watcher");
+        let _ = child.wait();
+        assert_eq!(found, [wanted], "set by the user: {set:?}");
+    }
+}
+
 #[test]
 fn an_idle_watcher_costs_no_cpu() {
     let v = TestVault::new();
