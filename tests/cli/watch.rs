@@ -412,17 +412,22 @@ fn a_watcher_gives_back_freed_memory_unless_told_otherwise() {
             || status(&v)["watch"]["since"].is_string(),
             "the watcher to start",
         );
-        assert_eq!(status(&v)["watch"]["pid"], child.id());
-        let environ = std::fs::read(format!("/proc/{}/environ", child.id())).expect("environ");
-        let wanted = format!("{PURGE}={want}");
+        let pid = status(&v)["watch"]["pid"].clone();
+        let environ = std::fs::read(format!("/proc/{}/environ", child.id()));
+        child.kill().expect("kill the watcher");
+        let _ = child.wait();
+        assert_eq!(pid, child.id());
         let found: Vec<String> = environ
+            .expect("environ")
             .split(|b| *b == 0)
             .map(|var| String::from_utf8_lossy(var).into_owned())
             .filter(|var| var.starts_with(PURGE))
             .collect();
-        child.kill().expect("kill the watcher");
-        let _ = child.wait();
-        assert_eq!(found, [wanted], "set by the user: {set:?}");
+        assert_eq!(
+            found,
+            [format!("{PURGE}={want}")],
+            "set by the user: {set:?}"
+        );
     }
 }
 
