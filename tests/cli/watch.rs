@@ -389,20 +389,39 @@ fn what_changed_before_the_watcher_started_is_told_as_one_change() {
     assert!(status(&v)["watch"]["last_event"].is_string());
 }
 
-/// A long-running command gives back what a burst freed while it idles: the allocator's purge
-/// delay is zero in its environment (`/proc/PID/environ`), unless the user set one; the process
-/// that does so is the one started (its id, which `status` names).
+/// A long-running command gives back what a burst freed while it idles: mimalloc's purge delay
+/// is zero and glibc has one arena in its environment (`/proc/PID/environ`), unless the user
+/// set them; the process that does so is the one started (its id, which `status` names).
 #[cfg(target_os = "linux")]
 #[test]
 fn a_watcher_gives_back_freed_memory_unless_told_otherwise() {
     const PURGE: &str = "MIMALLOC_PURGE_DELAY";
-    for (set, want) in [(None, "0"), (Some("25"), "25")] {
+    const TUNABLES: &str = "GLIBC_TUNABLES";
+    let ours = [
+        format!("{PURGE}=0"),
+        format!("{TUNABLES}=glibc.malloc.arena_max=1"),
+    ];
+    let theirs = [
+        format!("{PURGE}=25"),
+        format!("{TUNABLES}=glibc.malloc.check=0"),
+    ];
+    let cases = [
+        (vec![], ours.to_vec()),
+        (
+            vec![theirs[0].clone()],
+            vec![theirs[0].clone(), ours[1].clone()],
+        ),
+        (theirs.to_vec(), theirs.to_vec()),
+    ];
+    for (set, mut want) in cases {
+        want.sort();
         let v = TestVault::new();
         let mut cmd = v.cmd(&["watch", "--json"]);
-        match set {
-            Some(value) => cmd.env(PURGE, value),
-            None => cmd.env_remove(PURGE),
-        };
+        cmd.env_remove(PURGE).env_remove(TUNABLES);
+        for var in &set {
+            let (name, value) = var.split_once('=').expect("NAME=value");
+            cmd.env(name, value);
+        }
         let mut child = cmd
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -417,17 +436,14 @@ fn a_watcher_gives_back_freed_memory_unless_told_otherwise() {
         child.kill().expect("kill the watcher");
         let _ = child.wait();
         assert_eq!(pid, child.id());
-        let found: Vec<String> = environ
+        let mut found: Vec<String> = environ
             .expect("environ")
             .split(|b| *b == 0)
             .map(|var| String::from_utf8_lossy(var).into_owned())
-            .filter(|var| var.starts_with(PURGE))
+            .filter(|var| var.starts_with(PURGE) || var.starts_with(TUNABLES))
             .collect();
-        assert_eq!(
-            found,
-            [format!("{PURGE}={want}")],
-            "set by the user: {set:?}"
-        );
+        found.sort();
+        assert_eq!(found, want, "set by the user: {set:?}");
     }
 }
 
