@@ -36,6 +36,17 @@ impl Manifest {
         )
     }
 
+    /// The live wiki pages that may hold an inline Markdown link to a path, by path: those the
+    /// scan found one in, and those stored before it looked (schema 13), which may.
+    pub fn pages_with_path_links(&self) -> Result<Vec<String>> {
+        self.catalog_rows(
+            "SELECT path FROM pages INDEXED BY pages_path_links
+             WHERE path_links IS NOT 0 ORDER BY path",
+            &[],
+            |r| r.get(0),
+        )
+    }
+
     /// Live files whose content changed after `since_ns` (every live file for `None`), by path.
     pub fn changed_since(&self, since_ns: Option<i64>) -> Result<Vec<String>> {
         // The range on `files_changed`, then a sort of what it found: left to itself, SQLite

@@ -64,6 +64,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0010_snapshot_kept_between_ingests.sql"),
     include_str!("../../migrations/0011_view_listings.sql"),
     include_str!("../../migrations/0012_search_text.sql"),
+    include_str!("../../migrations/0013_markdown_path_links.sql"),
 ];
 
 /// The schema version this binary writes.

@@ -5,7 +5,7 @@
 //! inline) or an HTML comment is a link or prose. A heading inside an HTML comment or an
 //! Obsidian `%%comment%%` is no heading: Obsidian does not offer it as a link target.
 
-use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
 
 /// A wikilink or embed.
@@ -50,6 +50,10 @@ pub struct Outline {
     /// Sentences of prose (text outside code, headings and comments), counted by
     /// [`super::sentences::count`].
     pub sentences: usize,
+    /// The body holds an inline Markdown link or image to a path (see
+    /// [`is_path_destination`]): a reference `mv` may have to rewrite, which the manifest
+    /// does not record as a link.
+    pub path_links: bool,
 }
 
 /// The outline of `body`, whose first line is line `first_line` of its file.
@@ -62,8 +66,21 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
     let mut heading_starts = Vec::new();
     // The prose of the body: a space stands for inline code, a line break ends each block.
     let mut prose = String::new();
+    let mut path_links = false;
     for (event, range) in Parser::new_ext(body, Options::empty()).into_offset_iter() {
         match event {
+            Event::Start(
+                Tag::Link {
+                    link_type: LinkType::Inline,
+                    ref dest_url,
+                    ..
+                }
+                | Tag::Image {
+                    link_type: LinkType::Inline,
+                    ref dest_url,
+                    ..
+                },
+            ) if is_path_destination(dest_url) => path_links = true,
             Event::Start(Tag::CodeBlock(_)) => excluded.push(range),
             Event::Code(text) => {
                 match heading.as_mut() {
@@ -121,6 +138,27 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
         headings,
         blocks: block_ids(body, &lines, &inside),
         sentences: super::sentences::count(&prose),
+        path_links,
+    }
+}
+
+/// Whether an inline link's destination is a path: not empty, not only a `#fragment`, and
+/// without a URL scheme (`https:`, `mailto:`, `obsidian:`).
+pub(super) fn is_path_destination(dest: &str) -> bool {
+    !dest.is_empty() && !dest.starts_with('#') && !has_scheme(dest)
+}
+
+/// Whether a destination starts with a URL scheme.
+fn has_scheme(dest: &str) -> bool {
+    match dest.find(':') {
+        Some(i) if i > 0 => {
+            let scheme = &dest[..i];
+            scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        }
+        _ => false,
     }
 }
 
@@ -291,6 +329,25 @@ mod tests {
         assert_eq!(o.links[0].target, "Cascade");
         assert_eq!(o.links[0].label.as_deref(), Some("CC"));
         assert_eq!(o.links[0].line, 3);
+    }
+
+    #[test]
+    fn markdown_links_to_paths_are_noted() {
+        for (body, path) in [
+            ("[a](../concepts/A.md)", true),
+            ("![img](pics/a.png)", true),
+            ("[a](<A B.md#Part>)", true),
+            (
+                "[a](https://example.com) [b](mailto:x@y.z) [c](obsidian://open)",
+                false,
+            ),
+            ("[a](#Heading) and [b]()", false),
+            ("[a][ref]\n\n[ref]: A.md", false),
+            ("`[a](A.md)` and\n\n```\n[b](B.md)\n```", false),
+            ("No link; [[A]] is a wikilink.", false),
+        ] {
+            assert_eq!(outline(body, 1).path_links, path, "{body}");
+        }
     }
 
     #[test]

@@ -134,7 +134,7 @@ pub fn markdown_links(text: &str) -> Vec<MarkdownRef> {
         else {
             continue;
         };
-        if dest_url.is_empty() || dest_url.starts_with('#') || has_scheme(&dest_url) {
+        if !outline::is_path_destination(&dest_url) {
             continue;
         }
         if let Some((dest, angle)) = destination(body, range.clone(), &dest_url) {
@@ -146,20 +146,6 @@ pub fn markdown_links(text: &str) -> Vec<MarkdownRef> {
         }
     }
     out
-}
-
-/// Whether a destination starts with a URL scheme (`https:`, `mailto:`, `obsidian:`).
-fn has_scheme(dest: &str) -> bool {
-    match dest.find(':') {
-        Some(i) if i > 0 => {
-            let scheme = &dest[..i];
-            scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-                && scheme
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-        }
-        _ => false,
-    }
 }
 
 /// The bytes of an inline link's destination inside `range` (which covers `[text](dest

@@ -358,9 +358,22 @@ pub fn db(v: &TestVault) -> rusqlite::Connection {
     rusqlite::Connection::open(v.path("sparks.db")).unwrap()
 }
 
+/// Put a manifest back into schema 12's shape (migration 13 undone): no note of which pages
+/// hold a Markdown link to a path.
+pub fn undo_schema_13(v: &TestVault) {
+    db(v)
+        .execute_batch(
+            "DROP INDEX pages_path_links;
+             ALTER TABLE pages DROP COLUMN path_links;
+             PRAGMA user_version = 12;",
+        )
+        .unwrap();
+}
+
 /// Put a manifest back into schema 9's shape (migration 10 undone): the snapshot and the lint
 /// issues before the batch kept under their ingest's id.
 pub fn undo_schema_10(v: &TestVault) {
+    undo_schema_13(v);
     db(v)
         .execute_batch(
             "CREATE TABLE ingest_snapshot (

@@ -3,7 +3,7 @@
 //! writes nothing, the commit carries exactly the changed files, generated pages follow, and a
 //! 50-file vault gets exactly as many rewrites as it has references.
 
-use crate::harness::{TODAY, TestVault, commit_all, git, refused, rows, tree};
+use crate::harness::{TODAY, TestVault, commit_all, db, git, refused, rows, tree};
 use crate::snapshot;
 
 /// A page with full frontmatter, last updated 2026-04-01, and `extra` frontmatter lines.
@@ -689,5 +689,105 @@ fn the_h1_that_repeats_the_old_title_becomes_the_new_title_and_its_links_follow(
     assert!(
         v.read("wiki/concepts/Routines.md")
             .contains("# What I know about habits\n")
+    );
+}
+
+/// The scan notes which pages hold a Markdown link to a path (schema 13), so that `mv` reads
+/// those and the pages that wikilink to the page, not the whole wiki; a page stored before the
+/// scan looked (NULL) is read as before, and its Markdown links are rewritten all the same.
+#[test]
+fn mv_reads_the_pages_that_may_hold_a_markdown_link_and_no_others() {
+    let v = TestVault::new();
+    target(&v);
+    page(
+        &v,
+        "wiki/entities/Md.md",
+        "Md",
+        "",
+        "See [it](../concepts/Old%20Name.md).",
+    );
+    page(
+        &v,
+        "wiki/entities/Web.md",
+        "Web",
+        "",
+        "A [site](https://example.com), [here](#Top), `[code](x.md)` and [[Other]].",
+    );
+    page(&v, "wiki/entities/Plain.md", "Plain", "", "Nothing linked.");
+    v.settle();
+    v.run(&["scan"]).ok();
+    let flagged = |v: &TestVault| {
+        rows(
+            v,
+            "SELECT path || ' ' || ifnull(path_links, 'NULL') FROM pages
+             WHERE path LIKE 'wiki/concepts/%' OR path LIKE 'wiki/entities/%' ORDER BY path",
+        )
+    };
+    assert_eq!(
+        flagged(&v),
+        [
+            "wiki/concepts/Old Name.md 0",
+            "wiki/entities/Md.md 1",
+            "wiki/entities/Plain.md 0",
+            "wiki/entities/Web.md 0",
+        ]
+    );
+    // An edit that adds one, and one that takes it away, are seen (the row updated in place).
+    page(
+        &v,
+        "wiki/entities/Plain.md",
+        "Plain",
+        "",
+        "Now an image: ![pic](<../concepts/Old Name.md>).",
+    );
+    page(&v, "wiki/entities/Md.md", "Md", "", "No link left.");
+    v.run(&["scan"]).ok();
+    assert_eq!(
+        flagged(&v),
+        [
+            "wiki/concepts/Old Name.md 0",
+            "wiki/entities/Md.md 0",
+            "wiki/entities/Plain.md 1",
+            "wiki/entities/Web.md 0",
+        ]
+    );
+    // A manifest from before schema 13 does not know: every page may hold one, and is read.
+    page(
+        &v,
+        "wiki/entities/Md.md",
+        "Md",
+        "",
+        "Back: [it](../concepts/Old%20Name.md).",
+    );
+    v.run(&["scan"]).ok();
+    db(&v)
+        .execute_batch("UPDATE pages SET path_links = NULL")
+        .unwrap();
+    let j = v.run(&["mv", "Old Name", "New Name", "--json"]).ok().json();
+    assert_eq!(
+        j["files_changed"],
+        serde_json::json!([
+            "wiki/concepts/New Name.md",
+            "wiki/entities/Md.md",
+            "wiki/entities/Plain.md"
+        ])
+    );
+    assert!(
+        v.read("wiki/entities/Md.md")
+            .contains("Back: [it](../concepts/New%20Name.md).")
+    );
+    assert!(
+        v.read("wiki/entities/Plain.md")
+            .contains("![pic](<../concepts/New Name.md>).")
+    );
+    // The scan that recorded the rewrites knows again.
+    assert_eq!(
+        flagged(&v),
+        [
+            "wiki/concepts/New Name.md 0",
+            "wiki/entities/Md.md 1",
+            "wiki/entities/Plain.md 1",
+            "wiki/entities/Web.md NULL",
+        ]
     );
 }

@@ -35,9 +35,10 @@ const CHUNK: usize = 1024;
 /// Every file of the wiki other than `skip` whose references to the page change, each with
 /// its edits and its `updated:` set to `today`, read and searched a chunk at a time on every
 /// core. `sources` are the files the manifest says link to the page: each must be readable
-/// text; any other that is not is left out. `own` are texts searched by the caller (the page
-/// itself): they decide, with the wiki's, whether the live files are needed. With `lines`,
-/// the lines each rewrite changes are kept too.
+/// text. The others read are the pages that may hold a Markdown link to a path (the scan
+/// notes them); one that is not readable text is left out. `own` are texts searched by the
+/// caller (the page itself): they decide, with the wiki's, whether the live files are needed.
+/// With `lines`, the lines each rewrite changes are kept too.
 #[allow(clippy::too_many_arguments)]
 pub fn referrers(
     vault: &Vault,
@@ -49,21 +50,16 @@ pub fn referrers(
     today: &str,
     lines: bool,
 ) -> Result<Referrers, MoveError> {
-    let skipped = |p: &str| skip.contains(&p);
+    // The files the manifest says link to the page, and the pages that may hold a Markdown
+    // link to it (which the manifest does not resolve): no other page can refer to it.
     let mut paths: Vec<String> = manifest
-        .catalog_pages()?
+        .pages_with_path_links()?
         .into_iter()
-        .map(|p| p.path)
-        .filter(|p| !skipped(p))
+        .chain(sources.iter().filter(|w| w.starts_with("wiki/")).cloned())
+        .filter(|p| !skip.contains(&p.as_str()))
         .collect();
-    let listed: std::collections::HashSet<&str> = paths.iter().map(String::as_str).collect();
-    let unlisted: Vec<String> = sources
-        .iter()
-        .filter(|w| !listed.contains(w.as_str()) && !skipped(w) && w.starts_with("wiki/"))
-        .cloned()
-        .collect();
-    drop(listed);
-    paths.extend(unlisted);
+    paths.sort_unstable();
+    paths.dedup();
     let wanted: std::collections::HashSet<&str> = sources.iter().map(String::as_str).collect();
     let mut out = Referrers::default();
     let mut live: Option<Paths> = None;
@@ -91,24 +87,30 @@ pub fn referrers(
         }
         let known = live.as_ref().unwrap_or(&empty);
         let exists = |p: &str| known.contains(p);
-        let found = par_map(&texts, |(path, text)| {
+        // Each file's whole plan (its references found, its `updated:` set, the result
+        // hashed) is made on the reading threads: the frontmatter edit parses the YAML.
+        let planned = par_map(&texts, |(path, text)| {
             // A file the manifest knows has no wikilink to the page is read only for
-            // Markdown links, which the manifest does not record.
-            retarget.find_in(path, text, None, &exists, wanted.contains(path.as_str()))
-        });
-        for ((path, text), mut f) in texts.into_iter().zip(found) {
-            out.headings.append(&mut f.headings);
+            // Markdown links, which the manifest does not resolve.
+            let mut f = retarget.find_in(path, text, None, &exists, wanted.contains(path.as_str()));
+            let headings = std::mem::take(&mut f.headings);
             if f.edits.is_empty() {
-                continue;
+                return (headings, None);
             }
-            out.rewritten += f.rewritten;
-            f.edits.extend(frontmatter_edits(&text, |t| {
+            f.edits.extend(frontmatter_edits(text, |t| {
                 edit::set_scalar(t, "updated", today)
             }));
-            let op = rewrite_op(path, &text, f.edits, None);
-            if lines {
-                out.changes.extend(changes(&[(&op, &text)]));
-            }
+            let op = rewrite_op(path, text, f.edits, None);
+            let lines = lines.then(|| changes(&[(&op, text.as_str())]));
+            (headings, Some((op, f.rewritten, lines)))
+        });
+        for (mut headings, op) in planned {
+            out.headings.append(&mut headings);
+            let Some((op, rewritten, lines)) = op else {
+                continue;
+            };
+            out.rewritten += rewritten;
+            out.changes.extend(lines.into_iter().flatten());
             out.files.push(op);
         }
     }

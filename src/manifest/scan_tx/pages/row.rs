@@ -37,6 +37,7 @@ pub(super) struct PageRow<'a> {
     body_line: i64,
     sentences: i64,
     key_lines: String,
+    path_links: bool,
 }
 
 impl<'a> PageRow<'a> {
@@ -75,6 +76,7 @@ impl<'a> PageRow<'a> {
             body_line: doc.body_line as i64,
             sentences: doc.outline.sentences as i64,
             key_lines: fm.map_or("[]".to_string(), |f| json(serde_json::to_string(&f.lines))),
+            path_links: doc.outline.path_links,
         }
     }
 
@@ -137,7 +139,7 @@ impl ScanTx<'_> {
                 .prepare_cached(
                     "UPDATE pages SET frontmatter = ?2, error = ?3, error_line = ?4, title = ?5,
                         created = ?6, problems = ?7, body_line = ?8, sentences = ?9,
-                        key_lines = ?10
+                        key_lines = ?10, path_links = ?11
                      WHERE path = ?1",
                 )
                 .and_then(|mut s| {
@@ -152,6 +154,7 @@ impl ScanTx<'_> {
                         page.body_line,
                         page.sentences,
                         page.key_lines,
+                        page.path_links,
                     ])
                 })
                 .at(&self.path)?;
@@ -179,8 +182,9 @@ impl ScanTx<'_> {
             .prepare_cached(
                 "INSERT INTO pages (path, frontmatter, error, error_line, title, title_key, type,
                                     maturity, created, updated, sources, problems, body_line,
-                                    sentences, title_loose, key_lines)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                                    sentences, title_loose, key_lines, path_links)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+                         ?17)",
             )
             .and_then(|mut s| {
                 s.execute(params![
@@ -200,6 +204,7 @@ impl ScanTx<'_> {
                     page.sentences,
                     page.title_loose,
                     page.key_lines,
+                    page.path_links,
                 ])
             })
             .at(&self.path)?;
