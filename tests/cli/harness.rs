@@ -370,8 +370,9 @@ pub fn undo_schema_13(v: &TestVault) {
         .unwrap();
 }
 
-/// Put a manifest back into schema 9's shape (migration 10 undone): the snapshot and the lint
-/// issues before the batch kept under their ingest's id.
+/// Put a manifest back into schema 9's shape (migration 10 undone, and 13 first, the one after
+/// it that cannot run twice): the snapshot and the lint issues before the batch kept under their
+/// ingest's id.
 pub fn undo_schema_10(v: &TestVault) {
     undo_schema_13(v);
     db(v)
