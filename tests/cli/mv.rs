@@ -791,3 +791,31 @@ fn mv_reads_the_pages_that_may_hold_a_markdown_link_and_no_others() {
         ]
     );
 }
+
+/// A page the scan found no Markdown link to a path in is not read by `mv`: told (falsely)
+/// that one page holds none, `mv` leaves its link alone and rewrites the page it was told of,
+/// which proves the pages read are the ones the manifest names, not the whole wiki.
+#[test]
+fn mv_does_not_read_a_page_the_scan_found_no_markdown_link_in() {
+    let v = TestVault::new();
+    target(&v);
+    let body = "See [it](../concepts/Old%20Name.md).";
+    page(&v, "wiki/entities/Told.md", "Told", "", body);
+    page(&v, "wiki/entities/Hidden.md", "Hidden", "", body);
+    v.settle();
+    v.run(&["scan"]).ok();
+    db(&v)
+        .execute_batch("UPDATE pages SET path_links = 0 WHERE path = 'wiki/entities/Hidden.md'")
+        .unwrap();
+    let hidden = v.read("wiki/entities/Hidden.md");
+    let j = v.run(&["mv", "Old Name", "New Name", "--json"]).ok().json();
+    assert_eq!(
+        j["files_changed"],
+        serde_json::json!(["wiki/concepts/New Name.md", "wiki/entities/Told.md"])
+    );
+    assert!(
+        v.read("wiki/entities/Told.md")
+            .contains("See [it](../concepts/New%20Name.md).")
+    );
+    assert_eq!(v.read("wiki/entities/Hidden.md"), hidden);
+}
