@@ -16,16 +16,65 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-/// The bytes of `path`. The error is the operating system's, without the path: the caller's
+/// The bytes of `path`, never through a symbolic link: a link at `path` is an error (see
+/// [`open_nofollow`]). The error is the operating system's, without the path: the caller's
 /// error names it.
 pub fn read(path: &Path) -> io::Result<Vec<u8>> {
-    std::fs::read(path)
+    use std::io::Read;
+    let mut file = open_nofollow(path)?;
+    let size = file.metadata().map(|m| m.len() as usize).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(size);
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
-/// The text of `path`, which must be UTF-8. The error is the operating system's, without the
-/// path: the caller's error names it.
+/// The text of `path`, which must be UTF-8, never through a symbolic link ([`read`]). The
+/// error is the operating system's, without the path: the caller's error names it.
 pub fn read_to_string(path: &Path) -> io::Result<String> {
-    std::fs::read_to_string(path)
+    String::from_utf8(read(path)?).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+/// Open `path` for reading without following a symbolic link at its last component: a file
+/// of the vault replaced by a link (a remote can commit one) is refused, so that nothing
+/// outside the vault is read, and then written back or pushed, as if it were the vault's.
+/// Folders on the way are the caller's to check (`Vault::checked`, `Vault::check_layout`).
+pub fn open_nofollow(path: &Path) -> io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    no_follow(&mut options);
+    options.open(path).map_err(link_refused)
+}
+
+/// Open (creating it if need be) a file that Sparks locks, for reading and writing, never
+/// through a symbolic link: a link planted there would have the lock's writes land outside.
+pub fn open_lock_file(path: &Path) -> io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).truncate(false).read(true).write(true);
+    no_follow(&mut options)
+        .open(path)
+        .map_err(|e| with_path(link_refused(e), "open", path))
+}
+
+/// `options` made to refuse a symbolic link at the path's last component (`O_NOFOLLOW`).
+pub fn no_follow(options: &mut std::fs::OpenOptions) -> &mut std::fs::OpenOptions {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    options
+}
+
+/// The error of opening a symbolic link with `O_NOFOLLOW`, said as what it is.
+pub fn link_refused(e: io::Error) -> io::Error {
+    #[cfg(unix)]
+    if e.raw_os_error() == Some(libc::ELOOP) {
+        return io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "it is a symbolic link, and Sparks does not follow links in the vault's files",
+        );
+    }
+    e
 }
 
 /// The metadata of `path` itself (a link is not followed). The error is the operating
@@ -156,7 +205,7 @@ fn replace_checked(
 ) -> io::Result<bool> {
     use std::io::{Read, Seek, SeekFrom};
     let tmp = stage(path, bytes)?;
-    let mut old = fs_err::File::open(path)?;
+    let mut old = open_nofollow(path).map_err(|e| with_path(e, "read", path))?;
     let mut now = Vec::with_capacity(expected.len());
     old.read_to_end(&mut now)?;
     if now != expected {
@@ -190,9 +239,9 @@ fn stage(path: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
         .map_err(|e| with_path(e, "write", tmp.path()))?;
     // A temporary file is private (0600); the file it becomes keeps the permissions of the
     // one it replaces, or gets the usual 0644 when it is new.
-    let perms = match std::fs::metadata(path) {
-        Ok(meta) => Some(meta.permissions()),
-        Err(_) => new_file_permissions(),
+    let perms = match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_file() => Some(meta.permissions()),
+        _ => new_file_permissions(),
     };
     if let Some(perms) = perms {
         tmp.as_file()

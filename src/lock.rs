@@ -37,13 +37,7 @@ impl VaultLock {
 
 fn open(root: &Path) -> io::Result<(File, std::path::PathBuf)> {
     let path = root.join(LOCK_FILE);
-    let file = fs_err::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)?
-        .into_parts()
-        .0;
+    let file = crate::fsio::open_lock_file(&path)?;
     Ok((file, path))
 }
 

@@ -105,14 +105,7 @@ impl WatchLock {
         let run = RunDir::of(root);
         run.ensure().map_err(io::Error::other)?;
         let path = run.file(LOCK);
-        let mut file = fs_err::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true)
-            .open(&path)?
-            .into_parts()
-            .0;
+        let mut file = crate::fsio::open_lock_file(&path)?;
         // A reader asking whether a watcher runs holds a shared lock for an instant: a few
         // tries tell it from a watcher, which holds it for good.
         let mut tries = 0;
@@ -160,7 +153,7 @@ impl Drop for WatchLock {
 /// itself (its pid alone while it has not said more yet).
 pub fn running(root: &Path) -> Option<WatchState> {
     let run = RunDir::of(root);
-    let mut file = fs_err::File::open(run.file(LOCK)).ok()?.into_parts().0;
+    let mut file = crate::fsio::open_nofollow(&run.file(LOCK)).ok()?;
     match file.try_lock_shared() {
         // Free: nobody watches (the lock is let go when `file` closes).
         Ok(()) => None,
