@@ -2,8 +2,10 @@
 //! which files are conflict copies a sync left beside a file (`conflict`).
 
 mod conflict;
+mod inside;
 
 pub use conflict::{ConflictCopy, conflict_copy, conflict_copy_name, is_conflict_copy};
+pub use inside::{PathError, check_relative};
 
 use crate::config::{CONFIG_FILE, Config, ConfigError};
 use crate::failure::{Action, Advice};
@@ -62,6 +64,9 @@ pub enum VaultError {
     /// The configuration is unreadable or invalid.
     #[error(transparent)]
     Config(#[from] ConfigError),
+    /// One of Sparks' own files or folders is a symbolic link (see [`Vault::check_layout`]).
+    #[error(transparent)]
+    Unsafe(#[from] PathError),
     /// The working directory could not be determined.
     #[error("cannot resolve {}: {source}", path.display())]
     Path {
@@ -80,6 +85,7 @@ impl VaultError {
                 Some(Advice::run(Action::FindVault))
             }
             VaultError::Missing(_) => Some(Advice::run(Action::CheckVault)),
+            VaultError::Unsafe(e) => e.hint(),
             _ => None,
         }
     }
@@ -95,6 +101,7 @@ impl Vault {
         if !is_vault_root(&root) {
             return Err(VaultError::NotAVault(root));
         }
+        inside::check_layout(&root)?;
         let config = Config::load(&root.join(CONFIG_FILE))?;
         Ok(Vault { root, config })
     }
@@ -108,9 +115,17 @@ impl Vault {
         }
     }
 
-    /// The absolute path of a vault-relative path.
+    /// The absolute path of a vault-relative path that Sparks made or took from the manifest.
+    /// A path read from anywhere else (a record, an argument) goes through [`Vault::checked`].
     pub fn path(&self, rel: &str) -> PathBuf {
         self.root.join(rel)
+    }
+
+    /// The absolute path of `rel`, checked to stay inside the vault: relative, without `.` or
+    /// `..`, and with no symbolic link in the way (the file itself or any folder above it up to
+    /// the vault's root), so that a write or a read through it cannot land outside.
+    pub fn checked(&self, rel: &str) -> Result<PathBuf, PathError> {
+        inside::checked(&self.root, rel)
     }
 
     /// The vault's display name: the configured one, or the directory's.
