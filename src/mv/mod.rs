@@ -196,6 +196,9 @@ pub enum MoveError {
     /// The journal (`.sparks/`) could not be read or written.
     #[error(transparent)]
     RunState(#[from] RunStateError),
+    /// A path of the plan would leave the vault or cross a symbolic link.
+    #[error(transparent)]
+    Path(#[from] crate::vault::PathError),
 }
 
 fn describe(with: &[Collision]) -> String {
@@ -258,6 +261,7 @@ impl MoveError {
             MoveError::Index(i) => i.hint(),
             MoveError::Git(g) => g.hint(),
             MoveError::RunState(r) => r.hint(),
+            MoveError::Path(p) => p.hint(),
             _ => None,
         }
     }
@@ -414,6 +418,9 @@ impl Op {
                             source,
                         }
                     })?;
+                if let Err(e) = plan.check_paths(vault) {
+                    return Err(journal.refuse_journal(format!("its plan: {e}")).into());
+                }
                 if self.dry_run {
                     return Ok(plan.report(Vec::new(), true, true));
                 }
@@ -434,6 +441,7 @@ impl Op {
         if self.dry_run {
             return Ok(planned.plan.report(planned.changes, true, false));
         }
+        planned.plan.check_paths(vault)?;
         // The plan's text is journaled, then let go before the writes (8 MB for the hub of the
         // 100,000-page benchmark vault).
         let journaled = {

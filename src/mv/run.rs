@@ -186,7 +186,11 @@ fn apply(vault: &Vault, f: &FileOp, s: &State) -> Result<bool, MoveError> {
         return Ok(false);
     };
     let new = rewrite::apply(&old, &f.edits);
-    debug_assert_eq!(Some(hash(new.as_bytes())), f.new, "{}", f.path);
+    // The edits must give the content the plan was made for; if not, the file is left as it
+    // is, reported as a conflict.
+    if Some(hash(new.as_bytes())) != f.new {
+        return Ok(false);
+    }
     let Some(to) = &f.to else {
         let file = vault.path(&f.path);
         return fsio::replace_if_unchanged(&file, old.as_bytes(), new.as_bytes())

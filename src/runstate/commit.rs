@@ -94,7 +94,12 @@ pub fn guarded_also<T>(
 
 /// Remove the lock files a killed Sparks commit left; fail on any other, naming it.
 fn clear_locks(vault_root: &Path, run: &RunDir) -> Result<(), GitError> {
-    let record: Option<Started> = run.read(RECORD).map_err(record_error)?;
+    // A record this device did not write is set aside and counts for nothing: the locks are
+    // then no killed Sparks' to remove.
+    let record: Option<Started> = match run.read(RECORD) {
+        Err(RunStateError::Untrusted { .. }) => None,
+        other => other.map_err(record_error)?,
+    };
     let gone = record.filter(|r| !r.owner.is_empty() && !crate::live::alive(run.path(), &r.owner));
     let mut locks = git::lock_files(vault_root)?;
     for lock in &locks {
@@ -164,6 +169,16 @@ fn record_error(e: RunStateError) -> GitError {
             action: "read",
             path,
             source: std::io::Error::new(std::io::ErrorKind::InvalidData, source),
+        },
+        RunStateError::Untrusted {
+            path, set_aside, ..
+        } => GitError::Io {
+            action: "read",
+            path,
+            source: std::io::Error::other(format!(
+                "not written by Sparks on this device; set aside as {}",
+                set_aside.display()
+            )),
         },
         RunStateError::Unfinished { command } => GitError::Io {
             action: "commit",

@@ -67,10 +67,20 @@ impl RunDir {
     /// The plan of the unfinished operation.
     pub fn journal_plan(&self) -> Result<String> {
         let path = self.file(PLAN);
-        crate::fsio::read_to_string(&path).map_err(|source| RunStateError::Io {
+        let missing = || RunStateError::Io {
             action: "read the plan of the unfinished operation from",
-            path,
-            source,
+            path: path.clone(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "it is gone"),
+        };
+        let mut bytes = self.read_sealed(PLAN)?.ok_or_else(missing)?;
+        // The seal ends the plan with a newline; the plan did not have one.
+        if bytes.ends_with(b"\n") {
+            bytes.pop();
+        }
+        String::from_utf8(bytes).map_err(|e| RunStateError::Io {
+            action: "read the plan of the unfinished operation from",
+            path: path.clone(),
+            source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
         })
     }
 
@@ -84,12 +94,14 @@ impl RunDir {
         }
         self.ensure()?;
         let plan = self.file(PLAN);
-        crate::fsio::write_atomic(&plan, e.plan.as_bytes()).map_err(|source| {
-            RunStateError::Io {
-                action: "write",
-                path: plan,
-                source,
-            }
+        let sealed = super::seal::Key::of(&self.path, true).and_then(|key| {
+            let key = key.ok_or_else(|| std::io::Error::other("no key"))?;
+            crate::fsio::write_atomic(&plan, &key.seal(PLAN, e.plan.as_bytes().to_vec()))
+        });
+        sealed.map_err(|source| RunStateError::Io {
+            action: "write",
+            path: plan,
+            source,
         })?;
         let record = Journaled {
             kind: e.kind.to_string(),
@@ -134,6 +146,12 @@ impl RunDir {
         })?;
         change(&mut j);
         self.write(RECORD, &j)
+    }
+
+    /// Refuse the unfinished operation, whose plan would have Sparks act outside the vault
+    /// (`why` says how): its record is set aside, never executed, and the error says so.
+    pub fn refuse_journal(&self, why: String) -> RunStateError {
+        self.set_aside(RECORD, why)
     }
 
     /// The operation is complete: its record goes, then its plan.

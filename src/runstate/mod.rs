@@ -16,6 +16,7 @@ mod commit;
 mod ingest;
 mod journal;
 mod restore;
+mod seal;
 mod sync;
 pub mod watch;
 
@@ -54,6 +55,20 @@ pub enum RunStateError {
         /// The cause.
         source: serde_json::Error,
     },
+    /// A record this device's Sparks did not write: a remote or a copy put it there. It was
+    /// set aside, and nothing in it was acted on.
+    #[error(
+        "{} is refused ({why}); nothing in it was run, and it is set aside as {}",
+        path.display(), set_aside.display()
+    )]
+    Untrusted {
+        /// The record.
+        path: PathBuf,
+        /// Why it is not believed.
+        why: String,
+        /// Where it is now.
+        set_aside: PathBuf,
+    },
     /// Another operation is unfinished (its record is there already).
     #[error("`{command}` is unfinished: run it again to complete it first")]
     Unfinished {
@@ -71,6 +86,10 @@ impl RunStateError {
                  no operation is unfinished, remove the file",
                 path.display()
             ))),
+            RunStateError::Untrusted { .. } => Some(crate::failure::Advice::say(
+                "the next command goes on without it; if an operation of yours was \
+                 unfinished, start it again",
+            )),
             RunStateError::Io { .. } | RunStateError::Unfinished { .. } => None,
         }
     }
@@ -120,16 +139,10 @@ impl RunDir {
         crate::live::register(&self.path).map_err(|e| io("take a life lock in", e))
     }
 
-    /// The record `name`, if it exists.
+    /// The record `name`, if it exists and this device's Sparks wrote it.
     fn read<T: DeserializeOwned>(&self, name: &str) -> Result<Option<T>> {
         let path = self.file(name);
-        let Some(bytes) =
-            crate::fsio::read_if_exists(&path).map_err(|source| RunStateError::Io {
-                action: "read",
-                path: path.clone(),
-                source,
-            })?
-        else {
+        let Some(bytes) = self.read_sealed(name)? else {
             return Ok(None);
         };
         serde_json::from_slice(&bytes)
@@ -137,11 +150,71 @@ impl RunDir {
             .map_err(|source| RunStateError::Corrupt { path, source })
     }
 
+    /// The body of the sealed record `name`, if it exists; a record without this device's
+    /// seal is set aside ([`RunStateError::Untrusted`]).
+    fn read_sealed(&self, name: &str) -> Result<Option<Vec<u8>>> {
+        let path = self.file(name);
+        let io = |action, source| RunStateError::Io {
+            action,
+            path: path.clone(),
+            source,
+        };
+        let Some(mut bytes) = crate::fsio::read_if_exists(&path).map_err(|e| io("read", e))? else {
+            return Ok(None);
+        };
+        let key = seal::Key::of(&self.path, false).map_err(|e| io("read the key of", e))?;
+        match seal::open(key.as_ref(), name, &bytes) {
+            Ok(body) => {
+                let len = body.len();
+                bytes.truncate(len);
+                Ok(Some(bytes))
+            }
+            Err(broken) => Err(self.set_aside(name, broken.as_str().to_string())),
+        }
+    }
+
+    /// Move the record `name` out of the way, into `set-aside/`, and say so.
+    fn set_aside(&self, name: &str, why: String) -> RunStateError {
+        let path = self.file(name);
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let dir = self.file(SET_ASIDE);
+        let to = dir.join(format!("{name}.{stamp}"));
+        let moved = fs_err::create_dir_all(&dir).and_then(|()| fs_err::rename(&path, &to));
+        match moved {
+            Ok(()) => RunStateError::Untrusted {
+                path,
+                why,
+                set_aside: to,
+            },
+            // Another process set it aside first.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => RunStateError::Untrusted {
+                path,
+                why,
+                set_aside: dir,
+            },
+            Err(source) => RunStateError::Io {
+                action: "set aside",
+                path,
+                source,
+            },
+        }
+    }
+
+    /// `value`'s record, sealed as `name`.
+    fn sealed<T: Serialize>(&self, name: &str, value: &T) -> io::Result<Vec<u8>> {
+        let key = seal::Key::of(&self.path, true)?.ok_or_else(|| io::Error::other("no key"))?;
+        Ok(key.seal(name, to_json(value)?))
+    }
+
     /// Write the record `name`, replacing the one there.
     fn write<T: Serialize>(&self, name: &str, value: &T) -> Result<()> {
         self.ensure()?;
         let path = self.file(name);
-        let written = to_json(value).and_then(|bytes| crate::fsio::write_atomic(&path, &bytes));
+        let written = self
+            .sealed(name, value)
+            .and_then(|bytes| crate::fsio::write_atomic(&path, &bytes));
         written.map_err(|source| RunStateError::Io {
             action: "write",
             path,
@@ -153,7 +226,9 @@ impl RunDir {
     fn create<T: Serialize>(&self, name: &str, value: &T) -> Result<bool> {
         self.ensure()?;
         let path = self.file(name);
-        let created = to_json(value).and_then(|bytes| crate::fsio::create_atomic(&path, &bytes));
+        let created = self
+            .sealed(name, value)
+            .and_then(|bytes| crate::fsio::create_atomic(&path, &bytes));
         created.map_err(|source| RunStateError::Io {
             action: "write",
             path,
@@ -195,6 +270,9 @@ impl RunDir {
         })
     }
 }
+
+/// Where records this device's Sparks did not write are moved to.
+const SET_ASIDE: &str = "set-aside";
 
 /// What `.sparks/.gitignore` says: everything here, itself included, is ignored.
 const IGNORE_ALL: &[u8] = b"# Sparks' run-time state: never committed.\n*\n";

@@ -283,7 +283,12 @@ pub fn tree(v: &TestVault) -> std::collections::BTreeMap<String, Vec<u8>> {
             Some((rel, bytes))
         })
         .filter(|(p, _)| !p.starts_with("sparks.db"))
-        .filter(|(p, _)| p != ".sparks/.gitignore" && !p.starts_with(".sparks/live/"))
+        .filter(|(p, _)| {
+            p != ".sparks/.gitignore"
+                && !p.starts_with(".sparks/live/")
+                && !p.starts_with(".sparks/keys/")
+                && p != ".git/sparks-runstate.key"
+        })
         .collect()
 }
 
@@ -552,4 +557,33 @@ pub fn delete_manifest(v: &TestVault) {
             std::fs::remove_file(&path).expect("remove a manifest file");
         }
     }
+}
+
+/// `body` (one line of JSON) as Sparks on this vault's device writes the run-time record
+/// `name`: with its seal, under the vault's key (made here, as Sparks makes it, when there is
+/// none yet). A test that leaves a record by hand, as a killed Sparks would, writes it so.
+pub fn sealed_record(v: &TestVault, name: &str, body: &str) -> String {
+    let key_path = match v.root.join(".git").is_dir() {
+        true => v.path(".git/sparks-runstate.key"),
+        false => v.path(".sparks/keys/runstate.key"),
+    };
+    if !key_path.exists() {
+        std::fs::create_dir_all(key_path.parent().unwrap()).unwrap();
+        let key: String = blake3::hash(key_path.to_string_lossy().as_bytes())
+            .to_hex()
+            .to_string();
+        std::fs::write(&key_path, key).unwrap();
+    }
+    let hex = std::fs::read_to_string(&key_path).unwrap();
+    let hex = hex.trim();
+    let mut key = [0u8; 32];
+    for (i, b) in key.iter_mut().enumerate() {
+        *b = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap();
+    }
+    let body = format!("{}\n", body.trim_end_matches('\n'));
+    let mut h = blake3::Hasher::new_keyed(&key);
+    h.update(name.as_bytes());
+    h.update(&[0]);
+    h.update(body.as_bytes());
+    format!("{body}sparks-seal: {}\n", h.finalize().to_hex())
 }

@@ -4,7 +4,7 @@
 //! unfinished operations outliving the manifest are tested with each operation's faults
 //! (`faults.rs`, `fault_matrix.rs`, `provenance.rs`).
 
-use crate::harness::{TestVault, git};
+use crate::harness::{TestVault, git, sealed_record};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Stdio};
@@ -35,9 +35,10 @@ fn now_ns() -> u128 {
 /// process (`owner`) and when it started, and git's lock files from that moment.
 fn leave_a_killed_commit(v: &TestVault, owner: &str, started_ns: u128, locks: &[&str]) {
     std::fs::create_dir_all(v.path(".sparks")).expect(".sparks");
+    let record = format!(r#"{{"owner":"{owner}","pid":4242,"started_ns":{started_ns}}}"#);
     std::fs::write(
         v.path(".sparks/commit.json"),
-        format!(r#"{{"owner":"{owner}","pid":4242,"started_ns":{started_ns}}}"#),
+        sealed_record(v, "commit.json", &record),
     )
     .expect("commit.json");
     for lock in locks {

@@ -142,12 +142,18 @@ pub fn revert(
     let resuming = unfinished.as_ref().filter(|j| is_revert_of(j, id)).cloned();
     let plan = match &resuming {
         // The journal alone completes it: the manifest may have been rebuilt or deleted.
-        Some(j) => serde_json::from_str::<Plan>(&journal.journal_plan()?).map_err(|e| {
-            not_revertible(
-                id,
-                format!("the plan `{}` journaled cannot be read: {e}", j.command),
-            )
-        })?,
+        Some(j) => {
+            let plan = serde_json::from_str::<Plan>(&journal.journal_plan()?).map_err(|e| {
+                not_revertible(
+                    id,
+                    format!("the plan `{}` journaled cannot be read: {e}", j.command),
+                )
+            })?;
+            if let Err(e) = plan.check_paths(vault) {
+                return Err(journal.refuse_journal(format!("its plan: {e}")).into());
+            }
+            plan
+        }
         None => {
             let rec = manifest
                 .ingest_record(id)?

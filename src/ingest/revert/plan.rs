@@ -49,6 +49,17 @@ pub(super) struct Plan {
     pub inbox_texts: Option<(Vec<u8>, Vec<u8>)>,
 }
 
+impl Plan {
+    /// Every page the plan writes stays in the vault (a plan from a journal is checked before
+    /// it runs).
+    pub(super) fn check_paths(&self, vault: &Vault) -> Result<(), crate::vault::PathError> {
+        for p in &self.pages {
+            vault.checked(&p.change.path)?;
+        }
+        Ok(())
+    }
+}
+
 /// Refuse an ingest that cannot be reverted, saying why.
 pub(super) fn check(manifest: &Manifest, r: &IngestRecord) -> Result<(), IngestError> {
     let why = match (State::of(r), &r.reverted_at) {

@@ -55,6 +55,22 @@ pub struct FileOp {
     pub edits: Vec<Edit>,
 }
 
+impl Plan {
+    /// Every path the plan reads or writes stays in the vault: relative, without `..`, and
+    /// with no symbolic link on the way (a plan from a journal is checked before it runs).
+    pub fn check_paths(&self, vault: &crate::vault::Vault) -> Result<(), crate::vault::PathError> {
+        let paths = [&self.from, &self.to].into_iter().chain(
+            self.files
+                .iter()
+                .flat_map(|f| std::iter::once(&f.path).chain(f.to.as_ref())),
+        );
+        for p in paths {
+            vault.checked(p)?;
+        }
+        Ok(())
+    }
+}
+
 impl FileOp {
     /// Where the file's content ends up (`None` for a deletion).
     pub fn destination(&self) -> Option<&str> {
