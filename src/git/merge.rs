@@ -64,6 +64,32 @@ pub struct Merge {
     pub copies: Vec<(String, String)>,
     /// Paths both sides changed and the resolver merged (not copied).
     pub merged: Vec<String>,
+    /// Paths the other side changed that were not taken, and why ([`refusal`]).
+    pub refused: Vec<(String, &'static str)>,
+}
+
+/// Why the other side's version of `path` (repository-relative; `prefix` is the vault's
+/// folder in the work tree, with its `/`) is never taken, whatever it holds: a remote is not
+/// trusted. Run-time state is this device's alone (`.sparks/`, the manifest and its side
+/// files), and a symbolic link or a submodule would have Sparks read or write outside the
+/// vault through it.
+pub fn refusal(path: &str, mode: Option<u32>, prefix: &str) -> Option<&'static str> {
+    const LINK: u32 = 0o120000;
+    const SUBMODULE: u32 = 0o160000;
+    if let Some(inner) = path.strip_prefix(prefix) {
+        let top = inner.split('/').next().unwrap_or(inner);
+        if top == crate::vault::RUN_DIR {
+            return Some("run-time state is this device's own");
+        }
+        if !inner.contains('/') && inner.starts_with(crate::vault::MANIFEST) {
+            return Some("the manifest is this device's own");
+        }
+    }
+    match mode {
+        Some(LINK) => Some("a symbolic link, which Sparks does not follow"),
+        Some(SUBMODULE) => Some("a submodule"),
+        _ => None,
+    }
 }
 
 /// The merge base and HEAD's relation to `theirs` (a commit id).
@@ -164,8 +190,15 @@ pub fn merge(
         changed: Vec::new(),
         copies: Vec::new(),
         merged: Vec::new(),
+        refused: Vec::new(),
     };
+    let prefix = vault_prefix(&workdir(&repo).map_err(&git)?, vault_root);
     for (path, theirs_side) in &theirs_changes {
+        // What a remote may not send stays as this side has it.
+        if let Some(why) = refusal(path, theirs_side.map(|(_, m)| m), &prefix) {
+            out.refused.push((path.clone(), why));
+            continue;
+        }
         let ours_side = match ours_changes.get(path) {
             // Only the other side changed it: its version.
             None => {
@@ -276,9 +309,21 @@ pub fn paths_between(vault_root: &Path, theirs: &str) -> Result<Vec<String>, Git
         .collect())
 }
 
+/// What [`fast_forward`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FastForward {
+    /// The repository-relative paths that changed in the work tree.
+    pub paths: Vec<String>,
+    /// The paths the other side changed that were not taken, and why ([`refusal`]).
+    pub refused: Vec<(String, &'static str)>,
+}
+
 /// Move the branch to `theirs`, which has everything it has: its tree in the work tree and the
-/// index, then the branch. The repository-relative paths that changed.
-pub fn fast_forward(vault_root: &Path, theirs: &str) -> Result<Vec<String>, GitError> {
+/// index, then the branch. What the other side may not send ([`refusal`]) is not taken: the
+/// branch then moves to a commit on top of `theirs` that keeps this side's version of those
+/// paths, so the work tree, the index and the branch agree, and the next push undoes the
+/// planting on the remote too.
+pub fn fast_forward(vault_root: &Path, theirs: &str) -> Result<FastForward, GitError> {
     let git = git_error(vault_root);
     let repo = repo(vault_root)?;
     let target = repo
@@ -286,10 +331,16 @@ pub fn fast_forward(vault_root: &Path, theirs: &str) -> Result<Vec<String>, GitE
         .map_err(&git)?;
     let old = head_tree(&repo).map_err(&git)?;
     let new = target.tree().map_err(&git)?;
-    let paths: Vec<String> = changes(&repo, old.as_ref(), &new)
-        .map_err(&git)?
-        .into_keys()
-        .collect();
+    let workdir = workdir(&repo).map_err(&git)?;
+    let prefix = vault_prefix(&workdir, vault_root);
+    let mut refused = Vec::new();
+    let mut paths = Vec::new();
+    for (path, side) in changes(&repo, old.as_ref(), &new).map_err(&git)? {
+        match refusal(&path, side.map(|(_, m)| m), &prefix) {
+            Some(why) => refused.push((path, why)),
+            None => paths.push(path),
+        }
+    }
     // Only the paths that differ: left to itself, a checkout compares every file of the work
     // tree with the index (a stat of each of 200,000 files in a vault of 100,000 pages) to
     // write the one a capture changed. A file of the list with changes of its own still stops
@@ -303,10 +354,41 @@ pub fn fast_forward(vault_root: &Path, theirs: &str) -> Result<Vec<String>, GitE
         repo.checkout_tree(new.as_object(), Some(&mut opts))
             .map_err(&git)?;
     }
-    let message = format!("sparks sync: fast-forward to {}", super::short(theirs));
+    let mut message = format!("sparks sync: fast-forward to {}", super::short(theirs));
+    let mut to = target.id();
+    if !refused.is_empty() {
+        // Their tree with this side's version of what was refused.
+        let mut index = Index::new().map_err(&git)?;
+        index.read_tree(&new).map_err(&git)?;
+        for (path, _) in &refused {
+            // Only a file of this side's is put back: where a folder stands here, the other
+            // side's link simply goes.
+            let ours = old
+                .as_ref()
+                .and_then(|t| t.get_path(Path::new(path)).ok())
+                .filter(|e| e.kind() == Some(git2::ObjectType::Blob))
+                .map(|e| (e.id(), e.filemode() as u32));
+            set(&mut index, path, ours).map_err(&git)?;
+        }
+        let tree_id = index.write_tree_to(&repo).map_err(&git)?;
+        let tree = repo.find_tree(tree_id).map_err(&git)?;
+        let (author, committer) = signatures(&repo, &workdir)?;
+        let listed: Vec<String> = refused
+            .iter()
+            .map(|(p, why)| format!("{p}: {why}"))
+            .collect();
+        message = format!(
+            "sparks sync: leave out what the remote may not send\n\n{}",
+            listed.join("\n")
+        );
+        to = repo
+            .commit(None, &author, &committer, &message, &tree, &[&target])
+            .map_err(&git)?;
+    }
+    let message = message.lines().next().unwrap_or_default().to_string();
     match repo.head() {
         Ok(mut head) => {
-            head.set_target(target.id(), &message).map_err(&git)?;
+            head.set_target(to, &message).map_err(&git)?;
         }
         Err(_) => {
             // An unborn branch: HEAD names it; create it at the commit.
@@ -315,11 +397,10 @@ pub fn fast_forward(vault_root: &Path, theirs: &str) -> Result<Vec<String>, GitE
                 .ok()
                 .and_then(|r| r.symbolic_target().ok().flatten().map(str::to_string))
                 .unwrap_or_else(|| "refs/heads/main".into());
-            repo.reference(&name, target.id(), true, &message)
-                .map_err(&git)?;
+            repo.reference(&name, to, true, &message).map_err(&git)?;
         }
     }
-    Ok(paths)
+    Ok(FastForward { paths, refused })
 }
 
 /// Commit the merge: the tree `tree` with the vault's changes in the work tree since (the

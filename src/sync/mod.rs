@@ -250,9 +250,11 @@ impl Syncing<'_> {
             Relation::UpToDate => Ok(()),
             Relation::Behind => {
                 self.incoming(theirs)?;
-                let paths = runstate::guarded(root, || gitmerge::fast_forward(root, theirs))?;
+                let ff = runstate::guarded(root, || gitmerge::fast_forward(root, theirs))?;
+                let paths = ff.paths;
                 self.report.fast_forward = true;
                 self.report.add_changed(&paths, self.up, root);
+                self.report.add_refused(&ff.refused, self.up, root);
                 // The files the fast-forward wrote, not the vault: a file changed by hand is
                 // for the next command's refresh to find, as it would be without a sync.
                 scan::scan_paths(self.vault, self.manifest, &paths, self.now.ns)?;
@@ -281,6 +283,7 @@ impl Syncing<'_> {
         let prefix = report::prefix(self.up, root);
         let mut resolver = |both: &gitmerge::Both<'_>| resolve::resolve(&prefix, both, &today);
         let m = gitmerge::merge(root, theirs, &mut resolver)?;
+        self.report.add_refused(&m.refused, self.up, root);
         Ok(SyncMerge {
             theirs: theirs.to_string(),
             tree: m.tree,

@@ -43,6 +43,9 @@ pub struct SyncReport {
     /// Files both sides changed in overlapping lines: this device's text stayed, the other's
     /// is in the copy.
     pub conflicts: Vec<ConflictCopy>,
+    /// Files the remote sent that were not taken, this device's version kept: run-time
+    /// state (`.sparks/`, the manifest), symbolic links, submodules. A remote is not trusted.
+    pub refused: Vec<Refused>,
     /// Commits this side had that the remote lacked (pushed, or with `--dry-run` to push).
     pub outgoing: usize,
     /// Whether they were pushed.
@@ -70,6 +73,15 @@ pub struct Incoming {
     pub commits: usize,
     /// Their subjects, newest first (at most [`SUBJECTS`]).
     pub subjects: Vec<String>,
+}
+
+/// A file the remote sent that was not taken.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Refused {
+    /// The file, vault-relative.
+    pub path: String,
+    /// Why.
+    pub why: String,
 }
 
 /// A conflict copy.
@@ -100,6 +112,7 @@ impl SyncReport {
             merged: Vec::new(),
             regenerated: Vec::new(),
             conflicts: Vec::new(),
+            refused: Vec::new(),
             outgoing: 0,
             pushed: false,
             attributes: false,
@@ -125,6 +138,20 @@ impl SyncReport {
             }
         }
         self.changed.sort();
+    }
+
+    /// Note files the remote sent that were not taken (repository-relative paths).
+    pub(super) fn add_refused(&mut self, refused: &[(String, &str)], up: &Upstream, root: &Path) {
+        let prefix = prefix(up, root);
+        for (p, why) in refused {
+            let r = Refused {
+                path: in_vault(p, &prefix),
+                why: (*why).to_string(),
+            };
+            if !self.refused.contains(&r) {
+                self.refused.push(r);
+            }
+        }
     }
 
     /// Note the files a merge merged and copied.

@@ -95,6 +95,12 @@ fn text(r: &SyncReport) -> Vec<String> {
             c.path, c.copy
         ));
     }
+    for f in &r.refused {
+        out.push(format!(
+            "  not taken from the remote: {} ({})",
+            f.path, f.why
+        ));
+    }
     if r.attributes {
         out.push(
             "  .gitattributes routes Sparks' files to its merge driver (for a plain git pull)"
