@@ -119,3 +119,75 @@ proptest! {
         }
     }
 }
+
+/// A path built from the pieces an attacker would use: names, `.`, `..`, empty components,
+/// a leading `/`.
+fn hostile_path() -> impl Strategy<Value = String> {
+    let part = prop_oneof![
+        Just(String::new()),
+        Just(".".to_string()),
+        Just("..".to_string()),
+        Just("...".to_string()),
+        Just("..md".to_string()),
+        "[a-z]{1,4}",
+        "[a-z]{1,3}\\.md",
+    ];
+    (any::<bool>(), proptest::collection::vec(part, 0..6)).prop_map(|(slash, parts)| {
+        let joined = parts.join("/");
+        if slash { format!("/{joined}") } else { joined }
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Whatever the path, one `Vault::checked` lets through lands strictly inside the vault,
+    /// even once `..` is folded.
+    #[test]
+    fn no_path_the_vault_accepts_leads_outside(rel in hostile_path()) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("vault");
+        fs_err::create_dir_all(root.join("wiki")).unwrap();
+        fs_err::write(root.join(sparks::config::CONFIG_FILE), "").unwrap();
+        let vault = sparks::vault::Vault::open(&root).unwrap();
+        if let Ok(p) = vault.checked(&rel) {
+            let folded = sparks::vault::absolute(&p).unwrap();
+            prop_assert!(folded.starts_with(&root) && folded != root, "{:?} -> {:?}", rel, folded);
+            prop_assert!(sparks::vault::check_relative(&rel).is_ok());
+        }
+    }
+
+    /// No bytes at all, nor a record with a seal that is not this device's, is believed by the
+    /// run-time record readers: each says it is refused (or cannot read it), never acts on it.
+    #[test]
+    fn no_record_this_device_did_not_seal_is_believed(
+        body in proptest::collection::vec(any::<u8>(), 0..200),
+        seal in "[0-9a-f]{64}",
+        sealed in any::<bool>(),
+        which in 0usize..3,
+    ) {
+        use sparks::runstate::{RunDir, SyncMerge};
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::of(dir.path());
+        // A genuine record first, so that this device's key exists.
+        let genuine = SyncMerge {
+            theirs: "a".into(), tree: "b".into(), changed: vec![], checked_out: false,
+            copies: vec![], merged: vec![],
+        };
+        run.sync_merging(&genuine).unwrap();
+        prop_assert_eq!(run.sync_merge().unwrap(), Some(genuine));
+        let mut bytes = body.clone();
+        if sealed {
+            bytes.extend_from_slice(format!("\nsparks-seal: {seal}\n").as_bytes());
+        }
+        let name = ["sync.json", "journal.json", "ingest.json"][which];
+        fs_err::write(run.path().join(name), &bytes).unwrap();
+        let believed = match which {
+            0 => run.sync_merge().map(|r| r.is_some()),
+            1 => run.journaled().map(|r| r.is_some()),
+            _ => run.open_ingest().map(|r| r.is_some()),
+        };
+        prop_assert!(believed.is_err(), "{:?} believed: {:?}", String::from_utf8_lossy(&bytes), believed);
+        prop_assert!(!run.path().join(name).exists(), "it was set aside");
+    }
+}

@@ -38,6 +38,7 @@ mod soak;
 mod status;
 mod sync;
 mod tasks;
+mod untrusted;
 mod view;
 mod view_embeds;
 mod view_graph;
