@@ -160,7 +160,7 @@ pub fn archive(
             path: path.clone(),
             source,
         };
-        let old = match fs_err::read(&path) {
+        let old = match fsio::read(&path) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(err(e)),

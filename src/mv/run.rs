@@ -246,7 +246,7 @@ fn state(vault: &Vault, f: &FileOp) -> Result<State, MoveError> {
 
 /// A file's bytes, `None` when it does not exist.
 fn read(vault: &Vault, path: &str) -> Result<Option<Vec<u8>>, MoveError> {
-    match fs_err::read(vault.path(path)) {
+    match fsio::read(&vault.path(path)) {
         Ok(b) => Ok(Some(b)),
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
         Err(e) => Err(io("read", &vault.path(path), e)),

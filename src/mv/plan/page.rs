@@ -79,7 +79,7 @@ impl Page {
 
 /// A file's text; a file that is not UTF-8 cannot be rewritten.
 pub fn read_text(vault: &Vault, path: &str) -> Result<String, MoveError> {
-    let bytes = fs_err::read(vault.path(path)).map_err(|source| MoveError::Io {
+    let bytes = crate::fsio::read(&vault.path(path)).map_err(|source| MoveError::Io {
         action: "read",
         path: vault.path(path),
         source,
