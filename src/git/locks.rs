@@ -7,8 +7,8 @@ use git2::ErrorCode;
 use std::path::{Path, PathBuf};
 
 /// The lock files of git's that exist now in the repository holding the vault: the index's,
-/// HEAD's, the packed refs', the configuration's, and any ref's or reflog's. Empty outside a
-/// repository.
+/// HEAD's, the packed refs', the configuration's, a shallow clone's, any ref's or reflog's, and
+/// a fetch's in the pack folder (`pack-*.idx.lock`). Empty outside a repository.
 pub fn lock_files(vault_root: &Path) -> Result<Vec<PathBuf>, GitError> {
     let Some(repo) = open(vault_root).map_err(|source| GitError::Git {
         repo: vault_root.to_path_buf(),
@@ -36,13 +36,14 @@ pub fn lock_files_in(dirs: &[PathBuf]) -> Vec<PathBuf> {
             "FETCH_HEAD.lock",
             "packed-refs.lock",
             "config.lock",
+            "shallow.lock",
         ] {
             let path = dir.join(name);
             if fs_err::symlink_metadata(&path).is_ok() {
                 found.push(path);
             }
         }
-        for sub in ["refs", "logs"] {
+        for sub in ["refs", "logs", "objects/pack"] {
             let walk = walkdir::WalkDir::new(dir.join(sub)).follow_links(false);
             for entry in walk.into_iter().flatten() {
                 if entry.file_type().is_file()
