@@ -35,6 +35,8 @@ pub const STEPS: &[&str] = &[
     "revert.pages",
     "revert.commit",
     "sync.commit",
+    "sync.write",
+    "sync.forward",
     "sync.merge",
     "sync.push",
 ];

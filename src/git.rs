@@ -8,6 +8,7 @@
 mod locks;
 pub mod merge;
 pub mod remote;
+pub mod worktree;
 
 use locks::locked;
 pub use locks::{lock_files, lock_files_in, shown};

@@ -131,7 +131,7 @@ pub struct FileCounts {
 /// An interrupted operation, as its journal in `.sparks/` records it.
 #[derive(Debug, Clone, Serialize)]
 pub struct Unfinished {
-    /// `mv`, `merge` or `revert`.
+    /// `mv`, `merge`, `revert` or `sync`.
     pub kind: String,
     /// The command that completes it.
     pub command: String,
@@ -239,13 +239,28 @@ pub fn status(
         }),
         None => None,
     };
-    let unfinished = RunDir::of(&vault.root).journaled()?.map(|j| Unfinished {
-        kind: j.kind,
-        command: j.command,
-        pages: j.pages,
-        started_at: j.started_at,
-        step: j.step,
-    });
+    let run = RunDir::of(&vault.root);
+    let unfinished = match run.journaled()? {
+        Some(j) => Some(Unfinished {
+            kind: j.kind,
+            command: j.command,
+            pages: j.pages,
+            started_at: j.started_at,
+            step: j.step,
+        }),
+        // A sync a kill interrupted: the files it was writing.
+        None => run.sync_merge()?.map(|m| Unfinished {
+            kind: "sync".to_string(),
+            command: "sparks sync".to_string(),
+            pages: m.changed,
+            started_at: m.started_at,
+            step: Some(match (m.forward.is_some(), m.checked_out) {
+                (true, _) => "fetch".to_string(),
+                (false, false) => "merge".to_string(),
+                (false, true) => "write".to_string(),
+            }),
+        }),
+    };
     Ok(Status {
         vault_name: vault.name(),
         vault_root: vault.root.clone(),

@@ -5,7 +5,7 @@ mod conflict;
 mod inside;
 
 pub use conflict::{ConflictCopy, conflict_copy, conflict_copy_name, is_conflict_copy};
-pub use inside::{PathError, check_relative};
+pub use inside::{PathError, check_relative, checked as checked_under};
 
 use crate::config::{CONFIG_FILE, Config, ConfigError};
 use crate::failure::{Action, Advice};

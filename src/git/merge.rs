@@ -2,11 +2,12 @@
 //! than through git's merge machinery, so that no conflict marker can ever reach a file: every
 //! path both sides changed differently is handed to the caller's resolver ([`Both`]), which
 //! answers with the merged content or asks for a conflict copy ([`Resolution`]); every path
-//! only the other side changed takes its version. [`merge`] computes the tree, [`checkout`]
-//! puts it in the work tree, and [`commit_merge`] commits it (with what the caller wrote since,
-//! such as regenerated pages) as a commit with both parents. [`fast_forward`] is the case where
-//! this side has nothing the other lacks. [`merge_text`] is git's line merge, for the files no
-//! rule of Sparks' knows.
+//! only the other side changed takes its version. [`merge`] computes the tree,
+//! [`super::worktree::write_paths`] puts it in the work tree (each file whole), and
+//! [`commit_merge`] commits it (with what the caller wrote since, such as regenerated pages) as
+//! a commit with both parents. [`plan_forward`] and [`move_head`] are the case where this side
+//! has nothing the other lacks. [`merge_text`] is git's line merge, for the files no rule of
+//! Sparks' knows.
 
 use super::{GitError, changed_paths, open, signatures, vault_prefix};
 use git2::{Delta, DiffOptions, FileMode, Index, IndexEntry, IndexTime, Oid, Repository, Tree};
@@ -66,6 +67,8 @@ pub struct Merge {
     pub merged: Vec<String>,
     /// Paths the other side changed that were not taken, and why ([`refusal`]).
     pub refused: Vec<(String, &'static str)>,
+    /// This side's tree (HEAD's), which the work tree holds before the merge is written.
+    pub ours: String,
 }
 
 /// Why the other side's version of `path` (repository-relative; `prefix` is the vault's
@@ -191,6 +194,7 @@ pub fn merge(
         copies: Vec::new(),
         merged: Vec::new(),
         refused: Vec::new(),
+        ours: ours_tree.id().to_string(),
     };
     let prefix = vault_prefix(&workdir(&repo).map_err(&git)?, vault_root);
     for (path, theirs_side) in &theirs_changes {
@@ -258,42 +262,6 @@ pub fn merge_text(base: &[u8], ours: &[u8], theirs: &[u8]) -> Option<Vec<u8>> {
     merged.is_automergeable().then(|| merged.content().to_vec())
 }
 
-/// Put the tree `tree` in the work tree and the index, from HEAD's; a file with changes of its
-/// own stops it, naming the file.
-pub fn checkout(vault_root: &Path, tree: &str) -> Result<(), GitError> {
-    let mut opts = git2::build::CheckoutBuilder::new();
-    opts.safe();
-    checkout_with(vault_root, tree, &mut opts)
-}
-
-/// Put the tree `tree`'s version of `paths` (repository-relative) in the work tree and the
-/// index, overwriting what is there: a merge whose checkout a kill cut off, finished.
-pub fn checkout_paths(vault_root: &Path, tree: &str, paths: &[String]) -> Result<(), GitError> {
-    if paths.is_empty() {
-        return Ok(());
-    }
-    let mut opts = git2::build::CheckoutBuilder::new();
-    opts.force().disable_pathspec_match(true);
-    for p in paths {
-        opts.path(p.as_str());
-    }
-    checkout_with(vault_root, tree, &mut opts)
-}
-
-fn checkout_with(
-    vault_root: &Path,
-    tree: &str,
-    opts: &mut git2::build::CheckoutBuilder<'_>,
-) -> Result<(), GitError> {
-    let git = git_error(vault_root);
-    let repo = repo(vault_root)?;
-    let tree = repo
-        .find_tree(Oid::from_str(tree).map_err(&git)?)
-        .map_err(&git)?;
-    repo.checkout_tree(tree.as_object(), Some(opts))
-        .map_err(&git)
-}
-
 /// The repository-relative paths that differ between HEAD and the commit `theirs`.
 pub fn paths_between(vault_root: &Path, theirs: &str) -> Result<Vec<String>, GitError> {
     let git = git_error(vault_root);
@@ -309,27 +277,41 @@ pub fn paths_between(vault_root: &Path, theirs: &str) -> Result<Vec<String>, Git
         .collect())
 }
 
-/// What [`fast_forward`] did.
+/// A fast-forward, planned by [`plan_forward`]: nothing in the work tree or a ref changed yet.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FastForward {
-    /// The repository-relative paths that changed in the work tree.
+pub struct Forward {
+    /// HEAD's commit and tree now (`None` on an unborn branch).
+    pub from: Option<(String, String)>,
+    /// The tree the work tree gets.
+    pub tree: String,
+    /// The commit the branch moves to once the files are in: `theirs`, or a commit on top of it
+    /// that keeps this side's version of what the other side may not send.
+    pub head: String,
+    /// The repository-relative paths the work tree changes at.
     pub paths: Vec<String>,
-    /// The paths the other side changed that were not taken, and why ([`refusal`]).
+    /// The paths the other side changed that are not taken, and why ([`refusal`]).
     pub refused: Vec<(String, &'static str)>,
 }
 
-/// Move the branch to `theirs`, which has everything it has: its tree in the work tree and the
-/// index, then the branch. What the other side may not send ([`refusal`]) is not taken: the
-/// branch then moves to a commit on top of `theirs` that keeps this side's version of those
-/// paths, so the work tree, the index and the branch agree, and the next push undoes the
-/// planting on the remote too.
-pub fn fast_forward(vault_root: &Path, theirs: &str) -> Result<FastForward, GitError> {
+/// Plan moving the branch to `theirs`, which has everything it has. What the other side may
+/// not send ([`refusal`]) is not taken: the branch then moves to a commit on top of `theirs`
+/// that keeps this side's version of those paths, so the work tree, the index and the branch
+/// agree, and the next push undoes the planting on the remote too. The files are written by
+/// [`super::worktree::write_paths`], the branch moved by [`move_head`].
+pub fn plan_forward(vault_root: &Path, theirs: &str) -> Result<Forward, GitError> {
     let git = git_error(vault_root);
     let repo = repo(vault_root)?;
     let target = repo
         .find_commit(Oid::from_str(theirs).map_err(&git)?)
         .map_err(&git)?;
     let old = head_tree(&repo).map_err(&git)?;
+    let from = match head_id(&repo).map_err(&git)? {
+        Some(id) => Some((
+            id.to_string(),
+            repo.find_commit(id).map_err(&git)?.tree_id().to_string(),
+        )),
+        None => None,
+    };
     let new = target.tree().map_err(&git)?;
     let workdir = workdir(&repo).map_err(&git)?;
     let prefix = vault_prefix(&workdir, vault_root);
@@ -341,51 +323,68 @@ pub fn fast_forward(vault_root: &Path, theirs: &str) -> Result<FastForward, GitE
             None => paths.push(path),
         }
     }
-    // Only the paths that differ: left to itself, a checkout compares every file of the work
-    // tree with the index (a stat of each of 200,000 files in a vault of 100,000 pages) to
-    // write the one a capture changed. A file of the list with changes of its own still stops
-    // it; a file changed by hand that the commit does not touch stays, as git leaves it.
-    if !paths.is_empty() {
-        let mut opts = git2::build::CheckoutBuilder::new();
-        opts.safe().disable_pathspec_match(true);
-        for p in &paths {
-            opts.path(p.as_str());
-        }
-        repo.checkout_tree(new.as_object(), Some(&mut opts))
-            .map_err(&git)?;
+    if refused.is_empty() {
+        return Ok(Forward {
+            from,
+            tree: new.id().to_string(),
+            head: target.id().to_string(),
+            paths,
+            refused,
+        });
     }
-    let mut message = format!("sparks sync: fast-forward to {}", super::short(theirs));
-    let mut to = target.id();
-    if !refused.is_empty() {
-        // Their tree with this side's version of what was refused.
-        let mut index = Index::new().map_err(&git)?;
-        index.read_tree(&new).map_err(&git)?;
-        for (path, _) in &refused {
-            // Only a file of this side's is put back: where a folder stands here, the other
-            // side's link simply goes.
-            let ours = old
-                .as_ref()
-                .and_then(|t| t.get_path(Path::new(path)).ok())
-                .filter(|e| e.kind() == Some(git2::ObjectType::Blob))
-                .map(|e| (e.id(), e.filemode() as u32));
-            set(&mut index, path, ours).map_err(&git)?;
-        }
-        let tree_id = index.write_tree_to(&repo).map_err(&git)?;
-        let tree = repo.find_tree(tree_id).map_err(&git)?;
-        let (author, committer) = signatures(&repo, &workdir)?;
-        let listed: Vec<String> = refused
-            .iter()
-            .map(|(p, why)| format!("{p}: {why}"))
-            .collect();
-        message = format!(
-            "sparks sync: leave out what the remote may not send\n\n{}",
-            listed.join("\n")
-        );
-        to = repo
-            .commit(None, &author, &committer, &message, &tree, &[&target])
-            .map_err(&git)?;
+    // Their tree with this side's version of what was refused.
+    let mut index = Index::new().map_err(&git)?;
+    index.read_tree(&new).map_err(&git)?;
+    for (path, _) in &refused {
+        // Only a file of this side's is put back: where a folder stands here, the other side's
+        // link simply goes.
+        let ours = old
+            .as_ref()
+            .and_then(|t| t.get_path(Path::new(path)).ok())
+            .filter(|e| e.kind() == Some(git2::ObjectType::Blob))
+            .map(|e| (e.id(), e.filemode() as u32));
+        set(&mut index, path, ours).map_err(&git)?;
     }
-    let message = message.lines().next().unwrap_or_default().to_string();
+    let tree_id = index.write_tree_to(&repo).map_err(&git)?;
+    let tree = repo.find_tree(tree_id).map_err(&git)?;
+    let (author, committer) = signatures(&repo, &workdir)?;
+    let listed: Vec<String> = refused
+        .iter()
+        .map(|(p, why)| format!("{p}: {why}"))
+        .collect();
+    let message = format!(
+        "sparks sync: leave out what the remote may not send\n\n{}",
+        listed.join("\n")
+    );
+    let head = repo
+        .commit(None, &author, &committer, &message, &tree, &[&target])
+        .map_err(&git)?;
+    Ok(Forward {
+        from,
+        tree: tree_id.to_string(),
+        head: head.to_string(),
+        paths,
+        refused,
+    })
+}
+
+/// Where HEAD's branch stands: its commit id (`None` on an unborn branch).
+pub fn head(vault_root: &Path) -> Result<Option<String>, GitError> {
+    let git = git_error(vault_root);
+    let repo = repo(vault_root)?;
+    Ok(head_id(&repo).map_err(&git)?.map(|id| id.to_string()))
+}
+
+/// Move HEAD's branch to `to` (a fast-forward whose files are in), creating the branch on an
+/// unborn HEAD.
+pub fn move_head(vault_root: &Path, to: &str) -> Result<(), GitError> {
+    let git = git_error(vault_root);
+    let repo = repo(vault_root)?;
+    let to = Oid::from_str(to).map_err(&git)?;
+    let message = format!(
+        "sparks sync: fast-forward to {}",
+        super::short(&to.to_string())
+    );
     match repo.head() {
         Ok(mut head) => {
             head.set_target(to, &message).map_err(&git)?;
@@ -400,7 +399,7 @@ pub fn fast_forward(vault_root: &Path, theirs: &str) -> Result<FastForward, GitE
             repo.reference(&name, to, true, &message).map_err(&git)?;
         }
     }
-    Ok(FastForward { paths, refused })
+    Ok(())
 }
 
 /// Commit the merge: the tree `tree` with the vault's changes in the work tree since (the
@@ -485,7 +484,11 @@ fn changes(
 }
 
 /// Put `side` at `path` in `index` (remove the path for `None`).
-fn set(index: &mut Index, path: &str, side: Option<(Oid, u32)>) -> Result<(), git2::Error> {
+pub(super) fn set(
+    index: &mut Index,
+    path: &str,
+    side: Option<(Oid, u32)>,
+) -> Result<(), git2::Error> {
     match side {
         None => {
             let _ = index.remove_path(Path::new(path));

@@ -56,6 +56,11 @@ pub trait Request: Send + 'static {
     fn resumes(&self, _unfinished: &Journaled) -> bool {
         false
     }
+    /// Whether it is the sync that finishes a sync a kill interrupted (every other request
+    /// that may write waits for that: it would commit or rewrite the half-written files).
+    fn finishes_sync(&self) -> bool {
+        false
+    }
     /// Whether, when it only reads, it answers from the manifest, which must then reflect the
     /// files ([`Refresh`]).
     fn refresh(&self) -> Refresh {
@@ -123,6 +128,32 @@ pub fn run<R: Request>(request: R, session: &Session) -> Result<R::Report, Failu
                     command: j.command.clone(),
                 })
                 .then(": it completes what it started, writing nothing twice"),
+            ),
+            usage: false,
+        });
+    }
+    if request.writes()
+        && !request.finishes_sync()
+        && let Some(sync) = RunDir::of(&session.vault.root).sync_merge()?
+    {
+        return Err(Failure {
+            message: format!(
+                "a sync (started {}) was interrupted while it wrote {} into the vault; it must \
+                 be completed before anything else writes to the vault",
+                if sync.started_at.is_empty() {
+                    "earlier"
+                } else {
+                    sync.started_at.as_str()
+                },
+                match sync.changed.len() {
+                    1 => "1 file".to_string(),
+                    n => format!("{n} files"),
+                }
+            ),
+            causes: Vec::new(),
+            hint: Some(
+                Advice::run(Action::Sync)
+                    .then(": it completes what it started, and keeps whatever was written since"),
             ),
             usage: false,
         });

@@ -35,6 +35,10 @@ impl Request for Sync {
         !self.options.dry_run
     }
 
+    fn finishes_sync(&self) -> bool {
+        true
+    }
+
     fn run(self, s: &Session) -> Result<SyncReport, Failure> {
         let mut manifest = s.manifest()?;
         Ok(crate::sync::sync(

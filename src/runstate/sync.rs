@@ -1,6 +1,7 @@
-//! The record of a sync whose merge is under way (`sync.json`): written before the merged tree
-//! goes into the work tree, removed once the merge is committed. A rerun that finds it
-//! finishes that merge instead of committing the half-merged work tree as local changes.
+//! The record of a sync whose fast-forward or merge is under way (`sync.json`): written before
+//! the first file goes into the work tree, removed once the branch has moved (a fast-forward)
+//! or the merge is committed. A rerun that finds it finishes that work instead of committing
+//! the half-written work tree as local changes; while it is there, no other command writes.
 
 use super::{Result, RunDir};
 use serde::{Deserialize, Serialize};
@@ -23,6 +24,18 @@ pub struct SyncMerge {
     pub copies: Vec<(String, String)>,
     /// The paths both sides changed that Sparks' rules merged.
     pub merged: Vec<String>,
+    /// HEAD's commit and tree when the sync began to write (`None` on an unborn branch): what
+    /// each file held before, so that a rerun tells a file written since (a capture made after
+    /// a kill) from one the sync has yet to write, and merges it rather than overwrite it.
+    #[serde(default)]
+    pub from: Option<(String, String)>,
+    /// For a fast-forward: the commit the branch moves to once the files are in (`tree` is its
+    /// tree). `None`: a merge, committed with both parents.
+    #[serde(default)]
+    pub forward: Option<String>,
+    /// When the sync began (RFC 3339).
+    #[serde(default)]
+    pub started_at: String,
 }
 
 impl RunDir {

@@ -27,7 +27,7 @@ use crate::collections::regen::{self, RegenError};
 use crate::failure::{Action, Advice};
 use crate::git::merge::{self as gitmerge, Relation};
 use crate::git::remote::{self, Pushed, Transport, Upstream};
-use crate::git::{self, Commit, GitError};
+use crate::git::{self, Commit, GitError, worktree};
 use crate::index::{self, IndexError};
 use crate::lock::VaultLock;
 use crate::manifest::{Manifest, ManifestError};
@@ -183,20 +183,21 @@ struct Syncing<'a> {
 impl Syncing<'_> {
     fn run(&mut self) -> Result<(), SyncError> {
         let root = &self.vault.root;
+        // A fast-forward or a merge a killed sync left under way: finish it, then go on (what
+        // was written since the kill is merged into it, not overwritten).
         match self.run.sync_merge()? {
-            // A merge a killed sync left under way: finish it, then go on.
+            Some(rec) if rec.forward.is_some() => self.forward(rec)?,
             Some(merge) => self.finish(merge)?,
-            None => {
-                let message = "sparks sync: changes on this device";
-                if let Commit::Made { sha, paths } = runstate::commit(root, message, None, None)? {
-                    self.report.committed = Some(report::Committed {
-                        sha,
-                        files: paths.len(),
-                    });
-                }
-                crate::fault::reached("sync.commit");
-            }
+            None => {}
         }
+        let message = "sparks sync: changes on this device";
+        if let Commit::Made { sha, paths } = runstate::commit(root, message, None, None)? {
+            self.report.committed = Some(report::Committed {
+                sha,
+                files: paths.len(),
+            });
+        }
+        crate::fault::reached("sync.commit");
         let mut why = String::new();
         for round in 1..=ROUNDS {
             self.report.rounds = round;
@@ -250,30 +251,109 @@ impl Syncing<'_> {
             Relation::UpToDate => Ok(()),
             Relation::Behind => {
                 self.incoming(theirs)?;
-                let ff = runstate::guarded(root, || gitmerge::fast_forward(root, theirs))?;
-                let paths = ff.paths;
-                self.report.fast_forward = true;
-                self.report.add_changed(&paths, self.up, root);
+                let ff = gitmerge::plan_forward(root, theirs)?;
                 self.report.add_refused(&ff.refused, self.up, root);
-                // The files the fast-forward wrote, not the vault: a file changed by hand is
-                // for the next command's refresh to find, as it would be without a sync.
-                scan::scan_paths(self.vault, self.manifest, &paths, self.now.ns)?;
-                Ok(())
+                let rec = SyncMerge {
+                    theirs: theirs.to_string(),
+                    tree: ff.tree,
+                    changed: ff.paths,
+                    checked_out: false,
+                    copies: Vec::new(),
+                    merged: Vec::new(),
+                    from: ff.from,
+                    forward: Some(ff.head),
+                    started_at: self.now.timestamp.clone(),
+                };
+                // Recorded before the first file is written: a kill from here on is finished
+                // by the rerun.
+                self.run.sync_merging(&rec)?;
+                self.forward(rec)
             }
             Relation::Diverged => {
                 self.incoming(theirs)?;
                 let merge = self.plan(theirs)?;
                 self.run.sync_merging(&merge)?;
-                runstate::guarded(root, || gitmerge::checkout(root, &merge.tree))?;
+                let written = self.write(&merge)?;
                 crate::fault::reached("sync.merge");
                 let merge = SyncMerge {
                     checked_out: true,
                     ..merge
                 };
                 self.run.sync_merging(&merge)?;
+                self.note_written(&written);
                 self.finish(merge)
             }
         }
+    }
+
+    /// Finish a fast-forward recorded in `rec`: its files written (each whole; one written
+    /// since the sync began is merged, not overwritten), then the branch moved, then the record
+    /// removed.
+    fn forward(&mut self, rec: SyncMerge) -> Result<(), SyncError> {
+        let root = &self.vault.root;
+        let head = rec.forward.clone().unwrap_or_default();
+        let now = gitmerge::head(root)?;
+        let from = rec.from.as_ref().map(|(commit, _)| commit.clone());
+        if now.as_deref() == Some(head.as_str()) {
+            // Moved before a kill; only the record was left.
+            return Ok(self.run.sync_merged()?);
+        }
+        if now != from {
+            // The branch moved by other hands since (a commit or a pull by hand): the files
+            // written so far are changes of this device's, which the local commit takes.
+            return Ok(self.run.sync_merged()?);
+        }
+        let written = self.write(&rec)?;
+        crate::fault::reached("sync.forward");
+        runstate::guarded(root, || gitmerge::move_head(root, &head))?;
+        self.run.sync_merged()?;
+        self.report.fast_forward = true;
+        self.report.add_changed(&rec.changed, self.up, root);
+        self.note_written(&written);
+        // The files the fast-forward wrote, not the vault: a file changed by hand is for the
+        // next command's refresh to find, as it would be without a sync.
+        scan::scan_paths(self.vault, self.manifest, &rec.changed, self.now.ns)?;
+        Ok(())
+    }
+
+    /// Write the recorded tree's version of the recorded paths into the work tree (see
+    /// [`crate::git::worktree::write_paths`]).
+    fn write(&mut self, rec: &SyncMerge) -> Result<worktree::Written, SyncError> {
+        let root = &self.vault.root;
+        let today = self.now.today.to_string();
+        let prefix = report::prefix(self.up, root);
+        let mut resolver = |both: &gitmerge::Both<'_>| resolve::resolve(&prefix, both, &today);
+        let from = rec.from.as_ref().map(|(_, tree)| tree.as_str());
+        let written = runstate::guarded(root, || {
+            worktree::write_paths(
+                root,
+                from,
+                &rec.tree,
+                &rec.changed,
+                &mut resolver,
+                &mut || crate::fault::reached("sync.write"),
+            )
+        })?;
+        Ok(written)
+    }
+
+    /// Report what the work tree's writes merged or copied (files written since the sync began).
+    fn note_written(&mut self, written: &worktree::Written) {
+        let root = &self.vault.root;
+        let copies = written.copies.clone();
+        let merged = written.merged.clone();
+        let note = SyncMerge {
+            theirs: String::new(),
+            tree: String::new(),
+            changed: Vec::new(),
+            checked_out: true,
+            copies,
+            merged,
+            from: None,
+            forward: None,
+            started_at: String::new(),
+        };
+        self.report.add_merged(&note, self.up, root);
     }
 
     /// The merge of `theirs` into HEAD, computed (objects written, nothing else).
@@ -291,6 +371,9 @@ impl Syncing<'_> {
             checked_out: false,
             copies: m.copies,
             merged: m.merged,
+            from: gitmerge::head(root)?.map(|c| (c, m.ours)),
+            forward: None,
+            started_at: self.now.timestamp.clone(),
         })
     }
 
@@ -305,9 +388,8 @@ impl Syncing<'_> {
             return Ok(());
         }
         if !merge.checked_out {
-            runstate::guarded(root, || {
-                gitmerge::checkout_paths(root, &merge.tree, &merge.changed)
-            })?;
+            let written = self.write(&merge)?;
+            self.note_written(&written);
         }
         scan::refresh(self.vault, self.manifest, self.now)?;
         let regenerated = self.regenerate()?;
