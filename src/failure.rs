@@ -67,6 +67,11 @@ pub enum Action {
     },
     /// Run the same command (call the same tool) again.
     Again,
+    /// Have git track a file, so that Sparks' commits take it (git does it; no MCP tool).
+    Track {
+        /// The vault-relative path, or `None` for "the file" in general.
+        path: Option<String>,
+    },
     /// Complete an interrupted operation by running it again.
     Resume {
         /// The journal's name for the operation: `mv`, `merge` or `revert`.
@@ -106,6 +111,10 @@ impl Action {
                 agent: "claude".into(),
             },
             Action::Again,
+            Action::Track {
+                path: Some(".env".into()),
+            },
+            Action::Track { path: None },
             resume("mv", "sparks mv A B"),
             resume("merge", "sparks merge A B"),
             resume("revert", "sparks ingest --revert 3"),

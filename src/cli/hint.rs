@@ -22,6 +22,7 @@ pub fn command(action: &Action) -> Option<String> {
         Action::InstallContract { agent } => format!("sparks init --agent {agent} --force"),
         Action::Resume { command, .. } => command.clone(),
         Action::FindVault
+        | Action::Track { .. }
         | Action::SetUpRemote
         | Action::CheckVault
         | Action::SetIdentity
@@ -57,6 +58,10 @@ pub fn word(action: &Action) -> String {
         Action::Again => "run the command again".into(),
         Action::Init => "run `sparks init` in the vault".into(),
         Action::Resume { command, .. } => format!("run `{command}` again"),
+        Action::Track { path } => {
+            let path = path.as_deref().map_or("PATH".into(), crate::mv::shell_word);
+            format!("run `git add {path}`")
+        }
         other => match command(other) {
             Some(c) => format!("run `{c}`"),
             None => format!("{other:?}"),

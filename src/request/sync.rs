@@ -46,4 +46,8 @@ impl Request for Sync {
     }
 }
 
-impl Report for SyncReport {}
+impl Report for SyncReport {
+    fn word(&mut self, word: crate::failure::Wording) {
+        SyncReport::word(self, word);
+    }
+}

@@ -188,12 +188,15 @@ impl Syncing<'_> {
             Some(merge) => self.finish(merge)?,
             None => {
                 let message = "sparks sync: changes on this device";
-                if let Commit::Made { sha, paths } = runstate::commit(root, message, None, None)? {
+                let (made, left_out) =
+                    runstate::guarded(root, || git::commit_vault_noting(root, message))?;
+                if let Commit::Made { sha, paths } = made {
                     self.report.committed = Some(report::Committed {
                         sha,
                         files: paths.len(),
                     });
                 }
+                self.report.leave_out(left_out);
                 crate::fault::reached("sync.commit");
             }
         }
@@ -366,8 +369,9 @@ impl Syncing<'_> {
     /// `--dry-run`: fetch, and say what a sync would do.
     fn preview(&mut self) -> Result<(), SyncError> {
         let root = &self.vault.root;
-        if let Some(state) = git::state(root)? {
-            self.report.would_commit = state.dirty.len();
+        if let Some(pending) = git::pending(root)? {
+            self.report.would_commit = pending.paths.len();
+            self.report.leave_out(pending.left_out);
         }
         let theirs = runstate::guarded(root, || remote::fetch(root, self.up))?;
         if let Some(t) = &theirs {

@@ -1,6 +1,6 @@
 //! `sparks sync`: merge the vault with its remote, over git.
 
-use crate::cli::{Ctx, exit::Exit, output};
+use crate::cli::{Ctx, exit::Exit, hint, output};
 use crate::request;
 use crate::sync::SyncReport;
 use clap::Args;
@@ -37,8 +37,38 @@ pub struct SyncArgs {
 
 /// Run `sync`.
 pub fn run(ctx: &Ctx, args: SyncArgs) -> anyhow::Result<Exit> {
-    let report = ctx.run(request::Sync::new(args.remote, args.dry_run)?)?;
+    let mut report = ctx.run(request::Sync::new(args.remote, args.dry_run)?)?;
+    // Its hints are advice in sentences, not a bare command line (as a lint note's is).
+    report.word(hint::word);
+    if let Some(hint) = &report.not_committed_hint {
+        output::warn_hint(&left_out(&report.not_committed, report.dry_run), hint);
+    }
     output::print(&report, args.json, |r| output::report(text(r)))
+}
+
+/// The most paths a warning about files left out of the commit names.
+const LEFT_OUT_SHOWN: usize = 10;
+
+/// The warning about the new files this device's commit left out.
+fn left_out(paths: &[String], dry_run: bool) -> String {
+    let mut named = paths
+        .iter()
+        .take(LEFT_OUT_SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if paths.len() > LEFT_OUT_SHOWN {
+        named.push_str(&format!(" and {} more", paths.len() - LEFT_OUT_SHOWN));
+    }
+    format!(
+        "{} {} not committed: new to git and not the vault's own ({named})",
+        output::count(paths.len(), "new file", "new files"),
+        match (dry_run, paths.len()) {
+            (true, _) => "would be",
+            (false, 1) => "was",
+            (false, _) => "were",
+        }
+    )
 }
 
 /// The report as lines.
