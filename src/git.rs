@@ -419,6 +419,42 @@ pub fn set_local_config(vault_root: &Path, keys: &[(&str, &str)]) -> Result<(), 
     Ok(())
 }
 
+/// The value of `key` in the local configuration of the repository holding the vault (not the
+/// user's or the system's); `None` when it is not set there, or outside a repository.
+pub fn local_config(vault_root: &Path, key: &str) -> Result<Option<String>, GitError> {
+    let git = failed(vault_root);
+    let Some(repo) = open(vault_root).map_err(git)? else {
+        return Ok(None);
+    };
+    let config = repo
+        .config()
+        .and_then(|c| c.open_level(git2::ConfigLevel::Local))
+        .and_then(|mut c| c.snapshot())
+        .map_err(git)?;
+    match config.get_string(key) {
+        Ok(value) => Ok(Some(value)),
+        Err(e) if e.code() == ErrorCode::NotFound => Ok(None),
+        Err(e) => Err(git(e)),
+    }
+}
+
+/// The content of the vault-relative `path` in HEAD; `None` outside a repository, before the
+/// first commit, or when HEAD does not hold it.
+pub fn head_file(vault_root: &Path, path: &str) -> Result<Option<Vec<u8>>, GitError> {
+    let git = failed(vault_root);
+    let Some((repo, _)) = work_tree(vault_root).map_err(git)? else {
+        return Ok(None);
+    };
+    match repo.head() {
+        Ok(h) => {
+            let sha = h.peel_to_commit().map_err(git)?.id().to_string();
+            file_at(vault_root, &sha, false, path)
+        }
+        Err(e) if matches!(e.code(), ErrorCode::UnbornBranch | ErrorCode::NotFound) => Ok(None),
+        Err(e) => Err(git(e)),
+    }
+}
+
 /// After a commit whose index was not written (the process was killed between the two), the
 /// index holds, for the paths the commit changed, what its parent had: those entries become
 /// the commit's. An entry the user changed since is left alone.

@@ -1,5 +1,6 @@
 //! What a sync did (or, with `--dry-run`, would do): its JSON keys are a public contract.
 
+use super::settings::NotApplied;
 use crate::failure::{Action, Advice, Wording};
 use crate::git::remote::Upstream;
 use crate::runstate::SyncMerge;
@@ -53,6 +54,9 @@ pub struct SyncReport {
     pub attributes: bool,
     /// Fetch-merge-push rounds (more than one when the remote moved during the sync).
     pub rounds: usize,
+    /// The `[sync]` values in `sparks.toml` this device does not apply: they came with a
+    /// commit, not as an edit here ([`settings`](super::settings)).
+    pub not_applied: Vec<NotApplied>,
     /// Vault-relative paths of new files this device's commit left out (with `--dry-run`:
     /// would leave out): git does not track them and they are not the vault's own, so they do
     /// not travel until the user adds them to git.
@@ -115,6 +119,7 @@ impl SyncReport {
             pushed: false,
             attributes: false,
             rounds: 0,
+            not_applied: Vec::new(),
             not_committed: Vec::new(),
             not_committed_hint: None,
             not_committed_advice: None,
@@ -141,6 +146,9 @@ impl SyncReport {
 
     /// Word the hints the report carries, the front end's way.
     pub fn word(&mut self, word: Wording) {
+        for n in &mut self.not_applied {
+            n.word(word);
+        }
         self.not_committed_hint = self.not_committed_advice.as_ref().map(|a| a.words(word));
     }
 

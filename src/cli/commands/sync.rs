@@ -17,7 +17,11 @@ use clap::Args;
 /// listed by lint until it is gone. A sync also registers a git merge driver with the same
 /// rules (and its first commits .gitattributes for it), so a plain git pull merges those files
 /// the same way. Refused while an ingest is open. The remote: --remote, else [sync] remote in
-/// sparks.toml, else the branch's upstream, else origin.
+/// sparks.toml, else the branch's upstream, else origin. [sync] remote and git_cli apply only
+/// as set on this device: a value that came with a commit is reported, not applied (accept a
+/// remote with --remote NAME). A new file outside the vault's own layout (wiki/, raw/,
+/// inbox.md, sparks.toml, the agent's file, .gitattributes, .gitignore) is committed only once
+/// git tracks it (git add); the report names those left out.
 ///
 /// Example: sparks sync --dry-run
 #[derive(Debug, Args)]
@@ -37,9 +41,12 @@ pub struct SyncArgs {
 
 /// Run `sync`.
 pub fn run(ctx: &Ctx, args: SyncArgs) -> anyhow::Result<Exit> {
-    let mut report = ctx.run(request::Sync::new(args.remote, args.dry_run)?)?;
+    let mut report = ctx.run(request::Sync::new(args.remote, args.dry_run)?.from_this_device())?;
     // Its hints are advice in sentences, not a bare command line (as a lint note's is).
     report.word(hint::word);
+    for n in &report.not_applied {
+        output::warn_hint(&n.message, &n.hint);
+    }
     if let Some(hint) = &report.not_committed_hint {
         output::warn_hint(&left_out(&report.not_committed, report.dry_run), hint);
     }
