@@ -67,6 +67,22 @@ pub enum Action {
     },
     /// Run the same command (call the same tool) again.
     Again,
+    /// Have git track a file, so that Sparks' commits take it (git does it; no MCP tool).
+    Track {
+        /// The vault-relative path, or `None` for "the file" in general.
+        path: Option<String>,
+    },
+    /// Accept on this device a `[sync]` setting that came with a commit (no MCP tool does it: an
+    /// agent must not redirect the device's sync). This device keeps the values it applies in
+    /// the repository's local git configuration, under `key`; forgetting one makes the next
+    /// sync take the value in `sparks.toml`.
+    AcceptSetting {
+        /// Where this device keeps the value (`sparks.syncRemote`).
+        key: String,
+        /// For `[sync] remote`: the remote sparks.toml names, which a sync with that remote
+        /// named on the command line accepts.
+        remote: Option<String>,
+    },
     /// Complete an interrupted operation by running it again.
     Resume {
         /// The journal's name for the operation: `mv`, `merge` or `revert`.
@@ -106,6 +122,18 @@ impl Action {
                 agent: "claude".into(),
             },
             Action::Again,
+            Action::Track {
+                path: Some(".env".into()),
+            },
+            Action::Track { path: None },
+            Action::AcceptSetting {
+                key: "sparks.syncRemote".into(),
+                remote: Some("backup".into()),
+            },
+            Action::AcceptSetting {
+                key: "sparks.syncGitCli".into(),
+                remote: None,
+            },
             resume("mv", "sparks mv A B"),
             resume("merge", "sparks merge A B"),
             resume("revert", "sparks ingest --revert 3"),

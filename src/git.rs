@@ -13,8 +13,11 @@ pub mod worktree;
 use locks::locked;
 pub use locks::{lock_files, lock_files_in, shown};
 
+use crate::config::CONFIG_FILE;
+use crate::contract::Agent;
 use crate::failure::{Action, Advice};
 use crate::ident::{self, IdentError, Role};
+use crate::vault::INBOX;
 use git2::{ErrorCode, Index, Repository, Signature, Status, StatusOptions, Time};
 use std::path::{Path, PathBuf};
 
@@ -151,8 +154,18 @@ pub fn short(sha: &str) -> String {
     sha.chars().take(7).collect()
 }
 
-/// Commit the vault's changes with `message`.
+/// Commit the vault's changes with `message` (a new file outside the vault's own layout
+/// only once git tracks it: see [`Pending`]).
 pub fn commit_vault(vault_root: &Path, message: &str) -> Result<Commit, GitError> {
+    commit(vault_root, message, None).map(|(c, _)| c)
+}
+
+/// [`commit_vault`], and the vault-relative paths of the new files it left out, which git
+/// does not track and which are not the vault's own ([`Pending::left_out`]).
+pub fn commit_vault_noting(
+    vault_root: &Path,
+    message: &str,
+) -> Result<(Commit, Vec<String>), GitError> {
     commit(vault_root, message, None)
 }
 
@@ -162,19 +175,25 @@ pub fn commit_vault_paths(
     message: &str,
     only: &[String],
 ) -> Result<Commit, GitError> {
-    commit(vault_root, message, Some(only))
+    commit(vault_root, message, Some(only)).map(|(c, _)| c)
 }
 
-fn commit(vault_root: &Path, message: &str, only: Option<&[String]>) -> Result<Commit, GitError> {
+fn commit(
+    vault_root: &Path,
+    message: &str,
+    only: Option<&[String]>,
+) -> Result<(Commit, Vec<String>), GitError> {
     let git = failed(vault_root);
     let Some(repo) = open(vault_root).map_err(git)? else {
-        return Ok(Commit::Skipped(NOT_A_REPOSITORY.into()));
+        return Ok((Commit::Skipped(NOT_A_REPOSITORY.into()), Vec::new()));
     };
     let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
-        return Ok(Commit::Skipped("the repository is bare".into()));
+        return Ok((Commit::Skipped("the repository is bare".into()), Vec::new()));
     };
     let prefix = vault_prefix(&workdir, vault_root);
-    let mut paths = changed_paths(&repo, &prefix).map_err(git)?;
+    let (mut paths, left_out) = changes(&repo, &prefix).map_err(git)?;
+    let left_out = in_vault(&prefix, left_out);
+    let skipped = |why: &str| Ok((Commit::Skipped(why.into()), left_out.clone()));
     if let Some(only) = only {
         paths.retain(|p| {
             only.iter()
@@ -182,9 +201,7 @@ fn commit(vault_root: &Path, message: &str, only: Option<&[String]>) -> Result<C
         });
     }
     if paths.is_empty() {
-        return Ok(Commit::Skipped(
-            "nothing to commit: the vault has no changes".into(),
-        ));
+        return skipped("nothing to commit: the vault has no changes");
     }
     let (author, committer) = signatures(&repo, &workdir)?;
     let mut index = repo.index().map_err(git)?;
@@ -217,9 +234,7 @@ fn commit(vault_root: &Path, message: &str, only: Option<&[String]>) -> Result<C
     let tree_id = tree_index.write_tree_to(&repo).map_err(git)?;
     if head.as_ref().is_some_and(|c| c.tree_id() == tree_id) {
         index.write().map_err(git)?;
-        return Ok(Commit::Skipped(
-            "nothing to commit: the vault has no changes".into(),
-        ));
+        return skipped("nothing to commit: the vault has no changes");
     }
     let tree = repo.find_tree(tree_id).map_err(git)?;
     let parents: Vec<&git2::Commit<'_>> = head.iter().collect();
@@ -227,10 +242,11 @@ fn commit(vault_root: &Path, message: &str, only: Option<&[String]>) -> Result<C
         .commit(Some("HEAD"), &author, &committer, message, &tree, &parents)
         .map_err(git)?;
     index.write().map_err(git)?;
-    Ok(Commit::Made {
+    let made = Commit::Made {
         sha: id.to_string(),
         paths,
-    })
+    };
+    Ok((made, left_out))
 }
 
 /// The author and committer, found where the git CLI finds them (see [`crate::ident`]): the
@@ -306,12 +322,41 @@ pub fn state(vault_root: &Path) -> Result<Option<GitState>, GitError> {
         Err(e) => return Err(git(e)),
     };
     let prefix = vault_prefix(&workdir, vault_root);
-    let dirty = changed_paths(&repo, &prefix)
-        .map_err(git)?
+    let (taken, left_out) = changes(&repo, &prefix).map_err(git)?;
+    let dirty = in_vault(&prefix, taken)
         .into_iter()
-        .map(|p| p[prefix.len()..].to_string())
-        .collect();
-    Ok(Some(GitState { head, dirty }))
+        .chain(in_vault(&prefix, left_out));
+    Ok(Some(GitState {
+        head,
+        dirty: dirty.collect(),
+    }))
+}
+
+/// What a commit of the whole vault would take now, and the new files it would leave out;
+/// `None` when the vault is not in a work tree.
+pub fn pending(vault_root: &Path) -> Result<Option<Pending>, GitError> {
+    let git = failed(vault_root);
+    let Some((repo, workdir)) = work_tree(vault_root).map_err(git)? else {
+        return Ok(None);
+    };
+    let prefix = vault_prefix(&workdir, vault_root);
+    let (taken, left_out) = changes(&repo, &prefix).map_err(git)?;
+    Ok(Some(Pending {
+        paths: in_vault(&prefix, taken),
+        left_out: in_vault(&prefix, left_out),
+    }))
+}
+
+/// See [`pending`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pending {
+    /// Vault-relative paths a commit takes: those that differ from HEAD and that git tracks
+    /// or that are the vault's own ([`own`]).
+    pub paths: Vec<String>,
+    /// Vault-relative paths of the new files a commit leaves out: git does not track them and
+    /// they are not the vault's own (a `.env`, a folder of the user's). Once the user adds one
+    /// to git (`git add`), commits take it.
+    pub left_out: Vec<String>,
 }
 
 /// See [`state`].
@@ -373,6 +418,42 @@ pub fn set_local_config(vault_root: &Path, keys: &[(&str, &str)]) -> Result<(), 
         }
     }
     Ok(())
+}
+
+/// The value of `key` in the local configuration of the repository holding the vault (not the
+/// user's or the system's); `None` when it is not set there, or outside a repository.
+pub fn local_config(vault_root: &Path, key: &str) -> Result<Option<String>, GitError> {
+    let git = failed(vault_root);
+    let Some(repo) = open(vault_root).map_err(git)? else {
+        return Ok(None);
+    };
+    let config = repo
+        .config()
+        .and_then(|c| c.open_level(git2::ConfigLevel::Local))
+        .and_then(|mut c| c.snapshot())
+        .map_err(git)?;
+    match config.get_string(key) {
+        Ok(value) => Ok(Some(value)),
+        Err(e) if e.code() == ErrorCode::NotFound => Ok(None),
+        Err(e) => Err(git(e)),
+    }
+}
+
+/// The content of the vault-relative `path` in HEAD; `None` outside a repository, before the
+/// first commit, or when HEAD does not hold it.
+pub fn head_file(vault_root: &Path, path: &str) -> Result<Option<Vec<u8>>, GitError> {
+    let git = failed(vault_root);
+    let Some((repo, _)) = work_tree(vault_root).map_err(git)? else {
+        return Ok(None);
+    };
+    match repo.head() {
+        Ok(h) => {
+            let sha = h.peel_to_commit().map_err(git)?.id().to_string();
+            file_at(vault_root, &sha, false, path)
+        }
+        Err(e) if matches!(e.code(), ErrorCode::UnbornBranch | ErrorCode::NotFound) => Ok(None),
+        Err(e) => Err(git(e)),
+    }
 }
 
 /// After a commit whose index was not written (the process was killed between the two), the
@@ -502,16 +583,48 @@ fn vault_prefix(workdir: &Path, vault_root: &Path) -> String {
     }
 }
 
-/// Repository-relative paths under `prefix` that differ from HEAD or the index, untracked
-/// ones included, ignored ones and the manifest excluded.
+/// Whether the vault-relative `path` is the vault's own: its layout (`wiki/`, `raw/`, the
+/// inbox, `sparks.toml`), an agent's instruction file (`init --agent`), or the git files
+/// Sparks writes (`.gitattributes`, `.gitignore`). A commit takes these even before git tracks
+/// them; any other new file is the user's to add (it may hold secrets: a `.env`).
+pub fn own(path: &str) -> bool {
+    let top = path.split('/').next().unwrap_or(path);
+    let agents = [Agent::Claude, Agent::Codex, Agent::Gemini].map(Agent::file_name);
+    match path.contains('/') {
+        true => matches!(top, "wiki" | "raw"),
+        false => {
+            [INBOX, CONFIG_FILE, ".gitattributes", ".gitignore"].contains(&path)
+                || agents.contains(&path)
+        }
+    }
+}
+
+/// Repository-relative paths under `prefix` that a commit takes: those that differ from HEAD or
+/// the index and that git tracks or that are the vault's own (see [`changes`]). Every commit
+/// of Sparks' takes these, a sync's merge commit included.
 fn changed_paths(repo: &Repository, prefix: &str) -> Result<Vec<String>, git2::Error> {
+    changes(repo, prefix).map(|(taken, _)| taken)
+}
+
+/// Repository-relative `paths` under `prefix` as vault-relative ones.
+fn in_vault(prefix: &str, paths: Vec<String>) -> Vec<String> {
+    paths
+        .into_iter()
+        .map(|p| p[prefix.len()..].to_string())
+        .collect()
+}
+
+/// Repository-relative paths under `prefix` that differ from HEAD or the index, ignored ones,
+/// the manifest and the run-time records excluded: those a commit takes (tracked, or the
+/// vault's own), and the new files it leaves out (see [`own`]).
+fn changes(repo: &Repository, prefix: &str) -> Result<(Vec<String>, Vec<String>), git2::Error> {
     let mut opts = StatusOptions::new();
     opts.include_untracked(true)
         .recurse_untracked_dirs(true)
         .include_ignored(false)
         .exclude_submodules(true);
     let statuses = repo.statuses(Some(&mut opts))?;
-    let mut out = Vec::new();
+    let (mut taken, mut left_out) = (Vec::new(), Vec::new());
     for s in statuses.iter() {
         let Ok(path) = s.path() else { continue };
         let Some(inner) = path.strip_prefix(prefix) else {
@@ -524,8 +637,49 @@ fn changed_paths(repo: &Repository, prefix: &str) -> Result<Vec<String>, git2::E
         if is_manifest || is_run_state || s.status().is_ignored() || s.status() == Status::CURRENT {
             continue;
         }
-        out.push(path.to_string());
+        // Not in the index: git does not track it (new, or untracked by `git rm --cached`).
+        match s.status().is_wt_new() && !own(inner) {
+            true => left_out.push(path.to_string()),
+            false => taken.push(path.to_string()),
+        }
     }
-    out.sort();
-    Ok(out)
+    taken.sort();
+    left_out.sort();
+    Ok((taken, left_out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::own;
+
+    #[test]
+    fn the_vault_s_own_files_are_its_layout_the_instruction_files_and_git_s() {
+        for path in [
+            "wiki/concepts/A.md",
+            "wiki/index/concept.md",
+            "raw/inbox/2026-05-01.md",
+            "raw/quotes/q.md",
+            "inbox.md",
+            "sparks.toml",
+            "AGENTS.md",
+            "CLAUDE.md",
+            "GEMINI.md",
+            ".gitattributes",
+            ".gitignore",
+        ] {
+            assert!(own(path), "{path}");
+        }
+        for path in [
+            ".env",
+            "notes/x.md",
+            "wikipedia/a.md",
+            "raw",
+            "wiki",
+            "inbox.md.bak",
+            "secrets/sparks.toml",
+            "README.md",
+        ] {
+            assert!(!own(path), "{path}");
+        }
+    }
 }

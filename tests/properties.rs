@@ -172,7 +172,7 @@ proptest! {
         // A genuine record first, so that this device's key exists.
         let genuine = SyncMerge {
             theirs: "a".into(), tree: "b".into(), changed: vec![], checked_out: false,
-            copies: vec![], merged: vec![],
+            copies: vec![], merged: vec![], from: None, forward: None, started_at: String::new(),
         };
         run.sync_merging(&genuine).unwrap();
         prop_assert_eq!(run.sync_merge().unwrap(), Some(genuine));

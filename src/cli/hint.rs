@@ -21,7 +21,13 @@ pub fn command(action: &Action) -> Option<String> {
         Action::Init => "sparks init".into(),
         Action::InstallContract { agent } => format!("sparks init --agent {agent} --force"),
         Action::Resume { command, .. } => command.clone(),
+        Action::AcceptSetting {
+            remote: Some(remote),
+            ..
+        } => format!("sparks sync --remote {}", crate::mv::shell_word(remote)),
         Action::FindVault
+        | Action::Track { .. }
+        | Action::AcceptSetting { remote: None, .. }
         | Action::SetUpRemote
         | Action::CheckVault
         | Action::SetIdentity
@@ -57,6 +63,14 @@ pub fn word(action: &Action) -> String {
         Action::Again => "run the command again".into(),
         Action::Init => "run `sparks init` in the vault".into(),
         Action::Resume { command, .. } => format!("run `{command}` again"),
+        Action::Track { path } => {
+            let path = path.as_deref().map_or("PATH".into(), crate::mv::shell_word);
+            format!("run `git add {path}`")
+        }
+        Action::AcceptSetting { key, remote: None } => format!(
+            "run `git config --unset {key}`: the next `sparks sync` applies the value in \
+             sparks.toml"
+        ),
         other => match command(other) {
             Some(c) => format!("run `{c}`"),
             None => format!("{other:?}"),

@@ -15,7 +15,8 @@ use std::process::Command;
 pub struct Upstream {
     /// The remote's name (`origin`).
     pub remote: String,
-    /// Its URL, as configured.
+    /// Its URL, as configured, with any credentials in it hidden ([`redact`]): it is shown in
+    /// reports and errors, never used to reach the remote (the transfers name the remote).
     pub url: String,
     /// The local branch (`main`).
     pub branch: String,
@@ -101,7 +102,7 @@ pub fn upstream(
         }
         Err(e) => return Err(git(e)),
     };
-    let url = found.url().unwrap_or_default().to_string();
+    let configured_url = found.url().unwrap_or_default();
     // The upstream's branch name when the upstream is this remote.
     let remote_branch = match (
         &configured,
@@ -113,16 +114,58 @@ pub fn upstream(
     let cli = match transport {
         Transport::Cli => true,
         Transport::Libgit2 => false,
-        Transport::Auto => !libgit2_reaches(&url),
+        Transport::Auto => !libgit2_reaches(configured_url),
     };
     Ok(Upstream {
         remote: name,
-        url,
+        url: redact(configured_url),
         branch,
         remote_branch,
         cli,
         workdir,
     })
+}
+
+/// `text` with the credentials of every URL in it hidden: the user information of a
+/// `scheme://user:password@host` URL becomes `***` (a user name may be the token itself, as in
+/// `https://TOKEN:x-oauth-basic@host`), and so does a user name without a password except
+/// for ssh, where it is a login name (`ssh://git@host`), not a secret (`https://TOKEN@host`
+/// is). Every URL Sparks shows comes through here: the remote's, as read from git's
+/// configuration, and what git or libgit2 said about a transfer.
+pub fn redact(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        let scheme_start = rest[..at]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
+            .map_or(0, |i| i + 1);
+        let scheme = &rest[scheme_start..at];
+        let authority_start = at + 3;
+        let after = &rest[authority_start..];
+        let authority_len = after
+            .find(|c: char| {
+                matches!(c, '/' | '?' | '#' | '\'' | '"' | '<' | '>' | '`') || c.is_whitespace()
+            })
+            .unwrap_or(after.len());
+        let authority = &after[..authority_len];
+        out.push_str(&rest[..authority_start]);
+        match authority.rfind('@') {
+            Some(userinfo_len) => {
+                let userinfo = &authority[..userinfo_len];
+                let ssh = scheme.to_ascii_lowercase().contains("ssh");
+                if userinfo.contains(':') || !ssh {
+                    out.push_str("***");
+                } else {
+                    out.push_str(userinfo);
+                }
+                out.push_str(&authority[userinfo_len..]);
+            }
+            None => out.push_str(authority),
+        }
+        rest = &after[authority_len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Whether this build of libgit2 has the transport `url` needs: a local path, `file://` or
@@ -196,9 +239,9 @@ pub fn push(vault_root: &Path, up: &Upstream) -> Result<Pushed, GitError> {
             Ok(_) => Ok(Pushed::Done),
             // `--porcelain`: a refused ref is a line starting with `!`.
             Err(Failed { stdout, error }) => match stdout.lines().find(|l| l.starts_with('!')) {
-                Some(line) => Ok(Pushed::Refused(
-                    line.rsplit('\t').next().unwrap_or(line).trim().to_string(),
-                )),
+                Some(line) => Ok(Pushed::Refused(redact(
+                    line.rsplit('\t').next().unwrap_or(line).trim(),
+                ))),
                 None => Err(error),
             },
         };
@@ -220,7 +263,7 @@ pub fn push(vault_root: &Path, up: &Upstream) -> Result<Pushed, GitError> {
         Ok(()) => {}
         // libgit2 refuses a non-fast-forward itself, before sending.
         Err(e) if e.code() == git2::ErrorCode::NotFastForward => {
-            return Ok(Pushed::Refused(e.message().to_string()));
+            return Ok(Pushed::Refused(redact(e.message())));
         }
         Err(e) => return Err(transfer(up, "push to", e)),
     }
@@ -228,13 +271,13 @@ pub fn push(vault_root: &Path, up: &Upstream) -> Result<Pushed, GitError> {
     match refused.into_inner() {
         None => Ok(Pushed::Done),
         // The remote moved since the fetch: fetch and merge again.
-        Some(why) if moved(&why) => Ok(Pushed::Refused(why)),
+        Some(why) if moved(&why) => Ok(Pushed::Refused(redact(&why))),
         // Anything else (a hook said no, a lock in the way) is no reason to merge again.
         Some(why) => Err(GitError::Transfer {
             action: "push to",
             remote: up.remote.clone(),
             url: up.url.clone(),
-            why,
+            why: redact(&why),
         }),
     }
 }
@@ -335,7 +378,7 @@ fn run_git(up: &Upstream, args: &[&str]) -> Result<String, Failed> {
                 action,
                 remote: up.remote.clone(),
                 url: up.url.clone(),
-                why: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+                why: redact(String::from_utf8_lossy(&out.stderr).trim()),
             },
         });
     }
@@ -347,7 +390,7 @@ fn transfer(up: &Upstream, action: &'static str, e: git2::Error) -> GitError {
         action,
         remote: up.remote.clone(),
         url: up.url.clone(),
-        why: e.message().to_string(),
+        why: redact(e.message()),
     }
 }
 
@@ -373,6 +416,45 @@ mod tests {
             "https://example.com/v.git",
         ] {
             assert!(!libgit2_reaches(url), "{url}");
+        }
+    }
+
+    #[test]
+    fn credentials_in_urls_are_hidden_wherever_they_are_in_the_text() {
+        for (text, shown) in [
+            (
+                "https://user:s3cr3t@example.com/v.git",
+                "https://***@example.com/v.git",
+            ),
+            (
+                "https://TOKEN@github.com/me/v",
+                "https://***@github.com/me/v",
+            ),
+            (
+                "https://TOKEN:x-oauth-basic@github.com/v",
+                "https://***@github.com/v",
+            ),
+            ("ssh://me:pw@host:22/v.git", "ssh://***@host:22/v.git"),
+            ("ssh://git@host/v.git", "ssh://git@host/v.git"),
+            ("git+ssh://git@host/v.git", "git+ssh://git@host/v.git"),
+            // A password with an `@` of its own (git would want it %-encoded; hidden anyway).
+            ("http://u:p@ss@h/x", "http://***@h/x"),
+            (
+                "fatal: unable to access 'http://u:tok@127.0.0.1:1/x.git/': refused",
+                "fatal: unable to access 'http://***@127.0.0.1:1/x.git/': refused",
+            ),
+            (
+                "from https://a:b@one/x and https://c:d@two",
+                "from https://***@one/x and https://***@two",
+            ),
+            // Nothing to hide: a path, scp-like ssh, a URL with an `@` in its path.
+            ("/srv/git/v.git", "/srv/git/v.git"),
+            ("git@github.com:me/v.git", "git@github.com:me/v.git"),
+            ("file:///srv/v.git", "file:///srv/v.git"),
+            ("https://host/@me/v", "https://host/@me/v"),
+            ("no url here: a@b", "no url here: a@b"),
+        ] {
+            assert_eq!(redact(text), shown, "{text}");
         }
     }
 }

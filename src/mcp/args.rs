@@ -130,7 +130,7 @@ pub struct CaptureArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SyncArgs {
-    /// Git remote (default: origin)
+    /// Git remote, for this call only
     #[serde(default)]
     pub remote: Option<String>,
     /// Change nothing local

@@ -32,6 +32,8 @@ pub fn tool(action: &Action) -> Option<&'static str> {
         | Action::SetIdentity
         | Action::RestoreFromGit
         | Action::InstallContract { .. }
+        | Action::Track { .. }
+        | Action::AcceptSetting { .. }
         | Action::Again => return None,
     })
 }
@@ -64,6 +66,13 @@ pub fn word(action: &Action) -> String {
                                 server's environment"
             .into(),
         Action::RestoreFromGit => "from git if they were committed".into(),
+        Action::Track { .. } => "have it added to git if it belongs in the vault (no tool does \
+                                 this; whoever runs the server can)"
+            .into(),
+        Action::AcceptSetting { .. } => "have it accepted on this device if it is trusted (no \
+                                         tool does this, as no commit may redirect a sync; \
+                                         whoever runs the server can)"
+            .into(),
         Action::InstallContract { agent } => format!(
             "have the {agent} instruction file installed again from the contract (no tool \
              does this; whoever runs the server can)"

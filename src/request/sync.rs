@@ -23,8 +23,20 @@ impl Sync {
             )));
         }
         Ok(Sync {
-            options: SyncOptions { remote, dry_run },
+            options: SyncOptions {
+                remote,
+                dry_run,
+                accept_remote: false,
+            },
         })
+    }
+
+    /// The same sync, asked for by the person at this device (the command line): naming the
+    /// remote `sparks.toml` names accepts that setting here. Not for an agent's call, which
+    /// must not redirect the device's next syncs.
+    pub fn from_this_device(mut self) -> Sync {
+        self.options.accept_remote = true;
+        self
     }
 }
 
@@ -50,4 +62,8 @@ impl Request for Sync {
     }
 }
 
-impl Report for SyncReport {}
+impl Report for SyncReport {
+    fn word(&mut self, word: crate::failure::Wording) {
+        SyncReport::word(self, word);
+    }
+}

@@ -19,6 +19,7 @@ pub mod driver;
 mod report;
 pub mod resolve;
 pub mod rules;
+pub mod settings;
 
 pub use report::{ConflictCopy, SyncReport};
 
@@ -26,7 +27,7 @@ use crate::clock::Now;
 use crate::collections::regen::{self, RegenError};
 use crate::failure::{Action, Advice};
 use crate::git::merge::{self as gitmerge, Relation};
-use crate::git::remote::{self, Pushed, Transport, Upstream};
+use crate::git::remote::{self, Pushed, Upstream};
 use crate::git::{self, Commit, GitError, worktree};
 use crate::index::{self, IndexError};
 use crate::lock::VaultLock;
@@ -47,10 +48,13 @@ fn trailer(theirs: &str) -> String {
 /// What the sync is asked to do.
 #[derive(Debug, Clone, Default)]
 pub struct SyncOptions {
-    /// The remote (`--remote`; else `[sync] remote`, the upstream's, `origin`).
+    /// The remote (`--remote`; else this device's `[sync] remote`, the upstream's, `origin`).
     pub remote: Option<String>,
     /// Fetch and say what would happen; change nothing local.
     pub dry_run: bool,
+    /// `remote` was named by the person at this device (the command line), so naming the
+    /// remote `sparks.toml` names accepts that setting here ([`settings`]).
+    pub accept_remote: bool,
 }
 
 /// The sync could not complete. What it did before the error stays done (a local commit, a
@@ -143,17 +147,11 @@ pub fn sync(
     if let Some(open) = manifest.open_ingest_row()? {
         return Err(SyncError::IngestOpen { id: open.id });
     }
-    let transport = match vault.config.sync.git_cli {
-        None => Transport::Auto,
-        Some(true) => Transport::Cli,
-        Some(false) => Transport::Libgit2,
-    };
-    let name = opts
-        .remote
-        .as_deref()
-        .or(vault.config.sync.remote.as_deref());
-    let up = remote::upstream(root, name, transport)?;
+    // This device's settings, never those a commit brought.
+    let applied = settings::applied(vault, opts)?;
+    let up = remote::upstream(root, applied.remote.as_deref(), applied.transport)?;
     let mut report = SyncReport::new(&up, opts.dry_run);
+    report.not_applied = applied.not_applied;
     let mut s = Syncing {
         vault,
         manifest,
@@ -191,12 +189,14 @@ impl Syncing<'_> {
             None => {}
         }
         let message = "sparks sync: changes on this device";
-        if let Commit::Made { sha, paths } = runstate::commit(root, message, None, None)? {
+        let (made, left_out) = runstate::guarded(root, || git::commit_vault_noting(root, message))?;
+        if let Commit::Made { sha, paths } = made {
             self.report.committed = Some(report::Committed {
                 sha,
                 files: paths.len(),
             });
         }
+        self.report.leave_out(left_out);
         crate::fault::reached("sync.commit");
         let mut why = String::new();
         for round in 1..=ROUNDS {
@@ -451,8 +451,9 @@ impl Syncing<'_> {
     /// `--dry-run`: fetch, and say what a sync would do.
     fn preview(&mut self) -> Result<(), SyncError> {
         let root = &self.vault.root;
-        if let Some(state) = git::state(root)? {
-            self.report.would_commit = state.dirty.len();
+        if let Some(pending) = git::pending(root)? {
+            self.report.would_commit = pending.paths.len();
+            self.report.leave_out(pending.left_out);
         }
         let theirs = runstate::guarded(root, || remote::fetch(root, self.up))?;
         if let Some(t) = &theirs {

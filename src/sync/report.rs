@@ -1,5 +1,7 @@
 //! What a sync did (or, with `--dry-run`, would do): its JSON keys are a public contract.
 
+use super::settings::NotApplied;
+use crate::failure::{Action, Advice, Wording};
 use crate::git::remote::Upstream;
 use crate::runstate::SyncMerge;
 use serde::Serialize;
@@ -55,6 +57,19 @@ pub struct SyncReport {
     pub attributes: bool,
     /// Fetch-merge-push rounds (more than one when the remote moved during the sync).
     pub rounds: usize,
+    /// The `[sync]` values in `sparks.toml` this device does not apply: they came with a
+    /// commit, not as an edit here ([`settings`](super::settings)).
+    pub not_applied: Vec<NotApplied>,
+    /// Vault-relative paths of new files this device's commit left out (with `--dry-run`:
+    /// would leave out): git does not track them and they are not the vault's own, so they do
+    /// not travel until the user adds them to git.
+    pub not_committed: Vec<String>,
+    /// How to have such a file committed, in the words of the front end (`null` when none
+    /// was left out).
+    pub not_committed_hint: Option<String>,
+    /// The same, for the front end to word.
+    #[serde(skip)]
+    pub not_committed_advice: Option<Advice>,
 }
 
 /// The commit of this device's changes.
@@ -117,7 +132,37 @@ impl SyncReport {
             pushed: false,
             attributes: false,
             rounds: 0,
+            not_applied: Vec::new(),
+            not_committed: Vec::new(),
+            not_committed_hint: None,
+            not_committed_advice: None,
         }
+    }
+
+    /// Note the new files a commit of this device's changes leaves out.
+    pub(super) fn leave_out(&mut self, left_out: Vec<String>) {
+        if left_out.is_empty() {
+            return;
+        }
+        let (path, which) = match left_out.as_slice() {
+            [one] => (Some(one.clone()), "it"),
+            _ => (None, "one"),
+        };
+        self.not_committed_advice = Some(
+            Advice::say(format!("to have {which} travel with the vault, "))
+                .then_run(Action::Track { path })
+                .then(", then ")
+                .then_run(Action::Sync),
+        );
+        self.not_committed = left_out;
+    }
+
+    /// Word the hints the report carries, the front end's way.
+    pub fn word(&mut self, word: Wording) {
+        for n in &mut self.not_applied {
+            n.word(word);
+        }
+        self.not_committed_hint = self.not_committed_advice.as_ref().map(|a| a.words(word));
     }
 
     /// Whether the sync changed nothing on either side.

@@ -573,6 +573,11 @@ fn python() -> PathBuf {
 /// Run the client on `vault` with the scenario (and, with `raw`, the raw session), and return
 /// what it printed, one value a line.
 fn run_client(vault: &TestVault, steps: &[Step], raw: bool) -> Vec<Value> {
+    run_client_with_stderr(vault, steps, raw).0
+}
+
+/// [`run_client`], and what the client and the servers it started wrote on stderr.
+fn run_client_with_stderr(vault: &TestVault, steps: &[Step], raw: bool) -> (Vec<Value>, String) {
     let scenario = vault.dir.path().join("scenario.json");
     let client_steps: Vec<Value> = steps.iter().map(Step::for_client).collect();
     std::fs::write(&scenario, serde_json::to_vec(&client_steps).unwrap()).unwrap();
@@ -600,10 +605,11 @@ fn run_client(vault: &TestVault, steps: &[Step], raw: bool) -> Vec<Value> {
         out.status,
         String::from_utf8_lossy(&out.stderr)
     );
-    stdout
+    let records = stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("client line ({e}): {l}")))
-        .collect()
+        .collect();
+    (records, String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 /// A report with what differs between two runs replaced: the vault's path, times, durations.
@@ -1171,4 +1177,32 @@ fn the_help_lists_every_tool() {
             "{tool} is missing from `sparks serve --help`"
         );
     }
+}
+
+#[test]
+fn sparks_sync_never_tells_a_remote_url_s_credentials() {
+    const SECRET: &str = "s3cr3tT0ken";
+    let v = TestVault::new();
+    harness::commit_all(&v);
+    // Port 1: the connection is refused at once.
+    let url = format!("http://user:{SECRET}@127.0.0.1:1/x.git");
+    harness::git(&v, &v.root, &["remote", "add", "origin", &url]);
+    let steps = vec![
+        refused("sparks_sync", json!({}), "cannot fetch from origin"),
+        refused("sparks_sync", json!({"dry_run": true}), "cannot fetch"),
+        refused("sparks_sync", json!({"remote": "origin"}), "cannot fetch"),
+    ];
+    let (records, stderr) = run_client_with_stderr(&v, &steps, false);
+    let calls: Vec<&Value> = records.iter().filter(|r| r["kind"] == "call").collect();
+    assert_eq!(calls.len(), 3, "{records:?}");
+    for r in calls {
+        let text = text(&r["result"]);
+        assert!(is_error(&r["result"]), "{r}");
+        assert!(!text.contains(SECRET), "the token was told: {text}");
+        assert!(text.contains("http://***@127.0.0.1:1/x.git"), "{text}");
+    }
+    assert!(
+        !stderr.contains(SECRET),
+        "the token reached stderr:\n{stderr}"
+    );
 }

@@ -1,6 +1,6 @@
 //! `sparks sync`: merge the vault with its remote, over git.
 
-use crate::cli::{Ctx, exit::Exit, output};
+use crate::cli::{Ctx, exit::Exit, hint, output};
 use crate::request;
 use crate::sync::SyncReport;
 use clap::Args;
@@ -17,7 +17,11 @@ use clap::Args;
 /// listed by lint until it is gone. A sync also registers a git merge driver with the same
 /// rules (and its first commits .gitattributes for it), so a plain git pull merges those files
 /// the same way. Refused while an ingest is open. The remote: --remote, else [sync] remote in
-/// sparks.toml, else the branch's upstream, else origin.
+/// sparks.toml, else the branch's upstream, else origin. [sync] remote and git_cli apply only
+/// as set on this device: a value that came with a commit is reported, not applied (accept a
+/// remote with --remote NAME). A new file outside the vault's own layout (wiki/, raw/,
+/// inbox.md, sparks.toml, the agent's file, .gitattributes, .gitignore) is committed only once
+/// git tracks it (git add); the report names those left out.
 ///
 /// Example: sparks sync --dry-run
 #[derive(Debug, Args)]
@@ -37,8 +41,41 @@ pub struct SyncArgs {
 
 /// Run `sync`.
 pub fn run(ctx: &Ctx, args: SyncArgs) -> anyhow::Result<Exit> {
-    let report = ctx.run(request::Sync::new(args.remote, args.dry_run)?)?;
+    let mut report = ctx.run(request::Sync::new(args.remote, args.dry_run)?.from_this_device())?;
+    // Its hints are advice in sentences, not a bare command line (as a lint note's is).
+    report.word(hint::word);
+    for n in &report.not_applied {
+        output::warn_hint(&n.message, &n.hint);
+    }
+    if let Some(hint) = &report.not_committed_hint {
+        output::warn_hint(&left_out(&report.not_committed, report.dry_run), hint);
+    }
     output::print(&report, args.json, |r| output::report(text(r)))
+}
+
+/// The most paths a warning about files left out of the commit names.
+const LEFT_OUT_SHOWN: usize = 10;
+
+/// The warning about the new files this device's commit left out.
+fn left_out(paths: &[String], dry_run: bool) -> String {
+    let mut named = paths
+        .iter()
+        .take(LEFT_OUT_SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if paths.len() > LEFT_OUT_SHOWN {
+        named.push_str(&format!(" and {} more", paths.len() - LEFT_OUT_SHOWN));
+    }
+    format!(
+        "{} {} not committed: new to git and not the vault's own ({named})",
+        output::count(paths.len(), "new file", "new files"),
+        match (dry_run, paths.len()) {
+            (true, _) => "would be",
+            (false, 1) => "was",
+            (false, _) => "were",
+        }
+    )
 }
 
 /// The report as lines.
