@@ -37,6 +37,7 @@ mod session;
 mod soak;
 mod status;
 mod sync;
+mod sync_kills;
 mod sync_trust;
 mod tasks;
 mod untrusted;

@@ -487,7 +487,7 @@ impl Drop for Killed {
 }
 
 /// The entries of the inbox, as the ingest reads them.
-fn inbox(v: &TestVault) -> Vec<String> {
+pub fn inbox(v: &TestVault) -> Vec<String> {
     let text = v.read("inbox.md");
     let body = text.split_once("\n---\n").map_or("", |(_, b)| b);
     body.split("\n---\n")
