@@ -5,6 +5,7 @@
 //! committer come from where the git CLI takes them (`GIT_AUTHOR_*`, `GIT_COMMITTER_*`, the
 //! configuration, `EMAIL`; see [`crate::ident`]), which libgit2 alone would not read.
 
+pub mod history;
 mod locks;
 pub mod merge;
 pub mod remote;

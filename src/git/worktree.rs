@@ -8,7 +8,7 @@
 
 use super::GitError;
 use super::merge::{Both, Resolution, git_error, repo, workdir};
-use git2::{Oid, Repository, Tree};
+use git2::{Oid, Tree};
 use std::path::Path;
 
 /// What [`write_paths`] did beyond writing the tree's version.
@@ -48,8 +48,8 @@ pub fn write_paths(
     let to = tree(to)?;
     let mut out = Written::default();
     for path in paths {
-        let expected = blob(&repo, from.as_ref(), path).map_err(&git)?;
-        let wanted = blob(&repo, Some(&to), path).map_err(&git)?;
+        let expected = super::history::file(&repo, from.as_ref(), path).map_err(&git)?;
+        let wanted = super::history::file(&repo, Some(&to), path).map_err(&git)?;
         let file = crate::vault::checked_under(&work, path).map_err(|e| GitError::Io {
             action: "write",
             path: work.join(path),
@@ -174,19 +174,4 @@ fn remove_empty_parents(file: &Path) {
         }
         dir = d.parent();
     }
-}
-
-/// The content of `path` in `tree` (`None` where it has no file there).
-fn blob(
-    repo: &Repository,
-    tree: Option<&Tree<'_>>,
-    path: &str,
-) -> Result<Option<Vec<u8>>, git2::Error> {
-    let Some(entry) = tree.and_then(|t| t.get_path(Path::new(path)).ok()) else {
-        return Ok(None);
-    };
-    if entry.kind() != Some(git2::ObjectType::Blob) {
-        return Ok(None);
-    }
-    Ok(Some(repo.find_blob(entry.id())?.content().to_vec()))
 }

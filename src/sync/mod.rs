@@ -20,6 +20,7 @@ mod report;
 pub mod resolve;
 pub mod rules;
 pub mod settings;
+pub mod twice;
 
 pub use report::{ConflictCopy, SyncReport};
 
@@ -361,9 +362,31 @@ impl Syncing<'_> {
         let root = &self.vault.root;
         let today = self.now.today.to_string();
         let prefix = report::prefix(self.up, root);
-        let mut resolver = |both: &gitmerge::Both<'_>| resolve::resolve(&prefix, both, &today);
+        // The captures both sides took from their common inbox: where both archived one, the
+        // merged archive keeps it once.
+        let inbox = format!("{prefix}{}", crate::vault::INBOX);
+        let versions = crate::git::history::versions(root, theirs, &inbox)?;
+        let mut budget = twice::budget(&versions, self.now.today);
+        let mut found = Vec::new();
+        let mut resolver = |both: &gitmerge::Both<'_>| {
+            let rel = both.path.strip_prefix(prefix.as_str()).unwrap_or(both.path);
+            if !budget.is_empty()
+                && rules::rule(rel) == rules::Rule::Archive
+                && let (Some(Ok(ours)), Some(Ok(other))) = (
+                    both.ours.map(std::str::from_utf8),
+                    both.theirs.map(std::str::from_utf8),
+                )
+            {
+                let (merged, twice) = rules::archive_once(ours, other, &mut budget);
+                found.extend(twice.into_iter().map(|t| (rel.to_string(), t)));
+                return gitmerge::Resolution::Merged(merged.into_bytes());
+            }
+            resolve::resolve(&prefix, both, &today)
+        };
         let m = gitmerge::merge(root, theirs, &mut resolver)?;
         self.report.add_refused(&m.refused, self.up, root);
+        let twice = twice::describe(root, theirs, &found)?;
+        self.report.ingested_twice.extend(twice);
         Ok(SyncMerge {
             theirs: theirs.to_string(),
             tree: m.tree,

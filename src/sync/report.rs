@@ -48,6 +48,10 @@ pub struct SyncReport {
     /// Files the remote sent that were not taken, this device's version kept: run-time
     /// state (`.sparks/`, the manifest), symbolic links, submodules. A remote is not trusted.
     pub refused: Vec<Refused>,
+    /// Captures both devices ingested (each prepared them before syncing): the merged archive
+    /// keeps each once, the log keeps both ingests' blocks, and the agent reconciles the pages
+    /// both ingests wrote.
+    pub ingested_twice: Vec<crate::sync::twice::IngestedTwice>,
     /// Commits this side had that the remote lacked (pushed, or with `--dry-run` to push).
     pub outgoing: usize,
     /// Whether they were pushed.
@@ -128,6 +132,7 @@ impl SyncReport {
             regenerated: Vec::new(),
             conflicts: Vec::new(),
             refused: Vec::new(),
+            ingested_twice: Vec::new(),
             outgoing: 0,
             pushed: false,
             attributes: false,

@@ -39,6 +39,7 @@ mod status;
 mod sync;
 mod sync_kills;
 mod sync_trust;
+mod sync_twice;
 mod tasks;
 mod untrusted;
 mod view;

@@ -132,6 +132,25 @@ fn text(r: &SyncReport) -> Vec<String> {
             c.path, c.copy
         ));
     }
+    for t in &r.ingested_twice {
+        let pages = |i: usize| {
+            t.ingests
+                .get(i)
+                .map(|g| match g.pages.is_empty() {
+                    true => format!("ingest {} (no page)", g.ingest),
+                    false => format!("ingest {} ({})", g.ingest, g.pages.join(", ")),
+                })
+                .unwrap_or_default()
+        };
+        out.push(format!(
+            "  ingested on both devices, archived once in {}: \"{}\" — this device's {}, the \
+             other's {}: reconcile the pages",
+            t.archive,
+            t.entry,
+            pages(0),
+            pages(1)
+        ));
+    }
     for f in &r.refused {
         out.push(format!(
             "  not taken from the remote: {} ({})",

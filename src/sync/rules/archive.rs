@@ -10,26 +10,73 @@
 //! A block starts at a `---` line outside a code block (a capture may hold a fenced `---`), or
 //! at any `---` line followed by a marker, which Sparks writes only at a block's start.
 
-use crate::archive::parse_marker;
+use crate::archive::{Marker, parse_marker};
 use crate::inbox::next_fence;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Merge two versions of an archive file.
 pub(super) fn merge(ours: &str, theirs: &str) -> String {
+    merge_once(ours, theirs, &mut HashMap::new()).0
+}
+
+/// A capture both devices archived, each in an ingest of its own (each prepared it before
+/// syncing): the merged file keeps this device's block of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Twice {
+    /// The capture's content hash.
+    pub hash: String,
+    /// The first line of its text, for a person.
+    pub first_line: String,
+    /// This device's ingest that archived it: its number here and its token.
+    pub ours: (i64, String),
+    /// The other device's ingest: its number there and its token.
+    pub theirs: (i64, String),
+}
+
+/// [`merge`], leaving out the other side's blocks that archive again a capture one of this
+/// side's blocks archives (the same content hash, another ingest): at most `budget[hash]` of
+/// them, the number of captures the caller knows both sides took from their common inbox.
+/// Captures with the same words that are not the same capture stay, each once.
+pub fn merge_once(
+    ours: &str,
+    theirs: &str,
+    budget: &mut HashMap<String, usize>,
+) -> (String, Vec<Twice>) {
     let mine = blocks(ours);
     let hand: HashSet<&str> = mine
         .iter()
         .filter(|b| b.marker.is_none())
         .map(|b| b.text)
         .collect();
-    let mut markers: HashSet<(String, u32)> = mine.into_iter().filter_map(|b| b.marker).collect();
+    let mut markers: HashSet<(String, u32)> = mine
+        .iter()
+        .filter_map(|b| b.marker.as_ref())
+        .map(|m| (m.token.clone(), m.entry))
+        .collect();
+    let mut twice = Vec::new();
     let mut out = ours.to_string();
     for block in blocks(theirs) {
-        let new = match block.marker {
-            Some(m) => markers.insert(m),
+        let new = match &block.marker {
+            Some(m) => markers.insert((m.token.clone(), m.entry)),
             None => !block.text.trim().is_empty() && !hand.contains(block.text),
         };
         if !new {
+            continue;
+        }
+        if let Some(m) = &block.marker
+            && let Some(left) = budget.get_mut(&m.hash).filter(|n| **n > 0)
+            && let Some(mine) = mine
+                .iter()
+                .filter_map(|b| b.marker.as_ref())
+                .find(|o| o.hash == m.hash && o.token != m.token)
+        {
+            *left -= 1;
+            twice.push(Twice {
+                hash: m.hash.clone(),
+                first_line: first_line(block.text),
+                ours: (mine.ingest, mine.token.clone()),
+                theirs: (m.ingest, m.token.clone()),
+            });
             continue;
         }
         if !out.is_empty() && !out.ends_with('\n') {
@@ -40,15 +87,30 @@ pub(super) fn merge(ours: &str, theirs: &str) -> String {
     if out.len() > ours.len() && !out.ends_with('\n') {
         out.push('\n');
     }
-    out
+    (out, twice)
+}
+
+/// The first line of a block's capture: past its separator, marker and date lines.
+fn first_line(block: &str) -> String {
+    block
+        .lines()
+        .map(str::trim)
+        .find(|l| {
+            !l.is_empty()
+                && *l != "---"
+                && parse_marker(l).is_none()
+                && chrono::NaiveDate::parse_from_str(l, "%Y-%m-%d").is_err()
+        })
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// One block of an archive file.
 struct Block<'a> {
     /// Its bytes, from its `---` line to the next block.
     text: &'a str,
-    /// Its marker's ingest token and entry number, if it has one.
-    marker: Option<(String, u32)>,
+    /// Its marker, if it has one.
+    marker: Option<Marker>,
 }
 
 /// The blocks of an archive file, in order; text before the first `---` is a block too.
@@ -81,7 +143,7 @@ fn blocks(text: &str) -> Vec<Block<'_>> {
         .filter(|((from, _), to)| from < to)
         .map(|(&(from, sep), to)| Block {
             text: &text[from..to],
-            marker: sep.and_then(|i| marker(i + 1)).map(|m| (m.token, m.entry)),
+            marker: sep.and_then(|i| marker(i + 1)),
         })
         .collect()
 }

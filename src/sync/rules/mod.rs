@@ -20,6 +20,7 @@ mod log;
 mod tasks;
 
 pub use crate::vault::{conflict_copy_name, is_conflict_copy};
+pub use archive::{Twice, merge_once as archive_once};
 
 use crate::inbox::InboxError;
 use crate::vault::{INBOX, LOG, TASKS};
