@@ -37,7 +37,7 @@ pub use scan::Scan;
 pub use sync::Sync;
 pub use tasks::{Done, TasksAdd, TasksList};
 
-use crate::failure::{Action, Advice, Failure};
+use crate::failure::{Advice, Failure};
 use crate::manifest::Trust;
 use crate::runstate::{Journaled, RunDir};
 use crate::session::Session;
@@ -117,13 +117,7 @@ pub fn run<R: Request>(request: R, session: &Session) -> Result<R::Report, Failu
                     .unwrap_or_default()
             ),
             causes: Vec::new(),
-            hint: Some(
-                Advice::run(Action::Resume {
-                    kind: j.kind.clone(),
-                    command: j.command.clone(),
-                })
-                .then(": it completes what it started, writing nothing twice"),
-            ),
+            hint: Some(crate::runstate::finish_or_give_up(&j.kind, &j.command)),
             usage: false,
         });
     }
