@@ -98,11 +98,12 @@ fn settings() -> Settings {
     SETTINGS.get().copied().unwrap_or_default()
 }
 
-/// Write `value` as pretty JSON and a newline.
+/// Write `value` as pretty JSON and a newline (JSON writes every control character as an
+/// escape of its own, and keeps the text as it is).
 pub fn json<T: Serialize>(value: &T) -> anyhow::Result<()> {
     let mut text = serde_json::to_string_pretty(value)?;
     text.push('\n');
-    write(&text)
+    write_raw(&text)
 }
 
 /// Print a command's report: as JSON with `--json`, else as `text` tells it. Either way the
@@ -127,8 +128,16 @@ pub fn json_error(f: &crate::failure::Failure) -> anyhow::Result<()> {
     }))
 }
 
-/// Write text as is.
+/// Write human text, every control character in it made visible ([`visible`]) but the colours
+/// [`paint`] adds: whatever a vault file holds reaches the terminal as text, never as a
+/// command to it (a task in `Tasks.md` that clears the screen, retitles the window or hides a
+/// line behind a carriage return). Every text renderer writes through here.
 pub fn write(text: &str) -> anyhow::Result<()> {
+    write_raw(&visible_keeping(text, settings().color_stdout))
+}
+
+/// Write text as is.
+fn write_raw(text: &str) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;
     out.flush()?;
@@ -171,17 +180,66 @@ impl Style {
     }
 }
 
+/// The escape sequences [`paint`] writes: the only ones human text on stdout keeps.
+const OWN_SGR: [&str; 6] = [
+    "\x1b[1m",
+    "\x1b[32m",
+    "\x1b[33m",
+    "\x1b[1;31m",
+    "\x1b[2m",
+    "\x1b[0m",
+];
+
 /// `text` in `style` when stdout is coloured (`--color always`, or auto on a terminal), else
-/// as it is.
+/// as it is; control characters in `text` made visible either way.
 pub fn paint(style: Style, text: &str) -> String {
     paint_if(settings().color_stdout, style, text)
 }
 
 fn paint_if(color: bool, style: Style, text: &str) -> String {
+    let text = visible(text);
     match color && !text.is_empty() {
         true => format!("\x1b[{}m{text}\x1b[0m", style.sgr()),
-        false => text.to_string(),
+        false => text.into_owned(),
     }
+}
+
+/// `text` with each control character that could drive a terminal written as `\xNN`, its code
+/// in hex: the C0 controls but tab and newline (a carriage return before a newline is a line
+/// ending and stays), DEL and the C1 controls. What is left is text a terminal only shows.
+pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    visible_keeping(text, false)
+}
+
+/// [`visible`], keeping the colours of [`paint`] when `own_colours`.
+fn visible_keeping(text: &str, own_colours: bool) -> std::borrow::Cow<'_, str> {
+    let shown = |c: char, rest: &str| match c {
+        '\t' | '\n' => true,
+        '\r' => rest.starts_with('\n'),
+        c => !c.is_control(),
+    };
+    let mut chars = text.char_indices();
+    let Some(first) = chars.find(|&(i, c)| !shown(c, &text[i + c.len_utf8()..])) else {
+        return std::borrow::Cow::Borrowed(text);
+    };
+    let mut out = String::with_capacity(text.len() + 16);
+    out.push_str(&text[..first.0]);
+    let mut rest = &text[first.0..];
+    while let Some(c) = rest.chars().next() {
+        let after = &rest[c.len_utf8()..];
+        if own_colours && let Some(seq) = OWN_SGR.iter().find(|seq| rest.starts_with(**seq)) {
+            out.push_str(seq);
+            rest = &rest[seq.len()..];
+            continue;
+        }
+        if shown(c, after) {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\x{:02x}", u32::from(c)));
+        }
+        rest = after;
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// `label: value`, the label painted as a label.
@@ -226,13 +284,13 @@ impl Tag {
 
 /// An error, its further lines (causes) and its hint, as one block of text.
 fn error_text(message: &str, details: &[String], hint: Option<&str>, color: bool) -> String {
-    let mut text = format!("{} {message}\n", Tag::Error.prefix(color));
+    let mut text = format!("{} {}\n", Tag::Error.prefix(color), visible(message));
     for d in details {
-        text.push_str(d);
+        text.push_str(&visible(d));
         text.push('\n');
     }
     if let Some(h) = hint {
-        text.push_str(&format!("{} {h}\n", Tag::Hint.prefix(color)));
+        text.push_str(&format!("{} {}\n", Tag::Hint.prefix(color), visible(h)));
     }
     text
 }
@@ -258,6 +316,7 @@ pub fn error_with(message: &str, details: &[String], hint: Option<&str>) {
 pub fn warn(message: &str) {
     let s = settings();
     if !s.quiet {
+        let message = visible(message);
         stderr(&format!("{} {message}\n", Tag::Warning.prefix(s.color)));
     }
 }
@@ -267,9 +326,11 @@ pub fn warn_hint(message: &str, hint: &str) {
     let s = settings();
     if !s.quiet {
         stderr(&format!(
-            "{} {message}\n{} {hint}\n",
+            "{} {}\n{} {}\n",
             Tag::Warning.prefix(s.color),
-            Tag::Hint.prefix(s.color)
+            visible(message),
+            Tag::Hint.prefix(s.color),
+            visible(hint)
         ));
     }
 }
@@ -277,7 +338,7 @@ pub fn warn_hint(message: &str, hint: &str) {
 /// A status line on stderr: what is happening, not data (not with `--quiet`).
 pub fn status(message: &str) {
     if !settings().quiet {
-        stderr(&format!("{message}\n"));
+        stderr(&format!("{}\n", visible(message)));
     }
 }
 
@@ -388,6 +449,43 @@ mod tests {
             "\x1b[1;31mbroken-links\x1b[0m"
         );
         assert_eq!(paint_if(true, Style::Label, ""), "");
+    }
+
+    #[test]
+    fn control_characters_are_made_visible_and_only_our_colours_kept() {
+        assert!(matches!(
+            visible("plain text\twith a tab\r\nand lines\n"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        assert_eq!(
+            visible("\x1b[31mred\x1b[0m \x07 a\rb \u{9b}2J \x7f é"),
+            "\\x1b[31mred\\x1b[0m \\x07 a\\x0db \\x9b2J \\x7f é"
+        );
+        // Stdout keeps the colours paint wrote, and no others.
+        let painted = format!(
+            "{} \x1b]0;title\x07 \x1b[31m",
+            paint_if(true, Style::Bad, "x")
+        );
+        assert_eq!(
+            visible_keeping(&painted, true),
+            "\x1b[1;31mx\x1b[0m \\x1b]0;title\\x07 \\x1b[31m"
+        );
+        assert_eq!(
+            visible_keeping(&painted, false),
+            "\\x1b[1;31mx\\x1b[0m \\x1b]0;title\\x07 \\x1b[31m"
+        );
+        // What is painted is made visible before it is coloured.
+        assert_eq!(
+            paint_if(true, Style::Label, "a\x1b[1mb"),
+            "\x1b[1ma\\x1b[1mb\x1b[0m"
+        );
+        let e = error_text(
+            "bad \x1b[2J name",
+            &["\x1b[Kcause".into()],
+            Some("\x07"),
+            false,
+        );
+        assert_eq!(e, "error: bad \\x1b[2J name\n\\x1b[Kcause\nhint: \\x07\n");
     }
 
     #[test]

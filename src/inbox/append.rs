@@ -21,9 +21,12 @@ pub enum CaptureTextError {
     },
 }
 
-/// The capture `text` as the inbox will hold it: its lines kept, leading and trailing blank
-/// lines and trailing spaces dropped, line endings LF.
+/// The capture `text` as the inbox will hold it: its lines kept, NUL bytes, leading and
+/// trailing blank lines and trailing spaces dropped, line endings LF. A NUL byte is no text
+/// (git, editors and the search index take a file holding one for binary), and `inbox.md` is a
+/// text file every capture shares.
 pub fn capture_text(text: &str) -> Result<String, CaptureTextError> {
+    let text = text.replace('\0', "");
     let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
     let first = lines.iter().position(|l| !l.is_empty());
     let last = lines.iter().rposition(|l| !l.is_empty());
@@ -120,6 +123,13 @@ mod tests {
     #[test]
     fn empty_text_and_a_separator_line_are_refused() {
         assert_eq!(capture_text(" \n\t\n"), Err(CaptureTextError::Empty));
+        assert_eq!(capture_text("a\0b\n\0").as_deref(), Ok("ab"));
+        assert_eq!(capture_text("\0\n\0"), Err(CaptureTextError::Empty));
+        assert_eq!(
+            capture_text("x\n-\0--\ny"),
+            Err(CaptureTextError::Separator { line: 2 }),
+            "what is checked is what the inbox would hold"
+        );
         assert_eq!(
             capture_text("\nabove\n---\nbelow"),
             Err(CaptureTextError::Separator { line: 2 })

@@ -200,6 +200,12 @@ impl<'a> Iterator for LineIter<'a> {
 
 fn parse_yaml(yaml: &str) -> Block {
     // Line 1 of the YAML text is line 2 of the file.
+    if let Err(refused) = super::limits::check(yaml) {
+        return Block::Invalid {
+            line: refused.line + 1,
+            message: refused.message,
+        };
+    }
     let value: Value = match serde_yaml::from_str(yaml) {
         Ok(v) => v,
         Err(e) => {
@@ -410,6 +416,28 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_block_nested_too_deep_is_refused_before_the_parser_reads_it() {
+        let deep = 100_000;
+        let text = format!(
+            "---\ntitle: A\na: {}{}\n---\nbody\n",
+            "[".repeat(deep),
+            "]".repeat(deep)
+        );
+        let started = std::time::Instant::now();
+        let s = split(&text);
+        // The parser takes minutes on this; the check, well under a second even unoptimised.
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        match s.block {
+            Block::Invalid { line, message } => {
+                assert_eq!(line, 3);
+                assert!(message.contains("nests more than 128 levels"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(s.body, "body\n");
     }
 
     #[test]

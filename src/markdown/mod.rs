@@ -4,6 +4,7 @@
 
 pub mod edit;
 pub mod frontmatter;
+pub mod limits;
 pub mod outline;
 pub mod plain;
 pub mod rewrite;

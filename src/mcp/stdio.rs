@@ -1,7 +1,8 @@
 //! The stdio transport: rmcp's own line transport over stdin and stdout, with one addition.
 //! rmcp answers well-formed JSON that is no JSON-RPC message with "Invalid request", but drops
-//! a line that is not JSON at all without a word; JSON-RPC 2.0 asks for a parse error
-//! (-32700), and a client that sent a broken line should hear so. A task reads stdin line by
+//! a line that is not JSON at all without a word (a line nested past `serde_json`'s recursion
+//! limit included); JSON-RPC 2.0 asks for a parse error (-32700), and a client that sent a
+//! broken line should hear so. A task reads stdin line by
 //! line and passes every JSON line on to rmcp unchanged; each other line is answered with a
 //! parse error, written by rmcp's own writer so that replies never interleave.
 
@@ -9,6 +10,7 @@ use rmcp::model::{ErrorData, ServerJsonRpcMessage};
 use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::transport::async_rw::{AsyncRwTransport, DEFAULT_MAX_LINE_LENGTH};
+use serde_json::error::Category;
 use std::future::Future;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
 use tokio::sync::mpsc;
@@ -52,12 +54,19 @@ pub fn stdio() -> Stdio {
     }
 }
 
-/// Why `line` is no JSON at all, if it is not.
+/// Why `line` does not read as JSON, if it does not: read as rmcp reads it (into a message),
+/// so that every line rmcp would drop unanswered is caught here. JSON nested past
+/// `serde_json`'s recursion limit of 128 is well-formed to a reader that skips values (which
+/// keeps no stack), but rmcp's own reading takes it for a syntax error and drops it; well-formed
+/// JSON of the wrong shape is rmcp's to answer ("Invalid request").
 fn check(line: &[u8]) -> Option<String> {
     let text = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
-    serde_json::from_slice::<serde::de::IgnoredAny>(text)
-        .err()
-        .map(|e| format!("Parse error: {e}"))
+    match serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(text) {
+        Err(e) if matches!(e.classify(), Category::Syntax | Category::Eof) => {
+            Some(format!("Parse error: {e}"))
+        }
+        Ok(_) | Err(_) => None,
+    }
 }
 
 /// Read one line, newline included, into `line`, keeping at most `max` bytes of it. `None` at
@@ -134,6 +143,23 @@ mod tests {
         assert_eq!(check(b"42\n"), None);
         assert!(check(b"this is not json\n").is_some_and(|e| e.starts_with("Parse error: ")));
         assert!(check(b"{\"jsonrpc\": \n").is_some());
+        // Nested past the recursion limit, anywhere: a parse error, not a line dropped.
+        for depth in [126, 127, 200, 100_000] {
+            let deep = format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"a":{}{}}}}}"#,
+                "[".repeat(depth),
+                "]".repeat(depth)
+            );
+            let problem = check(deep.as_bytes());
+            assert!(
+                problem
+                    .as_deref()
+                    .is_some_and(|p| p.contains("recursion limit")),
+                "{depth}: {problem:?}"
+            );
+        }
+        let shallow = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"a":[[1]]}}"#;
+        assert_eq!(check(shallow.as_bytes()), None);
     }
 
     #[tokio::test]

@@ -248,13 +248,9 @@ impl MoveError {
             MoveError::Conflict { kept: false, .. } => {
                 Some(Advice::say("nothing was written; ").then_run(Action::Again))
             }
-            MoveError::Unfinished { kind, command } => Some(
-                Advice::run(Action::Resume {
-                    kind: kind.clone(),
-                    command: command.clone(),
-                })
-                .then(": it completes what it started, writing nothing twice"),
-            ),
+            MoveError::Unfinished { kind, command } => {
+                Some(runstate::finish_or_give_up(kind, command))
+            }
             MoveError::Manifest(m) => m.hint(),
             MoveError::Scan(s) => s.hint(),
             MoveError::Regen(r) => r.hint(),

@@ -10,6 +10,14 @@ const FORBIDDEN: &[char] = &[
     '\\', '/', ':', '*', '?', '"', '<', '>', '|', '#', '^', '[', ']',
 ];
 
+/// The longest file name, in bytes, the file systems Sparks runs on take (ext4, APFS, btrfs,
+/// XFS, NTFS in UTF-16 units; all 255).
+pub const MAX_NAME_BYTES: usize = 255;
+
+/// The longest path, in bytes, a file can be opened by on Linux (`PATH_MAX`, its NUL
+/// included).
+pub const MAX_PATH_BYTES: usize = 4096;
+
 /// What `sparks mv PAGE NEW` was given as NEW.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NewName {
@@ -37,9 +45,13 @@ impl NewName {
                 "NEW is empty: give a title or a path such as wiki/concepts/Name.md".into(),
             );
         }
-        let is_md = new.len() > 3 && new[new.len() - 3..].eq_ignore_ascii_case(".md");
+        let is_md = new.len() > 3
+            && new
+                .get(new.len() - 3..)
+                .is_some_and(|ext| ext.eq_ignore_ascii_case(".md"));
         if !is_md {
             check_title(new)?;
+            check_name_length(&format!("{new}.md"))?;
             return Ok(NewName::Title(new.to_string()));
         }
         if !new.contains('/') {
@@ -64,7 +76,35 @@ impl NewName {
             ));
         }
         check_title(stem(path)).map_err(|e| format!("the file name of {new:?}: {e}"))?;
+        for part in &parts {
+            check_name_length(part)?;
+        }
+        check_path_length(path)?;
         Ok(NewName::Path(path.to_string()))
+    }
+}
+
+/// Whether `name` fits in a directory entry ([`MAX_NAME_BYTES`]).
+fn check_name_length(name: &str) -> Result<(), String> {
+    match name.len() > MAX_NAME_BYTES {
+        true => Err(format!(
+            "the file name {name:?} is {} bytes long; a file system takes {MAX_NAME_BYTES} at most",
+            name.len()
+        )),
+        false => Ok(()),
+    }
+}
+
+/// Whether `path` (vault-relative, or the whole path of the file) can be opened
+/// ([`MAX_PATH_BYTES`]).
+pub fn check_path_length(path: &str) -> Result<(), String> {
+    match path.len() >= MAX_PATH_BYTES {
+        true => Err(format!(
+            "the new path is {} bytes long; a file system takes paths of {} bytes at most",
+            path.len(),
+            MAX_PATH_BYTES - 1
+        )),
+        false => Ok(()),
     }
 }
 
@@ -237,6 +277,30 @@ mod tests {
         ] {
             assert!(NewName::parse(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn new_names_fit_the_file_system() {
+        // `é` is two bytes: the limit is in bytes, not characters.
+        let longest = "é".repeat(126);
+        assert!(NewName::parse(&longest).is_ok(), "126 × 2 + 3 = 255 bytes");
+        let over = format!("{longest}x");
+        let e = NewName::parse(&over).unwrap_err();
+        assert!(e.contains("is 256 bytes long") && e.contains(&over), "{e}");
+        let folder = "f".repeat(256);
+        assert!(NewName::parse(&format!("wiki/{folder}/A.md")).is_err());
+        assert!(
+            NewName::parse("éé").is_ok(),
+            "no byte of a character is cut"
+        );
+        assert!(NewName::parse(&format!("wiki/{}.md", "a".repeat(252))).is_ok());
+        assert!(NewName::parse(&format!("wiki/{}.md", "a".repeat(253))).is_err());
+        let deep = format!("wiki/{}A.md", "d/".repeat(2048));
+        let e = NewName::parse(&deep).unwrap_err();
+        assert!(
+            e.contains(&format!("the new path is {} bytes long", deep.len())),
+            "{e}"
+        );
     }
 
     #[test]

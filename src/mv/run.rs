@@ -123,12 +123,23 @@ fn write(vault: &Vault, plan: &Plan, command: &str, resumed: bool) -> Result<(),
     let command = command.to_string();
     let mut states = Vec::with_capacity(plan.files.len());
     let mut conflicts = Vec::new();
+    // A first run that fails before it writes (a file it cannot read, a first write the file
+    // system refuses: a name too long, a full disk) leaves nothing behind: no journal to hold
+    // every later write until it is completed, which it may never be.
+    let give_up = |e: MoveError| -> MoveError {
+        // The error that stopped it is the one to tell: a journal that cannot be removed stays,
+        // and the next write says how to complete it or give it up.
+        if !resumed {
+            let _ = RunDir::of(&vault.root).journal_done();
+        }
+        e
+    };
     for (f, s) in plan
         .files
         .iter()
         .zip(par_map_on(&plan.files, WRITERS, 32, |f| state(vault, f)))
     {
-        match s? {
+        match s.map_err(give_up)? {
             State::Conflict(p) => conflicts.push(p),
             // Deletions are the `delete` step's.
             State::Pending if f.new.is_none() => {}
@@ -152,11 +163,21 @@ fn write(vault: &Vault, plan: &Plan, command: &str, resumed: bool) -> Result<(),
     let step = fault_name(plan.kind, "write");
     let mut rest = states.as_slice();
     let mut size = 1;
+    let mut wrote = false;
     while !rest.is_empty() {
         let (batch, tail) = rest.split_at(size.min(rest.len()));
         let done = par_map_on(batch, WRITERS, 2, |(f, s)| apply(vault, f, s));
         for ((f, _), done) in batch.iter().zip(done) {
-            if !done? {
+            let done = match done {
+                Ok(done) => done,
+                // The first write failed and left its file as it was: nothing is written.
+                Err(e) if !wrote && matches!(state(vault, f), Ok(State::Pending)) => {
+                    return Err(give_up(e));
+                }
+                Err(e) => return Err(e),
+            };
+            wrote = true;
+            if !done {
                 return Err(MoveError::Conflict {
                     kind: plan.kind.name().to_string(),
                     command,

@@ -122,13 +122,7 @@ pub fn run<R: Request>(request: R, session: &Session) -> Result<R::Report, Failu
                     .unwrap_or_default()
             ),
             causes: Vec::new(),
-            hint: Some(
-                Advice::run(Action::Resume {
-                    kind: j.kind.clone(),
-                    command: j.command.clone(),
-                })
-                .then(": it completes what it started, writing nothing twice"),
-            ),
+            hint: Some(crate::runstate::finish_or_give_up(&j.kind, &j.command)),
             usage: false,
         });
     }

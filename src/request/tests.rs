@@ -3,7 +3,6 @@
 //! at a time: a second prepare answers with the open batch (exit 3), not a new one.
 
 use super::*;
-use crate::failure::{Action, Advice};
 use crate::session::Site;
 
 /// A request that says whether it writes and whether it completes the unfinished operation,
@@ -94,13 +93,15 @@ fn a_write_is_refused_while_an_operation_is_unfinished() {
     assert!(!f.usage);
     assert_eq!(
         f.hint,
-        Some(
-            Advice::run(Action::Resume {
-                kind: "mv".into(),
-                command: "sparks mv A B".into(),
-            })
-            .then(": it completes what it started, writing nothing twice")
-        )
+        Some(crate::runstate::finish_or_give_up("mv", "sparks mv A B"))
+    );
+    // Worded, it says how to finish, and how to give up what cannot be finished.
+    let words = f.hint_words(crate::cli::hint::word).expect("a hint");
+    assert_eq!(
+        words,
+        "run `sparks mv A B` again: it completes what it started, writing nothing twice. If it \
+         cannot (its error says why), give it up: remove .sparks/journal.json, and put back the \
+         files it changed (`git checkout -- PATH` if they were committed)"
     );
 }
 

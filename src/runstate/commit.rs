@@ -180,7 +180,7 @@ fn record_error(e: RunStateError) -> GitError {
                 set_aside.display()
             )),
         },
-        RunStateError::Unfinished { command } => GitError::Io {
+        RunStateError::Unfinished { command, .. } => GitError::Io {
             action: "commit",
             path: run_path(),
             source: std::io::Error::other(format!("`{command}` is unfinished")),

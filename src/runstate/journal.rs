@@ -89,6 +89,7 @@ impl RunDir {
     pub fn journal(&self, e: Entry<'_>) -> Result<Journaled> {
         if let Some(other) = self.journaled()? {
             return Err(RunStateError::Unfinished {
+                kind: other.kind,
                 command: other.command,
             });
         }
@@ -115,11 +116,13 @@ impl RunDir {
         };
         match self.create(RECORD, &record)? {
             true => Ok(record),
-            false => Err(RunStateError::Unfinished {
-                command: self
-                    .journaled()?
-                    .map_or_else(|| e.command.to_string(), |j| j.command),
-            }),
+            false => {
+                let (kind, command) = self.journaled()?.map_or_else(
+                    || (e.kind.to_string(), e.command.to_string()),
+                    |j| (j.kind, j.command),
+                );
+                Err(RunStateError::Unfinished { kind, command })
+            }
         }
     }
 

@@ -6,9 +6,11 @@
 //! [`super::paths`], and goes through the same renderer and sanitiser.
 //!
 //! Embeds nest up to [`MAX_DEPTH`]. An embed of what is already being embedded (a cycle, direct
-//! or not), one nested deeper, one past the page's [`BUDGET`], and one whose file or anchor is
-//! missing become a short notice in the frame, so no page can make the viewer loop or do
-//! unbounded work.
+//! or not), one nested deeper, one past the page's [`BUDGET`] of embeds, its [`BYTE_BUDGET`] of
+//! embedded text or its [`READ_BUDGET`] of files read, and one whose file or anchor is missing
+//! become a short notice in the frame, so no page can make the viewer loop or do unbounded
+//! work: a count alone let 64 embeds of a 10 MB page render 640 MB. Each file is read and
+//! outlined once per page view, however many of its sections the page embeds.
 
 use super::html::display_title;
 use super::paths;
@@ -17,13 +19,23 @@ use super::resolve;
 use crate::key;
 use crate::manifest::Manifest;
 use crate::markdown::{Block, Link, frontmatter, outline};
+use std::cell::OnceCell;
+use std::io::Read;
 use std::path::Path;
+use std::rc::Rc;
 
 /// How deep embeds nest: an embed inside an embed inside an embed is shown, one more is a link.
 pub const MAX_DEPTH: usize = 3;
 
 /// The most embeds one page view renders, nested ones included.
 pub const BUDGET: usize = 64;
+
+/// The most Markdown one page view renders from embeds, in bytes, nested ones included.
+pub const BYTE_BUDGET: usize = 2 * 1024 * 1024;
+
+/// The most one page view reads of the files it embeds, in bytes, each file once: sections of
+/// a large page are cut from one reading of it, and a page larger than this is never read.
+pub const READ_BUDGET: usize = 16 * 1024 * 1024;
 
 /// The embeds of one page view: what is being embedded now, and how many were.
 #[derive(Debug)]
@@ -33,6 +45,16 @@ pub struct Embedder<'r> {
     stack: Vec<(String, Option<String>)>,
     /// Embeds rendered so far; also what makes each one's anchor ids unique.
     count: usize,
+    /// Bytes of Markdown embeds have rendered so far.
+    bytes: usize,
+    /// Bytes of the files embeds have read so far.
+    read: usize,
+    /// The files embeds have read, each once, by path.
+    loaded: Vec<(String, Rc<Loaded>)>,
+    /// The embeds (path and anchor) found too large for what was left of [`BYTE_BUDGET`] or
+    /// [`READ_BUDGET`], and their notice: what is left only shrinks, so a page embedding one
+    /// large page a hundred times is told so once, and the notices count as no embed.
+    too_large: Vec<((String, Option<String>), String)>,
     /// The files embedded, in order, each once: a change of one of them changes the page.
     pub files: Vec<String>,
 }
@@ -44,6 +66,10 @@ impl<'r> Embedder<'r> {
             root,
             stack: vec![(rel.to_string(), None)],
             count: 0,
+            bytes: 0,
+            read: 0,
+            loaded: Vec::new(),
+            too_large: Vec::new(),
             files: Vec::new(),
         }
     }
@@ -87,6 +113,10 @@ impl<'r> Embedder<'r> {
             Err(format!(
                 "Not embedded: embeds nest {MAX_DEPTH} deep at most; open {name} to read it."
             ))
+        } else if let Some((_, why)) = self.too_large.iter().find(|(e, _)| *e == here) {
+            Err(why.clone())
+        } else if self.bytes >= BYTE_BUDGET {
+            Err(too_much(&name))
         } else if self.count >= BUDGET {
             Err(format!(
                 "Not embedded: this page already shows {BUDGET} embeds; open {name} to read it."
@@ -96,7 +126,7 @@ impl<'r> Embedder<'r> {
             if !self.files.contains(&embed.path) {
                 self.files.push(embed.path.clone());
             }
-            self.stack.push(here);
+            self.stack.push(here.clone());
             let shown = self.content(m, link, &embed.path);
             self.stack.pop();
             match shown? {
@@ -104,7 +134,11 @@ impl<'r> Embedder<'r> {
                     embed.caption = caption(&title, link);
                     Ok(html)
                 }
-                Err(why) => Err(why),
+                Err(Refused::TooLarge(why)) => {
+                    self.too_large.push((here, why.clone()));
+                    Err(why)
+                }
+                Err(Refused::Other(why)) => Err(why),
             }
         };
         Ok(Target::Embed(Box::new(embed)))
@@ -116,42 +150,154 @@ impl<'r> Embedder<'r> {
         m: &Manifest,
         link: &Link,
         path: &str,
-    ) -> crate::manifest::Result<Result<(String, String), String>> {
-        let Some(bytes) = paths::resolve_clean(self.root, path)
-            .ok()
-            .and_then(|f| fs_err::read(&f.abs).ok())
+    ) -> crate::manifest::Result<Result<(String, String), Refused>> {
+        // Taken before the embeds inside take their own numbers.
+        let prefix = format!("e{}-", self.count);
+        let page = match self.load(path) {
+            Ok(page) => page,
+            Err(why) => return Ok(Err(why)),
+        };
+        let body = page.body();
+        let title = page.title.clone();
+        let room = BYTE_BUDGET - self.bytes;
+        // A whole page too large is known before its outline is made.
+        if link.heading.is_none() && link.block.is_none() && body.len() > room {
+            return Ok(Err(Refused::TooLarge(too_much(&title))));
+        }
+        let Some((part, first_line)) =
+            excerpt(body, page.body_line, page.whole(), page.starts(), link)
         else {
-            return Ok(Err(format!("Not embedded: {path} cannot be read.")));
+            return Ok(Err(Refused::Other(format!(
+                "Not embedded: {path} has no such part."
+            ))));
         };
-        let Ok(text) = std::str::from_utf8(&bytes) else {
-            return Ok(Err(format!(
-                "Not embedded: {path} is not UTF-8 text; open it to see its bytes."
-            )));
-        };
-        let split = frontmatter::split(text);
-        let fm_title = match &split.block {
-            Block::Valid(fm) => fm.title.clone().filter(|t| !t.trim().is_empty()),
-            _ => None,
-        };
-        let title = display_title(path, fm_title.as_deref());
-        let whole = outline::outline(split.body, split.body_line);
-        let Some((part, first_line)) = excerpt(split.body, split.body_line, &whole, link) else {
-            return Ok(Err(format!("Not embedded: {path} has no such part.")));
-        };
+        if part.len() > room {
+            return Ok(Err(Refused::TooLarge(too_much(&title))));
+        }
+        self.bytes += part.len();
         let part_outline = outline::outline(part, first_line);
-        let targets = resolve::targets(Some(m), path, &part_outline, &whole, self)?;
+        let targets = resolve::targets(Some(m), path, &part_outline, page.whole(), self)?;
         let links: Vec<WikiLink<'_>> = part_outline
             .links
             .iter()
             .zip(targets)
             .map(|(link, target)| WikiLink { link, target })
             .collect();
-        let prefix = format!("e{}-", self.count);
         // A whole page's leading H1 repeats the title the frame shows.
         let drop_h1 = (link.heading.is_none() && link.block.is_none()).then_some(title.as_str());
         let html = render::render_embedded(part, &links, drop_h1.or(Some("")), &prefix);
         Ok(Ok((title, html)))
     }
+
+    /// The Markdown file `path` read and outlined, once per page view, within the page's
+    /// [`READ_BUDGET`].
+    fn load(&mut self, path: &str) -> Result<Rc<Loaded>, Refused> {
+        if let Some((_, page)) = self.loaded.iter().find(|(p, _)| p == path) {
+            return Ok(page.clone());
+        }
+        let unreadable = || Refused::Other(format!("Not embedded: {path} cannot be read."));
+        let file = paths::resolve_clean(self.root, path).map_err(|_| unreadable())?;
+        // Its size is known before it is read: a page past what is left is never read.
+        let size = fs_err::metadata(&file.abs).map_err(|_| unreadable())?.len();
+        let size = usize::try_from(size).unwrap_or(usize::MAX);
+        if size > READ_BUDGET - self.read {
+            return Err(Refused::TooLarge(too_large_to_read(&display_title(
+                path, None,
+            ))));
+        }
+        let room = READ_BUDGET - self.read;
+        let mut bytes = Vec::with_capacity(size.min(room));
+        fs_err::File::open(&file.abs)
+            .and_then(|f| f.take(room as u64 + 1).read_to_end(&mut bytes))
+            .map_err(|_| unreadable())?;
+        // A file that grew since: what was read is counted, and it is not shown.
+        self.read += bytes.len().min(room);
+        if bytes.len() > room {
+            return Err(Refused::TooLarge(too_large_to_read(&display_title(
+                path, None,
+            ))));
+        }
+        let Ok(text) = String::from_utf8(bytes) else {
+            return Err(Refused::Other(format!(
+                "Not embedded: {path} is not UTF-8 text; open it to see its bytes."
+            )));
+        };
+        let (title, body_start, body_line) = {
+            let split = frontmatter::split(&text);
+            let fm_title = match &split.block {
+                Block::Valid(fm) => fm.title.clone().filter(|t| !t.trim().is_empty()),
+                _ => None,
+            };
+            (
+                display_title(path, fm_title.as_deref()),
+                text.len() - split.body.len(),
+                split.body_line,
+            )
+        };
+        let page = Loaded {
+            text,
+            body_start,
+            body_line,
+            title,
+            whole: OnceCell::new(),
+            starts: OnceCell::new(),
+        };
+        let page = Rc::new(page);
+        self.loaded.push((path.to_string(), page.clone()));
+        Ok(page)
+    }
+}
+
+/// A Markdown file an embed read: its text, where its body starts and its title; its outline
+/// and where each line of its body starts once an embed needs them (a whole page too large to
+/// show needs neither).
+#[derive(Debug)]
+struct Loaded {
+    text: String,
+    body_start: usize,
+    body_line: usize,
+    title: String,
+    whole: OnceCell<outline::Outline>,
+    starts: OnceCell<Vec<usize>>,
+}
+
+impl Loaded {
+    fn body(&self) -> &str {
+        &self.text[self.body_start..]
+    }
+
+    fn whole(&self) -> &outline::Outline {
+        self.whole
+            .get_or_init(|| outline::outline(self.body(), self.body_line))
+    }
+
+    fn starts(&self) -> &[usize] {
+        self.starts.get_or_init(|| line_starts(self.body()))
+    }
+}
+
+/// Why an embed read from disk is not shown: too large for what is left of the page's
+/// [`BYTE_BUDGET`], or another reason; each a notice.
+#[derive(Debug)]
+enum Refused {
+    TooLarge(String),
+    Other(String),
+}
+
+/// The notice of an embed of a file larger than what is left of the page's [`READ_BUDGET`].
+fn too_large_to_read(name: &str) -> String {
+    format!(
+        "Not embedded: embeds read {} MB of pages per page at most; open {name} to read it.",
+        READ_BUDGET / (1024 * 1024)
+    )
+}
+
+/// The notice of an embed past the page's [`BYTE_BUDGET`].
+fn too_much(name: &str) -> String {
+    format!(
+        "Not embedded: embeds show {} MB of text per page at most; open {name} to read it.",
+        BYTE_BUDGET / (1024 * 1024)
+    )
 }
 
 /// What a frame names: the page, with the heading or block embedded.
@@ -163,17 +309,23 @@ fn caption(title: &str, link: &Link) -> String {
     }
 }
 
-/// The part of `body` (whose first line is line `first` of the file) that `link` embeds, and
-/// the line it starts on: all of it, the section under its heading, or its block.
+/// The byte where each line of `body` starts.
+fn line_starts(body: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(body.match_indices('\n').map(|(i, _)| i + 1))
+        .collect()
+}
+
+/// The part of `body` (whose first line is line `first` of the file, and whose lines start at
+/// `starts`) that `link` embeds, and the line it starts on: all of it, the section under its
+/// heading, or its block.
 fn excerpt<'b>(
     body: &'b str,
     first: usize,
     whole: &outline::Outline,
+    starts: &[usize],
     link: &Link,
 ) -> Option<(&'b str, usize)> {
-    let starts: Vec<usize> = std::iter::once(0)
-        .chain(body.match_indices('\n').map(|(i, _)| i + 1))
-        .collect();
     // The byte where file line `line` starts (the end of the body past its last line).
     let at = |line: usize| {
         line.checked_sub(first)
@@ -247,7 +399,32 @@ mod tests {
 
     fn cut(body: &str, l: &Link) -> Option<String> {
         let o = outline::outline(body, 5);
-        excerpt(body, 5, &o, l).map(|(s, _)| s.to_string())
+        excerpt(body, 5, &o, &line_starts(body), l).map(|(s, _)| s.to_string())
+    }
+
+    #[test]
+    fn a_file_is_read_once_per_view_and_never_past_the_read_budget() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = "---\ntitle: Alpha\n---\n# A\n\n## One\n";
+        fs_err::create_dir_all(dir.path().join("wiki")).unwrap();
+        fs_err::write(dir.path().join("wiki/A.md"), a).unwrap();
+        fs_err::write(dir.path().join("wiki/Big.md"), "x".repeat(READ_BUDGET)).unwrap();
+        let mut e = Embedder::new(dir.path(), "wiki/Host.md");
+        let first = e.load("wiki/A.md").unwrap();
+        assert_eq!(
+            (first.title.as_str(), first.body()),
+            ("Alpha", "# A\n\n## One\n")
+        );
+        assert_eq!(first.whole().headings.len(), 2);
+        assert!(Rc::ptr_eq(&first, &e.load("wiki/A.md").unwrap()));
+        assert_eq!(e.read, a.len());
+        // What is left is one byte short of Big: it is refused unread.
+        match e.load("wiki/Big.md") {
+            Err(Refused::TooLarge(why)) => assert!(why.contains("16 MB of pages"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(e.read, a.len());
+        assert!(matches!(e.load("wiki/None.md"), Err(Refused::Other(_))));
     }
 
     #[test]

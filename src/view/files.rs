@@ -11,14 +11,14 @@ use super::page::{self, Content, FileView, Freshness, MarkdownView, image_type};
 use super::paths::{self, VaultFile};
 use super::site::{Reply, Site};
 use crate::manifest::Backlink;
-use crate::vault::MANIFEST;
 use std::fmt::Write as _;
 
 /// Find the file a request names: `<path>` when it ends in `.md`, else `<path>.md` and then
-/// `<path>` itself. The manifest and its companions are never served.
+/// `<path>` itself. The manifest and its companions are never served ([`paths::resolve`]
+/// refuses them, by name or through a symbolic link).
 fn lookup(site: &Site, decoded_rel: &str) -> Option<VaultFile> {
     let rel = paths::clean_relative(decoded_rel).ok()?;
-    if rel.is_empty() || is_manifest(&rel) {
+    if rel.is_empty() {
         return None;
     }
     let candidates = if page::is_markdown(&rel) {
@@ -29,11 +29,6 @@ fn lookup(site: &Site, decoded_rel: &str) -> Option<VaultFile> {
     candidates
         .iter()
         .find_map(|c| paths::resolve_clean(&site.root, c).ok())
-}
-
-/// `sparks.db` and its companions (`-wal`, `-shm`) at the root: never served.
-fn is_manifest(rel: &str) -> bool {
-    !rel.contains('/') && rel.starts_with(MANIFEST)
 }
 
 /// The vault path `<top>/<rest>` of a request path below `/<top>/`; `None` when the rest is
@@ -92,7 +87,6 @@ pub fn bytes(site: &Site, encoded: &str) -> Reply {
     let Some(f) = paths::percent_decode(encoded)
         .ok()
         .and_then(|rel| paths::clean_relative(&rel).ok())
-        .filter(|rel| !is_manifest(rel))
         .and_then(|rel| paths::resolve_clean(&site.root, &rel).ok())
     else {
         return site.not_found();

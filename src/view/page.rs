@@ -113,7 +113,10 @@ pub fn image_type(path: &str) -> Option<&'static str> {
 
 /// Whether a vault path is Markdown.
 pub fn is_markdown(path: &str) -> bool {
-    path.len() > 3 && path[path.len() - 3..].eq_ignore_ascii_case(".md")
+    path.len() > 3
+        && path
+            .get(path.len() - 3..)
+            .is_some_and(|ext| ext.eq_ignore_ascii_case(".md"))
 }
 
 /// Build the view of a file of the vault at `root` from its bytes (embedded files are read
@@ -227,6 +230,7 @@ mod tests {
     #[test]
     fn kinds_of_files() {
         assert!(is_markdown("wiki/a.md") && is_markdown("raw/A.MD") && !is_markdown(".md"));
+        assert!(!is_markdown("raw/aéé"), "no byte of a character is cut");
         assert_eq!(image_type("wiki/x/Diagram.PNG"), Some("image/png"));
         assert_eq!(image_type("raw/a.txt"), None);
         let v = view_file(Path::new("."), "raw/a.txt", b"<b>hi</b>", None).unwrap();

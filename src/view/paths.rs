@@ -19,7 +19,8 @@ pub struct VaultFile {
 pub enum Refused {
     /// Bad percent-encoding, bad UTF-8, a NUL byte or a backslash.
     Malformed,
-    /// A `.` or `..` segment, a hidden name, or an absolute path.
+    /// A `.` or `..` segment, a hidden name, an absolute path, or the manifest (by its name
+    /// or through a symbolic link).
     Unsafe,
     /// Resolved (through symbolic links) to somewhere outside the vault.
     Outside,
@@ -95,14 +96,28 @@ fn inside(root: &Path, rel: &str) -> Result<PathBuf, Refused> {
     let abs = fs_err::canonicalize(root.join(rel)).map_err(|_| Refused::Missing)?;
     // Component-wise: `/vault-private` does not start with `/vault`.
     let rest = abs.strip_prefix(&root).map_err(|_| Refused::Outside)?;
-    // A link inside the vault may lead into a hidden directory of the vault (`.git`).
+    // A link inside the vault may lead into a hidden directory of the vault (`.git`,
+    // `.sparks`), or to the manifest: what a name is refused for, its target is too.
     if rest
         .components()
         .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+        || is_manifest(rest)
     {
         return Err(Refused::Unsafe);
     }
     Ok(abs)
+}
+
+/// Whether a path relative to the vault root is the manifest or one of its companions
+/// (`sparks.db-wal`, `-shm`, `-journal`): the names at the root that start with `sparks.db`,
+/// which are Sparks' own and never served.
+fn is_manifest(rest: &Path) -> bool {
+    let mut parts = rest.components();
+    matches!(
+        (parts.next(), parts.next()),
+        (Some(Component::Normal(name)), None)
+            if name.to_string_lossy().starts_with(crate::vault::MANIFEST)
+    )
 }
 
 /// The URL path of a vault-relative path: each segment percent-encoded.
@@ -194,6 +209,29 @@ mod tests {
         assert_eq!(resolve(&root, "wiki/out.md"), Err(Refused::Outside));
         assert_eq!(resolve(&root, "wiki/up/secret.md"), Err(Refused::Outside));
         assert_eq!(resolve(&root, "wiki/cfg.md"), Err(Refused::Unsafe));
+        // The manifest and its companions, by name or through a link, and the run-time
+        // directory through a link to it.
+        fs_err::create_dir_all(root.join(".sparks")).unwrap();
+        fs_err::write(root.join(".sparks/journal.json"), "{}").unwrap();
+        for name in [
+            "sparks.db",
+            "sparks.db-wal",
+            "sparks.db-shm",
+            "sparks.db-journal",
+        ] {
+            fs_err::write(root.join(name), "SQLite").unwrap();
+            link(&root.join(name), &format!("{name}.bin"));
+            assert_eq!(resolve(&root, name), Err(Refused::Unsafe), "{name}");
+            let via = format!("wiki/{name}.bin");
+            assert_eq!(resolve(&root, &via), Err(Refused::Unsafe), "{via}");
+        }
+        link(&root.join(".sparks"), "run");
+        assert_eq!(
+            resolve(&root, "wiki/run/journal.json"),
+            Err(Refused::Unsafe)
+        );
+        fs_err::write(root.join("wiki/sparks.db"), "a file of the user's").unwrap();
+        assert!(resolve(&root, "wiki/sparks.db").is_ok());
         let inside = resolve(&root, "wiki/alias.md").unwrap();
         assert_eq!(inside.rel, "wiki/alias.md");
         assert!(inside.abs.ends_with("wiki/real.md"));

@@ -135,3 +135,45 @@ fn captures_racing_finalizes_are_each_kept_exactly_once() {
         );
     }
 }
+
+/// A NUL byte is no text: a capture from standard input drops it, and the inbox stays a text
+/// file (git and the search index would take a file holding one for binary).
+#[test]
+fn nul_bytes_are_dropped_from_a_capture() {
+    let v = TestVault::new();
+    let mut child = v
+        .cmd(&["capture", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn capture");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"nul\0 in\0 the middle\n\0\n")
+        .expect("write stdin");
+    let r = finish(child, "capture from stdin").ok();
+    assert_eq!(r.json()["content"], "nul in the middle");
+    let inbox = v.read("inbox.md");
+    assert!(!inbox.contains('\0'), "{inbox:?}");
+    assert!(inbox.ends_with("nul in the middle\n---\n"), "{inbox:?}");
+    // Nothing but NUL bytes is nothing.
+    let mut child = v
+        .cmd(&["capture"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn capture");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"\0\0\n")
+        .expect("write stdin");
+    let r = finish(child, "capture of NUL bytes").code(2);
+    assert!(r.stderr.contains("the capture is empty"), "{}", r.stderr);
+    assert_eq!(entries(&v), ["nul in the middle"]);
+}

@@ -388,3 +388,68 @@ fn a_full_disk_fails_each_write_cleanly_and_a_rerun_completes() {
     assert!(v.read("wiki/concepts/Scalar.md").contains("tags: [ai]"));
     assert_eq!(temp_files(&v), Vec::<String>::new());
 }
+
+/// Frontmatter nested deeper than the YAML parser's limit (brackets, or indentation) or larger
+/// than 256 KB is refused before the parser reads it (which took minutes, its time growing with
+/// the square of the depth): every command finishes, and the file's error names it and its
+/// line.
+#[test]
+fn frontmatter_nested_too_deep_or_too_large_is_that_files_error() {
+    let v = TestVault::new();
+    let depth = 100_000;
+    v.write(
+        "wiki/concepts/Deep.md",
+        format!(
+            "---\ntitle: Deep\na: {}{}\n---\n\nBody.\n",
+            "[".repeat(depth),
+            "]".repeat(depth)
+        ),
+    );
+    let nested: String = (0..200)
+        .map(|i| format!("{}k{i}:\n", " ".repeat(i)))
+        .collect();
+    v.write(
+        "wiki/concepts/Nested.md",
+        format!("---\ntitle: Nested\n{nested}---\n\nBody.\n"),
+    );
+    v.write(
+        "wiki/concepts/Large.md",
+        format!(
+            "---\ntitle: Large\nnote: {}\n---\n\nBody.\n",
+            "x".repeat(300 * 1024)
+        ),
+    );
+    v.page(
+        "wiki/concepts/Fine.md",
+        "Fine",
+        "[[Deep]], [[Nested]] and [[Large]].",
+    );
+    let started = std::time::Instant::now();
+    let scan = v.run(&["scan", "--json"]).ok().json();
+    assert_eq!(scan["errors"], serde_json::json!([]));
+    let deep = "frontmatter nests more than 128 levels deep; Sparks does not read it";
+    let large = "frontmatter is 301 KB; Sparks reads at most 256 KB of it";
+    let fmt = v.run(&["fmt"]).code(1);
+    for said in [
+        format!("wiki/concepts/Deep.md:3: {deep}"),
+        format!("wiki/concepts/Nested.md:131: {deep}"),
+        format!("wiki/concepts/Large.md:2: {large}"),
+    ] {
+        assert!(fmt.stdout.contains(&said), "{said}\n{}", fmt.stdout);
+    }
+    let lint = v.run(&["lint", "--check", "invalid-frontmatter"]).code(1);
+    assert!(
+        lint.stdout
+            .contains(&format!("wiki/concepts/Deep.md:3  {deep}")),
+        "{}",
+        lint.stdout
+    );
+    // The page is still in the graph: the link to it resolves.
+    let q = v
+        .run(&["query", "--links-to", "Deep", "--json"])
+        .ok()
+        .json();
+    assert_eq!(q["pages"][0]["path"], "wiki/concepts/Fine.md", "{q}");
+    // Generous: unbounded, the parser took minutes on the first file alone.
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+}

@@ -370,6 +370,52 @@ fn every_refusal_changes_nothing() {
     refused(&["mv", "Old Name", "C++: a tour"], 2, "':'");
 }
 
+/// A name the file system cannot hold is refused before anything is journaled, and a first
+/// write the file system refuses anyway leaves no journal: either way the next write runs.
+#[test]
+fn a_name_the_file_system_refuses_leaves_no_journal_behind() {
+    let v = TestVault::new();
+    target(&v);
+    page(
+        &v,
+        "wiki/concepts/Other.md",
+        "Other",
+        "",
+        "See [[Old Name]].",
+    );
+    v.write("wiki/concepts/notes.txt", "a file, not a folder\n");
+    v.run(&["scan"]).ok();
+    let journal = v.path(".sparks/journal.json");
+    let long = "x".repeat(300);
+    let r = v.run(&["mv", "Old Name", &long]).code(2);
+    assert!(
+        r.stderr.contains(&format!(
+            "the file name \"{long}.md\" is 303 bytes long; a file system takes 255 at most"
+        )),
+        "{}",
+        r.stderr
+    );
+    let long_folder = format!("wiki/{}/New.md", "d".repeat(256));
+    refused(
+        &v,
+        &["mv", "Old Name", &long_folder],
+        2,
+        "is 256 bytes long",
+    );
+    assert!(!journal.exists());
+    // The file system refuses the first write (a folder that is a file): the error, and no
+    // journal to complete.
+    let before = tree(&v);
+    let r = v
+        .run(&["mv", "Old Name", "wiki/concepts/notes.txt/New Name.md"])
+        .code(1);
+    assert!(r.stderr.contains("notes.txt"), "{}", r.stderr);
+    assert!(!journal.exists(), "{}", r.stderr);
+    assert!(tree(&v) == before, "nothing changed");
+    v.run(&["capture", "x"]).ok();
+    v.run(&["mv", "Old Name", "New Name"]).ok();
+}
+
 #[test]
 fn dry_run_writes_nothing_and_shows_each_file_and_line() {
     let v = fixture();

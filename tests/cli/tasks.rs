@@ -499,3 +499,39 @@ fn list_of_a_section_tasks_md_lacks_says_so_and_no_file_is_no_task() {
     );
     v.run(&["tasks", "list", "--section", " "]).code(2);
 }
+
+/// Text from Tasks.md reaches a terminal as text: its escape sequences and other control
+/// characters are written visibly by `tasks list` (coloured or not), and kept as they are in
+/// the JSON.
+#[test]
+fn list_writes_control_characters_from_the_file_visibly() {
+    let v = TestVault::new();
+    v.write(
+        TASKS,
+        "# Tasks\n\n## Ho\u{1b}]0;pwned\u{7}me\n\n- [ ] \u{1b}[31mred\u{1b}[0m alert\u{1b}[2J\n\
+         - [ ] hidden\rshown \u{9b}6n\n",
+    );
+    let r = v.run(&["tasks", "list"]).ok();
+    assert_eq!(
+        r.stdout,
+        "Ho\\x1b]0;pwned\\x07me\n  [ ] \\x1b[31mred\\x1b[0m alert\\x1b[2J (line 5)\n  \
+         [ ] hidden\\x0dshown \\x9b6n (line 6)\n"
+    );
+    // On a terminal, with colour: Sparks' own colours, and no escape from the file.
+    let shown = crate::harness::on_terminal(&v.root, &v.home(), "tasks list", &[]);
+    assert!(
+        shown.contains("\u{1b}[1mHo\\x1b]0;pwned\\x07me\u{1b}[0m"),
+        "{shown:?}"
+    );
+    assert!(shown.contains("\\x1b[31mred"), "{shown:?}");
+    assert!(
+        !shown.contains("\u{1b}[31m") && !shown.contains('\u{7}'),
+        "{shown:?}"
+    );
+    let json = v.run(&["tasks", "list", "--json"]).ok().json();
+    assert_eq!(
+        json["tasks"][0]["text"],
+        "\u{1b}[31mred\u{1b}[0m alert\u{1b}[2J"
+    );
+    assert_eq!(json["tasks"][0]["section"], "Ho\u{1b}]0;pwned\u{7}me");
+}

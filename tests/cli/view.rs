@@ -1032,6 +1032,56 @@ fn paths_cannot_leave_the_vault() {
     assert!(r.status == 400 || r.status == 404, "{}", r.status);
 }
 
+/// A symbolic link inside the vault leads nowhere the name it points to could not: not to the
+/// manifest or its companions, not into `.sparks/`, not out of the vault.
+#[cfg(unix)]
+#[test]
+fn links_to_the_manifest_and_the_run_time_records_are_refused() {
+    let v = fixture();
+    v.write(".sparks/journal.json", "{\"secret\": 1}\n")
+        .write("raw/plain.bin", "plain bytes\n")
+        .write("sparks.db-journal", "SQLite journal secret\n");
+    let link = |target: &str, name: &str| std::os::unix::fs::symlink(target, v.path(name)).unwrap();
+    link("../sparks.db", "raw/x.bin");
+    link("../sparks.db-wal", "raw/wal.bin");
+    link("../sparks.db-journal", "raw/journal.bin");
+    link("../../sparks.db", "wiki/notes/db.md");
+    link("../.sparks/journal.json", "raw/run.json");
+    link("../.sparks", "raw/run");
+    link("plain.bin", "raw/ok.bin");
+    // A write-ahead log exists while the manifest is open in WAL mode; a scan opens it.
+    v.settle();
+    v.run(&["scan"]).ok();
+    let s = Server::start(&v, &[]);
+    for target in [
+        "/file/raw/x.bin",
+        "/raw/x.bin",
+        "/page/raw/x.bin",
+        "/file/raw/wal.bin",
+        "/file/raw/journal.bin",
+        "/file/sparks.db-journal",
+        "/wiki/notes/db",
+        "/file/wiki/notes/db.md",
+        "/file/raw/run.json",
+        "/raw/run.json",
+        "/file/raw/run/journal.json",
+        "/raw/run/",
+    ] {
+        let r = s.get(target);
+        assert_eq!(r.status, 404, "{target}: {}", r.text());
+        let body = r.text();
+        assert!(
+            !body.contains("SQLite") && !body.contains("secret"),
+            "{target} leaked: {body}"
+        );
+    }
+    // A link to an ordinary file of the vault is still followed.
+    assert_eq!(
+        s.get("/file/raw/ok.bin").status(200).text(),
+        "plain bytes\n"
+    );
+}
+
 #[test]
 fn only_get_and_head() {
     let v = fixture();

@@ -241,3 +241,54 @@ fn a_page_that_is_not_utf8_is_named_not_shown() {
         "{menu}"
     );
 }
+
+/// A page of `n` bytes or a little more: lines of words, a heading now and then.
+fn large_body(n: usize) -> String {
+    let mut body = String::with_capacity(n + 100);
+    let mut i = 0;
+    while body.len() < n {
+        if i % 100 == 0 {
+            body.push_str(&format!("## Part {i}\n\n"));
+        }
+        body.push_str(&format!(
+            "line {i} of a long page, words and words and words.\n\n"
+        ));
+        i += 1;
+    }
+    body
+}
+
+/// Embeds are bounded by the bytes they render as well as by their count: a page embedding a
+/// large page a hundred times shows it once, then notices that link to it, and answers.
+#[test]
+fn embeds_stop_at_two_megabytes_of_text_per_page() {
+    let v = TestVault::new();
+    v.page("wiki/concepts/Big.md", "Big", &large_body(1_200_000))
+        .page("wiki/concepts/Small.md", "Small", "small text\n")
+        .page(
+            "wiki/concepts/Many.md",
+            "Many",
+            &format!("{}![[Small]]\n", "![[Big]]\n\n".repeat(100)),
+        );
+    v.settle();
+    v.run(&["scan"]).ok();
+    let s = Server::start(&v, &[]);
+    let started = std::time::Instant::now();
+    let page = s.get("/wiki/concepts/Many").status(200).text();
+    let html = article(&page);
+    // Generous: an unbounded render of this page takes minutes in a debug build.
+    assert!(started.elapsed() < std::time::Duration::from_secs(15));
+    // The first embed fits; a second would pass 2 MB, so it and every one after is a notice,
+    // each in a frame linking to the page, and none counts against the 64 embeds.
+    assert_eq!(html.matches("line 11999 of a long page").count(), 1);
+    let notice = "Not embedded: embeds show 2 MB of text per page at most; open Big to read it.";
+    assert_eq!(html.matches(notice).count(), 99, "{}", &html[..2000]);
+    assert_eq!(
+        html.matches("<a class=\"embed-source\" href=\"/wiki/concepts/Big\"")
+            .count(),
+        100
+    );
+    assert!(!html.contains("already shows 64 embeds"));
+    // What fits in the room left is still shown.
+    assert!(html.contains("small text"));
+}

@@ -43,6 +43,9 @@ pub fn plan_mv(
             )
         }
     };
+    // The whole path too, before anything is journaled: a write the file system refuses
+    // would stop the operation after its plan is recorded.
+    names::check_path_length(&vault.path(&new_path).to_string_lossy()).map_err(MoveError::Name)?;
     if new_path == page.path && new_title == page.title {
         return Err(MoveError::Same {
             path: page.path,

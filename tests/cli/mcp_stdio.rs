@@ -1,0 +1,123 @@
+//! `sparks serve` spoken to line by line, without an SDK: what a client that sends a broken or
+//! hostile line hears back. Every request gets a reply, and the server keeps serving.
+
+use crate::harness::TestVault;
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+/// A running `sparks serve`, initialised, killed when dropped.
+struct Served {
+    child: Child,
+    stdin: ChildStdin,
+    replies: Receiver<Value>,
+}
+
+impl Served {
+    fn start(v: &TestVault) -> Served {
+        let mut child = v
+            .cmd(&["serve", "--no-watch"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start sparks serve");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, replies) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("a reply that is not JSON ({e}): {line}"));
+                if tx.send(value).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut s = Served {
+            child,
+            stdin,
+            replies,
+        };
+        s.send(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "by hand", "version": "1"}}})
+            .to_string(),
+        );
+        assert_eq!(s.reply()["id"], 0);
+        s.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string());
+        s
+    }
+
+    fn send(&mut self, line: &str) {
+        self.stdin.write_all(line.as_bytes()).expect("write");
+        self.stdin.write_all(b"\n").expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    #[track_caller]
+    fn reply(&self) -> Value {
+        self.replies
+            .recv_timeout(Duration::from_secs(20))
+            .expect("a reply within 20 s")
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A request nested past `serde_json`'s recursion limit is answered with a parse error, and the
+/// next request is answered as usual.
+#[test]
+fn a_request_nested_too_deep_is_answered_with_a_parse_error() {
+    let v = TestVault::new();
+    let mut s = Served::start(&v);
+    for depth in [127, 200, 100_000] {
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"a":{}{}}}}}"#,
+            "[".repeat(depth),
+            "]".repeat(depth)
+        );
+        s.send(&deep);
+        let r = s.reply();
+        assert_eq!(r["id"], Value::Null, "{depth}: {r}");
+        assert_eq!(r["error"]["code"], -32700, "{depth}: {r}");
+        let said = r["error"]["message"].as_str().unwrap_or_default();
+        assert!(said.contains("recursion limit"), "{depth}: {r}");
+    }
+    s.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string());
+    let r = s.reply();
+    assert_eq!(r["id"], 2, "{r}");
+    assert!(
+        r["result"]["tools"]
+            .as_array()
+            .is_some_and(|t| !t.is_empty()),
+        "{r}"
+    );
+}
+
+/// `sparks_capture` drops NUL bytes as the command does.
+#[test]
+fn a_capture_through_the_server_drops_nul_bytes() {
+    let v = TestVault::new();
+    let mut s = Served::start(&v);
+    s.send(
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "sparks_capture", "arguments": {"text": "a\u{0}b\u{0}"}}})
+        .to_string(),
+    );
+    let r = s.reply();
+    assert_eq!(r["id"], 3, "{r}");
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    assert_eq!(r["result"]["structuredContent"]["content"], "ab", "{r}");
+    let inbox = v.read("inbox.md");
+    assert!(inbox.ends_with("\nab\n---\n"), "{inbox:?}");
+}
