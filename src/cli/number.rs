@@ -22,6 +22,14 @@ pub fn id(s: &str) -> Result<u32, String> {
     whole(s)
 }
 
+/// An ingest: its id here (a whole number from 1) or its token, the same on every device.
+pub fn ingest(s: &str) -> Result<crate::request::IngestRef, String> {
+    match s.trim().parse::<i64>() {
+        Ok(_) => whole::<u32>(s).map(|n| crate::request::IngestRef::Id(i64::from(n))),
+        Err(_) => s.parse(),
+    }
+}
+
 /// A number of calendar days: a whole number, negative or not (what a window of them means
 /// is the operation's rule, [`crate::request::Brief::new`]).
 pub fn days(s: &str) -> Result<i64, String> {

@@ -83,6 +83,9 @@ pub enum IngestError {
     /// No ingest has this id.
     #[error("there is no ingest {0}")]
     UnknownIngest(i64),
+    /// No ingest has this token, here or in git's history.
+    #[error("there is no ingest with the token {0}, here or in git's history")]
+    UnknownToken(String),
     /// `--page` names no page, now or in any ingest's history.
     #[error("no page is called {0:?}, and no ingest touched a page of that name")]
     UnknownPage(String),
@@ -175,7 +178,7 @@ impl IngestError {
             IngestError::Manifest(m) => m.hint(),
             IngestError::Scan(s) => s.hint(),
             IngestError::Regen(r) => r.hint(),
-            IngestError::UnknownIngest(_) => {
+            IngestError::UnknownIngest(_) | IngestError::UnknownToken(_) => {
                 Some(Advice::run(Action::ListIngests).then(" to list the ingests"))
             }
             IngestError::ChangedMidRevert { .. } => Some(Advice::say(

@@ -83,6 +83,14 @@ pub struct IngestSummary {
     pub provenance: bool,
     /// The commit finalize made.
     pub commit: Option<String>,
+    /// Its token: its name on every device (`--show` and `--revert` take it as well as the id).
+    pub token: String,
+    /// Its number on the device that made it (its archive markers and commit carry it); the
+    /// id, unless it came with git's history from another device.
+    pub number: i64,
+    /// Whether it came with git's history (made on another device, or here before the manifest
+    /// was deleted) rather than being recorded here as it ran.
+    pub imported: bool,
 }
 
 impl IngestSummary {
@@ -111,6 +119,9 @@ impl IngestSummary {
             },
             provenance: r.snapshot && r.status == IngestStatus::Completed,
             commit: r.commit_sha.clone(),
+            token: r.token.clone(),
+            number: r.number,
+            imported: r.imported,
         }
     }
 }
@@ -237,7 +248,7 @@ pub fn show(manifest: &Manifest, id: i64) -> Result<IngestDetail, IngestError> {
                 first_line: first_line(&e.content),
                 outcome: e.outcome.map(Outcome::as_str),
                 archived_to: archived.then(|| format!("{ARCHIVE_DIR}/{}.md", e.capture_date)),
-                marker: archived.then(|| archive::marker(id, &r.token, e.id, &e.hash)),
+                marker: archived.then(|| archive::marker(r.number, &r.token, e.id, &e.hash)),
             }
         })
         .collect();

@@ -21,6 +21,7 @@ mod recover;
 mod report;
 pub mod revert;
 mod steps;
+pub mod travel;
 
 pub use error::{FinalizeFailed, IngestError};
 pub use finalize::{FinalizeOptions, finalize};

@@ -36,6 +36,12 @@ pub struct IngestRecord {
     pub revert_commit: Option<String>,
     /// Pages it created, changed and deleted.
     pub counts: (usize, usize, usize),
+    /// Its number on the device that made it, which its archive markers and commit trailers
+    /// carry: its id, unless it was brought in from git's history.
+    pub number: i64,
+    /// Whether it was brought in from git's history (made on another device, or here before
+    /// the manifest was deleted).
+    pub imported: bool,
 }
 
 const RECORD_COLUMNS: &str = "i.id, i.token, i.status, i.started_at, i.finished_at,
@@ -43,10 +49,12 @@ const RECORD_COLUMNS: &str = "i.id, i.token, i.status, i.started_at, i.finished_
     i.commit_note, v.ingest_id IS NOT NULL, v.base_commit, v.reverted_at, v.revert_commit,
     (SELECT count(*) FROM ingest_pages p WHERE p.ingest_id = i.id AND p.action = 'created'),
     (SELECT count(*) FROM ingest_pages p WHERE p.ingest_id = i.id AND p.action = 'changed'),
-    (SELECT count(*) FROM ingest_pages p WHERE p.ingest_id = i.id AND p.action = 'deleted')";
+    (SELECT count(*) FROM ingest_pages p WHERE p.ingest_id = i.id AND p.action = 'deleted'),
+    coalesce(o.number, i.id), o.ingest_id IS NOT NULL";
 
 /// The ingests with their provenance, when they have one.
-const RECORDS: &str = "ingests i LEFT JOIN ingest_provenance v ON v.ingest_id = i.id";
+const RECORDS: &str = "ingests i LEFT JOIN ingest_provenance v ON v.ingest_id = i.id
+    LEFT JOIN ingest_origins o ON o.ingest_id = i.id";
 
 fn record(r: &Row<'_>) -> rusqlite::Result<IngestRecord> {
     let count = |i| r.get::<_, i64>(i).map(|n| n as usize);
@@ -65,6 +73,8 @@ fn record(r: &Row<'_>) -> rusqlite::Result<IngestRecord> {
         reverted_at: r.get(11)?,
         revert_commit: r.get(12)?,
         counts: (count(13)?, count(14)?, count(15)?),
+        number: r.get(16)?,
+        imported: r.get::<_, i64>(17)? != 0,
     })
 }
 

@@ -9,6 +9,7 @@ mod finalize;
 mod graph;
 mod health;
 mod history;
+mod imported;
 mod ingests;
 mod journal;
 mod links;
@@ -32,6 +33,7 @@ pub use finalize::{Outcome, Step, UnknownStep};
 pub use graph::{GraphFilter, GraphPage};
 pub use health::{Cited, Claim, LinkFinding, LiveFiles, PageRecord, Pages};
 pub use history::IngestRecord;
+pub use imported::Imported;
 pub use ingests::{BatchEntry, IngestRow, Mirrored, NewEntry, Opened};
 pub use journal::LegacyJournal;
 pub use links::{Resolution, Resolver};
@@ -65,6 +67,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0011_view_listings.sql"),
     include_str!("../../migrations/0012_search_text.sql"),
     include_str!("../../migrations/0013_markdown_path_links.sql"),
+    include_str!("../../migrations/0014_ingest_origins.sql"),
 ];
 
 /// The schema version this binary writes.

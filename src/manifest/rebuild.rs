@@ -15,8 +15,9 @@ const TABLES: &[&str] = &[
     "page_blobs",
     "wiki_snapshot",
     "wiki_lint_before",
+    "ingest_origins",
 ];
-const META_KEYS: &[&str] = &["snapshot_ingest"];
+const META_KEYS: &[&str] = &["snapshot_ingest", super::imported::WALKED];
 
 impl Manifest {
     /// Copy the history of ingests from the manifest at `old` (brought to this schema first)

@@ -201,7 +201,9 @@ impl Server {
         &self,
         Parameters(a): Parameters<IngestShowArgs>,
     ) -> CallToolResult {
-        self.runner.call(request::ShowIngest::new(a.id)).await
+        self.runner
+            .call(request::ShowIngest::new(a.id.into()))
+            .await
     }
 
     #[tool(
@@ -215,7 +217,7 @@ impl Server {
     )]
     async fn sparks_revert_ingest(&self, Parameters(a): Parameters<RevertArgs>) -> CallToolResult {
         self.runner
-            .call(request::Revert::new(a.id, a.dry_run))
+            .call(request::Revert::new(a.id.into(), a.dry_run))
             .await
     }
 

@@ -26,6 +26,7 @@ impl Request for ListIngests {
 
     fn run(self, s: &Session) -> Result<IngestList, Failure> {
         let mut manifest = s.manifest()?;
+        crate::ingest::travel::import(&s.vault, &mut manifest)?;
         // `--page` resolves a name against the pages as they are now.
         if self.page.is_some() {
             crate::scan::refresh(&s.vault, &mut manifest, &s.now)?;
@@ -42,14 +43,76 @@ impl Report for IngestList {}
 /// `ingest --show ID`: one ingest in full.
 #[derive(Debug, Clone)]
 pub struct ShowIngest {
-    id: i64,
+    id: IngestRef,
 }
 
 impl ShowIngest {
-    /// Ingest `id` (1 or more).
-    pub fn new(id: i64) -> Result<ShowIngest, Failure> {
-        positive(id)?;
+    /// Ingest `id`: its id here (1 or more) or its token.
+    pub fn new(id: IngestRef) -> Result<ShowIngest, Failure> {
+        id.check()?;
         Ok(ShowIngest { id })
+    }
+}
+
+/// An ingest as a request names it: its id on this device, or its token, the same on every
+/// device.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IngestRef {
+    /// Its id here.
+    Id(i64),
+    /// Its token.
+    Token(String),
+}
+
+impl From<i64> for IngestRef {
+    fn from(id: i64) -> IngestRef {
+        IngestRef::Id(id)
+    }
+}
+
+impl std::str::FromStr for IngestRef {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<IngestRef, String> {
+        let s = s.trim();
+        match s.parse::<i64>() {
+            Ok(id) => Ok(IngestRef::Id(id)),
+            Err(_) if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric()) => {
+                Ok(IngestRef::Token(s.to_string()))
+            }
+            Err(_) => Err(format!(
+                "{s:?} is no ingest: give its id (a whole number from 1) or its token"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for IngestRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IngestRef::Id(id) => write!(f, "{id}"),
+            IngestRef::Token(t) => f.write_str(t),
+        }
+    }
+}
+
+impl IngestRef {
+    fn check(&self) -> Result<(), Failure> {
+        match self {
+            IngestRef::Id(id) => positive(*id),
+            IngestRef::Token(_) => Ok(()),
+        }
+    }
+
+    /// Its id here.
+    fn resolve(&self, manifest: &crate::manifest::Manifest) -> Result<i64, Failure> {
+        match self {
+            IngestRef::Id(id) => Ok(*id),
+            IngestRef::Token(t) => manifest
+                .ingest_by_token(t)
+                .map_err(crate::ingest::IngestError::from)?
+                .ok_or_else(|| Failure::from(crate::ingest::IngestError::UnknownToken(t.clone()))),
+        }
     }
 }
 
@@ -65,7 +128,10 @@ impl Request for ShowIngest {
     }
 
     fn run(self, s: &Session) -> Result<IngestDetail, Failure> {
-        Ok(crate::ingest::history::show(&s.manifest()?, self.id)?)
+        let mut manifest = s.manifest()?;
+        crate::ingest::travel::import(&s.vault, &mut manifest)?;
+        let id = self.id.resolve(&manifest)?;
+        Ok(crate::ingest::history::show(&manifest, id)?)
     }
 }
 
@@ -73,16 +139,20 @@ impl Report for IngestDetail {}
 
 /// `ingest --revert ID [--dry-run]`: take a finalized ingest back.
 #[derive(Debug, Clone)]
-pub struct Revert(RevertOptions);
+pub struct Revert {
+    ingest: IngestRef,
+    dry_run: bool,
+}
 
 impl Revert {
-    /// Revert ingest `id` (1 or more); with `dry_run`, only say what would be done.
-    pub fn new(id: i64, dry_run: bool) -> Result<Revert, Failure> {
-        positive(id)?;
-        Ok(Revert(RevertOptions {
+    /// Revert ingest `id` (its id here, 1 or more, or its token); with `dry_run`, only say
+    /// what would be done.
+    pub fn new(id: IngestRef, dry_run: bool) -> Result<Revert, Failure> {
+        id.check()?;
+        Ok(Revert {
             ingest: id,
             dry_run,
-        }))
+        })
     }
 }
 
@@ -90,21 +160,29 @@ impl Request for Revert {
     type Report = Reverted;
 
     fn writes(&self) -> bool {
-        !self.0.dry_run
+        !self.dry_run
     }
 
-    /// The same revert completes its own interrupted run.
+    /// The same revert completes its own interrupted run (named by its id here).
     fn resumes(&self, unfinished: &Journaled) -> bool {
-        crate::ingest::revert::is_revert_of(unfinished, self.0.ingest)
+        match &self.ingest {
+            IngestRef::Id(id) => crate::ingest::revert::is_revert_of(unfinished, *id),
+            IngestRef::Token(_) => false,
+        }
     }
 
     fn run(self, s: &Session) -> Result<Reverted, Failure> {
         let mut manifest = s.manifest()?;
+        crate::ingest::travel::import(&s.vault, &mut manifest)?;
+        let ingest = self.ingest.resolve(&manifest)?;
         Ok(crate::ingest::revert(
             &s.vault,
             &mut manifest,
             &s.now,
-            self.0,
+            RevertOptions {
+                ingest,
+                dry_run: self.dry_run,
+            },
         )?)
     }
 }

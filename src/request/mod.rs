@@ -25,7 +25,7 @@ mod tasks;
 pub use brief::Brief;
 pub use capture::Capture;
 pub use fmt::Fmt;
-pub use history::{ListIngests, Revert, ShowIngest};
+pub use history::{IngestRef, ListIngests, Revert, ShowIngest};
 pub use index::Index;
 pub use ingest::{Abort, Finalize, IngestStatus, OpenBatch, Prepare, PreparedBatch};
 pub use lint::Lint;

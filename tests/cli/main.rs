@@ -38,6 +38,7 @@ mod session;
 mod soak;
 mod status;
 mod sync;
+mod sync_history;
 mod sync_kills;
 mod sync_trust;
 mod sync_twice;

@@ -6,7 +6,7 @@ use crate::harness::{TODAY, TestVault};
 use crate::sync::{Devices, no_markers, sync};
 
 /// An ingest of everything in the inbox: prepare, a page, a log block, finalize.
-fn ingest(v: &TestVault, page: &str) {
+pub fn ingest(v: &TestVault, page: &str) {
     v.run(&["ingest", "--prepare"]).ok();
     v.page(&format!("wiki/concepts/{page}.md"), page, "From an ingest.");
     let mut log = v.read("wiki/log.md");

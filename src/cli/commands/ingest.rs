@@ -51,12 +51,12 @@ pub struct IngestArgs {
     list: bool,
 
     /// Show one ingest: its entries, the pages it touched, its commit, its lint delta
-    #[arg(long, value_name = "ID", value_parser = crate::cli::number::id)]
-    show: Option<u32>,
+    #[arg(long, value_name = "ID", value_parser = crate::cli::number::ingest)]
+    show: Option<crate::request::IngestRef>,
 
     /// Take a finalized ingest back: its entries, archive blocks and pages
-    #[arg(long, value_name = "ID", value_parser = crate::cli::number::id)]
-    revert: Option<u32>,
+    #[arg(long, value_name = "ID", value_parser = crate::cli::number::ingest)]
+    revert: Option<crate::request::IngestRef>,
 
     /// With --list: only the ingests that touched this page (path, title, alias or file name)
     #[arg(long, value_name = "PAGE", requires = "list")]
@@ -103,10 +103,10 @@ pub fn run(ctx: &Ctx, args: IngestArgs) -> anyhow::Result<Exit> {
         return history::list(ctx, args.page, json);
     }
     if let Some(id) = args.show {
-        return history::show(ctx, id.into(), json);
+        return history::show(ctx, id, json);
     }
     if let Some(id) = args.revert {
-        return history::revert(ctx, id.into(), args.dry_run, json);
+        return history::revert(ctx, id, args.dry_run, json);
     }
     if args.prepare || args.status {
         let (batch, exit, what) = if args.status {

@@ -198,7 +198,7 @@ impl Plan {
             out.entry(archive_file(e))
                 .or_default()
                 .push(archive::marker(
-                    self.record.id,
+                    self.record.number,
                     &self.record.token,
                     e.id,
                     &e.hash,

@@ -17,14 +17,19 @@ pub(super) fn list(ctx: &Ctx, page: Option<String>, json: bool) -> anyhow::Resul
 }
 
 /// `--show ID`.
-pub(super) fn show(ctx: &Ctx, id: i64, json: bool) -> anyhow::Result<Exit> {
+pub(super) fn show(ctx: &Ctx, id: request::IngestRef, json: bool) -> anyhow::Result<Exit> {
     let d = ctx.run(request::ShowIngest::new(id)?)?;
     output::print(&d, json, |d| output::lines(show_text(d)))
 }
 
 /// `--revert ID [--dry-run]`.
-pub(super) fn revert(ctx: &Ctx, id: i64, dry_run: bool, json: bool) -> anyhow::Result<Exit> {
-    let r = ctx.run_showing(request::Revert::new(id, dry_run)?, json)?;
+pub(super) fn revert(
+    ctx: &Ctx,
+    id: request::IngestRef,
+    dry_run: bool,
+    json: bool,
+) -> anyhow::Result<Exit> {
+    let r = ctx.run_showing(request::Revert::new(id.clone(), dry_run)?, json)?;
     for w in &r.warnings {
         output::warn(w);
     }
