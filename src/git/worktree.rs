@@ -115,13 +115,14 @@ fn write_one(
             match resolve(&both) {
                 Resolution::Merged(content) => (Some(content), true),
                 Resolution::Copy { copy } => {
-                    // The local text stays; the tree's goes beside it.
+                    // The local text stays; the tree's goes beside it (a tree without the
+                    // file has nothing to put there: the local text alone stays).
                     if let Some(w) = wanted {
                         let at =
                             file.with_file_name(Path::new(&copy).file_name().unwrap_or_default());
                         crate::fsio::write_atomic(&at, w).map_err(|e| io("write", e))?;
+                        out.copies.push((path.to_string(), copy));
                     }
-                    out.copies.push((path.to_string(), copy));
                     return Ok(());
                 }
             }
