@@ -171,3 +171,83 @@ fn lock_files_a_killed_fetch_left_are_cleared() {
     }
     assert!(inbox(&d.b).contains(&"Alpha on the laptop".to_string()));
 }
+
+/// Run `args`: it completes, or it is refused (exit 1) naming the unfinished sync.
+fn done_or_waits_for_the_sync(v: &TestVault, args: &[&str]) -> bool {
+    let r = v.run(args);
+    match r.code {
+        Some(0) => true,
+        Some(1) if r.stderr.contains("sparks sync") => false,
+        _ => panic!("{args:?}: {r:?}"),
+    }
+}
+
+#[test]
+fn a_capture_a_task_and_a_finalize_after_a_kill_at_each_sync_step_are_never_lost() {
+    // With news of B's own the sync merges; without, it fast-forwards.
+    for (step, b_news) in [
+        ("sync.commit", true),
+        ("sync.write", false),
+        ("sync.write", true),
+        ("sync.forward", false),
+        ("sync.merge", true),
+        ("sync.push", true),
+    ] {
+        let d = Devices::new();
+        a_has_news(&d);
+        if b_news {
+            d.b.run(&["capture", "Phone before the kill"]).ok();
+        }
+        sync_killed_after(&d.b, step);
+        let captured = done_or_waits_for_the_sync(&d.b, &["capture", "Phone after the kill"]);
+        let tasked = done_or_waits_for_the_sync(
+            &d.b,
+            &["tasks", "add", "--section", "Garden", "--text", "prune"],
+        );
+        let prepared = done_or_waits_for_the_sync(&d.b, &["ingest", "--prepare"]);
+        if prepared {
+            d.b.run(&["ingest", "--finalize"]).ok();
+        }
+        sync(&d.b);
+        // What waited for the sync is done now.
+        if !captured {
+            d.b.run(&["capture", "Phone after the kill"]).ok();
+        }
+        if !tasked {
+            d.b.run(&["tasks", "add", "--section", "Garden", "--text", "prune"])
+                .ok();
+        }
+        sync(&d.b);
+        sync(&d.a);
+        sync(&d.b);
+        for v in [&d.a, &d.b] {
+            let mut everywhere = inbox(v).join("\n");
+            for (_, text) in crate::harness::archive_files(v) {
+                everywhere.push_str(&text);
+            }
+            let mut captures = vec![
+                "Alpha on the laptop",
+                "Beta on the laptop",
+                "Gamma on the laptop",
+                "Phone after the kill",
+            ];
+            if b_news {
+                captures.push("Phone before the kill");
+            }
+            for capture in captures {
+                assert_eq!(
+                    everywhere.matches(capture).count(),
+                    1,
+                    "{step}: {capture} once in the inbox or the archive:\n{everywhere}"
+                );
+            }
+            let tasks = v.read("wiki/collections/Tasks.md");
+            assert!(
+                tasks.contains("water") && tasks.contains("prune"),
+                "{step}: {tasks}"
+            );
+            no_markers(v);
+        }
+        assert_eq!(head(&d.a, &d.a.root), head(&d.b, &d.b.root), "{step}");
+    }
+}
