@@ -86,20 +86,25 @@ pub struct IngestListArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IngestShowArgs {
-    /// The ingest id
-    #[serde(deserialize_with = "de::id")]
-    #[schemars(range(min = 1))]
-    pub id: i64,
+    /// The ingest: its id here, or its token (the same on every device)
+    #[serde(deserialize_with = "de::ingest")]
+    #[schemars(schema_with = "id_or_token")]
+    pub id: crate::request::IngestRef,
+}
+
+/// The schema of an ingest's id here (a whole number from 1) or its token (a string).
+fn id_or_token(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({"type": ["integer", "string"], "minimum": 1})
 }
 
 /// `sparks_revert_ingest`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RevertArgs {
-    /// The ingest to take back
-    #[serde(deserialize_with = "de::id")]
-    #[schemars(range(min = 1))]
-    pub id: i64,
+    /// The ingest to take back: its id here, or its token
+    #[serde(deserialize_with = "de::ingest")]
+    #[schemars(schema_with = "id_or_token")]
+    pub id: crate::request::IngestRef,
     /// Write nothing; say what would be done
     #[serde(default, deserialize_with = "de::dry_run")]
     pub dry_run: bool,
@@ -405,8 +410,12 @@ mod de {
         orphan: bool => lenient::value,
         thin: bool => lenient::value,
         limit: Option<usize> => lenient::count,
-        id: i64 => |f, v| lenient::count(f, v)?
-            .ok_or_else(|| format!("{f}: expected a whole number, got null")),
+        ingest: crate::request::IngestRef => |_, v| match v {
+            Value::String(s) => s.parse().map_err(|e| format!("id: {e}")),
+            other => lenient::count::<i64>("id", other)?
+                .map(crate::request::IngestRef::Id)
+                .ok_or_else(|| "id: expected an ingest's id or token, got null".to_string()),
+        },
         days: Option<i64> => lenient::integer,
         keep: Vec<u32> => lenient::counts,
         // The core knows the names (in any case, with or without spaces) and says so.

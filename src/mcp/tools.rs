@@ -217,7 +217,7 @@ impl Server {
     )]
     async fn sparks_revert_ingest(&self, Parameters(a): Parameters<RevertArgs>) -> CallToolResult {
         self.runner
-            .call(request::Revert::new(a.id.into(), a.dry_run))
+            .call(request::Revert::new(a.id, a.dry_run))
             .await
     }
 
