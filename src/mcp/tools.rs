@@ -201,9 +201,7 @@ impl Server {
         &self,
         Parameters(a): Parameters<IngestShowArgs>,
     ) -> CallToolResult {
-        self.runner
-            .call(request::ShowIngest::new(a.id.into()))
-            .await
+        self.runner.call(request::ShowIngest::new(a.id)).await
     }
 
     #[tool(
