@@ -67,6 +67,15 @@ fn an_ingest_made_on_one_device_is_listed_shown_and_reverted_on_the_other() {
     let by_id: Value = d.b.run(&["ingest", "--show", &id, "--json"]).ok().json();
     assert_eq!(by_id["token"], shown["token"]);
 
+    // And over MCP, by the token.
+    let mut mcp = crate::untrusted::Mcp::start(&d.b);
+    let over_mcp = mcp.call("sparks_ingest_show", serde_json::json!({"id": token}));
+    assert_eq!(
+        over_mcp["structuredContent"]["token"], shown["token"],
+        "{over_mcp}"
+    );
+    drop(mcp);
+
     // Taken back on B: the captures return to the inbox, the page and the archive blocks go.
     d.b.run(&["ingest", "--revert", &token, "--json"]).ok();
     assert_eq!(undated(&d.b), ["Travel note one", "Travel note two"]);

@@ -338,14 +338,14 @@ fn a_planted_sync_record_and_manifest_change_no_local_state() {
 }
 
 /// A `sparks serve` session over standard input and output.
-struct Mcp {
+pub struct Mcp {
     child: std::process::Child,
     out: BufReader<std::process::ChildStdout>,
     id: u64,
 }
 
 impl Mcp {
-    fn start(v: &TestVault) -> Mcp {
+    pub fn start(v: &TestVault) -> Mcp {
         let mut child = v
             .cmd(&["serve", "--no-watch"])
             .stdin(Stdio::piped())
@@ -387,7 +387,7 @@ impl Mcp {
         }
     }
 
-    fn call(&mut self, tool: &str, arguments: Value) -> Value {
+    pub fn call(&mut self, tool: &str, arguments: Value) -> Value {
         let r = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
         r["result"].clone()
     }
