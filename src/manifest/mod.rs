@@ -65,6 +65,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0011_view_listings.sql"),
     include_str!("../../migrations/0012_search_text.sql"),
     include_str!("../../migrations/0013_markdown_path_links.sql"),
+    include_str!("../../migrations/0014_conflict_markers.sql"),
 ];
 
 /// The schema version this binary writes.
