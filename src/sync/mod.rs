@@ -16,6 +16,7 @@
 //! local changes. The fault steps are `sync.commit`, `sync.merge` and `sync.push`.
 
 pub mod driver;
+mod plain;
 mod report;
 pub mod resolve;
 pub mod rules;
@@ -147,9 +148,11 @@ pub fn sync(
     if let Some(open) = manifest.open_ingest_row()? {
         return Err(SyncError::IngestOpen { id: open.id });
     }
+    plain::refuse_unfinished(root)?;
     // This device's settings, never those a commit brought.
     let applied = settings::applied(vault, opts)?;
     let up = remote::upstream(root, applied.remote.as_deref(), applied.transport)?;
+    plain::refuse_marked(root, &up)?;
     let mut report = SyncReport::new(&up, opts.dry_run);
     report.not_applied = applied.not_applied;
     let mut s = Syncing {

@@ -26,6 +26,7 @@ mod mcp;
 mod merge;
 mod mv;
 mod newcomer;
+mod plain_git;
 mod progress;
 mod provenance;
 mod query;
