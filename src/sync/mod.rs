@@ -313,6 +313,8 @@ impl Syncing<'_> {
         self.report.fast_forward = true;
         self.report.add_changed(&rec.changed, self.up, root);
         self.note_written(&written);
+        self.report
+            .add_brought(&rec.changed, self.up, root, |p| p.exists());
         // The files the fast-forward wrote, not the vault: a file changed by hand is for the
         // next command's refresh to find, as it would be without a sync.
         scan::scan_paths(self.vault, self.manifest, &rec.changed, self.now.ns)?;
@@ -408,6 +410,8 @@ impl Syncing<'_> {
         self.report.merge = Some(sha);
         self.report.add_changed(&merge.changed, self.up, root);
         self.report.add_merged(&merge, self.up, root);
+        self.report
+            .add_brought(&merge.changed, self.up, root, |p| p.exists());
         self.report.regenerated = regenerated;
         Ok(())
     }
@@ -467,12 +471,17 @@ impl Syncing<'_> {
                     self.report.fast_forward = true;
                     let paths = gitmerge::paths_between(root, t)?;
                     self.report.add_changed(&paths, self.up, root);
+                    // A copy not here yet is one the fast-forward would bring.
+                    self.report
+                        .add_brought(&paths, self.up, root, |p| !p.exists());
                 }
                 Relation::Diverged => {
                     self.incoming(t)?;
                     let merge = self.plan(t)?;
                     self.report.add_changed(&merge.changed, self.up, root);
                     self.report.add_merged(&merge, self.up, root);
+                    self.report
+                        .add_brought(&merge.changed, self.up, root, |p| !p.exists());
                 }
             }
         }

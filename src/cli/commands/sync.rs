@@ -127,10 +127,17 @@ fn text(r: &SyncReport) -> Vec<String> {
         out.push(format!("  regenerated: {p}"));
     }
     for c in &r.conflicts {
-        out.push(format!(
-            "  conflict: {} kept this device's text; the other's is in {}",
-            c.path, c.copy
-        ));
+        out.push(match c.brought {
+            false => format!(
+                "  conflict: {} kept this device's text; the other's is in {}",
+                c.path, c.copy
+            ),
+            true => format!(
+                "  conflict copy from the remote: {}, the version of {} another device's sync \
+                 kept beside it",
+                c.copy, c.path
+            ),
+        });
     }
     for f in &r.refused {
         out.push(format!(
