@@ -9,7 +9,8 @@
 //! sides changed): the inbox, the archive, the log, `Tasks.md` and the index merge by what
 //! their lines mean ([`rules`]); other collections are regenerated from the merged vault; any
 //! other file both sides changed in overlapping lines keeps this device's text in place and
-//! gets the other's beside it as a conflict copy. No file ever gets conflict markers.
+//! gets the other's beside it as a conflict copy. No file ever gets conflict markers, and a sync
+//! refuses to build on those a plain git command left (`plain.rs`).
 //!
 //! A merge under way is recorded in `.sparks/sync.json` before the work tree changes, so a
 //! rerun after a kill finishes that merge rather than committing the half-merged files as

@@ -9,6 +9,7 @@ use clap::Args;
 /// Show the vault, its pages, the inbox and any open ingest
 ///
 /// Reads the manifest as the last scan left it; run `sparks scan` first for fresh counts.
+/// Lists the conflict copies a sync left that are not yet reconciled.
 /// Warns when an installed CLAUDE.md, AGENTS.md or GEMINI.md differs from the contract built
 /// into this sparks (`sparks init --agent NAME --force` refreshes it).
 ///
