@@ -67,6 +67,12 @@ pub enum Action {
     },
     /// Run the same command (call the same tool) again.
     Again,
+    /// Finish or abort the operation a plain git command left under way (git does it; no MCP
+    /// tool).
+    FinishGit {
+        /// `merge`, `rebase`, `cherry-pick`, `revert`, `am` or `bisect`.
+        operation: String,
+    },
     /// Have git track a file, so that Sparks' commits take it (git does it; no MCP tool).
     Track {
         /// The vault-relative path, or `None` for "the file" in general.
@@ -126,6 +132,15 @@ impl Action {
                 path: Some(".env".into()),
             },
             Action::Track { path: None },
+            Action::FinishGit {
+                operation: "merge".into(),
+            },
+            Action::FinishGit {
+                operation: "rebase".into(),
+            },
+            Action::FinishGit {
+                operation: "bisect".into(),
+            },
             Action::AcceptSetting {
                 key: "sparks.syncRemote".into(),
                 remote: Some("backup".into()),

@@ -5,6 +5,7 @@
 //! committer come from where the git CLI takes them (`GIT_AUTHOR_*`, `GIT_COMMITTER_*`, the
 //! configuration, `EMAIL`; see [`crate::ident`]), which libgit2 alone would not read.
 
+pub mod conflicted;
 pub mod history;
 mod locks;
 pub mod merge;
@@ -100,6 +101,30 @@ pub enum GitError {
         /// What git or libgit2 said.
         why: String,
     },
+    /// A plain git command stopped and left its operation under way (a merge, rebase,
+    /// cherry-pick or revert that met a conflict): nothing may be committed or synced on top.
+    #[error(
+        "git is in the middle of a {operation} in the repository holding {}: a plain git \
+         command stopped before it finished (on a conflict, most likely)",
+        vault.display()
+    )]
+    Unfinished {
+        /// The vault.
+        vault: PathBuf,
+        /// `merge`, `rebase`, `cherry-pick`, `revert`, `am` or `bisect`.
+        operation: &'static str,
+    },
+    /// Files hold git's conflict markers: no Sparks commit takes them, no sync pushes them.
+    #[error(
+        "{} {} git's conflict markers (<<<<<<<, =======, >>>>>>>), which no Sparks commit \
+         takes and no sync pushes",
+        marked_list(files),
+        if files.len() == 1 { "holds" } else { "hold" }
+    )]
+    Markers {
+        /// The files, with the line of each one's first marker.
+        files: Vec<conflicted::Marked>,
+    },
     /// libgit2 reported an error.
     #[error("git ({}): {source}", repo.display())]
     Git {
@@ -130,9 +155,41 @@ impl GitError {
                 "check the remote's URL and your access to it; for an ssh or https remote the \
                  git executable carries the transfer, with your ssh agent and credential helpers",
             )),
+            GitError::Unfinished { operation, .. } => Some(
+                Advice::run(Action::FinishGit {
+                    operation: (*operation).to_string(),
+                })
+                .then(", then ")
+                .then_run(Action::Sync)
+                .then(
+                    " (after an abort, the sync merges the same commits itself, Sparks' own \
+                     files by their meaning)",
+                ),
+            ),
+            GitError::Markers { .. } => Some(
+                Advice::say(
+                    "in each file, keep the text that should stay between the markers and \
+                     delete the marker lines, then ",
+                )
+                .then_run(Action::Again),
+            ),
             GitError::Git { .. } | GitError::Io { .. } => None,
         }
     }
+}
+
+/// The files of a [`GitError::Markers`], each with the line of its first marker (a few named).
+fn marked_list(files: &[conflicted::Marked]) -> String {
+    const NAMED: usize = 5;
+    let mut named: Vec<String> = files
+        .iter()
+        .take(NAMED)
+        .map(|m| format!("{} (line {})", m.path, m.line))
+        .collect();
+    if files.len() > NAMED {
+        named.push(format!("{} more", files.len() - NAMED));
+    }
+    named.join(", ")
 }
 
 /// libgit2's error as a [`GitError`] about the repository holding `vault_root`: a lock in
@@ -203,6 +260,11 @@ fn commit(
     }
     if paths.is_empty() {
         return skipped("nothing to commit: the vault has no changes");
+    }
+    // A file a plain git command left conflicted is never committed as it is.
+    let files = conflicted::marked_in_work_tree(&workdir, &prefix, &paths);
+    if !files.is_empty() {
+        return Err(GitError::Markers { files });
     }
     let (author, committer) = signatures(&repo, &workdir)?;
     let mut index = repo.index().map_err(git)?;

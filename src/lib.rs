@@ -36,6 +36,7 @@ pub mod live;
 pub mod lock;
 pub mod manifest;
 pub mod markdown;
+pub mod markers;
 pub mod mcp;
 pub mod mv;
 pub mod par;

@@ -47,6 +47,9 @@ pub struct Status {
     /// An operation that rewrites several files (`mv`, `merge`, `ingest --revert`) and was
     /// interrupted: running its command again completes it.
     pub unfinished: Option<Unfinished>,
+    /// The conflict copies a sync left beside a file, not yet reconciled (merged into the file
+    /// and deleted), by copy.
+    pub conflict_copies: Vec<CopyStatus>,
     /// The vault's watcher (`sparks watch`, or the one `serve` or `view` runs).
     pub watch: WatchStatus,
     /// The agent instruction files at the vault root.
@@ -83,6 +86,15 @@ impl WatchStatus {
             },
         }
     }
+}
+
+/// A conflict copy not yet reconciled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CopyStatus {
+    /// The file it is a version of.
+    pub path: String,
+    /// The copy, beside it.
+    pub copy: String,
 }
 
 /// The agent instruction files, compared with the contract in this binary.
@@ -239,6 +251,17 @@ pub fn status(
         }),
         None => None,
     };
+    let conflict_copies = manifest
+        .conflict_copies()?
+        .into_iter()
+        .filter_map(|copy| {
+            let of = crate::vault::conflict_copy(&copy)?;
+            Some(CopyStatus {
+                path: of.original,
+                copy,
+            })
+        })
+        .collect();
     let run = RunDir::of(&vault.root);
     let unfinished = match run.journaled()? {
         Some(j) => Some(Unfinished {
@@ -284,6 +307,7 @@ pub fn status(
         },
         open_ingest,
         unfinished,
+        conflict_copies,
         watch: WatchStatus::of(&vault.root),
         contract: ContractStatus {
             files: contract::installed(&vault.root),

@@ -27,6 +27,7 @@ pub fn command(action: &Action) -> Option<String> {
         } => format!("sparks sync --remote {}", crate::mv::shell_word(remote)),
         Action::FindVault
         | Action::Track { .. }
+        | Action::FinishGit { .. }
         | Action::AcceptSetting { remote: None, .. }
         | Action::SetUpRemote
         | Action::CheckVault
@@ -67,6 +68,16 @@ pub fn word(action: &Action) -> String {
             let path = path.as_deref().map_or("PATH".into(), crate::mv::shell_word);
             format!("run `git add {path}`")
         }
+        Action::FinishGit { operation } => match operation.as_str() {
+            "bisect" => "end the bisect with `git bisect reset`".into(),
+            "merge" => "finish the merge with git (resolve each conflict, `git add` the file, \
+                        `git commit`) or abort it with `git merge --abort`"
+                .into(),
+            op => format!(
+                "finish the {op} with git (resolve each conflict, `git add` the file, `git {op} \
+                 --continue`) or abort it with `git {op} --abort`"
+            ),
+        },
         Action::AcceptSetting { key, remote: None } => format!(
             "run `git config --unset {key}`: the next `sparks sync` applies the value in \
              sparks.toml"

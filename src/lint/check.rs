@@ -39,6 +39,8 @@ checks! {
     BrokenHeadings = "broken-headings",
     /// A link that matches no page or file.
     BrokenLinks = "broken-links",
+    /// A file holding git's conflict markers (`<<<<<<<`, `=======`, `>>>>>>>`).
+    ConflictMarkers = "conflict-markers",
     /// A source that does not exist.
     DeadSources = "dead-sources",
     /// An alias claimed by several pages.

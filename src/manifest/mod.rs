@@ -68,6 +68,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0012_search_text.sql"),
     include_str!("../../migrations/0013_markdown_path_links.sql"),
     include_str!("../../migrations/0014_ingest_origins.sql"),
+    include_str!("../../migrations/0015_conflict_markers.sql"),
 ];
 
 /// The schema version this binary writes.

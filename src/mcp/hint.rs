@@ -33,6 +33,7 @@ pub fn tool(action: &Action) -> Option<&'static str> {
         | Action::RestoreFromGit
         | Action::InstallContract { .. }
         | Action::Track { .. }
+        | Action::FinishGit { .. }
         | Action::AcceptSetting { .. }
         | Action::Again => return None,
     })
@@ -66,6 +67,10 @@ pub fn word(action: &Action) -> String {
                                 server's environment"
             .into(),
         Action::RestoreFromGit => "from git if they were committed".into(),
+        Action::FinishGit { operation } => format!(
+            "have the unfinished git {operation} finished or aborted (no tool does this; \
+             whoever runs the server can, with git)"
+        ),
         Action::Track { .. } => "have it added to git if it belongs in the vault (no tool does \
                                  this; whoever runs the server can)"
             .into(),

@@ -88,6 +88,9 @@ pub enum Refresh {
 /// (interrupted), a request that may write runs only if it completes that operation: nothing
 /// else may change the files its plan was made from.
 pub fn run<R: Request>(request: R, session: &Session) -> Result<R::Report, Failure> {
+    // What git left out of a clone (the merge driver, empty folders), put in cheaply; a device
+    // that cannot is told by the next sync, which registers the driver itself.
+    let _ = crate::sync::driver::ensure(&session.vault);
     if !request.writes() && request.refresh() != Refresh::No {
         let mut manifest = session.manifest()?;
         manifest.set_trust(match session.no_refresh {

@@ -272,11 +272,16 @@ fn store(
         let f = found.get(i);
         progress.advance(1);
         match read {
-            Read::Same => {
+            Read::Same(markers) => {
                 hashed += 1;
-                tx.touch(f.rel, f.stat, clock_ns)?;
+                tx.touch(f.rel, f.stat, clock_ns, markers)?;
             }
-            Read::Changed { hash, doc, text } => {
+            Read::Changed {
+                hash,
+                doc,
+                text,
+                markers,
+            } => {
                 hashed += 1;
                 changed += 1;
                 touched.add(f.rel);
@@ -295,6 +300,7 @@ fn store(
                     hash: &hash,
                     doc: doc.as_ref(),
                     text,
+                    markers,
                 };
                 let indexed = tx.store(f.rel, f.stat, content, (clock_ns, now_ns), &mut dirty)?;
                 drop(large);

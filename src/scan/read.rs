@@ -18,19 +18,24 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 // Most reads of a rescan are `Same`; the vector of results lives for one scan only.
 #[allow(clippy::large_enum_variant)]
 pub(super) enum Read {
-    /// Same content as stored.
-    Same,
+    /// Same content as stored (and its first conflict marker's line: [`Markers`]).
+    Same(Markers),
     /// New or different content (with the parsed page, for wiki Markdown).
     Changed {
         hash: String,
         doc: Option<Document>,
         text: Option<Searchable>,
+        markers: Markers,
     },
     /// It could not be read.
     Failed(String),
     /// It was removed between the walk and the read: as if the walk had not found it.
     Vanished,
 }
+
+/// The line of a file's first conflict marker ([`crate::markers::first`]), 0 when it holds
+/// none; `None` for a file too large to hold, which is not checked.
+pub(super) type Markers = Option<usize>;
 
 /// Files read ahead of the writer, at most.
 const IN_FLIGHT: usize = 64;
@@ -115,13 +120,19 @@ fn read_one(root: &Path, f: Found<'_>, row: Option<&FileRow>) -> Read {
         Err(e) => return Read::Failed(e.to_string()),
     };
     let hash = blake3::hash(&bytes);
+    let markers = Some(crate::markers::first(f.rel, &bytes));
     if is_same(row, hash) {
-        return Read::Same;
+        return Read::Same(markers);
     }
     let hash = hash.to_hex().to_string();
     let doc = is_page(f.rel).then(|| parse_page(&bytes));
     let text = searchable(f.rel, &bytes).map(Searchable::Held);
-    Read::Changed { hash, doc, text }
+    Read::Changed {
+        hash,
+        doc,
+        text,
+        markers,
+    }
 }
 
 /// Whether a file's text is searched: a file under `wiki/` or `raw/`.
@@ -194,13 +205,14 @@ fn read_large(path: &Path, row: Option<&FileRow>) -> Read {
     }
     let hash = hasher.finalize();
     if is_same(row, hash) {
-        return Read::Same;
+        return Read::Same(None);
     }
     let hash = hash.to_hex().to_string();
     Read::Changed {
         hash,
         doc: None,
         text: (text && carry.is_empty()).then_some(Searchable::Large),
+        markers: None,
     }
 }
 

@@ -2,8 +2,9 @@
 //! an editor's git plugin. [`install`] routes Sparks' own files to it (lines in the vault's
 //! `.gitattributes`, which travel with the repository) and registers it in the repository's
 //! local configuration, naming this binary by its absolute path (configuration does not
-//! travel: each device registers its own, which `sync` and `init` do). Git then runs
-//! `sparks merge-driver %O %A %B %P` for each such file both sides changed, and [`merge`]
+//! travel: each device registers its own: `sync` and `init` do, and every other command through
+//! [`ensure`], so that a fresh clone's first `git pull` already merges by the rules). Git then
+//! runs `sparks merge-driver %O %A %B %P` for each such file both sides changed, and [`merge`]
 //! writes the merged text over the `%A` file.
 
 use super::rules::{self, Rule};
@@ -73,27 +74,7 @@ pub fn install(vault: &Vault) -> Result<bool, DriverError> {
     if git::state(&vault.root)?.is_none() {
         return Ok(false);
     }
-    let exe = std::env::current_exe()
-        .and_then(fs_err::canonicalize)
-        .map_err(|source| DriverError::Io {
-            action: "find the path of",
-            path: PathBuf::from("the sparks executable"),
-            source,
-        })?;
-    let quoted = format!("'{}'", exe.display().to_string().replace('\'', r"'\''"));
-    git::set_local_config(
-        &vault.root,
-        &[
-            (
-                &format!("merge.{NAME}.name"),
-                "Sparks: its own files merged by their meaning",
-            ),
-            (
-                &format!("merge.{NAME}.driver"),
-                &format!("{quoted} merge-driver %O %A %B %P"),
-            ),
-        ],
-    )?;
+    register(vault, &command()?)?;
     let path = vault.path(".gitattributes");
     let io = |action, source| DriverError::Io {
         action,
@@ -134,6 +115,138 @@ pub fn install(vault: &Vault) -> Result<bool, DriverError> {
     };
     written.map_err(|e| io("write", e))?;
     Ok(true)
+}
+
+/// The command git runs as the driver: this binary, by its absolute path, quoted for the shell.
+fn command() -> Result<String, DriverError> {
+    let exe = std::env::current_exe()
+        .and_then(fs_err::canonicalize)
+        .map_err(|source| DriverError::Io {
+            action: "find the path of",
+            path: PathBuf::from("the sparks executable"),
+            source,
+        })?;
+    let quoted = format!("'{}'", exe.display().to_string().replace('\'', r"'\''"));
+    Ok(format!("{quoted} merge-driver %O %A %B %P"))
+}
+
+/// Register `command` as the driver in the local configuration of the repository holding
+/// `vault` (through libgit2, which writes it under git's lock).
+fn register(vault: &Vault, command: &str) -> Result<(), GitError> {
+    git::set_local_config(
+        &vault.root,
+        &[
+            (
+                &format!("merge.{NAME}.name"),
+                "Sparks: its own files merged by their meaning",
+            ),
+            (&format!("merge.{NAME}.driver"), command),
+        ],
+    )
+}
+
+/// Set this device up for the vault where git left something out, as every command does
+/// before it runs: in a vault inside a git work tree, the driver registered (a clone's
+/// configuration has none: its first `git pull` would write conflict markers into the inbox)
+/// and the standard folders made ([`crate::vault::DIRS`]: git carries no empty folder, and an
+/// agent's first page in one would fail). `.gitattributes` is left to `sync` and `init`: a
+/// line added there is a change to commit.
+///
+/// Cheap when nothing is missing, so that no command is slower for it: a `stat` per folder
+/// up to the repository's, one read of its small `config` file, and no libgit2 (which opens
+/// the repository only when the driver is missing or registered otherwise). Outside git,
+/// nothing is done.
+pub fn ensure(vault: &Vault) -> Result<(), DriverError> {
+    let Some(config) = local_config_file(&vault.root) else {
+        return Ok(());
+    };
+    for dir in crate::vault::DIRS {
+        let path = vault.path(dir);
+        if matches!(fs_err::symlink_metadata(&path), Err(e) if e.kind() == std::io::ErrorKind::NotFound)
+        {
+            match fs_err::create_dir(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
+                    return Err(DriverError::Io {
+                        action: "create",
+                        path,
+                        source: e,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+    let command = command()?;
+    let text = fsio::read_if_exists(&config)
+        .ok()
+        .flatten()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+    if !registered(&text, &command) {
+        register(vault, &command)?;
+    }
+    Ok(())
+}
+
+/// The local configuration file of the git repository holding `root`, found as git finds the
+/// repository (the nearest `.git` at or above it: a folder, or a file naming the git folder of
+/// a linked work tree, whose configuration is its common folder's); `None` outside one.
+fn local_config_file(root: &Path) -> Option<PathBuf> {
+    for dir in root.ancestors() {
+        let dot = dir.join(".git");
+        let Ok(meta) = fs_err::symlink_metadata(&dot) else {
+            continue;
+        };
+        if meta.is_dir() {
+            return Some(dot.join("config"));
+        }
+        let text = fsio::read_to_string(&dot).ok()?;
+        let gitdir = dir.join(text.strip_prefix("gitdir:")?.trim());
+        let common = match fsio::read_to_string(&gitdir.join("commondir")) {
+            Ok(c) => gitdir.join(c.trim()),
+            Err(_) => gitdir,
+        };
+        return Some(common.join("config"));
+    }
+    None
+}
+
+/// Whether the git configuration `text` sets `merge.sparks.driver` to `command`. A value
+/// written in a way this reading does not follow (escapes, an include) reads as not set: the
+/// driver is then registered through libgit2, which leaves a value that is already so as it
+/// is.
+fn registered(text: &str, command: &str) -> bool {
+    let mut inside = false;
+    let mut found = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            let header = line.trim_start_matches('[').trim_end_matches(']');
+            inside = match header.split_once(' ') {
+                Some((section, sub)) => {
+                    section.eq_ignore_ascii_case("merge") && sub.trim() == format!("\"{NAME}\"")
+                }
+                None => false,
+            };
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        if key.trim().eq_ignore_ascii_case("driver") {
+            let value = value.trim();
+            let value = value
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .unwrap_or(value);
+            // The last setting wins, as in git.
+            found = value == command;
+        }
+    }
+    found
 }
 
 /// Merge one file for git: `base`, `ours` and `theirs` are the three versions' files (git's
@@ -185,4 +298,58 @@ pub fn merge(
         path: ours.to_path_buf(),
         source,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_registered_driver_is_read_from_the_configuration_as_git_writes_it() {
+        let cmd = "'/opt/sparks' merge-driver %O %A %B %P";
+        let config = "[core]\n\tbare = false\n[merge \"sparks\"]\n\tname = Sparks\n\
+                      \tdriver = '/opt/sparks' merge-driver %O %A %B %P\n";
+        assert!(registered(config, cmd));
+        // Quoted, as a value with special characters is written.
+        let quoted = config
+            .replace("driver = '/opt", "driver = \"'/opt")
+            .replace("%P\n", "%P\"\n");
+        assert!(registered(&quoted, cmd));
+        // Another binary, another section, a commented line, a later value: not registered.
+        for other in [
+            config.replace("/opt/sparks", "/old/sparks"),
+            config.replace("[merge \"sparks\"]", "[merge \"other\"]"),
+            config.replace("\tdriver", "#\tdriver"),
+            format!("{config}\tdriver = false\n"),
+            String::new(),
+        ] {
+            assert!(!registered(&other, cmd), "{other}");
+        }
+    }
+
+    #[test]
+    fn the_configuration_of_a_linked_work_tree_is_its_common_folder_s() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let main = root.join("main/.git");
+        let linked = main.join("worktrees/wt");
+        fs_err::create_dir_all(&linked).unwrap();
+        fs_err::create_dir_all(root.join("wt/vault")).unwrap();
+        fs_err::write(
+            root.join("wt/.git"),
+            format!("gitdir: {}\n", linked.display()),
+        )
+        .unwrap();
+        fs_err::write(linked.join("commondir"), "../..\n").unwrap();
+        let found = local_config_file(&root.join("wt/vault")).unwrap();
+        assert_eq!(
+            fs_err::canonicalize(found.parent().unwrap()).unwrap(),
+            fs_err::canonicalize(&main).unwrap()
+        );
+        assert_eq!(
+            local_config_file(&root.join("main")),
+            Some(main.join("config"))
+        );
+        assert_eq!(local_config_file(&root.join("elsewhere")), None);
+    }
 }

@@ -9,13 +9,15 @@
 //! sides changed): the inbox, the archive, the log, `Tasks.md` and the index merge by what
 //! their lines mean ([`rules`]); other collections are regenerated from the merged vault; any
 //! other file both sides changed in overlapping lines keeps this device's text in place and
-//! gets the other's beside it as a conflict copy. No file ever gets conflict markers.
+//! gets the other's beside it as a conflict copy. No file ever gets conflict markers, and a sync
+//! refuses to build on those a plain git command left (`plain.rs`).
 //!
 //! A merge under way is recorded in `.sparks/sync.json` before the work tree changes, so a
 //! rerun after a kill finishes that merge rather than committing the half-merged files as
 //! local changes. The fault steps are `sync.commit`, `sync.merge` and `sync.push`.
 
 pub mod driver;
+mod plain;
 mod report;
 pub mod resolve;
 pub mod rules;
@@ -148,9 +150,11 @@ pub fn sync(
     if let Some(open) = manifest.open_ingest_row()? {
         return Err(SyncError::IngestOpen { id: open.id });
     }
+    plain::refuse_unfinished(root)?;
     // This device's settings, never those a commit brought.
     let applied = settings::applied(vault, opts)?;
     let up = remote::upstream(root, applied.remote.as_deref(), applied.transport)?;
+    plain::refuse_marked(root, &up)?;
     let mut report = SyncReport::new(&up, opts.dry_run);
     report.not_applied = applied.not_applied;
     let mut s = Syncing {
@@ -311,6 +315,8 @@ impl Syncing<'_> {
         self.report.fast_forward = true;
         self.report.add_changed(&rec.changed, self.up, root);
         self.note_written(&written);
+        self.report
+            .add_brought(&rec.changed, self.up, root, |p| p.exists());
         // The files the fast-forward wrote, not the vault: a file changed by hand is for the
         // next command's refresh to find, as it would be without a sync.
         scan::scan_paths(self.vault, self.manifest, &rec.changed, self.now.ns)?;
@@ -428,6 +434,8 @@ impl Syncing<'_> {
         self.report.merge = Some(sha);
         self.report.add_changed(&merge.changed, self.up, root);
         self.report.add_merged(&merge, self.up, root);
+        self.report
+            .add_brought(&merge.changed, self.up, root, |p| p.exists());
         self.report.regenerated = regenerated;
         Ok(())
     }
@@ -487,12 +495,17 @@ impl Syncing<'_> {
                     self.report.fast_forward = true;
                     let paths = gitmerge::paths_between(root, t)?;
                     self.report.add_changed(&paths, self.up, root);
+                    // A copy not here yet is one the fast-forward would bring.
+                    self.report
+                        .add_brought(&paths, self.up, root, |p| !p.exists());
                 }
                 Relation::Diverged => {
                     self.incoming(t)?;
                     let merge = self.plan(t)?;
                     self.report.add_changed(&merge.changed, self.up, root);
                     self.report.add_merged(&merge, self.up, root);
+                    self.report
+                        .add_brought(&merge.changed, self.up, root, |p| !p.exists());
                 }
             }
         }

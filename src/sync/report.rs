@@ -42,8 +42,9 @@ pub struct SyncReport {
     pub merged: Vec<String>,
     /// Generated pages made again from the merged vault.
     pub regenerated: Vec<String>,
-    /// Files both sides changed in overlapping lines: this device's text stayed, the other's
-    /// is in the copy.
+    /// Conflict copies: those this sync made (files both sides changed in overlapping lines:
+    /// this device's text stayed, the other's is in the copy), then those the remote's
+    /// commits brought (another device's sync made them; `brought`).
     pub conflicts: Vec<ConflictCopy>,
     /// Files the remote sent that were not taken, this device's version kept: run-time
     /// state (`.sparks/`, the manifest), symbolic links, submodules. A remote is not trusted.
@@ -106,10 +107,14 @@ pub struct Refused {
 /// A conflict copy.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ConflictCopy {
-    /// The file both sides changed (this device's text).
+    /// The file both sides changed (made here: this device's text).
     pub path: String,
-    /// The other device's text, beside it.
+    /// The version kept beside it (made here: the other device's text).
     pub copy: String,
+    /// The copy came with the remote's commits: another device's sync made it, keeping its
+    /// own text in `path` and the version it did not keep (this device's, when the two
+    /// devices' changes met) in `copy`.
+    pub brought: bool,
 }
 
 impl SyncReport {
@@ -217,10 +222,39 @@ impl SyncReport {
             let c = ConflictCopy {
                 path: in_vault(path, &prefix),
                 copy: in_vault(copy, &prefix),
+                brought: false,
             };
             if !self.conflicts.contains(&c) {
                 self.conflicts.push(c);
             }
+        }
+    }
+
+    /// Note the conflict copies among the files the remote's changes changed here
+    /// (repository-relative `paths`), those `here` says the work tree holds (with `--dry-run`:
+    /// would hold): copies another device's sync made, which came with its commits. A copy
+    /// this sync made is listed once, as made here.
+    pub(super) fn add_brought(
+        &mut self,
+        paths: &[String],
+        up: &Upstream,
+        root: &Path,
+        here: impl Fn(&Path) -> bool,
+    ) {
+        let prefix = prefix(up, root);
+        for p in paths {
+            let rel = in_vault(p, &prefix);
+            let Some(copy) = crate::vault::conflict_copy(&rel) else {
+                continue;
+            };
+            if !here(&root.join(&rel)) || self.conflicts.iter().any(|c| c.copy == rel) {
+                continue;
+            }
+            self.conflicts.push(ConflictCopy {
+                path: copy.original,
+                copy: rel,
+                brought: true,
+            });
         }
     }
 }

@@ -136,6 +136,7 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
         Err(e) => return site.failed(&e.to_string()),
     };
     let FileView { rel, content } = view;
+    let conflict = super::copies::notice_for(&site.root, db.get(), &rel);
     let related = match &content {
         Content::Markdown(md) => md
             .backlinks
@@ -148,7 +149,7 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
     };
     let (title, main, aside) = match content {
         Content::Markdown(md) if source => {
-            let title = md.title.clone();
+            let title = super::copies::title(&rel, md.title.clone());
             let main = format!(
                 "<h1>{}</h1>\n<pre class=\"source\">{}</pre>\n",
                 esc(&title),
@@ -160,13 +161,15 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
             );
             (title, main, Some(aside))
         }
-        Content::Markdown(md) => {
-            let title = md.title.clone();
+        Content::Markdown(mut md) => {
+            let title = super::copies::title(&rel, md.title.clone());
+            md.title = title.clone();
             let graph = match db.get().map(|m| super::graph::section(m, &rel)).transpose() {
                 Ok(g) => g.unwrap_or_default(),
                 Err(e) => return site.failed(&e.to_string()),
             };
-            let (main, aside) = markdown(&rel, &md, &db.notice(), &graph);
+            let notices = format!("{}{conflict}", db.notice());
+            let (main, aside) = markdown(&rel, &md, &notices, &graph);
             (title, main, Some(aside))
         }
         Content::Text { text, truncated } => {
@@ -180,7 +183,7 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
                 String::new()
             };
             let main = format!(
-                "<h1>{}</h1>\n{cut}<pre class=\"source\">{}</pre>\n",
+                "<h1>{}</h1>\n{conflict}{cut}<pre class=\"source\">{}</pre>\n",
                 esc(&title),
                 esc(&text)
             );

@@ -201,3 +201,131 @@ fn collections_read_no_copy() {
     assert_eq!(projects.matches("Garden").count(), 1, "{projects}");
     assert!(!projects.contains("conflict"), "{projects}");
 }
+
+/// Two devices that rewrote the same line of `Shared.md`: B synced last and made the copy; A
+/// has not synced since.
+fn copy_made_on_b() -> (crate::sync::Devices, String) {
+    use crate::sync::{Devices, sync};
+    let d = Devices::with(|v| {
+        v.write(PAGE, shared("The first text."));
+    });
+    d.a.write(PAGE, shared("A rewrote it."));
+    sync(&d.a);
+    d.b.write(PAGE, shared("B rewrote it."));
+    let r = sync(&d.b);
+    assert_eq!(
+        r["conflicts"],
+        serde_json::json!([{"path": PAGE, "copy": COPY, "brought": false}]),
+        "{r}"
+    );
+    (d, COPY.to_string())
+}
+
+#[test]
+fn the_device_that_receives_a_copy_by_fast_forward_is_told_and_status_lists_it() {
+    let (d, copy) = copy_made_on_b();
+    let r = crate::sync::sync(&d.a);
+    assert_eq!(r["fast_forward"], true, "{r}");
+    assert_eq!(
+        r["conflicts"],
+        serde_json::json!([{"path": PAGE, "copy": copy, "brought": true}]),
+        "{r}"
+    );
+    assert_eq!(d.a.read(&copy), shared("A rewrote it."), "A's own text");
+    // Told in words too: the copy and the page it is a version of.
+    d.b.run(&["capture", "Something else"]).ok();
+    crate::sync::sync(&d.b);
+    let text = d.a.run(&["sync"]).ok().stdout;
+    assert!(!text.contains("conflict"), "a copy is told once: {text}");
+    // Status lists the copy on both devices until it is reconciled.
+    for v in [&d.a, &d.b] {
+        let s = v.run(&["status", "--json"]).ok().json();
+        assert_eq!(
+            s["conflict_copies"],
+            serde_json::json!([{"path": PAGE, "copy": copy}]),
+            "{s}"
+        );
+        let text = v.run(&["status"]).ok().stdout;
+        assert!(
+            text.contains(&format!("conflict: {copy}, a version of {PAGE}")),
+            "{text}"
+        );
+    }
+    // Lint says the same, rightly, on both: on A the copy holds A's own text.
+    let message = |v: &TestVault| {
+        let j = v
+            .run(&["lint", "--check", "sync-conflicts", "--json"])
+            .code(1)
+            .json();
+        j["issues"][0]["message"].as_str().unwrap().to_string()
+    };
+    let (on_a, on_b) = (message(&d.a), message(&d.b));
+    assert_eq!(on_a, on_b);
+    assert!(!on_a.contains("other device's"), "{on_a}");
+    assert!(
+        on_a.contains(&format!(
+            "the version of {PAGE} that a sync on 2026-05-01 kept beside it"
+        )),
+        "{on_a}"
+    );
+    // Reconciled on A: gone from status there.
+    std::fs::remove_file(d.a.path(&copy)).unwrap();
+    let s = d.a.run(&["status", "--json"]).ok().json();
+    assert_eq!(s["conflict_copies"], serde_json::json!([]), "{s}");
+}
+
+#[test]
+fn a_dry_run_names_the_copy_a_fast_forward_would_bring() {
+    let (d, copy) = copy_made_on_b();
+    let r = d.a.run(&["sync", "--dry-run", "--json"]).ok().json();
+    assert_eq!(
+        r["conflicts"],
+        serde_json::json!([{"path": PAGE, "copy": copy, "brought": true}]),
+        "{r}"
+    );
+    let text = d.a.run(&["sync", "--dry-run"]).ok().stdout;
+    assert!(
+        text.contains(&format!(
+            "conflict copy from the remote: {copy}, the version of {PAGE}"
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_viewer_marks_the_copy_and_its_page_each_linking_the_other() {
+    let v = vault_with_a_copy();
+    v.run(&["scan"]).ok();
+    let server = crate::view::Server::start(&v, &["--no-watch"]);
+    let page_href = "/wiki/concepts/Shared";
+    let copy_href = "/wiki/concepts/Shared%20%28conflict%202026-05-01%29";
+    let copy_page = server.get(copy_href).status(200).text();
+    assert!(
+        copy_page.contains("<h1>Shared (conflict copy, 2026-05-01)</h1>"),
+        "{copy_page}"
+    );
+    let notice = |html: &str| -> String {
+        let start = html.find("<p class=\"notice warn\">").expect("a notice");
+        html[start..start + html[start..].find("</p>").unwrap()].to_string()
+    };
+    let on_copy = notice(&copy_page);
+    assert!(on_copy.contains("This is a conflict copy"), "{on_copy}");
+    assert!(
+        on_copy.contains(&format!("<a href=\"{page_href}\">")),
+        "{on_copy}"
+    );
+    let page = server.get(page_href).status(200).text();
+    assert!(page.contains("<h1>Shared</h1>"), "{page}");
+    let on_page = notice(&page);
+    assert!(
+        on_page.contains("A sync kept another version of this page"),
+        "{on_page}"
+    );
+    assert!(
+        on_page.contains(&format!("<a href=\"{copy_href}\">")),
+        "{on_page}"
+    );
+    // Another page has no such notice.
+    let other = server.get("/wiki/concepts/Other").status(200).text();
+    assert!(!other.contains("notice warn"), "{other}");
+}

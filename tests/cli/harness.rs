@@ -363,9 +363,24 @@ pub fn db(v: &TestVault) -> rusqlite::Connection {
     rusqlite::Connection::open(v.path("sparks.db")).unwrap()
 }
 
-/// Put a manifest back into schema 12's shape (migration 13 undone): no note of which pages
-/// hold a Markdown link to a path.
+/// Put a manifest back into schema 14's shape (migration 15 undone): no note of which files
+/// hold conflict markers, no index of the conflict copies. (Migration 14, the ingests brought
+/// in from git, can run twice: it is left.)
+pub fn undo_schema_15(v: &TestVault) {
+    db(v)
+        .execute_batch(
+            "DROP INDEX files_markers;
+             DROP INDEX files_copies;
+             ALTER TABLE files DROP COLUMN markers;
+             PRAGMA user_version = 14;",
+        )
+        .unwrap();
+}
+
+/// Put a manifest back into schema 12's shape (migrations 15, 14 and 13 undone): no note of
+/// which pages hold a Markdown link to a path.
 pub fn undo_schema_13(v: &TestVault) {
+    undo_schema_15(v);
     db(v)
         .execute_batch(
             "DROP INDEX pages_path_links;

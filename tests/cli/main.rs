@@ -27,6 +27,7 @@ mod mcp_stdio;
 mod merge;
 mod mv;
 mod newcomer;
+mod plain_git;
 mod progress;
 mod provenance;
 mod query;

@@ -450,9 +450,9 @@ fn scenario() -> Vec<Step> {
             "sparks_lint",
             json!({"checks": ["orphan"]}),
             "there is no lint check called \"orphan\" (checks: ambiguous-links, broken-blocks, \
-             broken-headings, broken-links, dead-sources, duplicate-aliases, duplicate-titles, \
-             invalid-frontmatter, missing-embeds, missing-frontmatter, orphans, stale-pages, \
-             sync-conflicts, thin-pages)\nhint: did you mean `orphans`?",
+             broken-headings, broken-links, conflict-markers, dead-sources, duplicate-aliases, \
+             duplicate-titles, invalid-frontmatter, missing-embeds, missing-frontmatter, orphans, \
+             stale-pages, sync-conflicts, thin-pages)\nhint: did you mean `orphans`?",
         ),
         refused(
             "sparks_query",
@@ -890,7 +890,13 @@ fn check_tools(record: &Value) {
         json!(["section", "text"])
     );
     let checks = props("sparks_lint")["checks"]["items"]["enum"].clone();
-    assert_eq!(checks.as_array().map(Vec::len), Some(14), "{checks}");
+    assert_eq!(checks.as_array().map(Vec::len), Some(15), "{checks}");
+    assert!(
+        checks
+            .as_array()
+            .unwrap()
+            .contains(&json!("conflict-markers"))
+    );
     assert!(checks.as_array().unwrap().contains(&json!("broken-links")));
     assert!(
         checks

@@ -131,6 +131,9 @@ fn a_heading_both_pages_have_is_refused_and_so_is_every_other_refusal() {
 fn dry_run_changes_nothing_and_a_commit_carries_exactly_the_files() {
     let v = fixture();
     commit_all(&v);
+    // The first command in a new repository registers the merge driver in `.git/config` (this
+    // device's set-up, not the vault's content): done before the tree is taken.
+    v.run(&["status", "--no-refresh"]).ok();
     let before = tree(&v);
     let j = v
         .run(&["merge", "Big Query", "BigQuery", "--dry-run", "--json"])

@@ -269,7 +269,7 @@ fn a_page_edited_on_both_devices_keeps_both_texts() {
     );
     assert_eq!(
         r["conflicts"],
-        serde_json::json!([{"path": "wiki/concepts/Shared.md", "copy": copy}]),
+        serde_json::json!([{"path": "wiki/concepts/Shared.md", "copy": copy, "brought": false}]),
         "{r}"
     );
     assert_eq!(

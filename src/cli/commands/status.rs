@@ -9,6 +9,7 @@ use clap::Args;
 /// Show the vault, its pages, the inbox and any open ingest
 ///
 /// Reads the manifest as the last scan left it; run `sparks scan` first for fresh counts.
+/// Lists the conflict copies a sync left that are not yet reconciled.
 /// Warns when an installed CLAUDE.md, AGENTS.md or GEMINI.md differs from the contract built
 /// into this sparks (`sparks init --agent NAME --force` refreshes it).
 ///
@@ -103,10 +104,33 @@ pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
                 ),
             ));
         }
+        for c in s.conflict_copies.iter().take(COPIES_SHOWN) {
+            lines.push(output::labelled(
+                "conflict",
+                format!(
+                    "{}, a version of {} a sync kept beside it: {}",
+                    c.copy,
+                    c.path,
+                    output::paint(Style::Warn, "merge it into the file, then delete it")
+                ),
+            ));
+        }
+        if s.conflict_copies.len() > COPIES_SHOWN {
+            lines.push(output::labelled(
+                "conflict",
+                format!(
+                    "and {} more (sparks lint --check sync-conflicts lists them all)",
+                    s.conflict_copies.len() - COPIES_SHOWN
+                ),
+            ));
+        }
         output::lines(lines)?;
         Ok(())
     })
 }
+
+/// The most conflict copies the text names.
+const COPIES_SHOWN: usize = 10;
 
 /// `running (pid N, since …, last change applied …, native)` or `not running`.
 fn watch_text(w: &crate::status::WatchStatus) -> String {

@@ -16,7 +16,9 @@ use clap::Args;
 /// device's text; the other's is written beside it as "<name> (conflict YYYY-MM-DD).md" and
 /// listed by lint until it is gone. A sync also registers a git merge driver with the same
 /// rules (and its first commits .gitattributes for it), so a plain git pull merges those files
-/// the same way. Refused while an ingest is open. The remote: --remote, else [sync] remote in
+/// the same way (every command registers the driver where a clone lacks it). Refused while an
+/// ingest is open, while git is mid-merge, mid-rebase or mid-cherry-pick, and while a file to
+/// commit or push holds git's conflict markers. The remote: --remote, else [sync] remote in
 /// sparks.toml, else the branch's upstream, else origin. [sync] remote and git_cli apply only
 /// as set on this device: a value that came with a commit is reported, not applied (accept a
 /// remote with --remote NAME). A new file outside the vault's own layout (wiki/, raw/,
@@ -127,10 +129,17 @@ fn text(r: &SyncReport) -> Vec<String> {
         out.push(format!("  regenerated: {p}"));
     }
     for c in &r.conflicts {
-        out.push(format!(
-            "  conflict: {} kept this device's text; the other's is in {}",
-            c.path, c.copy
-        ));
+        out.push(match c.brought {
+            false => format!(
+                "  conflict: {} kept this device's text; the other's is in {}",
+                c.path, c.copy
+            ),
+            true => format!(
+                "  conflict copy from the remote: {}, the version of {} another device's sync \
+                 kept beside it",
+                c.copy, c.path
+            ),
+        });
     }
     for t in &r.ingested_twice {
         let pages = |i: usize| {

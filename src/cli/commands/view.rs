@@ -39,6 +39,7 @@ pub struct ViewArgs {
 /// Run `view`.
 pub fn run(ctx: &Ctx, args: ViewArgs) -> anyhow::Result<Exit> {
     let vault = ctx.site().vault().map_err(Failure::from)?;
+    let _ = crate::sync::driver::ensure(&vault);
     let bound = view::bind(&args.addr, args.allow_remote).map_err(|e| match e {
         // A bad --addr is a usage error (exit 2).
         ViewError::Addr(_) => Failure {

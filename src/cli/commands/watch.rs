@@ -51,6 +51,9 @@ pub fn run(ctx: &Ctx, args: WatchArgs) -> anyhow::Result<Exit> {
              themselves meanwhile): {e}"
         )),
     });
+    if let Ok(vault) = ctx.site().vault() {
+        let _ = crate::sync::driver::ensure(&vault);
+    }
     let options = Options { poll: args.poll };
     let watcher = match watch::start(ctx.site(), options, listen).map_err(Failure::from)? {
         Started::Own(w) => w,

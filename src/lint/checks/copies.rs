@@ -2,8 +2,13 @@
 //! it in the same lines, one issue each until it is reconciled into its file and deleted.
 //!
 //! A copy is no page (see `scan::is_page`), so the other checks do not see it: it claims no
-//! title or alias, needs no link to it, and its own links are not checked (they are the other
-//! device's version of the page's, checked once they are merged into the page).
+//! title or alias, needs no link to it, and its own links are not checked (they are another
+//! version of the page's, checked once they are merged into the page).
+//!
+//! The words fit every device: the copy holds the text of the device whose version did not
+//! stay in place, which is the other device's on the one that merged and this device's own on
+//! the one that received the merge (and neither's on a third), so it is named for what it is,
+//! the version kept beside the file.
 
 use super::{Context, Issues};
 use crate::lint::{Check, LintError};
@@ -20,13 +25,15 @@ pub(super) fn conflicts(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintEr
         let original = &copy.original;
         let message = match cx.manifest.file_hash(original)? {
             Some(_) => format!(
-                "the other device's version of {original}, kept by a sync on {}: merge what it \
-                 says into {original}, then delete this copy",
+                "the version of {original} that a sync on {} kept beside it when two devices \
+                 changed the same lines (the other version stayed in {original}): merge what \
+                 it says into {original}, then delete this copy",
                 copy.date
             ),
             None => format!(
-                "the other device's version of {original}, kept by a sync on {}; {original} \
-                 no longer exists: restore it from this copy, or delete the copy",
+                "the version of {original} that a sync on {} kept beside it when two devices \
+                 changed the same lines; {original} no longer exists: restore it from this \
+                 copy, or delete the copy",
                 copy.date
             ),
         };

@@ -4,6 +4,7 @@
 mod copies;
 mod frontmatter;
 mod links;
+mod markers;
 mod names;
 mod pages;
 
@@ -51,7 +52,7 @@ impl Issues {
 type Family = fn(&Context<'_>, &mut Issues) -> Result<(), LintError>;
 
 /// Every family, in report order.
-const FAMILIES: [Family; 8] = [
+const FAMILIES: [Family; 9] = [
     links::unresolved,
     links::fragments,
     pages::orphans,
@@ -60,13 +61,15 @@ const FAMILIES: [Family; 8] = [
     names::duplicates,
     frontmatter::frontmatter,
     copies::conflicts,
+    markers::markers,
 ];
 
 /// The order in which a whole-vault lint takes the families up (indexes into [`FAMILIES`]):
 /// the costliest first, as measured at 10,000 pages (fragments 150 ms, frontmatter 120,
-/// sources 60, orphans 33, names 25, unresolved 16, thin 6, conflict copies 1), so that two
-/// threads each taking the next family when done end close together.
-const COSTLIEST_FIRST: [usize; 8] = [1, 6, 4, 2, 5, 0, 3, 7];
+/// sources 60, orphans 33, names 25, unresolved 16, thin 6, conflict copies 1, conflict
+/// markers under 1), so that two threads each taking the next family when done end close
+/// together.
+const COSTLIEST_FIRST: [usize; 9] = [1, 6, 4, 2, 5, 0, 3, 7, 8];
 
 /// Run every selected check, telling the manifest's listener how far it got. A whole-vault
 /// lint shares the families between this thread, on the manifest's connection, and a second

@@ -33,6 +33,8 @@ pub struct Content<'a> {
     pub doc: Option<&'a Document>,
     /// The text to index for search.
     pub text: Option<Text<'a>>,
+    /// The line of its first conflict marker, 0 for none; `None` when it was not checked.
+    pub markers: Option<usize>,
 }
 
 /// The text of a file for the search index.
@@ -150,11 +152,19 @@ impl Manifest {
 const EXACT_TOTALS: &str = "search_totals_exact";
 
 impl ScanTx<'_> {
-    /// The file was read again and its content has not changed: record the new stat.
-    pub fn touch(&self, path: &str, stat: Stat, clock_ns: i64) -> Result<()> {
+    /// The file was read again and its content has not changed: record the new stat (and
+    /// its first conflict marker's line, which a file stored before schema 15 lacks).
+    pub fn touch(
+        &self,
+        path: &str,
+        stat: Stat,
+        clock_ns: i64,
+        markers: Option<usize>,
+    ) -> Result<()> {
         self.tx
             .prepare_cached(
-                "UPDATE files SET size = ?2, mtime_ns = ?3, ctime_ns = ?4, inode = ?5, clock_ns = ?6
+                "UPDATE files SET size = ?2, mtime_ns = ?3, ctime_ns = ?4, inode = ?5, clock_ns = ?6,
+                                  markers = ?7
                  WHERE path = ?1",
             )
             .and_then(|mut s| {
@@ -164,7 +174,8 @@ impl ScanTx<'_> {
                     stat.mtime_ns,
                     stat.ctime_ns,
                     stat.inode as i64,
-                    clock_ns
+                    clock_ns,
+                    markers.map(|m| m as i64)
                 ])
             })
             .at(&self.path)?;
@@ -182,7 +193,12 @@ impl ScanTx<'_> {
         (clock_ns, changed_ns): (i64, i64),
         dirty: &mut Dirty,
     ) -> Result<Indexed> {
-        let Content { hash, doc, text } = content;
+        let Content {
+            hash,
+            doc,
+            text,
+            markers,
+        } = content;
         let path_key = key::link_key(path);
         let name_key = key::last_component(&path_key).to_string();
         let name_loose = key::loose_key(&name_key);
@@ -204,13 +220,14 @@ impl ScanTx<'_> {
             .tx
             .prepare_cached(
                 "INSERT INTO files (path, name_key, path_key, size, mtime_ns, ctime_ns, inode, hash,
-                                    clock_ns, changed_ns, deleted, name_loose, indexed, gen)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0, ?11, ?12, ?13)
+                                    clock_ns, changed_ns, deleted, name_loose, indexed, gen,
+                                    markers)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0, ?11, ?12, ?13, ?14)
                  ON CONFLICT (path) DO UPDATE SET
                     size = excluded.size, mtime_ns = excluded.mtime_ns,
                     ctime_ns = excluded.ctime_ns, inode = excluded.inode, hash = excluded.hash,
                     clock_ns = excluded.clock_ns, deleted = 0, indexed = excluded.indexed,
-                    gen = excluded.gen,
+                    gen = excluded.gen, markers = excluded.markers,
                     changed_ns = CASE WHEN files.hash = 'reindex:' || excluded.hash
                                       THEN files.changed_ns ELSE excluded.changed_ns END
                  RETURNING rowid",
@@ -231,6 +248,7 @@ impl ScanTx<'_> {
                         name_loose,
                         i64::from(text.is_some()),
                         self.stamp,
+                        markers.map(|m| m as i64),
                     ],
                     |r| r.get(0),
                 )
