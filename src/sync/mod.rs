@@ -199,9 +199,10 @@ impl Syncing<'_> {
         self.report.leave_out(left_out);
         crate::fault::reached("sync.commit");
         let mut why = String::new();
+        let progress = self.manifest.progress();
         for round in 1..=ROUNDS {
             self.report.rounds = round;
-            let theirs = runstate::guarded(root, || remote::fetch(root, self.up))?;
+            let theirs = runstate::guarded(root, || remote::fetch(root, self.up, &*progress))?;
             if let Some(t) = &theirs {
                 self.bring_in(t)?;
             }
@@ -214,7 +215,8 @@ impl Syncing<'_> {
             }
             // A push to a repository on this disk writes its refs there too.
             let also: Vec<PathBuf> = remote::local_git_dir(self.up).into_iter().collect();
-            match runstate::guarded_also(root, &also, || remote::push(root, self.up))? {
+            let push = || remote::push(root, self.up, &*progress);
+            match runstate::guarded_also(root, &also, push)? {
                 Pushed::Done => {
                     self.report.outgoing = ahead;
                     self.report.pushed = true;
@@ -455,7 +457,8 @@ impl Syncing<'_> {
             self.report.would_commit = pending.paths.len();
             self.report.leave_out(pending.left_out);
         }
-        let theirs = runstate::guarded(root, || remote::fetch(root, self.up))?;
+        let progress = self.manifest.progress();
+        let theirs = runstate::guarded(root, || remote::fetch(root, self.up, &*progress))?;
         if let Some(t) = &theirs {
             match gitmerge::relation(root, t)? {
                 Relation::UpToDate => {}

@@ -39,6 +39,7 @@ mod status;
 mod sync;
 mod sync_trust;
 mod tasks;
+mod transport;
 mod untrusted;
 mod view;
 mod view_embeds;

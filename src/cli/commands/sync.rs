@@ -41,7 +41,9 @@ pub struct SyncArgs {
 
 /// Run `sync`.
 pub fn run(ctx: &Ctx, args: SyncArgs) -> anyhow::Result<Exit> {
-    let mut report = ctx.run(request::Sync::new(args.remote, args.dry_run)?.from_this_device())?;
+    let request = request::Sync::new(args.remote, args.dry_run)?.from_this_device();
+    // A long fetch or push shows its objects moving on a terminal.
+    let mut report = ctx.run_showing(request, args.json)?;
     // Its hints are advice in sentences, not a bare command line (as a lint note's is).
     report.word(hint::word);
     for n in &report.not_applied {
