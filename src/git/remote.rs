@@ -7,7 +7,9 @@
 //! forbids them), while the `git` executable can be bounded from outside ([`super::run`]: a
 //! transfer that says nothing for a while is stopped; ssh's connect timeout). With
 //! `[sync] git_cli = false` libgit2 carries a `git://` remote too, unbounded. No transfer ever
-//! forces: a push the remote refuses is reported as refused.
+//! forces: a push the remote refuses is reported as refused. A sync's first push makes the
+//! remote branch the local branch's upstream when it has none ([`set_upstream`]), as
+//! `git push -u` does, so that a plain `git pull` or `git push` works from then on.
 
 use super::GitError;
 use super::merge::{git_error, repo};
@@ -542,6 +544,28 @@ fn transfer(up: &Upstream, action: &'static str, e: git2::Error) -> GitError {
         url,
         why,
     }
+}
+
+/// Make the remote branch the upstream of the local branch when it has none, as `git push -u`
+/// does, so that a plain `git pull` or `git push` goes where the sync goes. An upstream the
+/// user set (another remote, another branch) is left as it is. Whether it was set.
+pub fn set_upstream(vault_root: &Path, up: &Upstream) -> Result<bool, GitError> {
+    let git = git_error(vault_root);
+    let repo = repo(vault_root)?;
+    let config = repo.config().map_err(&git)?;
+    let remote_key = format!("branch.{}.remote", up.branch);
+    if config.get_entry(&remote_key).is_ok() {
+        return Ok(false);
+    }
+    let mut local = config.open_level(git2::ConfigLevel::Local).map_err(&git)?;
+    local.set_str(&remote_key, &up.remote).map_err(&git)?;
+    local
+        .set_str(
+            &format!("branch.{}.merge", up.branch),
+            &format!("refs/heads/{}", up.remote_branch),
+        )
+        .map_err(&git)?;
+    Ok(true)
 }
 
 #[cfg(test)]

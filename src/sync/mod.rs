@@ -159,6 +159,9 @@ pub fn sync(
         up: &up,
         run: RunDir::of(root),
         report: &mut report,
+        // A remote named for this call only (`--remote`, an agent's `remote`) never becomes
+        // the branch's upstream: later syncs and plain git go on where they went.
+        track: opts.remote.is_none(),
     };
     if opts.dry_run {
         s.preview()?;
@@ -176,6 +179,8 @@ struct Syncing<'a> {
     up: &'a Upstream,
     run: RunDir,
     report: &'a mut SyncReport,
+    /// Make the remote the branch's upstream if it has none.
+    track: bool,
 }
 
 impl Syncing<'_> {
@@ -211,6 +216,9 @@ impl Syncing<'_> {
             }
             let ahead = gitmerge::ahead(root, theirs.as_deref())?;
             if ahead == 0 {
+                if theirs.is_some() {
+                    self.track()?;
+                }
                 return Ok(());
             }
             // A push to a repository on this disk writes its refs there too.
@@ -220,6 +228,7 @@ impl Syncing<'_> {
                 Pushed::Done => {
                     self.report.outgoing = ahead;
                     self.report.pushed = true;
+                    self.track()?;
                     crate::fault::reached("sync.push");
                     return Ok(());
                 }
@@ -230,6 +239,16 @@ impl Syncing<'_> {
             remote: self.up.remote.clone(),
             why,
         })
+    }
+
+    /// As `git push -u`: the remote branch made the upstream of a branch that has none, so
+    /// that a plain `git pull` or `git push` goes where the sync goes.
+    fn track(&self) -> Result<(), SyncError> {
+        if self.track {
+            let root = &self.vault.root;
+            runstate::guarded(root, || remote::set_upstream(root, self.up))?;
+        }
+        Ok(())
     }
 
     /// Register the merge driver here, so that a `git pull` between syncs merges Sparks' files

@@ -1,9 +1,190 @@
-//! How a vault's transfers behave: a remote that never answers, a remote path that is not
-//! there, and the progress of a long transfer on a terminal.
+//! How a vault gets onto several devices and how its transfers behave: the README's set-up run
+//! as written on a new vault, the upstream a first sync sets, a remote that never answers, a
+//! remote path that is not there, and the progress of a long transfer on a terminal.
 
-use crate::harness::{TODAY, TestVault, finish, git, on_terminal};
+use crate::harness::{TODAY, TestVault, command, finish, git, git_output, on_terminal};
 use crate::sync::Devices;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// The commands of README's two set-up blocks ("Several devices"): the first device's, then
+/// each other device's.
+fn readme_set_up() -> (Vec<String>, Vec<String>) {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let section = readme
+        .split_once("## Several devices")
+        .expect("README has a \"Several devices\" section")
+        .1;
+    let set_up = section.split_once("**Set-up**").expect("its set-up").1;
+    let mut blocks = set_up.split("```sh\n").skip(1).map(|b| {
+        b.split_once("```")
+            .expect("a closed block")
+            .0
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    });
+    let first = blocks.next().expect("the first device's commands");
+    let other = blocks.next().expect("the other devices' commands");
+    (first, other)
+}
+
+/// Run one line of the README in `cwd` (changed by `cd`), `URL` standing for `url`, as a person
+/// whose git configuration is `home`'s would; it must succeed.
+fn run_line(line: &str, cwd: &mut PathBuf, home: &Path, url: &str) {
+    let words: Vec<String> = line
+        .split_whitespace()
+        .map(|w| {
+            if w == "URL" {
+                url.to_string()
+            } else {
+                w.into()
+            }
+        })
+        .collect();
+    let out = match words[0].as_str() {
+        "cd" => {
+            *cwd = cwd.join(&words[1]);
+            return;
+        }
+        "git" => std::process::Command::new("git")
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", home)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", home.join(".gitconfig"))
+            .current_dir(&*cwd)
+            .args(&words[1..])
+            .output()
+            .expect("run git"),
+        "sparks" => command(cwd, home)
+            .args(&words[1..])
+            .output()
+            .expect("run sparks"),
+        other => panic!("README's set-up runs {other:?}: only git, sparks and cd are known"),
+    };
+    assert!(
+        out.status.success(),
+        "README's `{line}` failed in {}:\n{}{}",
+        cwd.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A person's global git configuration in `v`'s HOME: an identity, and `branch` as git's
+/// default branch name.
+fn person(v: &TestVault, name: &str, branch: &str) {
+    for (key, value) in [
+        ("user.name", name.to_string()),
+        ("user.email", format!("{name}@example.com")),
+        ("init.defaultBranch", branch.to_string()),
+    ] {
+        git(v, v.dir.path(), &["config", "--global", key, &value]);
+    }
+}
+
+/// README's set-up, run word for word on a new vault by someone whose git names its default
+/// branch `master`: the first sync commits and pushes that branch and makes it track the
+/// remote's, so plain `git push` and `git pull` work on it; the clone on the other device is
+/// the vault, and the two exchange changes both through sync and through plain git.
+#[test]
+fn the_readme_set_up_works_on_a_new_vault_whatever_the_default_branch() {
+    let (first, other) = readme_set_up();
+    let a = TestVault::new();
+    person(&a, "a", "master");
+    let hub = tempfile::tempdir().unwrap();
+    let bare = hub.path().join("vault.git");
+    git(&a, hub.path(), &["init", "-q", "--bare", "vault.git"]);
+    let url = bare.to_str().unwrap();
+    let mut cwd = a.root.clone();
+    for line in &first {
+        run_line(line, &mut cwd, &a.home(), url);
+    }
+    assert_eq!(
+        git(&a, &a.root, &["branch", "--show-current"]).trim(),
+        "master"
+    );
+    assert_eq!(
+        git(&a, &a.root, &["status", "-sb"]).lines().next(),
+        Some("## master...origin/master"),
+        "the branch tracks the remote's and is not ahead of it"
+    );
+    assert_eq!(
+        git(&a, &a.root, &["config", "branch.master.merge"]).trim(),
+        "refs/heads/master"
+    );
+    // The other device.
+    let b = TestVault::empty();
+    person(&b, "b", "master");
+    let mut cwd = b.dir.path().to_path_buf();
+    for line in &other {
+        run_line(line, &mut cwd, &b.home(), url);
+    }
+    assert_eq!(cwd, b.root, "the README's clone is where it then works");
+    assert_eq!(b.read("sparks.toml"), a.read("sparks.toml"));
+    // B captures and syncs; a plain `git pull` on A brings it, with no remote or branch named.
+    b.run(&["capture", "from the second device"]).ok();
+    b.run(&["sync"]).ok();
+    git(&a, &a.root, &["pull", "-q"]);
+    assert!(a.read("inbox.md").contains("from the second device"));
+    // A commits by hand and pushes with a plain `git push`; B's sync brings it.
+    a.page("wiki/concepts/Alpha.md", "Alpha", "From A.");
+    git(&a, &a.root, &["add", "-A"]);
+    git(&a, &a.root, &["commit", "-qm", "by hand"]);
+    git(&a, &a.root, &["push", "-q"]);
+    b.run(&["sync"]).ok();
+    assert!(b.path("wiki/concepts/Alpha.md").exists());
+}
+
+/// A branch with no upstream gets the remote of its first sync as upstream; a remote named for
+/// one sync (`--remote`) neither becomes it nor replaces it: later syncs and plain git go on
+/// where they went.
+#[test]
+fn the_first_sync_sets_the_upstream_and_a_named_remote_never_does() {
+    let d = Devices::new();
+    git(&d.a, &d.a.root, &["branch", "--unset-upstream"]);
+    let backup = d.hub.path().join("backup.git");
+    git(
+        &d.a,
+        d.hub.path(),
+        &["init", "-q", "--bare", "-b", "main", "backup.git"],
+    );
+    git(
+        &d.a,
+        &d.a.root,
+        &["remote", "add", "backup", backup.to_str().unwrap()],
+    );
+    let upstream = |v: &TestVault| {
+        git_output(v, &v.root, &["config", "--get-regexp", "^branch\\.main\\."])
+            .stdout
+            .iter()
+            .map(|&b| b as char)
+            .collect::<String>()
+    };
+    d.a.page("wiki/concepts/Alpha.md", "Alpha", "From A.");
+    d.a.run(&["sync", "--remote", "backup"]).ok();
+    assert_eq!(
+        upstream(&d.a),
+        "",
+        "a remote named for one sync is not the upstream"
+    );
+    assert_eq!(
+        git(&d.a, &backup, &["rev-parse", "main"]),
+        git(&d.a, &d.a.root, &["rev-parse", "HEAD"]),
+        "pushed to the remote named"
+    );
+    d.a.page("wiki/concepts/Beta.md", "Beta", "From A.");
+    d.a.run(&["sync"]).ok();
+    let origin = "branch.main.remote origin\nbranch.main.merge refs/heads/main\n";
+    assert_eq!(upstream(&d.a), origin);
+    d.a.page("wiki/concepts/Gamma.md", "Gamma", "From A.");
+    d.a.run(&["sync", "--remote", "backup"]).ok();
+    assert_eq!(upstream(&d.a), origin);
+}
 
 /// A loopback port that accepts every connection and never answers (a host that is up but
 /// whose git server hangs, or a firewall that swallows the connection).
