@@ -21,7 +21,10 @@ use clap::Args;
 /// as set on this device: a value that came with a commit is reported, not applied (accept a
 /// remote with --remote NAME). A new file outside the vault's own layout (wiki/, raw/,
 /// inbox.md, sparks.toml, the agent's file, .gitattributes, .gitignore) is committed only once
-/// git tracks it (git add); the report names those left out.
+/// git tracks it (git add); the report names those left out. A branch with no upstream gets the
+/// remote's branch as its upstream (as git push -u), unless --remote named the remote. A remote
+/// over a network that does not answer fails within 30 seconds; a long transfer shows its
+/// progress on a terminal.
 ///
 /// Example: sparks sync --dry-run
 #[derive(Debug, Args)]
