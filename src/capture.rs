@@ -29,6 +29,10 @@ pub struct Captured {
     pub line: usize,
     /// Entries an ingest would see now.
     pub inbox_pending: usize,
+    /// What went wrong after the entry was written: the manifest could not record the inbox
+    /// (the next command that can write the manifest does). The capture is made all the same;
+    /// making it again would add it twice.
+    pub warnings: Vec<String>,
 }
 
 /// The capture could not be made; the inbox is as it was.
@@ -56,9 +60,6 @@ pub enum CaptureError {
         /// The inbox.
         path: PathBuf,
     },
-    /// The capture was written, but the manifest could not record it.
-    #[error("the capture was written, but the manifest could not record it: {0}")]
-    Record(#[from] ScanError),
 }
 
 impl crate::failure::Hint for CaptureError {
@@ -68,7 +69,6 @@ impl crate::failure::Hint for CaptureError {
                 "put a line `---` after the inbox's header; captures go below it",
             )),
             CaptureError::Busy { .. } => Some(Advice::say("capture again in a moment")),
-            CaptureError::Record(e) => e.hint(),
             CaptureError::Text(_) | CaptureError::Inbox(_) | CaptureError::Io { .. } => None,
         }
     }
@@ -118,7 +118,12 @@ pub fn capture(
         if !written.map_err(|e| io("write", e))? {
             continue;
         }
-        scan::scan_paths(vault, manifest, &[INBOX.to_string()], now.ns)?;
+        // The entry is in the inbox: whatever fails now, the capture is made, and a caller
+        // that took an error for "not captured" would add it twice.
+        let warnings = match scan::scan_paths(vault, manifest, &[INBOX.to_string()], now.ns) {
+            Ok(_) => Vec::new(),
+            Err(e) => vec![not_recorded(&e)],
+        };
         return Ok(Captured {
             capture_date: entry.capture_date.to_string(),
             dated: entry.dated,
@@ -126,7 +131,25 @@ pub fn capture(
             hash: entry.hash.clone(),
             line: entry.line,
             inbox_pending: after.entries.len(),
+            warnings,
         });
     }
     Err(CaptureError::Busy { path })
+}
+
+/// The warning of a capture written to the inbox that the manifest could not record.
+fn not_recorded(e: &ScanError) -> String {
+    let mut why = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        let said = cause.to_string();
+        if !why.contains(&said) {
+            why = format!("{why}: {said}");
+        }
+        source = cause.source();
+    }
+    format!(
+        "the capture is in {INBOX}, but the manifest could not record it ({why}); the next \
+         command that can write the manifest records it: do not capture it again"
+    )
 }

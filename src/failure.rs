@@ -197,6 +197,12 @@ impl Advice {
         self
     }
 
+    /// What to do about a full disk, whatever was being written.
+    pub fn free_space() -> Advice {
+        Advice::say("free some space on the disk that holds the vault, then ")
+            .then_run(Action::Again)
+    }
+
     /// Its parts, in order.
     pub fn parts(&self) -> &[Part] {
         &self.0
@@ -311,15 +317,25 @@ fn said_once(message: &str, causes: impl IntoIterator<Item = String>) -> Vec<Str
 }
 
 impl<E: std::error::Error + Hint> From<E> for Failure {
+    /// The error told with its causes; a full disk anywhere among them (a write that failed
+    /// with ENOSPC, however it was wrapped) is what to act on, so the advice is to free space.
     fn from(err: E) -> Failure {
         let mut causes = Vec::new();
+        let mut full = false;
         let mut source = err.source();
         while let Some(cause) = source {
             causes.push(cause.to_string());
+            full |= cause
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(crate::fsio::is_full);
             source = cause.source();
         }
         Failure {
-            hint: err.hint(),
+            hint: if full {
+                Some(Advice::free_space())
+            } else {
+                err.hint()
+            },
             ..Failure::of(err.to_string(), causes)
         }
     }
@@ -387,6 +403,33 @@ mod tests {
         );
         assert!(!f.usage);
         assert!(Failure::usage("days: too many").usage);
+    }
+
+    /// An error that advises something else.
+    #[derive(Debug, thiserror::Error)]
+    #[error("cannot finalize")]
+    struct Resumable(#[source] std::io::Error);
+
+    impl Hint for Resumable {
+        fn hint(&self) -> Option<Advice> {
+            Some(Advice::run(Action::Rebuild))
+        }
+    }
+
+    #[test]
+    fn a_full_disk_among_the_causes_is_advised_over_the_error_s_own_hint() {
+        for kind in [
+            std::io::ErrorKind::StorageFull,
+            std::io::ErrorKind::QuotaExceeded,
+        ] {
+            let f = Failure::from(Resumable(std::io::Error::from(kind)));
+            assert_eq!(f.hint, Some(Advice::free_space()), "{kind:?}");
+            // However deep it is wrapped.
+            let f = Failure::from(Wrapper(Outer(std::io::Error::from(kind))));
+            assert_eq!(f.hint, Some(Advice::free_space()), "{kind:?}");
+        }
+        let f = Failure::from(Resumable(std::io::Error::other("no such file")));
+        assert_eq!(f.hint, Some(Advice::run(Action::Rebuild)));
     }
 
     #[test]

@@ -298,6 +298,42 @@ fn with_path(err: io::Error, action: &str, path: &Path) -> io::Error {
     )
 }
 
+/// Whether the disk holding `path` (a file or a directory) has less than `bytes` left for this
+/// user: what tells a full disk from another I/O error when the error does not say (SQLite's
+/// "disk I/O error" growing its shared memory). `false` when it cannot be told.
+pub fn nearly_full(path: &Path, bytes: u64) -> bool {
+    #[cfg(unix)]
+    {
+        let at = if path.is_dir() { path } else { parent(path) };
+        rustix::fs::statvfs(at).is_ok_and(|s| s.f_bavail.saturating_mul(s.f_frsize) < bytes)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, bytes);
+        false
+    }
+}
+
+/// Whether this process may write the existing file at `path` (its permission bits, its
+/// owner, a read-only mount), as the kernel would decide an open for writing. `false` when it
+/// does not exist.
+pub fn writable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use rustix::fs::{Access, AtFlags, CWD, accessat};
+        accessat(CWD, path, Access::WRITE_OK, AtFlags::EACCESS).is_ok()
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::symlink_metadata(path).is_ok_and(|m| !m.permissions().readonly())
+    }
+}
+
+/// Whether `e` says the disk is full (or this user's quota used up).
+pub fn is_full(e: &io::Error) -> bool {
+    e.kind() == io::ErrorKind::StorageFull || e.kind() == io::ErrorKind::QuotaExceeded
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

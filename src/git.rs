@@ -10,6 +10,7 @@ pub mod history;
 mod locks;
 pub mod merge;
 pub mod remote;
+mod run;
 pub mod worktree;
 
 use locks::locked;
@@ -125,6 +126,28 @@ pub enum GitError {
         /// The files, with the line of each one's first marker.
         files: Vec<conflicted::Marked>,
     },
+    /// A remote on this disk whose path is not there.
+    #[error("cannot {action} {remote}: the path {} does not exist", path.display())]
+    NoSuchPath {
+        /// `fetch from` or `push to`.
+        action: &'static str,
+        /// The remote's name.
+        remote: String,
+        /// Its path, as the sync looked for it.
+        path: PathBuf,
+    },
+    /// A fetch or push got no answer in time: the remote's host is unreachable or down.
+    #[error("cannot {action} {remote} ({url}): timed out: {why}")]
+    TimedOut {
+        /// `fetch from` or `push to`.
+        action: &'static str,
+        /// The remote's name.
+        remote: String,
+        /// Its URL.
+        url: String,
+        /// What timed out, and after how long.
+        why: String,
+    },
     /// libgit2 reported an error.
     #[error("git ({}): {source}", repo.display())]
     Git {
@@ -172,6 +195,18 @@ impl GitError {
                      delete the marker lines, then ",
                 )
                 .then_run(Action::Again),
+            ),
+            GitError::NoSuchPath { .. } => Some(Advice::say(
+                "connect the disk the remote is on, or point the remote at the repository's \
+                 path (in git's configuration of this repository)",
+            )),
+            GitError::TimedOut { .. } => Some(
+                Advice::say(
+                    "check this device's network and that the remote's host is up; nothing \
+                     is lost: ",
+                )
+                .then_run(Action::Sync)
+                .then(" once it answers"),
             ),
             GitError::Git { .. } | GitError::Io { .. } => None,
         }

@@ -1,8 +1,8 @@
-//! Progress of a long operation (a scan, regen, index, lint or fmt over a large vault), as the
-//! core reports it: which phase it is in and how many items it has done. The core never
-//! prints; whoever opened the session decides who listens. The CLI draws a bar on a terminal
-//! (`src/cli/progress.rs`); the MCP server, the viewer and every test listen to nothing
-//! ([`Silent`]).
+//! Progress of a long operation (a scan, regen, index, lint or fmt over a large vault, a sync's
+//! transfer), as the core reports it: which phase it is in and how many items it has done. The
+//! core never prints; whoever opened the session decides who listens. The CLI draws a bar on a
+//! terminal (`src/cli/progress.rs`); the MCP server, the viewer and every test listen to
+//! nothing ([`Silent`]).
 
 use std::fmt;
 use std::sync::Arc;
@@ -22,6 +22,10 @@ pub enum Phase {
     Checking,
     /// Working out and writing generated pages (index, collections).
     Writing,
+    /// Receiving a remote's objects (a sync's fetch).
+    Receiving,
+    /// Sending objects to a remote (a sync's push).
+    Sending,
 }
 
 impl Phase {
@@ -34,6 +38,8 @@ impl Phase {
             Phase::Resolving => "resolving links",
             Phase::Checking => "checking",
             Phase::Writing => "writing",
+            Phase::Receiving => "receiving",
+            Phase::Sending => "sending",
         }
     }
 
@@ -44,6 +50,7 @@ impl Phase {
             Phase::Resolving => "targets",
             Phase::Checking => "checks",
             Phase::Writing => "pages",
+            Phase::Receiving | Phase::Sending => "objects",
         }
     }
 }

@@ -1,12 +1,20 @@
 //! The remote a sync talks to, and the two transfers: fetching its branch and pushing ours.
-//! libgit2 carries them for the transports this build has (a path on disk, `file://`,
-//! `git://`); the `git` executable carries the others (ssh and https, with the user's ssh
-//! agent, keys and credential helpers, exactly as `git fetch` would), or every transfer when
-//! asked (`[sync] git_cli = true`, as cargo's `net.git-fetch-with-cli`). No transfer ever
-//! forces: a push the remote refuses is reported as refused.
+//! libgit2 carries a remote on this disk (a path, `file://`); the `git` executable carries
+//! every remote over a network (`git://`, ssh and https, with the user's ssh agent, keys and
+//! credential helpers, exactly as `git fetch` would), or every transfer when asked
+//! (`[sync] git_cli = true`, as cargo's `net.git-fetch-with-cli`). A network transfer must not
+//! hang a sync: libgit2's own timeouts can only be set through an `unsafe` call (this crate
+//! forbids them), while the `git` executable can be bounded from outside ([`super::run`]: a
+//! transfer that says nothing for a while is stopped; ssh's connect timeout). With
+//! `[sync] git_cli = false` libgit2 carries a `git://` remote too, unbounded. No transfer ever
+//! forces: a push the remote refuses is reported as refused. A sync's first push makes the
+//! remote branch the local branch's upstream when it has none ([`set_upstream`]), as
+//! `git push -u` does, so that a plain `git pull` or `git push` works from then on.
 
 use super::GitError;
 use super::merge::{git_error, repo};
+use super::run::{self, Stopped};
+use crate::progress::{Phase, Progress};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -43,7 +51,7 @@ impl Upstream {
 /// How the transfers are carried (`[sync] git_cli`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Transport {
-    /// libgit2 where this build can, the `git` executable for ssh and https.
+    /// libgit2 for a remote on this disk, the `git` executable over a network.
     #[default]
     Auto,
     /// Always the `git` executable.
@@ -168,38 +176,90 @@ pub fn redact(text: &str) -> String {
     out
 }
 
-/// Whether this build of libgit2 has the transport `url` needs: a local path, `file://` or
-/// `git://` (it is built without ssh and https, which need OpenSSL and libssh2).
+/// Whether libgit2 carries `url` when nothing else is asked: a remote on this disk (a path,
+/// `file://`). Over a network the `git` executable does, whose transfers can be bounded.
 fn libgit2_reaches(url: &str) -> bool {
-    if let Some((scheme, _)) = url.split_once("://") {
-        return matches!(scheme, "file" | "git");
+    local_path(url).is_some()
+}
+
+/// The path of a remote on this disk (`file://` or a path, as written: relative to the work
+/// tree when relative), or `None` for a network URL.
+fn local_path(url: &str) -> Option<PathBuf> {
+    if let Some((scheme, rest)) = url.split_once("://") {
+        return (scheme == "file").then(|| PathBuf::from(rest));
     }
     // `host:path` and `user@host:path` are ssh (scp-like); a path with a colon before any
     // slash, other than a Windows drive letter, is that form.
     match url.find(':') {
         Some(colon) => {
             let before = &url[..colon];
-            before.contains('/') || (before.len() == 1 && cfg!(windows))
+            (before.contains('/') || (before.len() == 1 && cfg!(windows)))
+                .then(|| PathBuf::from(url))
         }
-        None => true,
+        None => Some(PathBuf::from(url)),
+    }
+}
+
+/// Whether ssh carries `url` (`ssh://`, `git+ssh://`, or the scp-like `host:path`).
+fn over_ssh(url: &str) -> bool {
+    match url.split_once("://") {
+        Some((scheme, _)) => scheme.contains("ssh"),
+        None => local_path(url).is_none(),
+    }
+}
+
+/// A remote on this disk whose path is not there (a drive not connected, a folder moved): said
+/// so, rather than as libgit2's "unsupported URL protocol" or git's "does not appear to be a
+/// git repository".
+fn check_path(up: &Upstream, action: &'static str) -> Result<(), GitError> {
+    let Some(path) = local_path(&up.url) else {
+        return Ok(());
+    };
+    let path = if path.is_absolute() {
+        path
+    } else {
+        up.workdir.join(path)
+    };
+    match fs_err::symlink_metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(GitError::NoSuchPath {
+            action,
+            remote: up.remote.clone(),
+            path,
+        }),
+        _ => Ok(()),
     }
 }
 
 /// Fetch the remote branch into its remote-tracking ref; its commit id, or `None` when the
-/// remote has no such branch (an empty remote).
-pub fn fetch(vault_root: &Path, up: &Upstream) -> Result<Option<String>, GitError> {
+/// remote has no such branch (an empty remote). The objects received are told to `progress`.
+pub fn fetch(
+    vault_root: &Path,
+    up: &Upstream,
+    progress: &dyn Progress,
+) -> Result<Option<String>, GitError> {
     let git = git_error(vault_root);
+    check_path(up, "fetch from")?;
     let refspec = format!("+refs/heads/{}:{}", up.remote_branch, up.tracking_ref());
     if up.cli {
         if !remote_has_branch_cli(up)? {
             return Ok(None);
         }
-        run_git(up, &["fetch", "--no-tags", "--quiet", &up.remote, &refspec])?;
+        // Not `--quiet`: it keeps git from asking index-pack for its progress.
+        let args = ["fetch", "--no-tags", "--progress"];
+        run_git(up, &[&args[..], &[&up.remote, &refspec]].concat(), progress)?;
     } else {
         let repo = repo(vault_root)?;
         let mut remote = repo.find_remote(&up.remote).map_err(&git)?;
+        let mut counted = Counted::default();
         let mut opts = git2::FetchOptions::new();
         opts.download_tags(git2::AutotagOption::None);
+        let mut callbacks = git2::RemoteCallbacks::new();
+        callbacks.transfer_progress(|stats| {
+            let (done, total) = (stats.received_objects(), stats.total_objects());
+            counted.tell(progress, Phase::Receiving, done, total);
+            true
+        });
+        opts.remote_callbacks(callbacks);
         remote
             .connect_auth(git2::Direction::Fetch, None, None)
             .map_err(|e| transfer(up, "fetch from", e))?;
@@ -228,14 +288,14 @@ pub fn fetch(vault_root: &Path, up: &Upstream) -> Result<Option<String>, GitErro
     }
 }
 
-/// Push the branch to the remote branch, never forcing.
-pub fn push(vault_root: &Path, up: &Upstream) -> Result<Pushed, GitError> {
+/// Push the branch to the remote branch, never forcing. The objects sent are told to
+/// `progress`.
+pub fn push(vault_root: &Path, up: &Upstream, progress: &dyn Progress) -> Result<Pushed, GitError> {
+    check_path(up, "push to")?;
     let refspec = format!("refs/heads/{}:refs/heads/{}", up.branch, up.remote_branch);
     if up.cli {
-        return match run_git(
-            up,
-            &["push", "--porcelain", "--quiet", &up.remote, &refspec],
-        ) {
+        let args = ["push", "--porcelain", "--quiet", "--progress"];
+        return match run_git(up, &[&args[..], &[&up.remote, &refspec]].concat(), progress) {
             Ok(_) => Ok(Pushed::Done),
             // `--porcelain`: a refused ref is a line starting with `!`.
             Err(Failed { stdout, error }) => match stdout.lines().find(|l| l.starts_with('!')) {
@@ -250,7 +310,11 @@ pub fn push(vault_root: &Path, up: &Upstream) -> Result<Pushed, GitError> {
     let repo = repo(vault_root)?;
     let mut remote = repo.find_remote(&up.remote).map_err(&git)?;
     let refused = std::cell::RefCell::new(None::<String>);
+    let mut counted = Counted::default();
     let mut callbacks = git2::RemoteCallbacks::new();
+    callbacks.push_transfer_progress(|done, total, _| {
+        counted.tell(progress, Phase::Sending, done, total);
+    });
     callbacks.push_update_reference(|_, status| {
         if let Some(why) = status {
             *refused.borrow_mut() = Some(why.to_string());
@@ -317,6 +381,24 @@ pub fn local_git_dir(up: &Upstream) -> Option<PathBuf> {
     Some(if dot_git.is_dir() { dot_git } else { path })
 }
 
+/// How far a libgit2 transfer has come, told to a [`Progress`] as a phase and its advances.
+#[derive(Default)]
+struct Counted(Option<u64>);
+
+impl Counted {
+    fn tell(&mut self, progress: &dyn Progress, phase: Phase, done: usize, total: usize) {
+        let done = done as u64;
+        match self.0 {
+            None => {
+                progress.phase(phase, Some(total as u64));
+                progress.advance(done);
+            }
+            Some(before) => progress.advance(done.saturating_sub(before)),
+        }
+        self.0 = Some(done.max(self.0.unwrap_or(0)));
+    }
+}
+
 fn remote_has_branch_cli(up: &Upstream) -> Result<bool, GitError> {
     let out = run_git(
         up,
@@ -326,17 +408,46 @@ fn remote_has_branch_cli(up: &Upstream) -> Result<bool, GitError> {
             &up.remote,
             &format!("refs/heads/{}", up.remote_branch),
         ],
+        &crate::progress::Silent,
     )?;
     Ok(!out.trim().is_empty())
 }
 
-/// `git` in the work tree, never prompting (a sync runs unattended).
+/// Seconds an ssh connection (the banner exchange included) may take, and an https transfer
+/// may move no byte, before it fails: well inside [`run::STALL`], so that their own message,
+/// which says what timed out, is the one given.
+const CONNECT_SECS: u32 = 20;
+
+/// `git` in the work tree, never prompting (a sync runs unattended), with a timeout where the
+/// transport has one and the user has set none (http's low-speed limit; ssh's connect timeout
+/// and keep-alive, unless the user gives git an ssh command of their own).
 fn git_command(up: &Upstream) -> Command {
     let mut c = Command::new("git");
-    c.arg("-C")
-        .arg(&up.workdir)
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .stdin(std::process::Stdio::null());
+    c.arg("-C").arg(&up.workdir).env("GIT_TERMINAL_PROMPT", "0");
+    let config = repo(&up.workdir)
+        .ok()
+        .and_then(|r| r.config().and_then(|mut c| c.snapshot()).ok());
+    let set = |key: &str, env: &str| {
+        std::env::var_os(env).is_some() || config.as_ref().is_some_and(|c| c.get_entry(key).is_ok())
+    };
+    if !set("http.lowSpeedLimit", "GIT_HTTP_LOW_SPEED_LIMIT")
+        && !set("http.lowSpeedTime", "GIT_HTTP_LOW_SPEED_TIME")
+    {
+        c.env("GIT_HTTP_LOW_SPEED_LIMIT", "1")
+            .env("GIT_HTTP_LOW_SPEED_TIME", CONNECT_SECS.to_string());
+    }
+    if over_ssh(&up.url)
+        && !set("core.sshCommand", "GIT_SSH_COMMAND")
+        && std::env::var_os("GIT_SSH").is_none()
+    {
+        c.env(
+            "GIT_SSH_COMMAND",
+            format!(
+                "ssh -o ConnectTimeout={CONNECT_SECS} -o ServerAliveInterval=10 \
+                 -o ServerAliveCountMax=3"
+            ),
+        );
+    }
     c
 }
 
@@ -352,46 +463,109 @@ impl From<Failed> for GitError {
     }
 }
 
-/// Run `git args` in the work tree; its stdout.
-fn run_git(up: &Upstream, args: &[&str]) -> Result<String, Failed> {
-    let out = git_command(up)
-        .args(args)
-        .output()
-        .map_err(|source| Failed {
-            stdout: String::new(),
-            error: GitError::Io {
-                action: "run",
-                path: PathBuf::from("git"),
-                source,
-            },
-        })?;
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    if !out.status.success() {
-        let action = if args[0] == "push" {
-            "push to"
+/// Run `git args` in the work tree, its progress told to `progress`; its stdout. A transfer
+/// that stalls is stopped ([`run::STALL`]), except over ssh, which may be asking at the
+/// terminal (see [`super::run`]).
+fn run_git(up: &Upstream, args: &[&str], progress: &dyn Progress) -> Result<String, Failed> {
+    let action = if args[0] == "push" {
+        "push to"
+    } else {
+        "fetch from"
+    };
+    let mut cmd = git_command(up);
+    cmd.args(args);
+    let stall = (!over_ssh(&up.url)).then_some(run::STALL);
+    let failed = |error| Failed {
+        stdout: String::new(),
+        error,
+    };
+    let ran = run::run(cmd, stall, progress).map_err(|stopped| match stopped {
+        Stopped::Spawn(source) => failed(GitError::Io {
+            action: "run",
+            path: PathBuf::from("git"),
+            source,
+        }),
+        Stopped::Stalled(after) => failed(GitError::TimedOut {
+            action,
+            remote: up.remote.clone(),
+            url: up.url.clone(),
+            why: format!(
+                "nothing came from the remote for {} seconds",
+                after.as_secs()
+            ),
+        }),
+    })?;
+    if !ran.status.success() {
+        let why = redact(ran.stderr.trim());
+        let (remote, url) = (up.remote.clone(), up.url.clone());
+        let error = if timed_out(&why) {
+            GitError::TimedOut {
+                action,
+                remote,
+                url,
+                why,
+            }
         } else {
-            "fetch from"
+            GitError::Transfer {
+                action,
+                remote,
+                url,
+                why,
+            }
         };
         return Err(Failed {
-            stdout,
-            error: GitError::Transfer {
-                action,
-                remote: up.remote.clone(),
-                url: up.url.clone(),
-                why: redact(String::from_utf8_lossy(&out.stderr).trim()),
-            },
+            stdout: ran.stdout,
+            error,
         });
     }
-    Ok(stdout)
+    Ok(ran.stdout)
+}
+
+/// Whether git's words say a connection timed out (ssh's connect timeout, curl's low-speed
+/// limit or its own connect timeout).
+fn timed_out(why: &str) -> bool {
+    let w = why.to_ascii_lowercase();
+    w.contains("timed out") || w.contains("operation too slow")
 }
 
 fn transfer(up: &Upstream, action: &'static str, e: git2::Error) -> GitError {
+    let (remote, url, why) = (up.remote.clone(), up.url.clone(), redact(e.message()));
+    if timed_out(&why) {
+        return GitError::TimedOut {
+            action,
+            remote,
+            url,
+            why,
+        };
+    }
     GitError::Transfer {
         action,
-        remote: up.remote.clone(),
-        url: up.url.clone(),
-        why: redact(e.message()),
+        remote,
+        url,
+        why,
     }
+}
+
+/// Make the remote branch the upstream of the local branch when it has none, as `git push -u`
+/// does, so that a plain `git pull` or `git push` goes where the sync goes. An upstream the
+/// user set (another remote, another branch) is left as it is. Whether it was set.
+pub fn set_upstream(vault_root: &Path, up: &Upstream) -> Result<bool, GitError> {
+    let git = git_error(vault_root);
+    let repo = repo(vault_root)?;
+    let config = repo.config().map_err(&git)?;
+    let remote_key = format!("branch.{}.remote", up.branch);
+    if config.get_entry(&remote_key).is_ok() {
+        return Ok(false);
+    }
+    let mut local = config.open_level(git2::ConfigLevel::Local).map_err(&git)?;
+    local.set_str(&remote_key, &up.remote).map_err(&git)?;
+    local
+        .set_str(
+            &format!("branch.{}.merge", up.branch),
+            &format!("refs/heads/{}", up.remote_branch),
+        )
+        .map_err(&git)?;
+    Ok(true)
 }
 
 #[cfg(test)]
@@ -399,23 +573,54 @@ mod tests {
     use super::*;
 
     #[test]
-    fn libgit2_carries_local_file_and_git_urls_only() {
+    fn libgit2_carries_remotes_on_this_disk_only() {
         for url in [
             "/srv/git/vault.git",
             "../vault.git",
             "file:///srv/vault.git",
-            "git://127.0.0.1:9418/v.git",
             "./a:b",
         ] {
             assert!(libgit2_reaches(url), "{url}");
+            assert!(!over_ssh(url), "{url}");
+        }
+        for url in [
+            "git://127.0.0.1:9418/v.git",
+            "https://example.com/v.git",
+            "http://127.0.0.1:1/v.git",
+        ] {
+            assert!(!libgit2_reaches(url), "{url}");
+            assert!(!over_ssh(url), "{url}");
         }
         for url in [
             "git@github.com:me/vault.git",
             "host:vault.git",
             "ssh://me@host/v.git",
-            "https://example.com/v.git",
+            "git+ssh://host/v.git",
         ] {
             assert!(!libgit2_reaches(url), "{url}");
+            assert!(over_ssh(url), "{url}");
+        }
+        assert_eq!(
+            local_path("file:///srv/v.git"),
+            Some(PathBuf::from("/srv/v.git"))
+        );
+    }
+
+    #[test]
+    fn timeouts_are_told_from_other_failures() {
+        for why in [
+            "ssh: connect to host h port 22: Connection timed out",
+            "Connection timed out during banner exchange",
+            "fatal: unable to access 'http://h/x/': Operation too slow. Less than 1 bytes/sec",
+            "failed to connect to h: Operation timed out",
+        ] {
+            assert!(timed_out(why), "{why}");
+        }
+        for why in [
+            "fatal: repository 'http://h/x/' not found",
+            "Connection refused",
+        ] {
+            assert!(!timed_out(why), "{why}");
         }
     }
 

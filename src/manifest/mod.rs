@@ -142,21 +142,99 @@ pub enum ManifestError {
         /// What is wrong.
         what: String,
     },
+    /// The disk holding the manifest is full: SQLite's "database or disk is full", or an I/O
+    /// error while the disk has (next to) no space left (growing its shared memory, `xShmMap`,
+    /// fails so).
+    #[error("manifest {}: the disk is full ({source})", path.display())]
+    DiskFull {
+        /// The database file.
+        path: PathBuf,
+        /// SQLite's words.
+        source: rusqlite::Error,
+    },
+    /// One of the manifest's side files (`sparks.db-wal`, `sparks.db-shm`) cannot be written
+    /// by this user while the manifest itself can: left read-only by a time `sparks.db` was
+    /// (SQLite makes them with its mode), or made by another user.
+    #[error(
+        "manifest {}: its side file {} cannot be written by this user (read-only, or another \
+         user's), so nothing can be recorded",
+        path.display(),
+        side.display()
+    )]
+    SideFile {
+        /// The database file.
+        path: PathBuf,
+        /// The side file.
+        side: PathBuf,
+    },
+}
+
+/// Below this much space left, an I/O error of SQLite's is taken for a full disk.
+const FULL_BELOW: u64 = 1 << 20;
+
+/// The manifest's side files in WAL mode: the log and its shared-memory index.
+fn side_files(path: &Path) -> [PathBuf; 2] {
+    ["-wal", "-shm"].map(|suffix| PathBuf::from(format!("{}{suffix}", path.display())))
+}
+
+/// SQLite's error about the manifest at `path`, told as what it means for the user: a full disk
+/// and a side file this user cannot write are their own errors (neither is mended by
+/// rebuilding the manifest), anything else [`ManifestError::Sql`].
+fn sql_error(path: &Path, source: rusqlite::Error) -> ManifestError {
+    use rusqlite::ErrorCode::{CannotOpen, DiskFull, ReadOnly, SystemIoFailure};
+    let path = path.to_path_buf();
+    match source.sqlite_error_code() {
+        Some(DiskFull) => ManifestError::DiskFull { path, source },
+        Some(SystemIoFailure) if crate::fsio::nearly_full(&path, FULL_BELOW) => {
+            ManifestError::DiskFull { path, source }
+        }
+        Some(ReadOnly | CannotOpen) if crate::fsio::writable(&path) => {
+            match side_files(&path)
+                .into_iter()
+                .find(|side| side.exists() && !crate::fsio::writable(side))
+            {
+                Some(side) => ManifestError::SideFile { path, side },
+                None => ManifestError::Sql { path, source },
+            }
+        }
+        _ => ManifestError::Sql { path, source },
+    }
 }
 
 impl ManifestError {
-    /// Whether SQLite refused to write or to create a file (a read-only file or directory), as
-    /// opposed to a busy, corrupt or newer database.
+    /// Whether SQLite refused to write or to create a file (a read-only file or directory, a
+    /// side file this user cannot write), as opposed to a busy, corrupt or newer database.
     fn is_write_denied(&self) -> bool {
         use rusqlite::ErrorCode::{CannotOpen, ReadOnly};
-        matches!(self, ManifestError::Sql { source, .. }
-            if matches!(source.sqlite_error_code(), Some(ReadOnly | CannotOpen)))
+        match self {
+            ManifestError::Sql { source, .. } => {
+                matches!(source.sqlite_error_code(), Some(ReadOnly | CannotOpen))
+            }
+            ManifestError::SideFile { .. } => true,
+            _ => false,
+        }
     }
 
-    /// What the user can do about it.
+    /// What the user can do about it. Rebuilding is advice only for a manifest that may be
+    /// damaged: it cannot free a disk or make a file writable.
     pub fn hint(&self) -> Option<Advice> {
         match self {
             ManifestError::TooNew { .. } => Some(Advice::say("upgrade sparks")),
+            ManifestError::DiskFull { .. } => Some(Advice::free_space()),
+            ManifestError::SideFile { side, .. } => Some(
+                Advice::say(format!(
+                    "make {} writable for this user, as the manifest is, then ",
+                    side.display()
+                ))
+                .then_run(Action::Again),
+            ),
+            e if e.is_write_denied() => Some(
+                Advice::say(
+                    "the manifest, or the folder it is in, cannot be written by this user: make \
+                     them writable, then ",
+                )
+                .then_run(Action::Again),
+            ),
             ManifestError::Sql { .. } | ManifestError::Corrupt { .. } => Some(
                 Advice::say("the manifest is derived state: ")
                     .then_run(Action::Rebuild)
@@ -176,10 +254,7 @@ pub(crate) trait At<T> {
 
 impl<T> At<T> for rusqlite::Result<T> {
     fn at(self, path: &Path) -> Result<T> {
-        self.map_err(|source| ManifestError::Sql {
-            path: path.to_path_buf(),
-            source,
-        })
+        self.map_err(|source| sql_error(path, source))
     }
 }
 
@@ -225,6 +300,25 @@ pub fn set_aside(path: &Path, stamp: &str) -> std::io::Result<Vec<PathBuf>> {
     Ok(moved)
 }
 
+/// Side files this user cannot write next to a manifest it can, made writable again when this
+/// user owns them: a `sparks.db` once made read-only leaves its `-wal` and `-shm` read-only
+/// (SQLite gives them the database's mode), and every write would then fail long after
+/// `sparks.db` is writable again. Their content is kept; a side file of another user's is left
+/// for the error to name ([`ManifestError::SideFile`]).
+fn repair_side_files(path: &Path) {
+    if !crate::fsio::writable(path) {
+        return;
+    }
+    let Ok(mode) = fs_err::metadata(path).map(|m| m.permissions()) else {
+        return;
+    };
+    for side in side_files(path) {
+        if side.exists() && !crate::fsio::writable(&side) {
+            let _ = fs_err::set_permissions(&side, mode.clone());
+        }
+    }
+}
+
 impl Manifest {
     /// Open (creating if needed) the manifest at `path` and bring its schema up to date.
     ///
@@ -232,6 +326,7 @@ impl Manifest {
     /// the WAL's side files; the manifest is then opened read-only, so that the commands that
     /// only read still answer, and any write fails naming the manifest.
     pub fn open(path: &Path) -> Result<Manifest> {
+        repair_side_files(path);
         match Manifest::open_writable(path) {
             Err(e) if e.is_write_denied() && path.is_file() => {
                 Manifest::open_read_only(path).map_err(|_| e)
@@ -489,5 +584,27 @@ mod tests {
         let err = Manifest::open(&p).unwrap_err();
         assert!(err.to_string().contains("sparks.db"), "{err}");
         assert!(err.hint().is_some());
+    }
+
+    /// SQLite's "database or disk is full" is a full disk, advised as one: never a rebuild,
+    /// which would need more space still.
+    #[test]
+    fn a_full_database_is_a_full_disk_with_advice_to_free_space() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("sparks.db");
+        let m = Manifest::open(&p).unwrap();
+        let pages: i64 = m
+            .conn
+            .query_row("PRAGMA page_count", [], |r| r.get(0))
+            .unwrap();
+        m.conn.pragma_update(None, "max_page_count", pages).unwrap();
+        let err = m
+            .conn
+            .execute_batch("CREATE TABLE filler(x); INSERT INTO filler VALUES (zeroblob(1000000));")
+            .at(&p)
+            .unwrap_err();
+        assert!(matches!(err, ManifestError::DiskFull { .. }), "{err:?}");
+        assert!(err.to_string().contains("the disk is full"), "{err}");
+        assert_eq!(err.hint(), Some(Advice::free_space()));
     }
 }

@@ -164,6 +164,9 @@ pub fn sync(
         up: &up,
         run: RunDir::of(root),
         report: &mut report,
+        // A remote named for this call only (`--remote`, an agent's `remote`) never becomes
+        // the branch's upstream: later syncs and plain git go on where they went.
+        track: opts.remote.is_none(),
     };
     if opts.dry_run {
         s.preview()?;
@@ -181,6 +184,8 @@ struct Syncing<'a> {
     up: &'a Upstream,
     run: RunDir,
     report: &'a mut SyncReport,
+    /// Make the remote the branch's upstream if it has none.
+    track: bool,
 }
 
 impl Syncing<'_> {
@@ -204,9 +209,10 @@ impl Syncing<'_> {
         self.report.leave_out(left_out);
         crate::fault::reached("sync.commit");
         let mut why = String::new();
+        let progress = self.manifest.progress();
         for round in 1..=ROUNDS {
             self.report.rounds = round;
-            let theirs = runstate::guarded(root, || remote::fetch(root, self.up))?;
+            let theirs = runstate::guarded(root, || remote::fetch(root, self.up, &*progress))?;
             if let Some(t) = &theirs {
                 self.bring_in(t)?;
             }
@@ -215,14 +221,19 @@ impl Syncing<'_> {
             }
             let ahead = gitmerge::ahead(root, theirs.as_deref())?;
             if ahead == 0 {
+                if theirs.is_some() {
+                    self.track()?;
+                }
                 return Ok(());
             }
             // A push to a repository on this disk writes its refs there too.
             let also: Vec<PathBuf> = remote::local_git_dir(self.up).into_iter().collect();
-            match runstate::guarded_also(root, &also, || remote::push(root, self.up))? {
+            let push = || remote::push(root, self.up, &*progress);
+            match runstate::guarded_also(root, &also, push)? {
                 Pushed::Done => {
                     self.report.outgoing = ahead;
                     self.report.pushed = true;
+                    self.track()?;
                     crate::fault::reached("sync.push");
                     return Ok(());
                 }
@@ -233,6 +244,16 @@ impl Syncing<'_> {
             remote: self.up.remote.clone(),
             why,
         })
+    }
+
+    /// As `git push -u`: the remote branch made the upstream of a branch that has none, so
+    /// that a plain `git pull` or `git push` goes where the sync goes.
+    fn track(&self) -> Result<(), SyncError> {
+        if self.track {
+            let root = &self.vault.root;
+            runstate::guarded(root, || remote::set_upstream(root, self.up))?;
+        }
+        Ok(())
     }
 
     /// Register the merge driver here, so that a `git pull` between syncs merges Sparks' files
@@ -486,7 +507,8 @@ impl Syncing<'_> {
             self.report.would_commit = pending.paths.len();
             self.report.leave_out(pending.left_out);
         }
-        let theirs = runstate::guarded(root, || remote::fetch(root, self.up))?;
+        let progress = self.manifest.progress();
+        let theirs = runstate::guarded(root, || remote::fetch(root, self.up, &*progress))?;
         if let Some(t) = &theirs {
             match gitmerge::relation(root, t)? {
                 Relation::UpToDate => {}

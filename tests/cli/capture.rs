@@ -177,3 +177,47 @@ fn nul_bytes_are_dropped_from_a_capture() {
     assert!(r.stderr.contains("the capture is empty"), "{}", r.stderr);
     assert_eq!(entries(&v), ["nul in the middle"]);
 }
+
+/// A capture that reached the inbox but that the manifest could not record (here `sparks.db`
+/// is read-only) succeeds with a warning, in text and in `--json`: a caller that took an error
+/// for "not captured" would capture it again. The next command that can write the manifest
+/// records it.
+#[test]
+fn a_capture_the_manifest_cannot_record_exits_0_with_a_warning() {
+    use crate::harness::{chmod, open_to_nobody, run_unprivileged};
+    let v = TestVault::new();
+    v.run(&["scan"]).ok();
+    open_to_nobody(&v);
+    chmod(&v.path("sparks.db"), "444");
+    let run = run_unprivileged(&v, &["capture", "--json", "kept once"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let warnings = run.json()["warnings"].clone();
+    let warning = warnings[0].as_str().unwrap_or_default();
+    assert!(
+        warning.starts_with("the capture is in inbox.md, but the manifest could not record it")
+            && warning.contains("sparks.db")
+            && warning.ends_with("do not capture it again"),
+        "{warnings}"
+    );
+    assert!(
+        run.stderr.contains(&format!("warning: {warning}")),
+        "{}",
+        run.stderr
+    );
+    let run = run_unprivileged(&v, &["capture", "and another"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.stdout.starts_with("captured at inbox.md line"),
+        "{run:?}"
+    );
+    assert!(
+        run.stderr.contains("warning: the capture is in inbox.md"),
+        "{run:?}"
+    );
+    chmod(&v.path("sparks.db"), "666");
+    assert_eq!(entries(&v), ["kept once", "and another"]);
+    // Recorded now: a capture that works says nothing more.
+    let run = v.run(&["capture", "--json", "third"]).ok();
+    assert_eq!(run.json()["warnings"], serde_json::json!([]));
+    assert_eq!(run.stderr, "");
+}

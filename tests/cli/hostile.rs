@@ -2,7 +2,7 @@
 //! disk. Each must give a clear answer and lose nothing.
 
 use crate::harness::{
-    Run, TestVault, chmod_r, is_root, open_to_nobody, rows, run_unprivileged, tree,
+    Run, TestVault, chmod, chmod_r, is_root, open_to_nobody, rows, run_unprivileged, tree,
 };
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -318,8 +318,8 @@ fn temp_files(v: &TestVault) -> Vec<String> {
 }
 
 /// A full disk (a 2 MB tmpfs, when the tests run as root): finalize, `tasks add`, `fmt --fix`
-/// and `index` each fail with a clear error, change no file, leave no temporary file, and
-/// complete once space is freed; every capture is archived exactly once.
+/// and `index` each fail saying the disk is full and to free space, change no file, leave no
+/// temporary file, and complete once space is freed; every capture is archived exactly once.
 #[test]
 fn a_full_disk_fails_each_write_cleanly_and_a_rerun_completes() {
     let v = TestVault::empty();
@@ -347,15 +347,24 @@ fn a_full_disk_fails_each_write_cleanly_and_a_rerun_completes() {
     ] {
         let run = v.run(args);
         assert_eq!(run.code, Some(1), "{args:?} on a full disk: {run:?}");
-        // SQLite reports a full disk while it grows its shared-memory file as an I/O error of
-        // the manifest (named); every other write says "No space left on device".
+        // A full disk is said to be one, whether a write or SQLite met it (SQLite growing its
+        // shared-memory file gets a bare "disk I/O error"), and the advice is to free space:
+        // never to rebuild the manifest, which would need more space still.
+        let (error, hint) = run
+            .stderr
+            .split_once("\nhint: ")
+            .unwrap_or((&run.stderr, ""));
         assert!(
-            run.stderr.contains("No space left")
-                || run.stderr.contains("disk is full")
-                || run.stderr.contains("sparks.db: disk I/O error"),
-            "{args:?}: not a clear error: {}",
+            error.contains("No space left") || error.contains("the disk is full"),
+            "{args:?}: not said to be a full disk: {}",
             run.stderr
         );
+        assert!(
+            hint.starts_with("free some space on the disk that holds the vault, then run"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert!(!hint.contains("rebuild"), "{args:?}: {}", run.stderr);
         assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
         assert_eq!(
             std::fs::read(v.path(file)).ok().as_deref(),
@@ -452,4 +461,77 @@ fn frontmatter_nested_too_deep_or_too_large_is_that_files_error() {
     assert_eq!(q["pages"][0]["path"], "wiki/concepts/Fine.md", "{q}");
     // Generous: unbounded, the parser took minutes on the first file alone.
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
+}
+
+/// The permission bits of `path`.
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+/// A `sparks.db` made read-only for a while (chmod 444) leaves its `-wal` and `-shm` read-only:
+/// SQLite gives the side files it makes the database's mode. Once `sparks.db` is writable
+/// again, writes go through as before (the side files, this user's, made writable again, their
+/// content kept); a side file another user owns is named, with what to do, instead of the
+/// manifest.
+#[test]
+fn read_only_side_files_of_the_manifest_are_repaired_or_named() {
+    let v = TestVault::new();
+    v.capture(&["one"]);
+    v.run(&["scan"]).ok();
+    open_to_nobody(&v);
+    let db = v.path("sparks.db");
+    let sides = [v.path("sparks.db-wal"), v.path("sparks.db-shm")];
+    let leave_read_only_sides = || {
+        chmod(&db, "444");
+        let run = run_unprivileged(&v, &["status"]);
+        assert_eq!(run.code, Some(0), "reads answer: {run:?}");
+        for side in &sides {
+            assert_eq!(mode(side) & 0o222, 0, "{}: made read-only", side.display());
+        }
+        chmod(&db, "666");
+    };
+    leave_read_only_sides();
+    for args in [
+        &["capture", "two"][..],
+        &["tasks", "add", "--section", "Home", "--text", "x"],
+        &["scan"],
+    ] {
+        let run = run_unprivileged(&v, args);
+        assert_eq!(run.code, Some(0), "{args:?}: {run:?}");
+        assert!(!run.stderr.contains("warning"), "{args:?}: {}", run.stderr);
+    }
+    let inbox = v.read("inbox.md");
+    assert_eq!(inbox.matches("two").count(), 1, "{inbox}");
+    // Another user's side file cannot be made writable: it is named.
+    if !is_root() {
+        return;
+    }
+    leave_read_only_sides();
+    let shm = &sides[1];
+    assert!(
+        std::process::Command::new("chown")
+            .arg("root:root")
+            .arg(shm)
+            .status()
+            .unwrap()
+            .success()
+    );
+    chmod(shm, "644");
+    let run = run_unprivileged(&v, &["scan"]);
+    assert_eq!(run.code, Some(1), "{run:?}");
+    let named = format!(
+        "its side file {} cannot be written by this user",
+        shm.display()
+    );
+    assert!(run.stderr.contains(&named), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!(
+            "hint: make {} writable for this user",
+            shm.display()
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("rebuild"), "{}", run.stderr);
 }

@@ -44,6 +44,7 @@ mod sync_kills;
 mod sync_trust;
 mod sync_twice;
 mod tasks;
+mod transport;
 mod untrusted;
 mod view;
 mod view_embeds;

@@ -1212,3 +1212,30 @@ fn sparks_sync_never_tells_a_remote_url_s_credentials() {
         "the token reached stderr:\n{stderr}"
     );
 }
+
+/// `sparks_capture` whose entry reached the inbox but that the manifest could not record (held
+/// by another process past the 30 s a write waits) answers with the capture and a warning, not
+/// a tool error: an agent that took an error for "not captured" would capture it again.
+#[test]
+fn sparks_capture_the_manifest_cannot_record_answers_with_a_warning() {
+    let v = TestVault::new();
+    v.run(&["scan"]).ok();
+    let held = harness::db(&v);
+    held.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let steps = vec![call("sparks_capture", json!({"text": "kept once"}), &[], 0)];
+    let records = run_client(&v, &steps, false);
+    held.execute_batch("ROLLBACK").unwrap();
+    let calls: Vec<&Value> = records.iter().filter(|r| r["kind"] == "call").collect();
+    assert_eq!(calls.len(), 1, "{records:?}");
+    assert!(!is_error(&calls[0]["result"]), "{}", calls[0]);
+    let captured: Value = serde_json::from_str(&text(&calls[0]["result"])).unwrap();
+    assert_eq!(captured["content"], "kept once", "{captured}");
+    let warning = captured["warnings"][0].as_str().unwrap_or_default();
+    assert!(
+        warning.contains("the manifest could not record it")
+            && warning.contains("database is locked")
+            && warning.ends_with("do not capture it again"),
+        "{captured}"
+    );
+    assert_eq!(v.read("inbox.md").matches("kept once").count(), 1);
+}

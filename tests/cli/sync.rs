@@ -423,8 +423,8 @@ fn the_git_executable_carries_the_transfers_when_asked() {
     assert!(d.b.path("wiki/concepts/Alpha.md").exists());
 }
 
-/// The same flow with the repository served by `git daemon` on loopback (`git://`, which
-/// libgit2 carries).
+/// The same flow with the repository served by `git daemon` on loopback (`git://`, which the
+/// `git` executable carries, bounded by a timeout).
 #[test]
 fn a_repository_served_by_git_daemon() {
     let d = Devices::new();
@@ -466,7 +466,7 @@ fn a_repository_served_by_git_daemon() {
     let r = sync(&d.a);
     assert_eq!(
         (r["transport"].as_str(), r["pushed"].as_bool()),
-        (Some("libgit2"), Some(true)),
+        (Some("git"), Some(true)),
         "{r}"
     );
     d.b.page("wiki/concepts/Beta.md", "Beta", "From B.");

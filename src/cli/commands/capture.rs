@@ -12,7 +12,9 @@ use std::io::Read as _;
 /// The words given, joined by spaces, become one entry at the end of the inbox; with no words
 /// (or `-`), standard input does, its lines kept. --date writes the capture-date line. Written
 /// under the vault lock and atomically, so a capture racing an ingest's finalize is never lost;
-/// empty text is refused (exit 2) and the inbox stays as it was.
+/// empty text is refused (exit 2) and the inbox stays as it was. Once the entry is in the inbox
+/// the capture succeeds (exit 0), even if the manifest could not record it: that is a warning
+/// (and `warnings` in --json), as capturing again would add the entry twice.
 ///
 /// Example: sparks capture "Read: the Sparks design notes https://example.org/notes"
 #[derive(Debug, Args)]
@@ -38,6 +40,10 @@ pub fn run(ctx: &Ctx, args: CaptureArgs) -> anyhow::Result<Exit> {
         words => words.join(" "),
     };
     let captured = ctx.run(request::Capture::new(text, args.date.as_deref())?)?;
+    // Exit 0 all the same: the entry is in the inbox, and a retry would add it twice.
+    for w in &captured.warnings {
+        output::warn(w);
+    }
     output::print(&captured, args.json, |captured| {
         output::report([format!(
             "captured at inbox.md line {} ({}); {} pending",

@@ -23,7 +23,10 @@ use clap::Args;
 /// as set on this device: a value that came with a commit is reported, not applied (accept a
 /// remote with --remote NAME). A new file outside the vault's own layout (wiki/, raw/,
 /// inbox.md, sparks.toml, the agent's file, .gitattributes, .gitignore) is committed only once
-/// git tracks it (git add); the report names those left out.
+/// git tracks it (git add); the report names those left out. A branch with no upstream gets the
+/// remote's branch as its upstream (as git push -u), unless --remote named the remote. A remote
+/// over a network that does not answer fails within 30 seconds; a long transfer shows its
+/// progress on a terminal.
 ///
 /// Example: sparks sync --dry-run
 #[derive(Debug, Args)]
@@ -43,7 +46,9 @@ pub struct SyncArgs {
 
 /// Run `sync`.
 pub fn run(ctx: &Ctx, args: SyncArgs) -> anyhow::Result<Exit> {
-    let mut report = ctx.run(request::Sync::new(args.remote, args.dry_run)?.from_this_device())?;
+    let request = request::Sync::new(args.remote, args.dry_run)?.from_this_device();
+    // A long fetch or push shows its objects moving on a terminal.
+    let mut report = ctx.run_showing(request, args.json)?;
     // Its hints are advice in sentences, not a bare command line (as a lint note's is).
     report.word(hint::word);
     for n in &report.not_applied {
