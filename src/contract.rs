@@ -59,6 +59,11 @@ pub const TOPICS: &[Topic] = &[
         text: include_str!("../contract/topics/git.md"),
     },
     Topic {
+        name: "devices",
+        summary: "several devices: sync, capture, what travels, conflict copies, the merge driver",
+        text: include_str!("../contract/topics/devices.md"),
+    },
+    Topic {
         name: "config",
         summary: "every sparks.toml key, its default and meaning",
         text: include_str!("../contract/topics/config.md"),
