@@ -64,14 +64,17 @@ fuzz:
 	done
 
 ## The race tests (tests/cli/races.rs) with STRESS_ROUNDS rounds each (default 300), then the
-## random-kill soaks (tests/cli/soak/) with SOAK_ROUNDS rounds each (default 200), one test at
-## a time; each soak prints its figures (SPARKS_SOAK_SEED=N replays a soak's choices). Not part
-## of `make test`, which runs each race and soak a few rounds.
+## random-kill soaks (tests/cli/soak/) with SOAK_ROUNDS rounds each (default 200), the
+## two-device soak with DEVICES_ROUNDS (default 300, issue 48's figure), one test at a time;
+## each soak prints its figures (SPARKS_SOAK_SEED=N replays a soak's choices). Not part of
+## `make test`, which runs each race and soak a few rounds.
 STRESS_ROUNDS ?= 300
 SOAK_ROUNDS ?= 200
+DEVICES_ROUNDS ?= 300
 stress:
 	SPARKS_STRESS_ROUNDS=$(STRESS_ROUNDS) $(CARGO) test --test cli races:: -- --test-threads=1
-	SPARKS_SOAK_ROUNDS=$(SOAK_ROUNDS) $(CARGO) test --test cli soak:: -- --test-threads=1 --nocapture
+	SPARKS_SOAK_ROUNDS=$(SOAK_ROUNDS) $(CARGO) test --test cli soak:: -- --test-threads=1 --nocapture --skip soak::devices::
+	SPARKS_SOAK_ROUNDS=$(DEVICES_ROUNDS) $(CARGO) test --test cli soak::devices:: -- --test-threads=1 --nocapture
 
 ## Write the man pages, sparks.1 and one per command, to target/man/ (`man -l target/man/sparks.1`).
 man:

@@ -7,20 +7,25 @@
 //! This file owns what the soaks share: the seeded choices, the kill, the disturbance, the
 //! reruns and the figures. Each soak (one file under `soak/`) owns its set-up and its
 //! invariant. A soak runs `SPARKS_SOAK_ROUNDS` rounds (a few in `make test`, 200 in `make
-//! stress`), prints one line of figures and fails unless lost, duplicated, stuck, staged files
-//! left and git locks left are all 0. `SPARKS_SOAK_SEED` replays a run's choices (delays,
-//! disturbances, batch sizes); where a kill lands also depends on how fast the machine is.
+//! stress`), prints one line of figures and fails unless lost, duplicated, stuck, files with
+//! conflict markers, staged files left and git locks left are all 0. `SPARKS_SOAK_SEED`
+//! replays a run's choices (delays, disturbances, batch sizes); where a kill lands also depends
+//! on how fast the machine is.
 
+mod appends;
 mod captures;
+mod devices;
 mod finalize;
 mod merge;
 mod mv;
 mod referrers;
 mod revert;
 mod sync;
+mod tokens;
 
 use crate::harness::{Run, TestVault, delete_manifest, finish, number_from_env};
 use std::collections::{BTreeSet, HashSet};
+use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -151,6 +156,8 @@ pub struct Soak {
     lost: usize,
     duplicated: usize,
     stuck: usize,
+    /// Files found holding conflict-marker lines (each counted once however long it stays).
+    markers: BTreeSet<String>,
     staged: BTreeSet<String>,
     git_locks: usize,
     counted: HashSet<(bool, String)>,
@@ -189,6 +196,7 @@ impl Soak {
             lost: 0,
             duplicated: 0,
             stuck: 0,
+            markers: BTreeSet::new(),
             staged: BTreeSet::new(),
             git_locks: 0,
             counted: HashSet::new(),
@@ -254,6 +262,38 @@ impl Soak {
                 None => {}
             }
         }
+        self.kill(child, args, format!("after {ms} ms"))
+    }
+
+    /// Start `sparks <args>`, wait until the file `cue` exists (a record the command writes
+    /// before a step, such as a sync's `.sparks/sync.json` before it writes the work tree),
+    /// then 0 to `max_ms` more, and SIGKILL it if it is still running; a run that ends before
+    /// the cue appears is not killed. So that kills land inside a step a few ms long, which a
+    /// delay counted from the start reaches only now and then. Its run, as
+    /// [`Soak::kill_at_random`]'s.
+    pub fn kill_after(&mut self, v: &TestVault, args: &[&str], cue: &Path, max_ms: u64) -> Run {
+        let ms = self.rng.between(0, max_ms);
+        let mut child = v
+            .cmd(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn sparks");
+        while !cue.exists() && child.try_wait().expect("try_wait").is_none() {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        let seen = Instant::now();
+        let delay = Duration::from_millis(ms);
+        while seen.elapsed() < delay && child.try_wait().expect("try_wait").is_none() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let name = cue.file_name().unwrap_or_default().to_string_lossy();
+        self.kill(child, args, format!("{ms} ms after {name} appeared"))
+    }
+
+    /// SIGKILL `child` (`sparks <args>`) if it is still running; count the kill, and tell the
+    /// round's moment (`when` the kill was sent).
+    fn kill(&mut self, mut child: std::process::Child, args: &[&str], when: String) -> Run {
         // `Child::kill` sends SIGKILL: nothing of the process runs after it.
         let sent = child.try_wait().expect("try_wait").is_none() && child.kill().is_ok();
         let run = finish(child, &format!("{args:?}"));
@@ -262,8 +302,8 @@ impl Soak {
             self.kills += 1;
         }
         self.moment = match run.code {
-            None => format!("killed after {ms} ms"),
-            Some(c) => format!("exited {c} within {ms} ms"),
+            None => format!("killed {when}"),
+            Some(c) => format!("exited {c} before it was killed {when}"),
         };
         run
     }
@@ -357,9 +397,9 @@ impl Soak {
             let name = entry.file_name().to_string_lossy();
             if name.starts_with(".sparks-") && name.ends_with(".tmp") {
                 let rel = entry.path().strip_prefix(&v.root).expect("in the vault");
-                let rel = rel.display().to_string();
-                if self.staged.insert(rel.clone()) {
-                    new.push(rel);
+                // Keyed by the full path: two devices may leave one at the same place.
+                if self.staged.insert(entry.path().display().to_string()) {
+                    new.push(rel.display().to_string());
                 }
             }
         }
@@ -373,6 +413,35 @@ impl Soak {
         let locks = self.remove_git_locks(v);
         if !locks.is_empty() {
             self.note(round, format!("git locks left: {locks:?}"));
+        }
+    }
+
+    /// Count the files of `v`'s work tree (`.git`, the manifest and `.sparks` aside) that hold
+    /// a conflict-marker line (`<<<<<<< `, `=======`, `>>>>>>> `), each once over the soak;
+    /// `device` names the vault in the note.
+    pub fn markers(&mut self, v: &TestVault, device: &str, round: usize) {
+        for entry in walkdir::WalkDir::new(&v.root)
+            .into_iter()
+            .filter_entry(|e| e.file_name() != ".git" && e.file_name() != ".sparks")
+            .flatten()
+        {
+            let name = entry.file_name().to_string_lossy();
+            if !entry.file_type().is_file() || name.starts_with("sparks.db") {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(entry.path()) else {
+                continue;
+            };
+            let marker = text
+                .lines()
+                .find(|l| l.starts_with("<<<<<<<") || l.starts_with(">>>>>>>") || *l == "=======");
+            if let Some(line) = marker
+                && self.markers.insert(entry.path().display().to_string())
+            {
+                let rel = entry.path().strip_prefix(&v.root).expect("in the vault");
+                let what = format!("{device}'s {} holds {line:?}", rel.display());
+                self.note(round, format!("conflict markers: {what}"));
+            }
         }
     }
 
@@ -399,8 +468,8 @@ impl Soak {
     /// The figures, one line.
     fn figures(&self) -> String {
         format!(
-            "soak {}: rounds {}, kills {}, reruns {}, lost {}, duplicated {}, stuck {}, staged \
-             files left {}, git locks left {}, kill window 0-{} ms, seed {}",
+            "soak {}: rounds {}, kills {}, reruns {}, lost {}, duplicated {}, stuck {}, markers \
+             {}, staged files left {}, git locks left {}, kill window 0-{} ms, seed {}",
             self.name,
             self.rounds,
             self.kills,
@@ -408,6 +477,7 @@ impl Soak {
             self.lost,
             self.duplicated,
             self.stuck,
+            self.markers.len(),
             self.staged.len(),
             self.git_locks,
             self.max_delay_ms,
@@ -416,7 +486,7 @@ impl Soak {
     }
 
     /// Print the notes, the time and the figures; fail unless nothing was lost, duplicated,
-    /// stuck or left behind.
+    /// stuck, marked as a conflict or left behind.
     pub fn report(self) {
         for n in self.notes.iter().take(NOTES_SHOWN) {
             println!("  {n}");
@@ -437,6 +507,7 @@ impl Soak {
             self.lost == 0
                 && self.duplicated == 0
                 && self.stuck == 0
+                && self.markers.is_empty()
                 && self.staged.is_empty()
                 && self.git_locks == 0,
             "{figures} (the notes above say where)"
