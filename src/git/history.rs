@@ -15,20 +15,12 @@ pub type Versions = [Option<Vec<u8>>; 3];
 pub fn versions(vault_root: &Path, theirs: &str, path: &str) -> Result<Versions, GitError> {
     let git = git_error(vault_root);
     let repo = repo(vault_root)?;
-    let ours = repo.head().and_then(|h| h.peel_to_commit()).map_err(&git)?;
-    let theirs = repo
-        .find_commit(Oid::from_str(theirs).map_err(&git)?)
-        .map_err(&git)?;
-    let base = match repo.merge_base(ours.id(), theirs.id()) {
-        Ok(b) => Some(repo.find_commit(b).and_then(|c| c.tree()).map_err(&git)?),
-        Err(e) if e.code() == git2::ErrorCode::NotFound => None,
-        Err(e) => return Err(git(e)),
-    };
+    let [base, ours, theirs] = super::merge::three_trees(&repo, theirs).map_err(&git)?;
     let read = |tree: Option<&Tree<'_>>| file(&repo, tree, path).map_err(&git);
     Ok([
         read(base.as_ref())?,
-        read(Some(&ours.tree().map_err(&git)?))?,
-        read(Some(&theirs.tree().map_err(&git)?))?,
+        read(ours.as_ref())?,
+        read(theirs.as_ref())?,
     ])
 }
 

@@ -164,16 +164,11 @@ pub fn merge(
 ) -> Result<Merge, GitError> {
     let git = git_error(vault_root);
     let repo = repo(vault_root)?;
-    let ours = repo.head().and_then(|h| h.peel_to_commit()).map_err(&git)?;
-    let theirs = repo
-        .find_commit(Oid::from_str(theirs).map_err(&git)?)
-        .map_err(&git)?;
-    let base = match repo.merge_base(ours.id(), theirs.id()) {
-        Ok(b) => Some(repo.find_commit(b).and_then(|c| c.tree()).map_err(&git)?),
-        Err(e) if e.code() == git2::ErrorCode::NotFound => None,
-        Err(e) => return Err(git(e)),
-    };
-    let (ours_tree, theirs_tree) = (ours.tree().map_err(&git)?, theirs.tree().map_err(&git)?);
+    let [base, ours_tree, theirs_tree] = three_trees(&repo, theirs).map_err(&git)?;
+    let (ours_tree, theirs_tree) = (
+        ours_tree.ok_or_else(|| git(git2::Error::from_str("HEAD has no tree")))?,
+        theirs_tree.ok_or_else(|| git(git2::Error::from_str("the commit has no tree")))?,
+    );
     let ours_changes = changes(&repo, base.as_ref(), &ours_tree).map_err(&git)?;
     let theirs_changes = changes(&repo, base.as_ref(), &theirs_tree).map_err(&git)?;
 
@@ -249,6 +244,22 @@ pub fn merge(
     out.tree = index.write_tree_to(&repo).map_err(&git)?.to_string();
     out.changed.sort();
     Ok(out)
+}
+
+/// The trees of a merge of the commit `theirs` into HEAD: the merge base's (`None` without a
+/// common ancestor), HEAD's and `theirs`'s.
+pub(super) fn three_trees<'r>(
+    repo: &'r Repository,
+    theirs: &str,
+) -> Result<[Option<Tree<'r>>; 3], git2::Error> {
+    let ours = repo.head().and_then(|h| h.peel_to_commit())?;
+    let theirs = repo.find_commit(Oid::from_str(theirs)?)?;
+    let base = match repo.merge_base(ours.id(), theirs.id()) {
+        Ok(b) => Some(repo.find_commit(b).and_then(|c| c.tree())?),
+        Err(e) if e.code() == git2::ErrorCode::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    Ok([base, Some(ours.tree()?), Some(theirs.tree()?)])
 }
 
 /// Git's three-way line merge of one text: `None` when the sides changed overlapping lines.

@@ -74,6 +74,12 @@ impl Key {
                 io::Error::other(format!("{} vanished while read", path.display()))
             });
         }
+        // A secret: readable by this user alone.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs_err::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
+        }
         Ok(Some(Key(bytes)))
     }
 

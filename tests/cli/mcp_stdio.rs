@@ -9,14 +9,14 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
 /// A running `sparks serve`, initialised, killed when dropped.
-struct Served {
+pub struct Served {
     child: Child,
     stdin: ChildStdin,
     replies: Receiver<Value>,
 }
 
 impl Served {
-    fn start(v: &TestVault) -> Served {
+    pub fn start(v: &TestVault) -> Served {
         let mut child = v
             .cmd(&["serve", "--no-watch"])
             .stdin(Stdio::piped())
@@ -57,6 +57,24 @@ impl Served {
         self.stdin.write_all(line.as_bytes()).expect("write");
         self.stdin.write_all(b"\n").expect("write");
         self.stdin.flush().expect("flush");
+    }
+
+    /// Call `tool` with `arguments`: its result (`isError` says whether it is a tool error).
+    #[track_caller]
+    pub fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1_000);
+        let id = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.send(
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                    "params": {"name": tool, "arguments": arguments}})
+            .to_string(),
+        );
+        loop {
+            let r = self.reply();
+            if r["id"] == json!(id) {
+                return r["result"].clone();
+            }
+        }
     }
 
     #[track_caller]

@@ -68,7 +68,7 @@ fn an_ingest_made_on_one_device_is_listed_shown_and_reverted_on_the_other() {
     assert_eq!(by_id["token"], shown["token"]);
 
     // And over MCP, by the token.
-    let mut mcp = crate::untrusted::Mcp::start(&d.b);
+    let mut mcp = crate::mcp_stdio::Served::start(&d.b);
     let over_mcp = mcp.call("sparks_ingest_show", serde_json::json!({"id": token}));
     assert_eq!(
         over_mcp["structuredContent"]["token"], shown["token"],

@@ -4,11 +4,10 @@
 //! state, or have the victim push what lies outside the vault.
 
 use crate::harness::{TestVault, git, sealed_record};
+use crate::mcp_stdio::Served;
 use crate::sync::{Devices, sync};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::Stdio;
 
 /// A page every device has, with its text.
 const PAGE: &str = "wiki/concepts/Target.md";
@@ -132,7 +131,7 @@ fn a_journal_a_plain_git_pull_brought_is_set_aside_never_run() {
 fn a_planted_journal_runs_nothing_over_mcp_either() {
     let (d, _outside, pwned) = journal_pulled();
 
-    let mut mcp = Mcp::start(&d.b);
+    let mut mcp = Served::start(&d.b);
     let first = mcp.call("sparks_move", json!({"page": "Target", "new": "Pwned"}));
     assert_eq!(first["isError"], true, "{first}");
     let said = first.to_string();
@@ -335,67 +334,4 @@ fn a_planted_sync_record_and_manifest_change_no_local_state() {
             .ok()
             .json();
     assert!(q.to_string().contains("Target"), "{q}");
-}
-
-/// A `sparks serve` session over standard input and output.
-pub struct Mcp {
-    child: std::process::Child,
-    out: BufReader<std::process::ChildStdout>,
-    id: u64,
-}
-
-impl Mcp {
-    pub fn start(v: &TestVault) -> Mcp {
-        let mut child = v
-            .cmd(&["serve", "--no-watch"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let out = BufReader::new(child.stdout.take().unwrap());
-        let mut m = Mcp { child, out, id: 0 };
-        m.request(
-            "initialize",
-            json!({"protocolVersion": "2025-03-26", "capabilities": {},
-                   "clientInfo": {"name": "test", "version": "0"}}),
-        );
-        m.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        m
-    }
-
-    fn send(&mut self, message: Value) {
-        let stdin = self.child.stdin.as_mut().unwrap();
-        writeln!(stdin, "{message}").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        self.id += 1;
-        let id = self.id;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let mut line = String::new();
-            assert!(
-                self.out.read_line(&mut line).unwrap() > 0,
-                "the server hung up"
-            );
-            let v: Value = serde_json::from_str(&line).unwrap();
-            if v["id"] == json!(id) {
-                return v;
-            }
-        }
-    }
-
-    pub fn call(&mut self, tool: &str, arguments: Value) -> Value {
-        let r = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
-        r["result"].clone()
-    }
-}
-
-impl Drop for Mcp {
-    fn drop(&mut self) {
-        drop(self.child.stdin.take());
-        let _ = self.child.wait();
-    }
 }
