@@ -306,7 +306,7 @@ fn commit(
     for p in &paths {
         let rel = Path::new(p);
         if fs_err::symlink_metadata(workdir.join(rel)).is_ok() {
-            index.add_path(rel).map_err(git)?;
+            add_path(&mut index, rel).map_err(git)?;
         } else {
             index.remove_path(rel).map_err(git)?;
         }
@@ -349,6 +349,37 @@ fn commit(
 
 /// The author and committer, found where the git CLI finds them (see [`crate::ident`]): the
 /// environment, then the repository's configuration (local, global, system).
+/// How many times a file is added again while it grows under libgit2.
+const ADD_TRIES: usize = 5;
+
+/// `index.add_path(rel)`, tried again while the file grows under it: libgit2 hashes a file in
+/// the size it found a moment before and fails ("failed to read file into stream") when an
+/// editor or a phone app appends to it meanwhile. A sync's commit would stop on that with an
+/// error that says nothing; the append is taken whole by the next try.
+fn add_path(index: &mut Index, rel: &Path) -> Result<(), git2::Error> {
+    again_while_growing(|| index.add_path(rel))
+}
+
+/// Run `add` until it succeeds, fails otherwise than on a file that grew, or has been tried
+/// [`ADD_TRIES`] times.
+fn again_while_growing(
+    mut add: impl FnMut() -> Result<(), git2::Error>,
+) -> Result<(), git2::Error> {
+    let mut tries = 1;
+    loop {
+        match add() {
+            Err(e) if tries < ADD_TRIES && grew(&e) => tries += 1,
+            other => return other,
+        }
+    }
+}
+
+/// Whether libgit2 failed because the file it hashed was longer than it had found
+/// (`write_file_stream` in its `blob.c`; the OS error it appends is stale, often empty).
+fn grew(e: &git2::Error) -> bool {
+    e.class() == git2::ErrorClass::Os && e.message().starts_with("failed to read file into stream")
+}
+
 fn signatures(
     repo: &Repository,
     workdir: &Path,
@@ -748,7 +779,51 @@ fn changes(repo: &Repository, prefix: &str) -> Result<(Vec<String>, Vec<String>)
 
 #[cfg(test)]
 mod tests {
-    use super::own;
+    use super::{ADD_TRIES, again_while_growing, own};
+    use git2::{ErrorClass, ErrorCode};
+
+    /// libgit2's error for a file that grew while it hashed it, as a sync reported it.
+    fn grew() -> git2::Error {
+        git2::Error::new(
+            ErrorCode::GenericError,
+            ErrorClass::Os,
+            "failed to read file into stream: ",
+        )
+    }
+
+    #[test]
+    fn a_file_that_grows_while_it_is_added_is_added_again_and_other_errors_are_not_retried() {
+        let mut calls = 0;
+        let r = again_while_growing(|| {
+            calls += 1;
+            if calls < 3 { Err(grew()) } else { Ok(()) }
+        });
+        assert!(r.is_ok());
+        assert_eq!(calls, 3);
+
+        let mut calls = 0;
+        let r = again_while_growing(|| {
+            calls += 1;
+            Err(grew())
+        });
+        assert_eq!(
+            r.unwrap_err().message(),
+            "failed to read file into stream: "
+        );
+        assert_eq!(calls, ADD_TRIES, "it gives up after a few tries");
+
+        let mut calls = 0;
+        let r = again_while_growing(|| {
+            calls += 1;
+            Err(git2::Error::new(
+                ErrorCode::NotFound,
+                ErrorClass::Os,
+                "could not find 'inbox.md'",
+            ))
+        });
+        assert!(r.is_err());
+        assert_eq!(calls, 1, "any other error is returned at once");
+    }
 
     #[test]
     fn the_vault_s_own_files_are_its_layout_the_instruction_files_and_git_s() {

@@ -439,7 +439,7 @@ pub fn commit_merge(
     for p in changed_paths(&repo, &prefix).map_err(&git)? {
         let rel = Path::new(&p);
         if fs_err::symlink_metadata(workdir.join(rel)).is_ok() {
-            index.add_path(rel).map_err(&git)?;
+            super::add_path(&mut index, rel).map_err(&git)?;
         } else {
             index.remove_path(rel).map_err(&git)?;
         }

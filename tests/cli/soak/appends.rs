@@ -10,8 +10,9 @@
 
 use super::tokens::{Failed, NAMES, Pages, Tokens, append_by_hand, at_rest, device, ingest};
 use super::{Rng, Soak};
+use crate::harness::TestVault;
 use crate::sync::Devices;
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 #[test]
@@ -22,8 +23,8 @@ fn captures_appended_by_hand_while_two_devices_sync_are_each_kept_once() {
     let (mut syncs, mut stopped, mut appended, mut finalizes_stopped) = (0, 0, 0, 0);
     // A device whose ingest is open, its finalize stopped by the appends.
     let mut open = None;
-    // What stopped syncs said, each noted once.
-    let mut said = BTreeSet::new();
+    // What stopped syncs and finalizes said (the vault's path left out), how many times.
+    let mut said: BTreeMap<String, usize> = BTreeMap::new();
     for round in 0..soak.rounds {
         soak.moment = "no kill".to_string();
         // 10 to 40 captures, 2 to 8 ms apart: a round of appends lasts about as long as a
@@ -58,10 +59,7 @@ fn captures_appended_by_hand_while_two_devices_sync_are_each_kept_once() {
                     Err(Failed::Finalize(r)) => {
                         // The inbox kept changing under it: it resumes once the appends stop.
                         finalizes_stopped += 1;
-                        let first = r.stderr.lines().next().unwrap_or_default().to_string();
-                        if said.insert(first.clone()) {
-                            soak.note(round, format!("{}'s finalize stopped: {first}", NAMES[i]));
-                        }
+                        *said.entry(first_line(v, &r.stderr)).or_default() += 1;
                         open = Some(i);
                     }
                 }
@@ -73,10 +71,7 @@ fn captures_appended_by_hand_while_two_devices_sync_are_each_kept_once() {
                 Some(0) => tokens.synced(i, made),
                 _ => {
                     stopped += 1;
-                    let first = r.stderr.lines().next().unwrap_or_default().to_string();
-                    if said.insert(first.clone()) {
-                        soak.note(round, format!("{}'s sync stopped: {first}", NAMES[i]));
-                    }
+                    *said.entry(first_line(v, &r.stderr)).or_default() += 1;
                 }
             }
             i = 1 - i;
@@ -107,5 +102,15 @@ fn captures_appended_by_hand_while_two_devices_sync_are_each_kept_once() {
          {finalizes_stopped})",
         tokens.ingests()
     );
+    for (what, n) in &said {
+        println!("  stopped {n}x: {what}");
+    }
     soak.report();
+}
+
+/// The first line of what a command on `v` said, with the vault's path left out, so that the
+/// same failure on either device reads the same.
+fn first_line(v: &TestVault, stderr: &str) -> String {
+    let line = stderr.lines().next().unwrap_or_default();
+    line.replace(&v.root.display().to_string(), "VAULT")
 }

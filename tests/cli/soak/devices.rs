@@ -99,11 +99,14 @@ fn two_devices_killed_anywhere_in_sync_with_commands_between_lose_and_double_not
             run.check(&mut soak, round);
         }
     }
+    let tasks = run.tokens.tasks();
     println!(
-        "soak devices: captures {}, tasks and ingests besides; ingests {}; kills inside a \
+        "soak devices: captures {}, tasks added {} (done {}), ingests {}; kills inside a \
          fast-forward {}, inside a merge {}; things done between a kill and its rerun {}, \
          refused {} (each done again after the sync)",
         run.tokens.captures(),
+        tasks.0,
+        tasks.1,
         run.tokens.ingests(),
         run.in_forward,
         run.in_merge,

@@ -71,6 +71,12 @@ impl Tokens {
         self.captures.len()
     }
 
+    /// How many tasks were added, and of them completed.
+    pub fn tasks(&self) -> (usize, usize) {
+        let done = self.tasks.iter().filter(|t| t.done).count();
+        (self.tasks.len(), done)
+    }
+
     /// The text of a new task (added or not: see [`Tokens::added`]).
     pub fn task_text(&mut self) -> String {
         self.next += 1;
