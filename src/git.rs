@@ -347,8 +347,6 @@ fn commit(
     Ok((made, left_out))
 }
 
-/// The author and committer, found where the git CLI finds them (see [`crate::ident`]): the
-/// environment, then the repository's configuration (local, global, system).
 /// How many times a file is added again while it grows under libgit2.
 const ADD_TRIES: usize = 5;
 
@@ -380,6 +378,8 @@ fn grew(e: &git2::Error) -> bool {
     e.class() == git2::ErrorClass::Os && e.message().starts_with("failed to read file into stream")
 }
 
+/// The author and committer, found where the git CLI finds them (see [`crate::ident`]): the
+/// environment, then the repository's configuration (local, global, system).
 fn signatures(
     repo: &Repository,
     workdir: &Path,
