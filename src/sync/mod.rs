@@ -404,7 +404,8 @@ impl Syncing<'_> {
                     both.theirs.map(std::str::from_utf8),
                 )
             {
-                let (merged, twice) = rules::archive_once(ours, other, &mut budget);
+                let base = both.base.and_then(|b| std::str::from_utf8(b).ok());
+                let (merged, twice) = rules::archive_once(base, ours, other, &mut budget);
                 found.extend(twice.into_iter().map(|t| (rel.to_string(), t)));
                 return gitmerge::Resolution::Merged(merged.into_bytes());
             }

@@ -79,3 +79,37 @@ fn two_captures_with_the_same_words_made_on_two_devices_stay_two() {
         assert_eq!(archived(v, "Buy milk"), 2, "two captures stay two");
     }
 }
+
+/// Found by the two-device soak: B's merge left A's block of a capture both had ingested out
+/// for its own; A, which had archived more meanwhile, then merged B's merge and brought its own
+/// block back beside B's, so the capture stood twice in the archive on both devices.
+#[test]
+fn a_block_one_merge_left_out_is_not_brought_back_by_the_next() {
+    let d = Devices::new();
+    d.b.run(&["capture", "Taken on both"]).ok();
+    sync(&d.b);
+    sync(&d.a);
+    d.b.run(&["capture", "Only on the phone"]).ok();
+    ingest(&d.b, "Phone Page");
+    ingest(&d.a, "Laptop Page");
+    // A pushes its ingest, then archives more before it hears of B's.
+    sync(&d.a);
+    d.a.run(&["capture", "Later on the laptop"]).ok();
+    ingest(&d.a, "Laptop Later");
+    let report = sync(&d.b);
+    let twice = report["ingested_twice"].as_array().expect("a list");
+    assert_eq!(twice.len(), 1, "{report}");
+    sync(&d.a);
+    sync(&d.b);
+    for v in [&d.a, &d.b] {
+        for text in ["Taken on both", "Only on the phone", "Later on the laptop"] {
+            assert_eq!(archived(v, text), 1, "{text} archived once");
+        }
+        assert_eq!(crate::sync::inbox(v), Vec::<String>::new(), "all ingested");
+        no_markers(v);
+    }
+    assert_eq!(
+        crate::sync::head(&d.a, &d.a.root),
+        crate::sync::head(&d.b, &d.b.root)
+    );
+}

@@ -2,10 +2,12 @@
 //!
 //! A block Sparks wrote is known by its marker's ingest token and entry number, never by its
 //! text: the same words captured on two devices are two captures, and both stay. `raw/` is
-//! append-only, so nothing either side has is dropped and the base does not matter. Blocks
-//! without a marker (written by hand) are known by their bytes. This device's file stays as
-//! it is and the other's new blocks follow, in its order: every block of one file has the
-//! file's capture date, and a marker carries no time that would order two devices' ingests.
+//! append-only, so nothing either side has is dropped, but for one case where the base matters:
+//! a capture archived on both devices, whose block of this side's a merge on the other side left
+//! out for its own ([`merge_once`]); that choice stands. Blocks without a marker (written by
+//! hand) are known by their bytes. This device's file stays as it is and the other's new blocks
+//! follow, in its order: every block of one file has the file's capture date, and a marker
+//! carries no time that would order two devices' ingests.
 //!
 //! A block starts at a `---` line outside a code block (a capture may hold a fenced `---`), or
 //! at any `---` line followed by a marker, which Sparks writes only at a block's start.
@@ -14,9 +16,9 @@ use crate::archive::{Marker, parse_marker};
 use crate::inbox::next_fence;
 use std::collections::{HashMap, HashSet};
 
-/// Merge two versions of an archive file.
-pub(super) fn merge(ours: &str, theirs: &str) -> String {
-    merge_once(ours, theirs, &mut HashMap::new()).0
+/// Merge two versions of an archive file (`base`: their common ancestor's, if any).
+pub(super) fn merge(base: Option<&str>, ours: &str, theirs: &str) -> String {
+    merge_once(base, ours, theirs, &mut HashMap::new()).0
 }
 
 /// A capture both devices archived, each in an ingest of its own (each prepared it before
@@ -37,36 +39,85 @@ pub struct Twice {
 /// side's blocks archives (the same content hash, another ingest): at most `budget[hash]` of
 /// them, the number of captures the caller knows both sides took from their common inbox.
 /// Captures with the same words that are not the same capture stay, each once.
+///
+/// Such a choice, made by an earlier merge, stands in every later one, whichever side made
+/// it: a block of the base's that one side left out while it holds a block of its own of the
+/// same capture (another ingest) is not brought back by the other side. Where the other side
+/// left out this side's block, this side's block goes and the other's comes in, so that the
+/// capture stays archived once, by the same block on both sides.
 pub fn merge_once(
+    base: Option<&str>,
     ours: &str,
     theirs: &str,
     budget: &mut HashMap<String, usize>,
 ) -> (String, Vec<Twice>) {
+    let key = |m: &Marker| (m.token.clone(), m.entry);
+    let markers_of = |blocks: &[Block<'_>]| -> HashSet<(String, u32)> {
+        blocks
+            .iter()
+            .filter_map(|b| b.marker.as_ref())
+            .map(key)
+            .collect()
+    };
     let mine = blocks(ours);
+    let other = blocks(theirs);
+    let before = markers_of(&blocks(base.unwrap_or_default()));
+    let kept = markers_of(&other);
+    let mut markers = markers_of(&mine);
+    // This side's blocks the other side left out for a block of its own of the same capture.
+    let replaced: HashSet<(String, u32)> = mine
+        .iter()
+        .filter_map(|b| b.marker.as_ref())
+        .filter(|m| before.contains(&key(m)) && !kept.contains(&key(m)))
+        .filter(|m| {
+            other
+                .iter()
+                .filter_map(|b| b.marker.as_ref())
+                .any(|t| t.hash == m.hash && t.token != m.token && !markers.contains(&key(t)))
+        })
+        .map(key)
+        .collect();
+    let stays = |b: &&Block<'_>| {
+        b.marker
+            .as_ref()
+            .is_none_or(|m| !replaced.contains(&key(m)))
+    };
     let hand: HashSet<&str> = mine
         .iter()
         .filter(|b| b.marker.is_none())
         .map(|b| b.text)
         .collect();
-    let mut markers: HashSet<(String, u32)> = mine
-        .iter()
-        .filter_map(|b| b.marker.as_ref())
-        .map(|m| (m.token.clone(), m.entry))
-        .collect();
     let mut twice = Vec::new();
-    let mut out = ours.to_string();
-    for block in blocks(theirs) {
+    let mut out: String = match replaced.is_empty() {
+        true => ours.to_string(),
+        false => mine.iter().filter(stays).map(|b| b.text).collect(),
+    };
+    let mut appended = false;
+    for block in other {
         let new = match &block.marker {
-            Some(m) => markers.insert((m.token.clone(), m.entry)),
+            Some(m) => markers.insert(key(m)),
             None => !block.text.trim().is_empty() && !hand.contains(block.text),
         };
         if !new {
+            continue;
+        }
+        // A block of the base's that this side left out for one of its own (the same choice,
+        // made here): not added back.
+        if let Some(m) = &block.marker
+            && before.contains(&key(m))
+            && mine
+                .iter()
+                .filter(stays)
+                .filter_map(|b| b.marker.as_ref())
+                .any(|o| o.hash == m.hash && o.token != m.token)
+        {
             continue;
         }
         if let Some(m) = &block.marker
             && let Some(left) = budget.get_mut(&m.hash).filter(|n| **n > 0)
             && let Some(mine) = mine
                 .iter()
+                .filter(stays)
                 .filter_map(|b| b.marker.as_ref())
                 .find(|o| o.hash == m.hash && o.token != m.token)
         {
@@ -83,8 +134,9 @@ pub fn merge_once(
             out.push('\n');
         }
         out.push_str(block.text);
+        appended = true;
     }
-    if out.len() > ours.len() && !out.ends_with('\n') {
+    if appended && !out.ends_with('\n') {
         out.push('\n');
     }
     (out, twice)
@@ -152,6 +204,7 @@ fn blocks(text: &str) -> Vec<Block<'_>> {
 mod tests {
     use super::super::{Rule, assert_unchanged_sides_give_back_the_other};
     use crate::archive::{Item, archive, marker};
+    use std::collections::HashMap;
 
     const FILE: &str = "raw/inbox/2026-05-01.md";
 
@@ -204,6 +257,39 @@ mod tests {
         assert_eq!(merged("", &theirs), theirs);
         // A block only theirs still has (a revert on this side) stays: raw/ is append-only.
         assert_eq!(merged("", &out), out);
+    }
+
+    /// Both devices archived "buy milk" from their common inbox; the phone's merge kept its own
+    /// block and left the laptop's out. The laptop, which archived more meanwhile, then merges
+    /// the phone's merge: the phone's choice stands, or the capture would be archived twice.
+    #[test]
+    fn a_block_the_other_side_left_out_for_its_own_stays_out() {
+        let start = ingested("", "k0", &["earlier"]);
+        let laptop = ingested(&start, "laptop", &["buy milk"]);
+        let phone = ingested(&start, "phone", &["buy milk", "call Ann"]);
+        let mut budget = HashMap::from([(crate::inbox::hash("buy milk"), 1)]);
+        let (on_phone, twice) = super::merge_once(Some(&start), &phone, &laptop, &mut budget);
+        assert_eq!((on_phone.as_str(), twice.len()), (phone.as_str(), 1));
+
+        let laptop_more = ingested(&laptop, "laptop2", &["water the plants"]);
+        let out = super::super::merged(Rule::Archive, Some(&laptop), &laptop_more, &on_phone);
+        assert_eq!(out.matches("buy milk").count(), 1, "{out}");
+        assert!(
+            out.contains("phone") && !out.contains("laptop\""),
+            "the phone's block: {out}"
+        );
+        for kept in ["earlier", "call Ann", "water the plants"] {
+            assert_eq!(out.matches(kept).count(), 1, "{kept}: {out}");
+        }
+        // The phone then takes the laptop's merge as it is (a fast-forward), and a merge the
+        // other way round keeps it once too.
+        let back = super::super::merged(Rule::Archive, Some(&laptop), &on_phone, &laptop_more);
+        assert_eq!(back.matches("buy milk").count(), 1, "{back}");
+        // Without that base the same words in two ingests are two captures, and both stay.
+        assert_eq!(
+            merged(&laptop_more, &on_phone).matches("buy milk").count(),
+            2
+        );
     }
 
     #[test]

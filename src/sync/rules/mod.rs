@@ -110,7 +110,7 @@ pub fn merge(
 ) -> Result<Option<String>, RuleError> {
     Ok(Some(match rule {
         Rule::Inbox => inbox::merge(path, base, ours, theirs)?,
-        Rule::Archive => archive::merge(ours, theirs),
+        Rule::Archive => archive::merge(base, ours, theirs),
         Rule::Log => log::merge(base, ours, theirs),
         Rule::Tasks => tasks::merge(base, ours, theirs),
         Rule::Index => index::merge(base, ours, theirs),
