@@ -1,8 +1,9 @@
-//! The two-device soak (issue 48): two devices, clones of one bare repository, each round do
-//! 1 to 4 random things (`capture`, `tasks add`, `done`, an ingest, a capture appended to
-//! `inbox.md` by hand; one round in two all on one device), then sync: the busy device and
-//! then the other, or one at random and one time in two the other after it. Each sync is
-//! SIGKILLed at a random moment: half the time counted from its start (the window of
+//! The two-device soak (issue 48): two devices, clones of one bare repository, each round do 1
+//! to 4 random things (`capture`, `tasks add`, `done`, an ingest, a capture appended to
+//! `inbox.md` by hand; one round in two all on one device; either device ingests when it likes,
+//! so a capture both hold is at times ingested on both before they sync), then sync: the busy
+//! device and then the other, or one at random and one time in two the other after it. Each
+//! sync is SIGKILLed at a random moment: half the time counted from its start (the window of
 //! [`Soak::kill_at_random`]), half from the moment it records a fast-forward or a merge, so
 //! that kills land inside their writes too. Between the kill and the rerun the killed device
 //! does 0 to 3 more things: each must succeed or be refused (exit 1, naming `sparks sync`)
@@ -10,11 +11,11 @@
 //! rerun has completed the sync. One round in three (and the last) the devices sync to rest,
 //! and both are checked ([`super::tokens`]): every capture made anywhere in the inbox or
 //! archived exactly once, every task added or done still so, no conflict marker in any file;
-//! after each sync, no staged file and no git lock left. `SPARKS_SOAK_TRACE=1` prints each
-//! step as it is done.
+//! after each sync, no staged file and no git lock left. `SPARKS_SOAK_TRACE=1` prints each step
+//! as it is done.
 
+use super::Soak;
 use super::tokens::{Failed, NAMES, Pages, Tokens, append_by_hand, at_rest, device, ingest};
-use super::{Ended, Soak};
 use crate::harness::TestVault;
 use crate::sync::Devices;
 
@@ -101,13 +102,15 @@ fn two_devices_killed_anywhere_in_sync_with_commands_between_lose_and_double_not
     }
     let tasks = run.tokens.tasks();
     println!(
-        "soak devices: captures {}, tasks added {} (done {}), ingests {}; kills inside a \
+        "soak devices: captures {}, tasks added {} (done {}), ingests {} (captures ingested \
+         on both devices {}); kills inside a \
          fast-forward {}, inside a merge {}; things done between a kill and its rerun {}, \
          refused {} (each done again after the sync)",
         run.tokens.captures(),
         tasks.0,
         tasks.1,
         run.tokens.ingests(),
+        run.tokens.ingested_on_both(),
         run.in_forward,
         run.in_merge,
         run.between,
@@ -118,7 +121,7 @@ fn two_devices_killed_anywhere_in_sync_with_commands_between_lose_and_double_not
 
 impl Run {
     /// Something for device `i` to do: a capture (by command or by hand), a task added or
-    /// completed, or an ingest (when the device may: see [`Tokens::may_ingest`]).
+    /// completed, or an ingest.
     fn choose(&mut self, soak: &mut Soak, i: usize) -> Op {
         let v = device(&self.d, i);
         match soak.rng.between(0, 9) {
@@ -134,8 +137,7 @@ impl Run {
                     }
                 }
             }
-            _ if self.tokens.may_ingest(i) => Op::Ingest,
-            _ => Op::Capture(self.tokens.capture_text(i, "captured")),
+            _ => Op::Ingest,
         }
     }
 
@@ -189,7 +191,7 @@ impl Run {
                     println!("  {} ingest {entries:?}", NAMES[i]);
                 }
                 if !entries.is_empty() {
-                    self.tokens.ingested(i);
+                    self.tokens.ingested(i, &entries);
                 }
                 Outcome::Done
             }
@@ -201,7 +203,6 @@ impl Run {
     /// Sync device `i`, SIGKILLed at a random moment; 0 to 3 things done on it before the
     /// rerun, those refused done again after it; then what the sync left behind counted.
     fn killed_sync(&mut self, soak: &mut Soak, i: usize, round: usize) {
-        let made = self.tokens.made(i);
         let v = device(&self.d, i);
         // One time in two the delay counts from the moment the sync records a fast-forward or
         // a merge (before its first write), so that kills land inside those writes often.
@@ -249,13 +250,6 @@ impl Run {
         if self.trace {
             println!("  {} sync rerun: {ended:?}", NAMES[i]);
         }
-        // A sync that completed before the kill pushed none of what was done after it; a rerun
-        // pushed everything.
-        match (ended, first.code) {
-            (Ended::Done, Some(0)) => self.tokens.synced(i, made),
-            (Ended::Done, _) => self.tokens.synced(i, self.tokens.made(i)),
-            (Ended::Stuck, _) => {}
-        }
         for op in refused {
             match self.apply(soak, i, &op) {
                 Outcome::Done => {}
@@ -279,7 +273,7 @@ impl Run {
         if self.trace {
             println!("round {round}: to rest");
         }
-        at_rest(soak, &self.d, &mut self.tokens, round);
+        at_rest(soak, &self.d, &self.tokens, round);
     }
 }
 

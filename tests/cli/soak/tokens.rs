@@ -5,9 +5,9 @@
 //! its text: on each device it must be in `inbox.md` or in an archive file
 //! `raw/inbox/DATE.md`, exactly once in all. A task's text is `tend bed tN`: on each device it
 //! must be one line of `Tasks.md`, `- [x]` if it was done on either device, `- [ ]` if not.
-//! Which device ingests is also kept here: two devices never ingest the same capture (the
-//! same entry ingested on both is issue 48's item 6, tested on its own), so a device ingests
-//! only once it has seen every ingest the other made.
+//! Either device ingests whenever it likes, so a capture both hold may be ingested on both
+//! before they sync (issue 48's item 6: it must end archived once); the ingests each device
+//! made of each capture are kept, to count those.
 
 use super::finalize::agent_writes;
 use super::{Finding, Soak};
@@ -34,7 +34,7 @@ struct Task {
     done: bool,
 }
 
-/// Every capture and task the soak made, and the ingests each device made and saw.
+/// Every capture and task the soak made, and the ingests each device made.
 #[derive(Default)]
 pub struct Tokens {
     /// Tokens handed out, written or not.
@@ -42,12 +42,10 @@ pub struct Tokens {
     /// The text of every capture written, on either device, by either hand.
     captures: Vec<String>,
     tasks: Vec<Task>,
-    /// Per device: ingests finalized there.
-    made: [usize; 2],
-    /// Per device: of its ingests, how many its last completed sync pushed.
-    pushed: [usize; 2],
-    /// Per device: of the other's ingests, how many its last completed sync brought in.
-    seen: [usize; 2],
+    /// Ingests finalized, on either device.
+    ingests: usize,
+    /// Per capture token, whether each device archived it in an ingest of its own.
+    archived_by: HashMap<String, [bool; 2]>,
 }
 
 impl Tokens {
@@ -105,33 +103,26 @@ impl Tokens {
             .collect()
     }
 
-    /// Whether device `i` may ingest: it has seen every ingest the other device made, so no
-    /// capture it prepares has been archived there already.
-    pub fn may_ingest(&self, i: usize) -> bool {
-        self.seen[i] == self.made[1 - i]
-    }
-
-    /// Device `i` finalized an ingest.
-    pub fn ingested(&mut self, i: usize) {
-        self.made[i] += 1;
+    /// Device `i` finalized an ingest of `entries` (their texts).
+    pub fn ingested(&mut self, i: usize, entries: &[String]) {
+        self.ingests += 1;
+        for text in entries {
+            if let Some(end) = text.find(']') {
+                self.archived_by
+                    .entry(text[..=end].to_string())
+                    .or_default()[i] = true;
+            }
+        }
     }
 
     /// How many ingests were finalized on either device.
     pub fn ingests(&self) -> usize {
-        self.made.iter().sum()
+        self.ingests
     }
 
-    /// How many ingests device `i` finalized.
-    pub fn made(&self, i: usize) -> usize {
-        self.made[i]
-    }
-
-    /// A sync of device `i` completed, which began when `made` of its ingests were finalized:
-    /// it pushed those and brought in those the other had pushed (nothing runs meanwhile, so
-    /// nothing else moved the remote).
-    pub fn synced(&mut self, i: usize, made: usize) {
-        self.pushed[i] = made;
-        self.seen[i] = self.pushed[1 - i];
+    /// How many captures both devices archived, each in an ingest of its own.
+    pub fn ingested_on_both(&self) -> usize {
+        self.archived_by.values().filter(|b| b[0] && b[1]).count()
     }
 
     /// What `v` (device `name`) holds wrong: each capture not exactly once in its inbox and
@@ -322,8 +313,8 @@ pub fn ingest(v: &TestVault, limit: u64, pages: Pages) -> Result<Vec<String>, Fa
 }
 
 /// Sync the devices in turn (A, B, A), a few turns at most, until both stand on one commit
-/// with nothing of theirs left uncommitted; each completed sync is told to `tokens`.
-pub fn rest(d: &Devices, tokens: &mut Tokens) -> Result<(), String> {
+/// with nothing of theirs left uncommitted.
+pub fn rest(d: &Devices) -> Result<(), String> {
     for _ in 0..3 {
         for i in [0, 1, 0] {
             let v = device(d, i);
@@ -331,7 +322,6 @@ pub fn rest(d: &Devices, tokens: &mut Tokens) -> Result<(), String> {
             if r.code != Some(0) {
                 return Err(format!("{}'s sync failed: {}", NAMES[i], r.stderr.trim()));
             }
-            tokens.synced(i, tokens.made(i));
         }
         let dirty = |v: &TestVault| {
             let s = git(
@@ -354,8 +344,8 @@ pub fn rest(d: &Devices, tokens: &mut Tokens) -> Result<(), String> {
 
 /// Sync the devices to rest ([`rest`]; stuck if they do not get there) and check both: the
 /// tokens ([`Tokens::check`]), conflict markers, staged files and git locks.
-pub fn at_rest(soak: &mut Soak, d: &Devices, tokens: &mut Tokens, round: usize) {
-    if let Err(why) = rest(d, tokens) {
+pub fn at_rest(soak: &mut Soak, d: &Devices, tokens: &Tokens, round: usize) {
+    if let Err(why) = rest(d) {
         soak.stuck_at(round, "syncing to rest", &why);
     }
     for (i, name) in NAMES.iter().enumerate() {
