@@ -66,6 +66,10 @@ fn revert_killed_at_random_puts_each_entry_and_page_back_once() {
                         not_started = true;
                         Ok(())
                     }
+                    // Killed after its commit, with the manifest deleted since: the history
+                    // brought back from git knows the revert is done, and the check below
+                    // says whether the vault is as it leaves it.
+                    _ if r.stderr.contains("it was reverted already") && !unfinished(&v) => Ok(()),
                     _ => Err(r.stderr),
                 }
             },
