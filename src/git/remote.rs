@@ -546,6 +546,16 @@ fn transfer(up: &Upstream, action: &'static str, e: git2::Error) -> GitError {
     }
 }
 
+/// Whether the local branch has no upstream yet (what [`set_upstream`] would set): read
+/// first, so that a sync whose branch has one writes no record for it.
+pub fn lacks_upstream(vault_root: &Path, up: &Upstream) -> Result<bool, GitError> {
+    let git = git_error(vault_root);
+    let config = repo(vault_root)?.config().map_err(&git)?;
+    Ok(config
+        .get_entry(&format!("branch.{}.remote", up.branch))
+        .is_err())
+}
+
 /// Make the remote branch the upstream of the local branch when it has none, as `git push -u`
 /// does, so that a plain `git pull` or `git push` goes where the sync goes. An upstream the
 /// user set (another remote, another branch) is left as it is. Whether it was set.

@@ -71,10 +71,10 @@ impl crate::failure::Hint for DriverError {
 /// Whether `.gitattributes` changed (it is then a change to commit). Outside a repository,
 /// nothing is done.
 pub fn install(vault: &Vault) -> Result<bool, DriverError> {
-    if git::state(&vault.root)?.is_none() {
+    let Some(config) = local_config_file(&vault.root) else {
         return Ok(false);
-    }
-    register(vault, &command()?)?;
+    };
+    register_unless_so(vault, &config)?;
     let path = vault.path(".gitattributes");
     let io = |action, source| DriverError::Io {
         action,
@@ -176,8 +176,14 @@ pub fn ensure(vault: &Vault) -> Result<(), DriverError> {
             }
         }
     }
+    register_unless_so(vault, &config)
+}
+
+/// Register the driver unless the local configuration file `config` already names this
+/// binary: one read of a small file, and libgit2 only when something is to be written.
+fn register_unless_so(vault: &Vault, config: &Path) -> Result<(), DriverError> {
     let command = command()?;
-    let text = fsio::read_if_exists(&config)
+    let text = fsio::read_if_exists(config)
         .ok()
         .flatten()
         .map(|b| String::from_utf8_lossy(&b).into_owned())

@@ -249,8 +249,8 @@ impl Syncing<'_> {
     /// As `git push -u`: the remote branch made the upstream of a branch that has none, so
     /// that a plain `git pull` or `git push` goes where the sync goes.
     fn track(&self) -> Result<(), SyncError> {
-        if self.track {
-            let root = &self.vault.root;
+        let root = &self.vault.root;
+        if self.track && remote::lacks_upstream(root, self.up)? {
             runstate::guarded(root, || remote::set_upstream(root, self.up))?;
         }
         Ok(())
