@@ -329,9 +329,14 @@ impl Syncing<'_> {
             // written so far are changes of this device's, which the local commit takes.
             return Ok(self.run.sync_merged()?);
         }
-        let written = self.write(&rec)?;
-        crate::fault::reached("sync.forward");
-        runstate::guarded(root, || gitmerge::move_head(root, &head))?;
+        // The files and the branch under one record of git work: a kill between the two
+        // leaves a lock the rerun clears, as after a kill inside either.
+        let written = runstate::guarded(root, || {
+            let written = self.write_unguarded(&rec)?;
+            crate::fault::reached("sync.forward");
+            gitmerge::move_head(root, &head)?;
+            Ok(written)
+        })?;
         self.run.sync_merged()?;
         self.report.fast_forward = true;
         self.report.add_changed(&rec.changed, self.up, root);
@@ -348,21 +353,23 @@ impl Syncing<'_> {
     /// [`crate::git::worktree::write_paths`]).
     fn write(&mut self, rec: &SyncMerge) -> Result<worktree::Written, SyncError> {
         let root = &self.vault.root;
+        Ok(runstate::guarded(root, || self.write_unguarded(rec))?)
+    }
+
+    /// [`Self::write`], inside a record of git work the caller holds.
+    fn write_unguarded(&self, rec: &SyncMerge) -> Result<worktree::Written, GitError> {
         let today = self.now.today.to_string();
-        let prefix = report::prefix(self.up, root);
+        let prefix = report::prefix(self.up, &self.vault.root);
         let mut resolver = |both: &gitmerge::Both<'_>| resolve::resolve(&prefix, both, &today);
         let from = rec.from.as_ref().map(|(_, tree)| tree.as_str());
-        let written = runstate::guarded(root, || {
-            worktree::write_paths(
-                root,
-                from,
-                &rec.tree,
-                &rec.changed,
-                &mut resolver,
-                &mut || crate::fault::reached("sync.write"),
-            )
-        })?;
-        Ok(written)
+        worktree::write_paths(
+            &self.vault.root,
+            from,
+            &rec.tree,
+            &rec.changed,
+            &mut resolver,
+            &mut || crate::fault::reached("sync.write"),
+        )
     }
 
     /// Report what the work tree's writes merged or copied (files written since the sync began).
