@@ -12,6 +12,16 @@ requirements=tests/mcp/requirements.txt
 # What is missing.
 need_chromium=false
 [ -x /usr/bin/chromium ] || need_chromium=true
+# The tools the other two installs run: npm (and node, which runs the browser test), python3
+# with its venv module. Debian's packages when missing, as Chromium is.
+need_tools=()
+command -v node >/dev/null 2>&1 || need_tools+=(nodejs)
+command -v npm >/dev/null 2>&1 || need_tools+=(npm)
+if ! command -v python3 >/dev/null 2>&1; then
+  need_tools+=(python3 python3-venv)
+elif ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+  need_tools+=(python3-venv)
+fi
 need_node=false
 [ -f "$node_dir/node_modules/playwright-core/package.json" ] || need_node=true
 need_venv=false
@@ -23,6 +33,10 @@ state() { if "$1"; then echo "missing: will be installed"; else echo "present"; 
 if [ "${1:-}" = "--plan" ]; then
   {
     echo "make test needs, beyond cargo (each installed only when missing):"
+    if [ ${#need_tools[@]} -eq 0 ]; then tools="present"; else
+      tools="missing ${need_tools[*]}: will be installed"; fi
+    echo "  node, npm and python3 with venv, Debian's packages (apt-get, as root), which run" \
+      "the installs below and the browser test: $tools"
     echo "  chromium, the Debian package (apt-get, as root), for the viewer's browser test" \
       "(tests/view/browser.mjs): $(state $need_chromium)"
     echo "  playwright-core from npm (into $node_dir), which drives that browser:" \
@@ -37,14 +51,18 @@ fi
 # Chromium at /usr/bin/chromium, driven by playwright-core from the npm registry (which never
 # downloads a browser of its own). A missing piece that cannot be installed fails the script:
 # the browser test must fail, not skip.
-if $need_chromium; then
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "error: /usr/bin/chromium is missing; install Debian's chromium package as root" >&2
+packages=("${need_tools[@]}")
+$need_chromium && packages+=(chromium)
+if [ ${#packages[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    echo "error: missing ${packages[*]}; install them (Debian's packages of these names)" \
+      "as root, or run make test as root on Debian or Ubuntu" >&2
     exit 1
   fi
-  echo "installing chromium" >&2
+  echo "installing ${packages[*]}" >&2
   DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq \
+    "${packages[@]}" >/dev/null
 fi
 if $need_node; then
   mkdir -p "$node_dir"

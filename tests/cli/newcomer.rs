@@ -61,6 +61,7 @@ fn make_test_says_first_what_it_installs_and_why() {
     assert!(out.status.success());
     let said = String::from_utf8_lossy(&out.stderr);
     for what in [
+        "node, npm and python3 with venv",
         "chromium, the Debian package",
         "the viewer's browser test",
         "playwright-core from npm",
@@ -75,6 +76,37 @@ fn make_test_says_first_what_it_installs_and_why() {
         0,
         "--plan installs nothing"
     );
+}
+
+/// The first run is quick: `make demo` and `make test` build with the dev profile (the two
+/// share one build; a fat-LTO release build alone took 6.5 minutes on 2 cores), and the
+/// release binary is what `make release` builds, with the optimisation it ships with.
+#[test]
+fn demo_and_test_build_quickly_and_release_keeps_its_optimisation() {
+    let recipes = |target: &str| -> String {
+        let out = Command::new("make")
+            .args(["-n", "-C", ROOT, target])
+            .env_remove("MAKEFLAGS")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "make -n {target}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    for target in ["demo", "test"] {
+        let said = recipes(target);
+        assert!(said.contains("cargo "), "{said}");
+        assert!(
+            !said.contains("--release") && !said.contains("/release/"),
+            "make {target} builds or runs the release profile:\n{said}"
+        );
+    }
+    assert!(recipes("release").contains("cargo build --release"));
+    let manifest: toml::Table = read("Cargo.toml").parse().unwrap();
+    let release = &manifest["profile"]["release"];
+    assert_eq!(release["lto"].as_str(), Some("fat"), "{release}");
+    assert_eq!(release["codegen-units"].as_integer(), Some(1), "{release}");
+    let dev = &manifest["profile"]["dev"];
+    assert_eq!(dev["debug"].as_str(), Some("line-tables-only"), "{dev}");
 }
 
 /// The stand-in agent of `make demo`, built next to the binary under test (cargo builds the
