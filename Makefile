@@ -2,7 +2,7 @@
 CARGO ?= cargo
 DEMO_DIR ?= target/demo
 
-.PHONY: all build release install test demo bench bench-smoke fuzz stress man fmt clippy
+.PHONY: all build release install test demo readme-demo bench bench-smoke fuzz stress man fmt clippy
 
 all: build
 
@@ -35,6 +35,11 @@ demo:
 	SPARKS="$(abspath $(or $(CARGO_TARGET_DIR),target))/debug/sparks" \
 	AGENT="$(abspath $(or $(CARGO_TARGET_DIR),target))/debug/examples/standin_agent" \
 	DEMO_DIR="$(DEMO_DIR)" sh examples/demo.sh
+
+## Run the demo with the debug binaries and write its transcript into README.md, between
+## <!-- demo:start --> and <!-- demo:end --> (the test that compares them is the same).
+readme-demo:
+	SPARKS_UPDATE_README=1 $(CARGO) test --test cli newcomer::the_readme_shows_what_make_demo_prints
 
 ## Build the release binary and the vault generator, then benchmark 1k/10k/100k-page vaults
 ## into BENCHMARKS.md (10 to 18 minutes on 2 cores, by how busy the host is; not part of `make test`).

@@ -342,6 +342,87 @@ mod tests {
         }
     }
 
+    /// The keys under `path` (`""` for the top, `sync`, `collections.quotes`) as the parser
+    /// itself names them: serde's message for an unknown key lists the fields it expects. A
+    /// key that takes a value, not a table, gives no such message: `None`.
+    fn fields(path: &str) -> Option<Vec<String>> {
+        let header = match path {
+            "" => String::new(),
+            p => format!("[{p}]\n"),
+        };
+        let err = Config::parse(&format!("{header}sparks_probe = 0\n")).unwrap_err();
+        let (_, listed) = err.split_once("unknown field `sparks_probe`, expected ")?;
+        Some(
+            listed
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .map(String::from)
+                .collect(),
+        )
+    }
+
+    /// Every key the parser accepts, as `section.key` (`collections.quotes.glob`).
+    fn accepted_keys(path: &str, keys: &mut std::collections::BTreeSet<String>) {
+        for field in fields(path).unwrap_or_default() {
+            let key = match path {
+                "" => field,
+                p => format!("{p}.{field}"),
+            };
+            if fields(&key).is_some() {
+                accepted_keys(&key, keys);
+            } else {
+                keys.insert(key);
+            }
+        }
+    }
+
+    /// The keys the config topic's table names: `[sync] remote` as `sync.remote`; a
+    /// `<name>` in a section stands for each name the row's meaning quotes.
+    fn documented_keys(topic: &str) -> std::collections::BTreeSet<String> {
+        let mut keys = std::collections::BTreeSet::new();
+        for row in topic.lines().filter(|l| l.starts_with("| `[")) {
+            let cells: Vec<&str> = row.split(" | ").collect();
+            let (section, key) = cells[0]
+                .trim_start_matches("| `[")
+                .trim_end_matches('`')
+                .split_once("] ")
+                .unwrap_or_else(|| panic!("a row names `[section] key`: {row}"));
+            let names: Vec<&str> = cells[2].split('`').skip(1).step_by(2).collect();
+            match section.split_once("<name>") {
+                Some((before, after)) => {
+                    keys.extend(names.iter().map(|n| format!("{before}{n}{after}.{key}")))
+                }
+                None => {
+                    keys.insert(format!("{section}.{key}"));
+                }
+            }
+        }
+        keys
+    }
+
+    /// `sparks describe config` names every key the parser accepts, and no other: the keys
+    /// come from the parser's own field lists, so a new key fails here until it is described.
+    #[test]
+    fn the_config_topic_names_every_key_the_parser_accepts() {
+        let mut accepted = std::collections::BTreeSet::new();
+        accepted_keys("", &mut accepted);
+        for known in ["vault.name", "sync.remote", "collections.ideas.glob"] {
+            assert!(accepted.contains(known), "{known} not probed: {accepted:?}");
+        }
+        let topic = crate::contract::topic("config")
+            .expect("the config topic")
+            .text;
+        let documented = documented_keys(topic);
+        let undocumented: Vec<_> = accepted.difference(&documented).collect();
+        let unknown: Vec<_> = documented.difference(&accepted).collect();
+        assert!(
+            undocumented.is_empty() && unknown.is_empty(),
+            "contract/topics/config.md lacks {undocumented:?} and names keys the parser \
+             refuses: {unknown:?}"
+        );
+    }
+
     #[test]
     fn missing_sections_take_defaults() {
         let c = Config::parse("").unwrap();

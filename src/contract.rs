@@ -15,6 +15,8 @@ pub const CONTRACT: &str = include_str!("../contract/CONTRACT.md");
 pub struct Topic {
     /// The name `sparks describe` takes.
     pub name: &'static str,
+    /// Other names `sparks describe` takes for it (what an agent may look for it under).
+    pub aliases: &'static [&'static str],
     /// What it holds, in one line.
     pub summary: &'static str,
     /// Its text.
@@ -25,59 +27,92 @@ pub struct Topic {
 pub const TOPICS: &[Topic] = &[
     Topic {
         name: "ingest",
+        aliases: &[],
         summary: "the ingest in full: prepare's JSON, an open batch, finalize's guarantees, --strict, history and revert",
         text: include_str!("../contract/topics/ingest.md"),
     },
     Topic {
         name: "commands",
+        aliases: &[],
         summary: "every command and flag an agent uses: status, scan, query, search, lint, fmt, index, brief, regen",
         text: include_str!("../contract/topics/commands.md"),
     },
     Topic {
         name: "links",
+        aliases: &[],
         summary: "link syntax and resolution, heading matching, renaming with mv and merging with merge",
         text: include_str!("../contract/topics/links.md"),
     },
     Topic {
         name: "tasks",
+        aliases: &[],
         summary: "Tasks.md, tasks add, tasks list and how done picks a task",
         text: include_str!("../contract/topics/tasks.md"),
     },
     Topic {
         name: "collections",
+        aliases: &[],
         summary: "the seven generated pages and what feeds each",
         text: include_str!("../contract/topics/collections.md"),
     },
     Topic {
         name: "exit-codes",
+        aliases: &[],
         summary: "exit codes, and errors as JSON under --json",
         text: include_str!("../contract/topics/exit-codes.md"),
     },
     Topic {
         name: "git",
+        aliases: &[],
         summary: "when sparks commits, with whose identity, and what a commit holds",
         text: include_str!("../contract/topics/git.md"),
     },
     Topic {
         name: "devices",
+        aliases: &["sync", "capture"],
         summary: "several devices: sync, capture, what travels, conflict copies, the merge driver",
         text: include_str!("../contract/topics/devices.md"),
     },
     Topic {
         name: "config",
+        aliases: &[],
         summary: "every sparks.toml key, its default and meaning",
         text: include_str!("../contract/topics/config.md"),
     },
     Topic {
         name: "template",
+        aliases: &[],
         summary: "the instruction a human pastes to an agent",
         text: include_str!("../contract/topics/template.md"),
     },
 ];
 
-/// The topic called `name`.
+/// The topic called `name`, or that has `name` among its aliases.
 pub fn topic(name: &str) -> Option<&'static Topic> {
-    TOPICS.iter().find(|t| t.name == name)
+    TOPICS
+        .iter()
+        .find(|t| t.name == name || t.aliases.contains(&name))
+}
+
+/// The topic called `name` (or by an alias), or an error that lists the topics.
+pub fn find(name: &str) -> Result<&'static Topic, UnknownTopic> {
+    topic(name).ok_or_else(|| UnknownTopic(name.to_string()))
+}
+
+/// A topic was asked for that the reference does not have.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("there is no topic called {0:?} (topics: {names})", names = topic_names().join(", "))]
+pub struct UnknownTopic(pub String);
+
+impl crate::failure::Hint for UnknownTopic {
+    fn hint(&self) -> Option<crate::failure::Advice> {
+        None
+    }
+}
+
+/// The topics' names, in the order `sparks describe --topics` lists them (aliases left out).
+pub fn topic_names() -> Vec<&'static str> {
+    TOPICS.iter().map(|t| t.name).collect()
 }
 
 /// The topics one a line: the name, then its summary (what `sparks describe --topics` prints).
@@ -237,5 +272,27 @@ mod tests {
         assert!(list.starts_with("ingest "), "{list}");
         assert_eq!(topic("links").map(|t| t.name), Some("links"));
         assert_eq!(topic("nothing"), None);
+    }
+
+    #[test]
+    fn aliases_find_their_topic_and_an_unknown_topic_names_them_all() {
+        assert_eq!(topic("sync").map(|t| t.name), Some("devices"));
+        assert_eq!(find("capture").map(|t| t.name), Ok("devices"));
+        assert_eq!(find("git").map(|t| t.name), Ok("git"));
+        // No alias is also a name, or an alias of two topics.
+        let mut names: Vec<&str> = TOPICS
+            .iter()
+            .flat_map(|t| std::iter::once(t.name).chain(t.aliases.iter().copied()))
+            .collect();
+        let all = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), all, "{names:?}");
+        let err = find("synk").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "there is no topic called \"synk\" (topics: ingest, commands, links, tasks, \
+             collections, exit-codes, git, devices, config, template)"
+        );
     }
 }

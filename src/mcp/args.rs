@@ -423,10 +423,8 @@ mod de {
         scope: Option<Scope> => |_, v| lenient::text::<Option<String>>("in", v)?
             .map(|n| n.parse().map_err(|e| format!("in: {e}")))
             .transpose(),
-        topic: Option<String> => |f, v| {
-            let names: Vec<&str> = crate::contract::TOPICS.iter().map(|t| t.name).collect();
-            lenient::name(f, v, &names)
-        },
+        // The tool finds the topic, and names the topics when there is none of that name.
+        topic: Option<String> => lenient::text,
         // The request checks the names once, and says the nearest (`lint::select`).
         checks: Vec<String> => lenient::strings,
         kind: Option<String> => |_, v| lenient::name("type", v, &schema::TYPES),

@@ -8,6 +8,7 @@ use super::Server;
 use super::args::*;
 use super::reply;
 use crate::contract::{self, CONTRACT};
+use crate::failure::Failure;
 use crate::ingest::FinalizeOptions;
 use crate::manifest::PageFilter;
 use crate::request;
@@ -58,9 +59,13 @@ impl Server {
         )
     )]
     async fn sparks_describe(&self, Parameters(a): Parameters<DescribeArgs>) -> CallToolResult {
-        match a.topic.as_deref().and_then(contract::topic) {
-            Some(t) => reply::text(t.text),
-            None => reply::text(CONTRACT),
+        match a.topic.as_deref().map(contract::find).transpose() {
+            Ok(Some(t)) => reply::text(t.text),
+            Ok(None) => reply::text(CONTRACT),
+            Err(unknown) => reply::failure(&Failure {
+                usage: true,
+                ..Failure::from(unknown)
+            }),
         }
     }
 

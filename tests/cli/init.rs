@@ -139,6 +139,30 @@ fn describe_works_outside_a_vault() {
     assert!(run.stdout.contains("sparks ingest --prepare"));
 }
 
+/// `sync` and `capture` are other names of the `devices` topic (where an agent looks for
+/// them); a topic that does not exist is a usage error that names it and lists every topic.
+#[test]
+fn describe_takes_sync_and_capture_and_names_the_topics_for_an_unknown_one() {
+    let v = TestVault::empty();
+    let here = v.dir.path();
+    let devices = v.run_in(here, &["describe", "devices"]).ok().stdout;
+    assert!(devices.starts_with("# Devices"), "{devices}");
+    for alias in ["sync", "capture"] {
+        assert_eq!(v.run_in(here, &["describe", alias]).ok().stdout, devices);
+    }
+    let run = v.run_in(here, &["describe", "synk"]).code(2);
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("'synk'"), "{}", run.stderr);
+    let topics = v.run_in(here, &["describe", "--topics"]).ok().stdout;
+    let names: Vec<&str> = topics.lines().filter_map(|l| l.split(' ').next()).collect();
+    assert!(
+        run.stderr
+            .contains(&format!("[possible values: {}]", names.join(", "))),
+        "{}",
+        run.stderr
+    );
+}
+
 #[test]
 fn commands_outside_a_vault_say_how_to_make_one() {
     let v = TestVault::empty();

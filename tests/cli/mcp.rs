@@ -431,6 +431,13 @@ fn scenario() -> Vec<Step> {
             &["describe", "ingest"],
             0,
         ),
+        // `sync` is another name of the devices topic, in both front ends.
+        call(
+            "sparks_describe",
+            json!({"topic": "sync"}),
+            &["describe", "devices"],
+            0,
+        ),
         // A real failure is a tool error with the CLI's message.
         call(
             "sparks_finalize_ingest",
@@ -472,7 +479,8 @@ fn scenario() -> Vec<Step> {
         refused(
             "sparks_describe",
             json!({"topic": "everything"}),
-            "topic: \"everything\" is not one of ingest, commands, links",
+            "there is no topic called \"everything\" (topics: ingest, commands, links, tasks, \
+             collections, exit-codes, git, devices, config, template)",
         ),
         refused(
             "sparks_scan",

@@ -1,6 +1,6 @@
 //! What a newcomer meets before the first vault: the install step and version line of
 //! GETTING_STARTED.md, what `make test` says it installs, and `make demo`'s walk through an
-//! ingest (run here with the debug binaries).
+//! ingest (run here with the debug binaries), whose transcript the README shows.
 
 use crate::harness::TestVault;
 use std::path::{Path, PathBuf};
@@ -126,10 +126,12 @@ fn standin_agent() -> PathBuf {
     agent
 }
 
-#[test]
-fn the_demo_shows_the_capture_that_arrives_while_the_agent_works() {
-    let v = TestVault::empty();
-    let out = Command::new("sh")
+/// `sh [shell…] examples/demo.sh` with the binaries under test, the demo in `demo/` of `v`'s
+/// folder, with no git configuration but the demo's own (`make demo` runs it in the user's
+/// environment).
+fn demo(v: &TestVault, shell: &[&str]) -> Command {
+    let mut sh = Command::new("sh");
+    sh.args(shell)
         .arg(Path::new(ROOT).join("examples/demo.sh"))
         .current_dir(v.dir.path())
         .env("SPARKS", crate::harness::bin())
@@ -137,9 +139,14 @@ fn the_demo_shows_the_capture_that_arrives_while_the_agent_works() {
         .env("DEMO_DIR", v.dir.path().join("demo"))
         .env("HOME", v.home())
         .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", v.home().join(".gitconfig"))
-        .output()
-        .unwrap();
+        .env("GIT_CONFIG_GLOBAL", v.home().join(".gitconfig"));
+    sh
+}
+
+#[test]
+fn the_demo_shows_the_capture_that_arrives_while_the_agent_works() {
+    let v = TestVault::empty();
+    let out = demo(&v, &[]).output().unwrap();
     let (stdout, stderr) = (
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr),
@@ -161,4 +168,141 @@ fn the_demo_shows_the_capture_that_arrives_while_the_agent_works() {
     assert!(
         stdout.contains("Finalized ingest 1: 3 entries archived; 3 entries left in the inbox.")
     );
+}
+
+/// Where the README holds the transcript of `make demo`.
+const DEMO_START: &str = "<!-- demo:start -->\n";
+const DEMO_END: &str = "<!-- demo:end -->";
+
+/// The README's transcript of `make demo` is what the demo prints now, dates, times and commit
+/// hashes aside. `SPARKS_UPDATE_README=1` (`make readme-demo`) writes this run's transcript
+/// into the README instead.
+#[test]
+fn the_readme_shows_what_make_demo_prints() {
+    let readme_path = Path::new(ROOT).join("README.md");
+    let readme = read("README.md");
+    let start = readme
+        .find(DEMO_START)
+        .expect("README.md has <!-- demo:start -->")
+        + DEMO_START.len();
+    let end = readme[start..]
+        .find(DEMO_END)
+        .expect("README.md has <!-- demo:end -->")
+        + start;
+    let fresh = demo_transcript();
+    if std::env::var_os("SPARKS_UPDATE_README").is_some_and(|v| v == "1") {
+        let updated = format!("{}{fresh}{}", &readme[..start], &readme[end..]);
+        std::fs::write(&readme_path, updated).unwrap();
+        return;
+    }
+    let (shown, now) = (
+        without_what_varies(&readme[start..end]),
+        without_what_varies(&fresh),
+    );
+    if shown != now {
+        let at = shown
+            .lines()
+            .zip(now.lines())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let near = |t: &str| {
+            t.lines()
+                .skip(at.saturating_sub(2))
+                .take(6)
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        panic!(
+            "README.md's transcript of `make demo` differs from what the demo prints, from its \
+             line {}:\n--- README.md\n{}\n--- the demo\n{}\n(`make readme-demo` writes the demo's \
+             transcript into README.md)",
+            at + 1,
+            near(&shown),
+            near(&now)
+        );
+    }
+}
+
+/// A run of the demo as a terminal shows it (commands and output together), as the README
+/// shows it: paths as `make demo` has them in the repository, `init`'s `created …` lines left
+/// out, in a fenced block.
+fn demo_transcript() -> String {
+    let v = TestVault::empty();
+    // The commands go to stderr and their output to stdout: one pipe keeps their order.
+    let out = demo(&v, &["-c", "exec sh \"$0\" 2>&1"])
+        .env("TZ", "UTC")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "the demo failed:\n{text}");
+    let dir = v.dir.path().join("demo");
+    let mut text = text.replace(crate::harness::bin(), "target/debug/sparks");
+    for shown in [dir.clone(), dir.canonicalize().unwrap()] {
+        text = text.replace(&shown.display().to_string(), "target/demo");
+    }
+    let lines: Vec<&str> = text
+        .trim_start_matches('\n')
+        .lines()
+        .filter(|l| !l.starts_with("  created "))
+        .collect();
+    format!("```text\n{}\n```\n", lines.join("\n"))
+}
+
+/// `text` with what differs from one run of the demo to the next said as a placeholder: a
+/// commit's hash, a date (`<date>`) and a time with its offset (`<date>T<time>`).
+fn without_what_varies(text: &str) -> String {
+    let mut text = text.to_string();
+    let commits: Vec<String> = text
+        .split("Committed ")
+        .skip(1)
+        .filter_map(|rest| rest.split('.').next())
+        .filter(|h| h.len() >= 7 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+        .map(String::from)
+        .collect();
+    for hash in commits {
+        text = text.replace(&hash, "<commit>");
+    }
+    let digits = |b: &[u8]| b.iter().all(u8::is_ascii_digit);
+    let date = |b: &[u8]| {
+        b.len() >= 10
+            && digits(&b[..4])
+            && b[4] == b'-'
+            && digits(&b[5..7])
+            && b[7] == b'-'
+            && digits(&b[8..10])
+    };
+    let time = |b: &[u8]| {
+        b.len() >= 9
+            && b[0] == b'T'
+            && digits(&b[1..3])
+            && b[3] == b':'
+            && digits(&b[4..6])
+            && b[6] == b':'
+            && digits(&b[7..9])
+    };
+    let offset = |b: &[u8]| match b.first() {
+        Some(b'Z') => 1,
+        Some(b'+' | b'-')
+            if b.len() >= 6 && digits(&b[1..3]) && b[3] == b':' && digits(&b[4..6]) =>
+        {
+            6
+        }
+        _ => 0,
+    };
+    let (bytes, mut out, mut i) = (text.as_bytes(), Vec::new(), 0);
+    while i < bytes.len() {
+        if date(&bytes[i..]) && (i == 0 || !bytes[i - 1].is_ascii_digit()) {
+            out.extend_from_slice(b"<date>");
+            i += 10;
+            if time(&bytes[i..]) {
+                out.extend_from_slice(b"T<time>");
+                i += 9;
+                i += offset(&bytes[i..]);
+            }
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap()
 }

@@ -3,7 +3,7 @@
 use crate::cli::{Ctx, exit::Exit, output};
 use crate::contract::{self, CONTRACT, TOPICS};
 use clap::Args;
-use clap::builder::PossibleValuesParser;
+use clap::builder::{PossibleValue, PossibleValuesParser};
 
 /// Print the agent contract, or one topic of its reference
 ///
@@ -16,13 +16,23 @@ use clap::builder::PossibleValuesParser;
     after_help = "Examples:\n  sparks describe > AGENTS.md\n  sparks describe --topics\n  sparks describe ingest"
 )]
 pub struct DescribeArgs {
-    /// The topic to print (see --topics)
-    #[arg(value_name = "TOPIC", value_parser = PossibleValuesParser::new(TOPICS.iter().map(|t| t.name)), hide_possible_values = true)]
+    /// The topic to print (see --topics; sync and capture print devices)
+    #[arg(value_name = "TOPIC", value_parser = topics(), hide_possible_values = true)]
     topic: Option<String>,
 
     /// List the topics, one a line: its name, then what it holds
     #[arg(long, conflicts_with = "topic")]
     topics: bool,
+}
+
+/// The topics' names, each with its aliases (accepted, not listed: an unknown topic is a usage
+/// error that lists the names).
+fn topics() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        TOPICS
+            .iter()
+            .map(|t| PossibleValue::new(t.name).aliases(t.aliases.iter().copied())),
+    )
 }
 
 /// Run `describe`.
