@@ -6,6 +6,7 @@
 //! paths are made safe in [`paths`]. Nothing here writes to the vault or prints: the CLI
 //! passes a log callback.
 
+mod captures;
 mod copies;
 mod embed;
 mod files;

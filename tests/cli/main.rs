@@ -47,6 +47,7 @@ mod tasks;
 mod transport;
 mod untrusted;
 mod view;
+mod view_archive;
 mod view_embeds;
 mod view_graph;
 mod watch;
