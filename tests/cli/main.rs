@@ -23,6 +23,7 @@ mod init;
 mod lint;
 mod lint_fix;
 mod mcp;
+mod mcp_arguments;
 mod mcp_stdio;
 mod merge;
 mod mv;
