@@ -263,10 +263,12 @@ pub fn main() -> std::process::ExitCode {
                 true => Exit::Usage,
                 false => Exit::Problems,
             };
-            // Under --json the failure is data too, where the data would have gone; a usage
-            // error stays text on stderr only, as clap's own are. stderr says it either way,
-            // for the person reading it.
-            if json && !failure.usage {
+            // Under --json the failure is data too, where the data would have gone, whatever
+            // found it (a rule of the arguments the request checks included: `capture` of
+            // empty text, exit 2 all the same); only clap's own errors, met before any
+            // command runs, are text alone. stderr says it either way, for the person
+            // reading it.
+            if json {
                 let _ = output::json_error(&failure);
             }
             output::error_with(

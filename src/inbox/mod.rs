@@ -147,6 +147,18 @@ impl Inbox {
         Ok(inbox)
     }
 
+    /// The header of `text` (the text this inbox was parsed from): what comes before the first
+    /// separator line, which is all of a text without one.
+    pub fn header<'t>(&self, text: &'t str) -> &'t str {
+        let head = &text[self.head.clone()];
+        if self.chunks.is_empty() {
+            return head;
+        }
+        // The head ends with the separator line: `---`, then its line ending if any.
+        let sep = head.trim_end_matches(['\n', '\r']);
+        sep.strip_suffix("---").unwrap_or(sep)
+    }
+
     fn empty(len: usize) -> Inbox {
         Inbox {
             entries: Vec::new(),
@@ -346,6 +358,20 @@ mod tests {
         assert_eq!(got[1].1, "next");
         let got = entries("# Inbox\n---\n~~~~\n---\n~~~\n---\n~~~~\n---\nnext\n");
         assert_eq!(got.len(), 2, "{got:?}");
+    }
+
+    #[test]
+    fn the_header_is_what_comes_before_the_first_separator() {
+        for (text, header) in [
+            ("# Inbox\nnote\n---\nA\n---\nB\n", "# Inbox\nnote\n"),
+            ("# Inbox\r\n---\r\nA\r\n", "# Inbox\r\n"),
+            ("---\nA\n", ""),
+            ("# Inbox\n---", "# Inbox\n"),
+            ("\n\n", "\n\n"),
+        ] {
+            let inbox = Inbox::parse(text.as_bytes(), today()).unwrap();
+            assert_eq!(inbox.header(text), header, "{text:?}");
+        }
     }
 
     #[test]

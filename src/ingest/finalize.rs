@@ -76,8 +76,8 @@ pub fn finalize(
         run.done = Step::AFTER_PLAN[..first].to_vec();
         if !opts.keep.is_empty() {
             run.warnings.push(format!(
-                "resuming ingest {id} after step {step}: --keep is ignored, the entries chosen \
-                 when finalize first ran stand"
+                "resuming ingest {id} after step {step}: the entries to keep given now are \
+                 ignored, the entries chosen when finalize first ran stand"
             ));
         }
     } else {

@@ -20,13 +20,13 @@ impl Capture {
         if let Err(e) = crate::inbox::capture_text(&text) {
             return Err(Failure::usage(e.to_string()));
         }
-        let date =
-            match date.map(str::trim) {
-                None => None,
-                Some(d) => Some(NaiveDate::parse_from_str(d, "%Y-%m-%d").map_err(|_| {
-                    Failure::usage(format!("--date {d:?} is not a YYYY-MM-DD date"))
-                })?),
-            };
+        let date = match date.map(str::trim) {
+            None => None,
+            Some(d) => Some(
+                NaiveDate::parse_from_str(d, "%Y-%m-%d")
+                    .map_err(|_| Failure::usage(format!("date {d:?} is not a YYYY-MM-DD date")))?,
+            ),
+        };
         Ok(Capture { text, date })
     }
 }

@@ -19,7 +19,7 @@ impl Sync {
             && (r.trim().is_empty() || r.starts_with('-'))
         {
             return Err(Failure::usage(format!(
-                "--remote {r:?} is not a remote's name"
+                "remote {r:?} is not a remote's name"
             )));
         }
         Ok(Sync {

@@ -43,11 +43,13 @@ pub struct TasksList {
 }
 
 impl TasksList {
-    /// A listing; an empty `--section` is a usage error.
+    /// A listing; an empty section is a usage error.
     pub fn new(all: bool, section: Option<String>) -> Result<TasksList, Failure> {
         let section = match section {
             Some(s) if s.trim().is_empty() => {
-                return Err(Failure::usage("--section names no section: it is empty"));
+                return Err(Failure::usage(
+                    "section is empty: name a section, or give none for every section",
+                ));
             }
             s => s.map(|s| s.trim().to_string()),
         };

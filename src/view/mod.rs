@@ -6,6 +6,7 @@
 //! paths are made safe in [`paths`]. Nothing here writes to the vault or prints: the CLI
 //! passes a log callback.
 
+mod captures;
 mod copies;
 mod embed;
 mod files;
@@ -81,6 +82,14 @@ pub enum ViewError {
         /// The cause.
         source: std::io::Error,
     },
+    /// Another program listens on the port already.
+    #[error("cannot listen on {addr}: port {port} is in use")]
+    InUse {
+        /// The address.
+        addr: String,
+        /// Its port.
+        port: u16,
+    },
     /// The async runtime or the server failed.
     #[error("the viewer failed: {0}")]
     Server(std::io::Error),
@@ -141,10 +150,17 @@ pub fn bind(addr: &str, allow_remote: bool) -> Result<Bound, ViewError> {
             Err(e) => last = Some(e),
         }
     }
-    Err(ViewError::Bind {
-        addr: addr.to_string(),
-        source: last.unwrap_or_else(|| std::io::Error::other("no address to bind")),
-    })
+    let source = last.unwrap_or_else(|| std::io::Error::other("no address to bind"));
+    match (source.kind(), l.addrs.first()) {
+        (std::io::ErrorKind::AddrInUse, Some(a)) => Err(ViewError::InUse {
+            addr: addr.to_string(),
+            port: a.port(),
+        }),
+        _ => Err(ViewError::Bind {
+            addr: addr.to_string(),
+            source,
+        }),
+    }
 }
 
 struct App {

@@ -5,7 +5,7 @@
 //! named, not shown as garbage.
 
 use super::embed::Embedder;
-use super::render::{self, Rendered, WikiLink};
+use super::render::{self, Rendered};
 use crate::manifest::{Backlink, Manifest};
 use crate::markdown::{Block, Frontmatter, frontmatter, outline};
 use std::path::Path;
@@ -170,30 +170,27 @@ fn markdown(
     bytes: &[u8],
     manifest: Option<&Manifest>,
 ) -> crate::manifest::Result<MarkdownView> {
-    let split = frontmatter::split(text);
-    let (fm, fm_error) = match split.block {
-        Block::Valid(fm) => (Some(fm), None),
-        Block::Invalid { line, message } => (None, Some(format!("line {line}: {message}"))),
-        Block::None => (None, None),
-    };
-    let outline = outline::outline(split.body, split.body_line);
     let mut embeds = Embedder::new(root, rel);
-    let targets = super::resolve::targets(manifest, rel, &outline, &outline, &mut embeds)?;
-    let links: Vec<WikiLink<'_>> = outline
-        .links
-        .iter()
-        .zip(targets)
-        .map(|(link, target)| WikiLink { link, target })
-        .collect();
-    let title = fm
-        .as_ref()
-        .and_then(|f| f.title.as_deref())
-        .filter(|t| !t.trim().is_empty());
-    let rendered = render::render(split.body, &links, title);
-    let title = title
-        .map(|t| t.trim().to_string())
-        .or_else(|| rendered.dropped_h1.clone())
-        .unwrap_or_else(|| super::html::display_title(rel, None));
+    // An archive file of the inbox is its captures, not a page (`None`: not in that shape).
+    let captures = if crate::archive::is_archive(rel) {
+        super::captures::render(manifest, rel, text, &mut embeds)?
+    } else {
+        None
+    };
+    let Body {
+        frontmatter: fm,
+        frontmatter_error: fm_error,
+        rendered,
+        title,
+    } = match captures {
+        Some(rendered) => Body {
+            frontmatter: None,
+            frontmatter_error: None,
+            rendered,
+            title: super::html::display_title(rel, None),
+        },
+        None => page_body(manifest, rel, text, &mut embeds)?,
+    };
     let ((backlinks, backlinks_total), cited_by, freshness) = match manifest {
         Some(m) => {
             let freshness = match m.file_hash(rel)? {
@@ -220,6 +217,47 @@ fn markdown(
         cited_by,
         freshness,
         source: text.to_string(),
+    })
+}
+
+/// A Markdown page's body, rendered, and what its frontmatter says.
+struct Body {
+    frontmatter: Option<Frontmatter>,
+    frontmatter_error: Option<String>,
+    rendered: Rendered,
+    title: String,
+}
+
+/// The body of the page `rel`: its frontmatter read, its wikilinks resolved, rendered; its
+/// title the frontmatter's, else a leading H1, else the file name.
+fn page_body(
+    manifest: Option<&Manifest>,
+    rel: &str,
+    text: &str,
+    embeds: &mut Embedder<'_>,
+) -> crate::manifest::Result<Body> {
+    let split = frontmatter::split(text);
+    let (fm, fm_error) = match split.block {
+        Block::Valid(fm) => (Some(fm), None),
+        Block::Invalid { line, message } => (None, Some(format!("line {line}: {message}"))),
+        Block::None => (None, None),
+    };
+    let outline = outline::outline(split.body, split.body_line);
+    let links = super::resolve::wikilinks(manifest, rel, &outline, embeds)?;
+    let title = fm
+        .as_ref()
+        .and_then(|f| f.title.as_deref())
+        .filter(|t| !t.trim().is_empty());
+    let rendered = render::render(split.body, &links, title);
+    let title = title
+        .map(|t| t.trim().to_string())
+        .or_else(|| rendered.dropped_h1.clone())
+        .unwrap_or_else(|| super::html::display_title(rel, None));
+    Ok(Body {
+        frontmatter: fm,
+        frontmatter_error: fm_error,
+        rendered,
+        title,
     })
 }
 

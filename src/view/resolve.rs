@@ -8,11 +8,28 @@
 use super::embed::Embedder;
 use super::html::{file_href, href_for};
 use super::page::{is_image, is_markdown};
-use super::render::{Target, block_anchor, fragment, slug};
+use super::render::{Target, WikiLink, block_anchor, fragment, slug};
 use crate::key;
 use crate::manifest::{Manifest, Resolution};
 use crate::markdown::{Link, outline::Outline};
 use std::collections::HashMap;
+
+/// The wikilinks of a body whose outline is `outline` (of the file `rel`), each with its
+/// target ([`targets`], the body its own whole).
+pub(super) fn wikilinks<'o>(
+    manifest: Option<&Manifest>,
+    rel: &str,
+    outline: &'o Outline,
+    embeds: &mut Embedder<'_>,
+) -> crate::manifest::Result<Vec<WikiLink<'o>>> {
+    let targets = targets(manifest, rel, outline, outline, embeds)?;
+    Ok(outline
+        .links
+        .iter()
+        .zip(targets)
+        .map(|(link, target)| WikiLink { link, target })
+        .collect())
+}
 
 /// The target of every link of `links` (the links of `rel`'s body, or of an excerpt of it), in
 /// order; `whole` is the outline of the whole body, which links within the page are checked

@@ -33,6 +33,13 @@ const CLASSES: &[&str] = &[
     "markdown-alert-important",
     "markdown-alert-warning",
     "markdown-alert-caution",
+    "captures",
+    "capture",
+    "capture-header",
+    "capture-count",
+    "capture-meta",
+    "capture-body",
+    "separator",
 ];
 
 fn cleaner() -> &'static ammonia::Builder<'static> {
@@ -51,6 +58,9 @@ fn cleaner() -> &'static ammonia::Builder<'static> {
             ("blockquote", &["class"]),
             ("figure", &["class"]),
             ("p", &["class"]),
+            ("article", &["class", "id"]),
+            ("hr", &["class"]),
+            ("time", &["datetime"]),
             ("input", &["type", "checked", "disabled"]),
             ("h1", &["id"]),
             ("h2", &["id"]),

@@ -92,6 +92,41 @@ fn empty_text_a_separator_line_and_a_bad_date_are_refused_and_change_nothing() {
 }
 
 #[test]
+fn a_failed_capture_under_json_is_the_json_error_object_with_the_same_exit_code() {
+    let v = TestVault::new();
+    let before = v.read("inbox.md");
+    // A value capture refuses (exit 2), then an inbox it cannot read (exit 1).
+    let empty = v.run(&["capture", "  ", "--json"]).code(2);
+    assert_eq!(
+        empty.json()["error"]["message"],
+        "the capture is empty",
+        "{}",
+        empty.stdout
+    );
+    assert!(
+        empty.stderr.starts_with("error: the capture is empty"),
+        "{}",
+        empty.stderr
+    );
+    let bad_date = v.run(&["capture", "x", "--date", "soon", "--json"]).code(2);
+    assert!(
+        bad_date.json()["error"]["message"].is_string(),
+        "{}",
+        bad_date.stdout
+    );
+    assert_eq!(v.read("inbox.md"), before);
+    std::fs::remove_file(v.path("inbox.md")).unwrap();
+    std::fs::create_dir(v.path("inbox.md")).unwrap();
+    v.run(&["capture", "a thought"]).code(1);
+    let dir = v.run(&["capture", "a thought", "--json"]).code(1);
+    let message = dir.json()["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(message.contains("inbox.md"), "names the path: {message}");
+}
+
+#[test]
 fn captures_racing_finalizes_are_each_kept_exactly_once() {
     const ROUNDS: usize = 6;
     const PER_ROUND: usize = 5;

@@ -177,8 +177,13 @@ fn done_json_has_matched_line_and_ambiguous() {
         j["line"].as_u64().unwrap() > 0 && j.get("ambiguous").is_none(),
         "{j}"
     );
-    let text = v.run(&["done", "nothing like it"]).code(1).stdout;
-    assert_eq!(text, "No open task matching \"nothing like it\".\n");
+    // The original printed "No open task matching …" on stdout; a failure is on stderr only.
+    let text = v.run(&["done", "nothing like it"]).code(1);
+    assert_eq!(text.stdout, "");
+    assert_eq!(
+        text.stderr,
+        "error: no open task matches \"nothing like it\"\n"
+    );
 }
 
 #[test]

@@ -269,14 +269,29 @@ fn a_failure_under_json_is_one_json_object_on_stdout_with_the_same_exit_code() {
     let text = v.run(&["ingest", "--prepare", "--json=false"]).code(1);
     assert_eq!(text.stdout, "");
     assert!(text.stderr.starts_with("error: "), "{}", text.stderr);
-    // Usage errors stay clap's text on stderr, exit 2.
-    let usage = v.run(&["lint", "--check", "broken-link", "--json"]).code(2);
+    // Clap's own usage errors stay its text on stderr, exit 2.
+    let usage = v.run(&["lint", "--bogus", "--json"]).code(2);
     assert_eq!(usage.stdout, "");
-    assert!(usage.stderr.contains("broken-link"), "{}", usage.stderr);
+    assert!(usage.stderr.contains("--bogus"), "{}", usage.stderr);
+    // A rule of the arguments the command checks is a usage error too (exit 2), and a
+    // failure like any other under --json.
+    let check = v.run(&["lint", "--check", "broken-link", "--json"]).code(2);
+    assert!(
+        check.json()["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("broken-link")),
+        "{}",
+        check.stdout
+    );
+    assert!(check.stderr.contains("broken-link"), "{}", check.stderr);
     let empty = v
         .run(&["tasks", "list", "--section", " ", "--json"])
         .code(2);
-    assert_eq!(empty.stdout, "");
+    assert!(
+        empty.json()["error"]["message"].is_string(),
+        "{}",
+        empty.stdout
+    );
     // Data with a non-zero exit is still the data: lint's issues, prepare's open batch.
     v.write("wiki/concepts/B.md", "no frontmatter\n");
     let lint = v.run(&["lint", "--json"]).code(1).json();

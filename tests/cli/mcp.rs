@@ -69,7 +69,7 @@ const NOT_IDEMPOTENT: [&str; 6] = [
 const DESTRUCTIVE: [&str; 2] = ["sparks_merge", "sparks_revert_ingest"];
 
 /// One step of the scenario.
-enum Step {
+pub(crate) enum Step {
     /// A tool call; the command (run on the twin vault) that must print the same JSON, and
     /// the command's exit code.
     Call {
@@ -101,7 +101,7 @@ fn call(tool: &'static str, args: Value, cli: &[&'static str], exit: i32) -> Ste
     }
 }
 
-fn refused(tool: &'static str, args: Value, says: &'static str) -> Step {
+pub(crate) fn refused(tool: &'static str, args: Value, says: &'static str) -> Step {
     Step::Refused { tool, args, says }
 }
 
@@ -580,7 +580,7 @@ fn python() -> PathBuf {
 
 /// Run the client on `vault` with the scenario (and, with `raw`, the raw session), and return
 /// what it printed, one value a line.
-fn run_client(vault: &TestVault, steps: &[Step], raw: bool) -> Vec<Value> {
+pub(crate) fn run_client(vault: &TestVault, steps: &[Step], raw: bool) -> Vec<Value> {
     run_client_with_stderr(vault, steps, raw).0
 }
 
@@ -676,14 +676,14 @@ fn is_timestamp(s: &str) -> bool {
 }
 
 /// The text of a tool result.
-fn text(result: &Value) -> String {
+pub(crate) fn text(result: &Value) -> String {
     let content = result["content"].as_array().expect("content is a list");
     assert_eq!(content.len(), 1, "one content block: {result}");
     assert_eq!(content[0]["type"], "text");
     content[0]["text"].as_str().expect("text").to_string()
 }
 
-fn is_error(result: &Value) -> bool {
+pub(crate) fn is_error(result: &Value) -> bool {
     result["isError"] == json!(true)
 }
 

@@ -221,14 +221,21 @@ fn done_completes_a_unique_substring_match_and_prints_it() {
     // It is done now: the same query says so, changes nothing, and exits 1 (nothing was
     // completed, as the original's "no match").
     let r = v.run(&["done", "passport"]).code(1);
-    assert_eq!(r.stdout, "Already done: renew passport (line 11)\n");
-    assert!(r.stderr.contains("already done"), "{}", r.stderr);
+    assert_eq!(r.stdout, "");
+    assert_eq!(
+        r.stderr,
+        "error: \"renew passport\" (line 11) is already done; nothing was changed\n"
+    );
     let j = v.run(&["done", "passport", "--json"]).code(1).json();
     assert_eq!(j["result"], "already_done");
     assert_eq!(j["task"]["line"], 11);
     // A task done by hand counts too.
     let r = v.run(&["done", "milk"]).code(1);
-    assert_eq!(r.stdout, "Already done: buy milk (line 12)\n");
+    assert!(
+        r.stderr.contains("\"buy milk\" (line 12) is already done"),
+        "{}",
+        r.stderr
+    );
     // Words are joined; case does not matter; `*` items count.
     let r = v.run(&["done", "SHIP", "finalize"]).ok();
     assert_eq!(r.stdout, "Done: ship finalize (line 19)\n");
@@ -258,14 +265,14 @@ fn an_ambiguous_query_lists_candidates_and_changes_nothing() {
     v.write(TASKS, LIST);
     let r = v.run(&["done", "write", "tests"]).code(1);
     assert!(
-        r.stdout.contains("  - write tests for ingest (line 17)"),
+        r.stderr.contains("  - write tests for ingest (line 17)"),
         "{}",
-        r.stdout
+        r.stderr
     );
     assert!(
-        r.stdout.contains("  - write tests for scan (line 18)"),
+        r.stderr.contains("  - write tests for scan (line 18)"),
         "{}",
-        r.stdout
+        r.stderr
     );
     assert_eq!(tasks(&v), LIST);
     snapshot!(v, output(&r));
@@ -312,9 +319,10 @@ fn a_fuzzy_match_is_the_letters_in_order_with_a_clear_winner() {
         "{j}"
     );
     let r = v.run(&["done", "fxbg"]).code(1);
+    assert_eq!(r.stdout, "");
     assert_eq!(
-        r.stdout,
-        "Ambiguous — multiple open tasks match:\n  - fix login bug (line 3)\n  - fix logout bug (line 4)\n"
+        r.stderr,
+        "error: the query matches 2 open tasks; add words to pick one:\n  - fix login bug (line 3)\n  - fix logout bug (line 4)\n"
     );
     assert_eq!(tasks(&v), close, "two near matches: none is completed");
     // Letters out of order, or a typo, match nothing (as in the original).
@@ -332,14 +340,14 @@ fn an_ambiguous_fuzzy_match_lists_five_and_says_how_many_more() {
     v.write(TASKS, &list);
     let r = v.run(&["done", "tsknm"]).code(1);
     assert_eq!(
-        r.stdout
+        r.stderr
             .lines()
             .filter(|l| l.starts_with("  - task number "))
             .count(),
         5
     );
-    assert!(r.stdout.ends_with("  … and 3 more\n"), "{}", r.stdout);
-    assert!(r.stderr.contains("matches 8 tasks"), "{}", r.stderr);
+    assert!(r.stderr.ends_with("  … and 3 more\n"), "{}", r.stderr);
+    assert!(r.stderr.contains("matches 8 open tasks"), "{}", r.stderr);
     let j = v.run(&["done", "tsknm", "--json"]).code(1).json();
     assert_eq!(j["matches"], 8);
     assert_eq!(j["candidates"].as_array().map(Vec::len), Some(5));
@@ -351,12 +359,46 @@ fn a_failed_done_never_creates_the_task_list() {
     let v = TestVault::new();
     std::fs::remove_file(v.path(TASKS)).expect("remove Tasks.md");
     let r = v.run(&["done", "anything"]).code(1);
-    assert_eq!(r.stdout, "No open task matching \"anything\".\n");
-    assert!(r.stderr.contains("no open task matches"), "{}", r.stderr);
+    assert_eq!(r.stdout, "");
+    assert_eq!(r.stderr, "error: no open task matches \"anything\"\n");
     assert!(!v.path(TASKS).exists());
     v.run(&["done", "  "]).code(1);
     assert!(!v.path(TASKS).exists());
     snapshot!(v, output(&r));
+}
+
+#[test]
+fn a_done_that_completes_nothing_fails_on_one_stream() {
+    let v = TestVault::new();
+    v.write(TASKS, LIST);
+    v.run(&["done", "passport"]).ok();
+    for (query, says) in [
+        (
+            "nothing like it",
+            "no open task matches \"nothing like it\"",
+        ),
+        ("passport", "\"renew passport\" (line 11) is already done"),
+        ("write tests", "the query matches 2 open tasks"),
+    ] {
+        // A person reads the failure on stderr, all of it; stdout stays empty.
+        let text = v.run(&["done", query]).code(1);
+        assert_eq!(text.stdout, "", "{query}");
+        assert!(
+            text.stderr.starts_with("error: "),
+            "{query}: {}",
+            text.stderr
+        );
+        assert!(text.stderr.contains(says), "{query}: {}", text.stderr);
+        // An agent reads one JSON object on stdout, the outcome, and nothing else.
+        let json = v.run(&["done", query, "--json"]).code(1);
+        let j = json.json();
+        assert!(j["result"].is_string() && j["line"] == 0, "{query}: {j}");
+        assert_eq!(json.stderr, "", "{query}");
+    }
+    assert_eq!(
+        tasks(&v),
+        LIST.replace("- [ ] renew passport", "- [x] renew passport")
+    );
 }
 
 #[test]

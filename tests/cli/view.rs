@@ -1277,6 +1277,30 @@ fn a_given_port_is_used() {
 }
 
 #[test]
+fn a_port_in_use_is_named_with_the_option_that_picks_another() {
+    let v = fixture();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let addr = format!("127.0.0.1:{port}");
+    let r = v.run(&["view", "--addr", &addr]).code(1);
+    assert_eq!(r.stdout, "");
+    assert!(
+        r.stderr.starts_with(&format!(
+            "error: cannot listen on {addr}: port {port} is in use\n"
+        )),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("hint: pick another port with --addr HOST:PORT (port 0 picks a free one)"),
+        "{}",
+        r.stderr
+    );
+    drop(taken);
+}
+
+#[test]
 fn requests_are_logged_on_stderr() {
     let v = fixture();
     let s = Server::start(&v, &[]);

@@ -1,7 +1,7 @@
 //! `sparks done`: complete an open task.
 
 use crate::cli::{Ctx, exit::Exit, output};
-use crate::request;
+use crate::request::{self, Report as _};
 use crate::tasks::Done;
 use clap::Args;
 
@@ -24,48 +24,49 @@ pub struct DoneArgs {
     pub(in crate::cli) json: bool,
 }
 
-/// Run `done`.
+/// Run `done`. A query that completes nothing is a failure, told on one stream: on stderr
+/// (`error:` and, when ambiguous, the candidates), or under `--json` as the outcome's JSON on
+/// stdout (`result` says what happened), the same as the MCP tool's result.
 pub fn run(ctx: &Ctx, args: DoneArgs) -> anyhow::Result<Exit> {
     let result = ctx.run(request::Done {
         query: args.query.join(" "),
     })?;
-    output::print(&result, args.json, |result| {
-        match result {
-            Done::Completed { task, .. } => {
-                output::report([format!("Done: {} (line {})", task.text, task.line)])?
-            }
-            Done::Ambiguous {
-                candidates,
-                matches,
-            } => {
-                // The original's wording, with each candidate's line.
-                let mut lines = vec!["Ambiguous — multiple open tasks match:".to_string()];
-                lines.extend(
-                    candidates
-                        .iter()
-                        .map(|t| format!("  - {} (line {})", t.text, t.line)),
-                );
-                if *matches > candidates.len() {
-                    lines.push(format!("  … and {} more", matches - candidates.len()));
-                }
-                output::lines(lines)?;
-                output::error(
-                    &format!("the query matches {matches} tasks; add words to pick one"),
-                    None,
-                );
-            }
-            Done::AlreadyDone { task } => {
-                output::write(&format!(
-                    "Already done: {} (line {})\n",
-                    task.text, task.line
-                ))?;
-                output::error("that task is already done; nothing was changed", None);
-            }
-            Done::NotFound { query } => {
-                output::write(&format!("No open task matching \"{query}\".\n"))?;
-                output::error("no open task matches", None);
-            }
+    let (message, details) = match &result {
+        Done::Completed { task, .. } => {
+            return output::print(&result, args.json, |_| {
+                output::report([format!("Done: {} (line {})", task.text, task.line)])
+            });
         }
-        Ok(())
-    })
+        Done::Ambiguous {
+            candidates,
+            matches,
+        } => {
+            let mut lines: Vec<String> = candidates
+                .iter()
+                .map(|t| format!("  - {} (line {})", t.text, t.line))
+                .collect();
+            if *matches > candidates.len() {
+                lines.push(format!("  … and {} more", matches - candidates.len()));
+            }
+            (
+                format!("the query matches {matches} open tasks; add words to pick one:"),
+                lines,
+            )
+        }
+        Done::AlreadyDone { task } => (
+            format!(
+                "\"{}\" (line {}) is already done; nothing was changed",
+                task.text, task.line
+            ),
+            Vec::new(),
+        ),
+        Done::NotFound { query } => (format!("no open task matches \"{query}\""), Vec::new()),
+    };
+    // Under --json the outcome is the data, as the MCP tool answers it (nothing was completed:
+    // exit 1 says so); a person reads the failure on stderr alone.
+    match args.json {
+        true => output::json(&result)?,
+        false => output::error_with(&message, &details, None),
+    }
+    Ok(result.ending().into())
 }

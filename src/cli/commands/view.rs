@@ -1,7 +1,7 @@
 //! `sparks view`: serve the vault as a local, read-only website.
 
 use crate::cli::{Ctx, exit::Exit, output, watching};
-use crate::failure::Failure;
+use crate::failure::{Advice, Failure};
 use crate::view::{self, Options, RequestLog, Site, ViewError};
 use clap::Args;
 use std::process::{Command, Stdio};
@@ -44,6 +44,14 @@ pub fn run(ctx: &Ctx, args: ViewArgs) -> anyhow::Result<Exit> {
         // A bad --addr is a usage error (exit 2).
         ViewError::Addr(_) => Failure {
             usage: true,
+            ..Failure::from(e)
+        },
+        // The option that picks another port is the command line's to name.
+        ViewError::InUse { .. } => Failure {
+            hint: Some(Advice::say(
+                "pick another port with --addr HOST:PORT (port 0 picks a free one), \
+                 or stop the program that listens there",
+            )),
             ..Failure::from(e)
         },
         e => Failure::from(e),

@@ -174,7 +174,8 @@ pub fn revert(
     let mut report = plan.report(opts.dry_run, resuming.is_some());
     if resuming.is_some() && opts.dry_run {
         report.warnings.push(format!(
-            "the revert of ingest {id} was interrupted; `sparks ingest --revert {id}` completes it"
+            "the revert of ingest {id} was interrupted; reverting it again (not as a dry run) \
+             completes it"
         ));
     }
     if opts.dry_run || !report.conflicts.is_empty() {
