@@ -3,7 +3,9 @@
 //! ingest (run here with the debug binaries).
 
 use crate::harness::TestVault;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+#[cfg(unix)]
+use std::path::PathBuf;
 use std::process::Command;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -79,6 +81,7 @@ fn make_test_says_first_what_it_installs_and_why() {
 
 /// The stand-in agent of `make demo`, built next to the binary under test (cargo builds the
 /// examples for `cargo test`; built here when only this test binary was).
+#[cfg(unix)]
 fn standin_agent() -> PathBuf {
     let bin = Path::new(crate::harness::bin());
     let agent = bin.parent().unwrap().join("examples/standin_agent");
@@ -94,6 +97,7 @@ fn standin_agent() -> PathBuf {
     agent
 }
 
+#[cfg(unix)]
 #[test]
 fn the_demo_shows_the_capture_that_arrives_while_the_agent_works() {
     let v = TestVault::empty();
