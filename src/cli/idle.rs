@@ -19,6 +19,9 @@
 
 /// The settings, each with the value a long-running command gives it when unset: mimalloc's
 /// delay (ms) before freed memory goes back to the system, and glibc's arenas (one, shared).
+/// Unix only: Windows has no `exec` that keeps the process (its id, its console), so there a
+/// long-running command keeps what mimalloc holds until its next allocation gives it back.
+#[cfg(unix)]
 pub const SETTINGS: [(&str, &str); 2] = [
     ("MIMALLOC_PURGE_DELAY", "0"),
     ("GLIBC_TUNABLES", "glibc.malloc.arena_max=1"),

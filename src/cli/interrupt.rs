@@ -3,45 +3,35 @@
 //! what completes it, read from the run-time records in `.sparks/`: the journal of an
 //! interrupted `mv`, `merge` or revert, the open ingest's finalize step. Exit 130 for SIGINT,
 //! 143 for SIGTERM, as shells report a process their signal ended. `serve` and `view` handle
-//! both themselves and end cleanly.
+//! both themselves and end cleanly. On Windows, Ctrl-C alone is caught (see `signals`).
 
-use crate::cli::exit::Exit;
 use crate::cli::output;
+use crate::cli::signals::{Stop, Stops};
 use crate::runstate::RunDir;
 use crate::session::Site;
-use signal_hook::consts::{SIGINT, SIGTERM};
-use signal_hook::iterator::Signals;
 
 /// Stop the process on SIGINT or SIGTERM, saying what stopped. `line` is the command line as
 /// the user typed it.
 pub fn install(site: Site, line: String) {
-    let Ok(mut signals) = Signals::new([SIGINT, SIGTERM]) else {
+    let Ok(stops) = Stops::catch() else {
         // Without a handler the signal ends the process as it would any program.
         return;
     };
     let spawned = std::thread::Builder::new()
         .name("interrupt".into())
         .spawn(move || {
-            if let Some(signal) = signals.forever().next() {
-                output::error(&stopped(&site, &line, signal), None);
+            if let Some(stop) = stops.wait() {
+                output::error(&stopped(&site, &line, stop), None);
                 crate::live::retire();
-                let exit = match signal {
-                    SIGTERM => Exit::Terminated,
-                    _ => Exit::Interrupted,
-                };
-                std::process::exit(exit.code().into());
+                std::process::exit(stop.exit().code().into());
             }
         });
     drop(spawned);
 }
 
-/// The line said when `line` stops on `signal`.
-fn stopped(site: &Site, line: &str, signal: i32) -> String {
-    let name = if signal == SIGTERM {
-        "SIGTERM"
-    } else {
-        "SIGINT"
-    };
+/// The line said when `line` stops on `stop`.
+fn stopped(site: &Site, line: &str, stop: Stop) -> String {
+    let name = stop.name();
     let Ok(vault) = site.vault() else {
         return format!("`{line}` stopped ({name})");
     };

@@ -10,6 +10,7 @@ mod interrupt;
 pub mod number;
 pub mod output;
 pub mod progress;
+mod signals;
 mod watching;
 
 use crate::clock::Now;

@@ -20,7 +20,9 @@ use std::time::{Duration, Instant};
 /// How long a transfer may say nothing before it is taken for stalled.
 pub const STALL: Duration = Duration::from_secs(25);
 
-/// How long git is given to stop once asked.
+/// How long git is given to stop once asked (on unix: elsewhere it is killed at once, there
+/// being no SIGTERM to ask with).
+#[cfg(unix)]
 const GRACE: Duration = Duration::from_secs(3);
 
 /// How long git's pipes are read after it exited (see the module's comment).

@@ -217,6 +217,7 @@ fn nul_bytes_are_dropped_from_a_capture() {
 /// is read-only) succeeds with a warning, in text and in `--json`: a caller that took an error
 /// for "not captured" would capture it again. The next command that can write the manifest
 /// records it.
+#[cfg(unix)]
 #[test]
 fn a_capture_the_manifest_cannot_record_exits_0_with_a_warning() {
     use crate::harness::{chmod, open_to_nobody, run_unprivileged};

@@ -82,6 +82,7 @@ pub fn command(cwd: &Path, home: &Path) -> Command {
 /// Run `sparks <args>` (split at spaces) in `cwd` with HOME at `home` on a pseudo-terminal
 /// (`script` from util-linux), with the clean environment of [`command`], `TERM=xterm` and
 /// `env`; what the terminal showed, stdout and stderr together.
+#[cfg(target_os = "linux")]
 pub fn on_terminal(cwd: &Path, home: &Path, args: &str, env: &[(&str, &str)]) -> String {
     let mut c = command(cwd, home);
     c.envs(env.iter().copied()).env("TERM", "xterm");
@@ -467,12 +468,14 @@ pub fn rows(v: &TestVault, sql: &str) -> Vec<String> {
 // Permissions: running as `nobody` so that permission bits apply when the tests run as root.
 
 /// Whether the tests run as root (permission bits then do not stop anything).
+#[cfg(unix)]
 pub fn is_root() -> bool {
     let out = std::process::Command::new("id").arg("-u").output().unwrap();
     String::from_utf8_lossy(&out.stdout).trim() == "0"
 }
 
 /// Let `nobody` work in the vault, for [`run_unprivileged`].
+#[cfg(unix)]
 pub fn open_to_nobody(v: &TestVault) {
     if is_root() {
         chmod_r(v.dir.path(), "a+rwX");
@@ -480,6 +483,7 @@ pub fn open_to_nobody(v: &TestVault) {
 }
 
 /// `chmod -R MODE path`.
+#[cfg(unix)]
 pub fn chmod_r(path: &std::path::Path, mode: &str) {
     assert!(
         std::process::Command::new("chmod")
@@ -495,10 +499,17 @@ pub fn chmod_r(path: &std::path::Path, mode: &str) {
 }
 
 /// Run `sparks` so that permission bits apply: as `nobody` when the tests run as root.
+#[cfg(unix)]
 pub fn run_unprivileged(v: &TestVault, args: &[&str]) -> Run {
     if !is_root() {
         return v.run(args);
     }
+    as_nobody(v, args)
+}
+
+/// Run `sparks` as `nobody` (util-linux's `setpriv`).
+#[cfg(target_os = "linux")]
+fn as_nobody(v: &TestVault, args: &[&str]) -> Run {
     let mut c = command(&v.root, &v.home());
     let cmd = c.get_program().to_owned();
     let mut wrapped = std::process::Command::new("setpriv");
@@ -516,7 +527,14 @@ pub fn run_unprivileged(v: &TestVault, args: &[&str]) -> Run {
     wrapped.output().unwrap().into()
 }
 
+/// Elsewhere (macOS) root is not given up: these tests need another user than root there.
+#[cfg(all(unix, not(target_os = "linux")))]
+fn as_nobody(_: &TestVault, _: &[&str]) -> Run {
+    panic!("the tests run as root: permission bits apply only to another user (run them as one)")
+}
+
 /// `chmod MODE path`.
+#[cfg(unix)]
 pub fn chmod(path: &std::path::Path, mode: &str) {
     assert!(
         std::process::Command::new("chmod")

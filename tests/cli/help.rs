@@ -343,6 +343,7 @@ fn colour_decorates_stderr_only_when_allowed() {
     assert!(bad.stderr.contains("sometimes"), "{}", bad.stderr);
 }
 
+#[cfg(target_os = "linux")]
 #[test]
 fn auto_colours_a_terminal_unless_no_color() {
     let v = TestVault::empty();

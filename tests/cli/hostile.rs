@@ -1,13 +1,15 @@
 //! Hostile vaults: huge files, odd names, files vanishing mid-scan, a read-only vault, a full
 //! disk. Each must give a clear answer and lose nothing.
 
-use crate::harness::{
-    Run, TestVault, chmod, chmod_r, is_root, open_to_nobody, rows, run_unprivileged, tree,
-};
+use crate::harness::{Run, TestVault, rows};
+#[cfg(unix)]
+use crate::harness::{chmod, chmod_r, is_root, open_to_nobody, run_unprivileged, tree};
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+#[cfg(unix)]
+use std::path::Path;
+#[cfg(target_os = "linux")]
+use std::path::PathBuf;
 use std::process::Stdio;
 
 #[test]
@@ -31,6 +33,7 @@ fn a_100_mb_file_and_a_million_line_file_are_scanned() {
     assert!(again["hashed"].as_u64().unwrap() <= 3, "{again}");
 }
 
+#[cfg(not(target_os = "macos"))]
 #[test]
 fn names_in_every_normalisation_form_are_twins_reported_not_guessed() {
     let v = TestVault::new();
@@ -48,8 +51,10 @@ fn names_in_every_normalisation_form_are_twins_reported_not_guessed() {
     assert_eq!(r["collisions"].as_array().unwrap().len(), 2);
 }
 
+#[cfg(target_os = "linux")]
 #[test]
 fn a_file_name_that_is_not_utf8_is_tracked_and_does_not_break_the_scan() {
+    use std::os::unix::ffi::OsStrExt;
     let v = TestVault::new();
     let name = std::ffi::OsStr::from_bytes(b"notes-\xff.md");
     std::fs::write(v.path("raw").join(name), "latin-1 name\n").unwrap();
@@ -169,6 +174,7 @@ fn files_vanishing_and_appearing_mid_scan() {
 
 /// Give every writing command something to do in `v`: a dated and an undated capture, a
 /// page `fmt --fix` would change and a clean one, pages for the index.
+#[cfg(unix)]
 fn make_busy(v: &TestVault) {
     v.page("wiki/concepts/A.md", "A", "[[B]]")
         .page("wiki/concepts/B.md", "B", "[[A]]")
@@ -189,6 +195,7 @@ fn make_busy(v: &TestVault) {
 /// A vault nobody may write to (as `nobody` when the tests run as root): every writing command
 /// fails with exit 1 and an error naming what it could not write, no file changes, and once
 /// the vault is writable again the ingest goes through with nothing lost.
+#[cfg(unix)]
 #[test]
 fn a_vault_without_write_permission_refuses_writes_clearly_and_loses_nothing() {
     let v = read_only_vault();
@@ -224,6 +231,7 @@ fn a_vault_without_write_permission_refuses_writes_clearly_and_loses_nothing() {
 }
 
 /// The commands that only read answer in a vault nobody may write to.
+#[cfg(unix)]
 #[test]
 fn a_vault_without_write_permission_still_answers_reads() {
     let v = read_only_vault();
@@ -243,6 +251,7 @@ fn a_vault_without_write_permission_still_answers_reads() {
 }
 
 /// A scanned busy vault, then made read-only for the user commands run as.
+#[cfg(unix)]
 fn read_only_vault() -> TestVault {
     let v = TestVault::new();
     make_busy(&v);
@@ -253,8 +262,10 @@ fn read_only_vault() -> TestVault {
 }
 
 /// A small tmpfs mounted on a directory, unmounted on drop whatever the test did.
+#[cfg(target_os = "linux")]
 struct Tmpfs(PathBuf);
 
+#[cfg(target_os = "linux")]
 impl Tmpfs {
     /// Mount `size` of tmpfs on `dir`, or say why not (not root, no mount permission).
     fn mount(dir: &Path, size: &str) -> Result<Tmpfs, String> {
@@ -277,6 +288,7 @@ impl Tmpfs {
     }
 }
 
+#[cfg(target_os = "linux")]
 impl Drop for Tmpfs {
     fn drop(&mut self) {
         let _ = std::process::Command::new("umount")
@@ -288,6 +300,7 @@ impl Drop for Tmpfs {
 
 /// Fill the file system holding `dir` to the last block: one big file, then small ones until
 /// not even a small one fits. Returns what to delete to free the space again.
+#[cfg(target_os = "linux")]
 fn fill(dir: &Path) -> Vec<PathBuf> {
     let mut fillers = Vec::new();
     let big = dir.join("filler.bin");
@@ -310,6 +323,7 @@ fn fill(dir: &Path) -> Vec<PathBuf> {
     fillers
 }
 
+#[cfg(target_os = "linux")]
 fn temp_files(v: &TestVault) -> Vec<String> {
     tree(v)
         .into_keys()
@@ -320,6 +334,7 @@ fn temp_files(v: &TestVault) -> Vec<String> {
 /// A full disk (a 2 MB tmpfs, when the tests run as root): finalize, `tasks add`, `fmt --fix`
 /// and `index` each fail saying the disk is full and to free space, change no file, leave no
 /// temporary file, and complete once space is freed; every capture is archived exactly once.
+#[cfg(target_os = "linux")]
 #[test]
 fn a_full_disk_fails_each_write_cleanly_and_a_rerun_completes() {
     let v = TestVault::empty();
@@ -464,6 +479,7 @@ fn frontmatter_nested_too_deep_or_too_large_is_that_files_error() {
 }
 
 /// The permission bits of `path`.
+#[cfg(unix)]
 fn mode(path: &Path) -> u32 {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).unwrap().permissions().mode() & 0o777
@@ -474,6 +490,7 @@ fn mode(path: &Path) -> u32 {
 /// again, writes go through as before (the side files, this user's, made writable again, their
 /// content kept); a side file another user owns is named, with what to do, instead of the
 /// manifest.
+#[cfg(unix)]
 #[test]
 fn read_only_side_files_of_the_manifest_are_repaired_or_named() {
     let v = TestVault::new();

@@ -22,6 +22,8 @@ mod ingest;
 mod init;
 mod lint;
 mod lint_fix;
+// Its client is the MCP Python SDK in the venv scripts/test-deps.sh makes (on Debian).
+#[cfg(target_os = "linux")]
 mod mcp;
 mod mcp_arguments;
 mod mcp_stdio;
@@ -29,6 +31,8 @@ mod merge;
 mod mv;
 mod newcomer;
 mod plain_git;
+// On a pseudo-terminal made by util-linux's `script`.
+#[cfg(target_os = "linux")]
 mod progress;
 mod provenance;
 mod query;

@@ -3,7 +3,9 @@
 //! ingest (run here with the debug binaries), whose transcript the README shows.
 
 use crate::harness::TestVault;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+#[cfg(unix)]
+use std::path::PathBuf;
 use std::process::Command;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -81,6 +83,7 @@ fn make_test_says_first_what_it_installs_and_why() {
 /// The first run is quick: `make demo` and `make test` build with the dev profile (the two
 /// share one build; a fat-LTO release build alone took 6.5 minutes on 2 cores), and the
 /// release binary is what `make release` builds, with the optimisation it ships with.
+#[cfg(unix)]
 #[test]
 fn demo_and_test_build_quickly_and_release_keeps_its_optimisation() {
     let recipes = |target: &str| -> String {
@@ -111,6 +114,7 @@ fn demo_and_test_build_quickly_and_release_keeps_its_optimisation() {
 
 /// The stand-in agent of `make demo`, built next to the binary under test (cargo builds the
 /// examples for `cargo test`; built here when only this test binary was).
+#[cfg(unix)]
 fn standin_agent() -> PathBuf {
     let bin = Path::new(crate::harness::bin());
     let agent = bin.parent().unwrap().join("examples/standin_agent");
@@ -129,6 +133,7 @@ fn standin_agent() -> PathBuf {
 /// `sh [shell…] examples/demo.sh` with the binaries under test, the demo in `demo/` of `v`'s
 /// folder, with no git configuration but the demo's own (`make demo` runs it in the user's
 /// environment).
+#[cfg(unix)]
 fn demo(v: &TestVault, shell: &[&str]) -> Command {
     let mut sh = Command::new("sh");
     sh.args(shell)
@@ -143,6 +148,7 @@ fn demo(v: &TestVault, shell: &[&str]) -> Command {
     sh
 }
 
+#[cfg(unix)]
 #[test]
 fn the_demo_shows_the_capture_that_arrives_while_the_agent_works() {
     let v = TestVault::empty();
@@ -177,6 +183,7 @@ const DEMO_END: &str = "<!-- demo:end -->";
 /// The README's transcript of `make demo` is what the demo prints now, dates, times and commit
 /// hashes aside. `SPARKS_UPDATE_README=1` (`make readme-demo`) writes this run's transcript
 /// into the README instead.
+#[cfg(unix)]
 #[test]
 fn the_readme_shows_what_make_demo_prints() {
     let readme_path = Path::new(ROOT).join("README.md");
@@ -226,6 +233,7 @@ fn the_readme_shows_what_make_demo_prints() {
 /// A run of the demo as a terminal shows it (commands and output together), as the README
 /// shows it: paths as `make demo` has them in the repository, `init`'s `created …` lines left
 /// out, in a fenced block.
+#[cfg(unix)]
 fn demo_transcript() -> String {
     let v = TestVault::empty();
     // The commands go to stderr and their output to stdout: one pipe keeps their order.
@@ -250,6 +258,7 @@ fn demo_transcript() -> String {
 
 /// `text` with what differs from one run of the demo to the next said as a placeholder: a
 /// commit's hash, a date (`<date>`) and a time with its offset (`<date>T<time>`).
+#[cfg(unix)]
 fn without_what_varies(text: &str) -> String {
     let mut text = text.to_string();
     let commits: Vec<String> = text

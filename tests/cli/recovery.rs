@@ -5,8 +5,10 @@
 //! (`faults.rs`, `fault_matrix.rs`, `provenance.rs`).
 
 use crate::harness::{TestVault, git, sealed_record};
+#[cfg(unix)]
 use std::io::{BufRead, BufReader};
 use std::path::Path;
+#[cfg(unix)]
 use std::process::{Child, Stdio};
 use std::time::{Duration, SystemTime};
 
@@ -188,6 +190,7 @@ fn staged_files_of_a_dead_sparks_are_swept_and_a_living_one_s_kept() {
 }
 
 /// Spawn `args` paused after `step` (the fault hook's pause mode), and wait until it says so.
+#[cfg(unix)]
 fn paused_at(v: &TestVault, args: &[&str], step: &str) -> (Child, std::thread::JoinHandle<String>) {
     let mut child = v
         .cmd(args)
@@ -215,6 +218,7 @@ fn paused_at(v: &TestVault, args: &[&str], step: &str) -> (Child, std::thread::J
     (child, reader)
 }
 
+#[cfg(unix)]
 fn signal(child: &Child, name: &str) {
     let sent = std::process::Command::new("kill")
         .args([format!("-{name}"), child.id().to_string()])
@@ -226,6 +230,7 @@ fn signal(child: &Child, name: &str) {
 /// How `child` ended (its exit code; `None` when a signal ended it). Unlike
 /// `harness::finish`, it keeps the child's stdin open while it waits: `serve` must end on the
 /// signal, not on its client going away.
+#[cfg(unix)]
 fn ended(mut child: Child) -> Option<i32> {
     let started = std::time::Instant::now();
     loop {
@@ -237,6 +242,7 @@ fn ended(mut child: Child) -> Option<i32> {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn ctrl_c_during_a_command_says_what_stopped_and_what_resumes_it() {
     let v = TestVault::new();
@@ -291,6 +297,7 @@ fn ctrl_c_during_a_command_says_what_stopped_and_what_resumes_it() {
 
 /// `serve` ends cleanly (exit 0) when asked to stop, before a client said hello or while one
 /// is connected (`view` is tested in `view.rs`).
+#[cfg(unix)]
 #[test]
 fn serve_ends_cleanly_when_asked_to_stop() {
     let v = TestVault::new();

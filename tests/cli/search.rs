@@ -375,6 +375,7 @@ fn a_file_over_four_mib_is_searched_to_the_end_and_every_piece_goes_with_it() {
 
 /// The most memory `sparks scan` took in the vault, in KiB (the kernel's peak resident size
 /// of the child, read by Python's `resource`).
+#[cfg(target_os = "linux")]
 fn scan_peak_kib(v: &TestVault) -> u64 {
     let script = "import resource, subprocess, sys\n\
                   subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)\n\
@@ -400,6 +401,7 @@ fn scan_peak_kib(v: &TestVault) -> u64 {
     String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
 }
 
+#[cfg(target_os = "linux")]
 #[test]
 fn memory_does_not_grow_with_the_size_of_a_file() {
     let small = TestVault::new();

@@ -545,6 +545,7 @@ fn list_of_a_section_tasks_md_lacks_says_so_and_no_file_is_no_task() {
 /// Text from Tasks.md reaches a terminal as text: its escape sequences and other control
 /// characters are written visibly by `tasks list` (coloured or not), and kept as they are in
 /// the JSON.
+#[cfg(target_os = "linux")]
 #[test]
 fn list_writes_control_characters_from_the_file_visibly() {
     let v = TestVault::new();

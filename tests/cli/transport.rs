@@ -2,7 +2,9 @@
 //! as written on a new vault, the upstream a first sync sets, a remote that never answers, a
 //! remote path that is not there, and the progress of a long transfer on a terminal.
 
-use crate::harness::{TODAY, TestVault, command, finish, git, git_output, on_terminal};
+#[cfg(target_os = "linux")]
+use crate::harness::{TODAY, on_terminal};
+use crate::harness::{TestVault, command, finish, git, git_output};
 use crate::sync::Devices;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -297,6 +299,7 @@ fn a_remote_path_that_does_not_exist_is_said_so() {
 }
 
 /// Many objects to move: `n` pages on `v`.
+#[cfg(target_os = "linux")]
 fn many_pages(v: &TestVault, who: &str, n: usize) {
     for i in 0..n {
         v.page(
@@ -309,6 +312,7 @@ fn many_pages(v: &TestVault, who: &str, n: usize) {
 
 /// A long transfer shows its objects moving on a terminal: received by a fetch, sent by a
 /// push, through libgit2 and through the `git` executable; never with `--json`.
+#[cfg(target_os = "linux")]
 #[test]
 fn a_transfer_shows_its_progress_on_a_terminal() {
     let d = Devices::new();

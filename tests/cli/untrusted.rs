@@ -184,6 +184,7 @@ fn a_journal_whose_paths_leave_the_vault_is_refused_even_when_sealed_here() {
 }
 
 /// Whether the remote's branch holds `needle` in any file.
+#[cfg(unix)]
 fn remote_holds(d: &Devices, needle: &str) -> bool {
     let out = std::process::Command::new("git")
         .args(["grep", "-q", needle, "main"])

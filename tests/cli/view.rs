@@ -3,10 +3,13 @@
 //! each test says), and driven by headless Chromium (tests/view/browser.mjs) for the things
 //! only a browser can tell: a click follows a wikilink, and a hostile page runs no script.
 
-use crate::harness::{self, TestVault};
+#[cfg(target_os = "linux")]
+use crate::harness;
+use crate::harness::TestVault;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
+#[cfg(target_os = "linux")]
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
@@ -164,6 +167,8 @@ fn fixture() -> TestVault {
 pub(crate) struct Server {
     child: Child,
     port: u16,
+    // Read by the tests that need unix (a browser, a signal).
+    #[cfg_attr(not(unix), allow(dead_code))]
     pub(crate) url: String,
     stderr: Arc<Mutex<String>>,
 }
@@ -1569,6 +1574,7 @@ fn without_watching_there_is_no_event_stream_and_no_script() {
 }
 
 /// The target directory: the binary is `<target>/<profile>/sparks`.
+#[cfg(target_os = "linux")]
 fn target_dir() -> PathBuf {
     Path::new(harness::bin())
         .parent()
@@ -1580,6 +1586,7 @@ fn target_dir() -> PathBuf {
 /// Headless Chromium against the running viewer: navigation by clicks, the broken-link
 /// class, and hostile pages that must run no script. Fails (never skips) when Chromium or
 /// playwright-core is missing: scripts/test-deps.sh installs them (`make test` runs it).
+#[cfg(target_os = "linux")]
 #[test]
 fn in_a_real_browser_links_navigate_and_payloads_run_no_script() {
     let chromium = Path::new("/usr/bin/chromium");

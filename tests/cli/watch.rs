@@ -139,6 +139,7 @@ impl Watch {
         w
     }
 
+    #[cfg(unix)]
     fn pid(&self) -> u32 {
         self.child.id()
     }
@@ -151,6 +152,7 @@ impl Watch {
             .collect()
     }
 
+    #[cfg(unix)]
     fn signal(&self, signal: &str) {
         let ok = std::process::Command::new("kill")
             .args([signal, &self.pid().to_string()])
@@ -161,6 +163,7 @@ impl Watch {
     }
 
     /// Stop it with `signal` and return its exit code and stderr.
+    #[cfg(unix)]
     fn stop(mut self, signal: &str) -> (Option<i32>, String) {
         self.signal(signal);
         let deadline = Instant::now() + Duration::from_secs(10);
@@ -198,6 +201,7 @@ fn wait_for(mut done: impl FnMut() -> bool, what: &str) {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn a_watcher_starts_says_so_in_status_stops_on_a_signal_and_is_one_per_vault() {
     let v = TestVault::new();
@@ -268,6 +272,7 @@ fn a_vouching_watcher_spares_the_scan_and_never_answers_stale() {
     assert_ne!(status(&v)["last_scan"], scanned);
 }
 
+#[cfg(unix)]
 #[test]
 fn a_killed_watcher_is_never_believed() {
     let v = TestVault::new();
@@ -447,6 +452,7 @@ fn a_watcher_gives_back_freed_memory_unless_told_otherwise() {
     }
 }
 
+#[cfg(target_os = "linux")]
 #[test]
 fn an_idle_watcher_costs_no_cpu() {
     let v = TestVault::new();
@@ -465,6 +471,7 @@ fn an_idle_watcher_costs_no_cpu() {
 }
 
 /// User and system CPU time of a process, in clock ticks (`/proc/PID/stat`, fields 14 and 15).
+#[cfg(target_os = "linux")]
 fn cpu_ticks(pid: u32) -> u64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("/proc stat");
     // The command name (field 2) may hold spaces: count from after its closing parenthesis.
@@ -473,6 +480,7 @@ fn cpu_ticks(pid: u32) -> u64 {
     fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
 }
 
+#[cfg(unix)]
 #[test]
 fn polling_keeps_the_manifest_current_and_vouches_for_nothing() {
     let v = TestVault::new();
@@ -490,6 +498,7 @@ fn polling_keeps_the_manifest_current_and_vouches_for_nothing() {
     assert_eq!(code, Some(0));
 }
 
+#[cfg(unix)]
 #[test]
 fn serve_watches_the_vault_for_its_lifetime_unless_told_not_to() {
     let v = TestVault::new();

@@ -1,11 +1,10 @@
 //! `sparks watch`: keep the manifest current from file system events until stopped.
 
+use crate::cli::signals::Stops;
 use crate::cli::{Ctx, exit::Exit, output};
 use crate::failure::Failure;
 use crate::watch::{self, Applied, Note, Options, Started};
 use clap::Args;
-use signal_hook::consts::{SIGINT, SIGTERM};
-use signal_hook::iterator::Signals;
 
 /// Keep the manifest current from file system events, until Ctrl-C
 ///
@@ -15,7 +14,7 @@ use signal_hook::iterator::Signals;
 /// one line says what changed (with --json, one object a line: seq, at, paths, more). Where the
 /// system gives no file events, or its limit of watches is reached, it scans at an interval
 /// instead and says so once. One watcher per vault: a second one exits 1, naming the first's
-/// process id. Ctrl-C or SIGTERM ends it with exit 0.
+/// process id. Ctrl-C or SIGTERM ends it with exit 0 (Ctrl-C alone on Windows).
 ///
 /// Example: sparks watch --vault ~/notes &
 #[derive(Debug, Args)]
@@ -32,7 +31,7 @@ pub struct WatchArgs {
 /// Run `watch`.
 pub fn run(ctx: &Ctx, args: WatchArgs) -> anyhow::Result<Exit> {
     // Taken before the watcher starts: a signal during its first scan ends it cleanly too.
-    let mut signals = Signals::new([SIGINT, SIGTERM])?;
+    let stops = Stops::catch()?;
     let json = args.json;
     let listen = Box::new(move |note: Note| match note {
         Note::Applied(a) => {
@@ -80,7 +79,7 @@ pub fn run(ctx: &Ctx, args: WatchArgs) -> anyhow::Result<Exit> {
             .unwrap_or_default(),
         watcher.state.mode.as_str()
     ));
-    signals.forever().next();
+    stops.wait();
     watcher.stop();
     Ok(Exit::Success)
 }
