@@ -246,7 +246,7 @@ impl Ranked {
 
 /// Whether a path names a Markdown file.
 fn is_markdown(path: &str) -> bool {
-    path.len() > 3 && path[path.len() - 3..].eq_ignore_ascii_case(".md")
+    crate::key::strip_md(path).is_some_and(|stem| !stem.is_empty())
 }
 
 /// Run a search. Snippets are cut from the files of `vault`.
