@@ -45,6 +45,7 @@ mod sync_trust;
 mod sync_twice;
 mod tasks;
 mod transport;
+mod unicode;
 mod untrusted;
 mod view;
 mod view_embeds;
