@@ -28,6 +28,7 @@ mod merge;
 mod mv;
 mod newcomer;
 mod plain_git;
+mod plurals;
 mod progress;
 mod provenance;
 mod query;

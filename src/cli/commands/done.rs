@@ -50,7 +50,10 @@ pub fn run(ctx: &Ctx, args: DoneArgs) -> anyhow::Result<Exit> {
                 }
                 output::lines(lines)?;
                 output::error(
-                    &format!("the query matches {matches} tasks; add words to pick one"),
+                    &format!(
+                        "the query matches {}; add words to pick one",
+                        output::count(*matches, "task", "tasks")
+                    ),
                     None,
                 );
             }
