@@ -169,6 +169,83 @@ fn the_rest_of_the_file_is_kept_byte_for_byte_with_crlf() {
 }
 
 #[test]
+fn the_task_is_text_or_the_text_option_never_both_nor_neither() {
+    let v = TestVault::new();
+    let positional = v
+        .run(&["tasks", "add", "Buy milk", "--section", "Home", "--json"])
+        .ok()
+        .json();
+    let option = v
+        .run(&[
+            "tasks",
+            "add",
+            "--text",
+            "Buy bread",
+            "--section",
+            "Home",
+            "--json",
+        ])
+        .ok()
+        .json();
+    assert_eq!(
+        (&positional["text"], &positional["line"]),
+        (&"Buy milk".into(), &17.into())
+    );
+    assert_eq!(
+        (&option["text"], &option["line"]),
+        (&"Buy bread".into(), &18.into())
+    );
+    assert!(
+        tasks(&v).ends_with("## Home\n\n- [ ] Buy milk\n- [ ] Buy bread\n"),
+        "{}",
+        tasks(&v)
+    );
+
+    let before = tasks(&v);
+    let both = v
+        .run(&[
+            "tasks",
+            "add",
+            "Buy eggs",
+            "--text",
+            "Buy jam",
+            "--section",
+            "Home",
+        ])
+        .code(2);
+    assert!(
+        both.stderr
+            .contains("'[TEXT]' cannot be used with '--text <TEXT>'"),
+        "{}",
+        both.stderr
+    );
+    let neither = v.run(&["tasks", "add", "--section", "Home"]).code(2);
+    assert!(
+        neither
+            .stderr
+            .contains("required arguments were not provided")
+            && neither.stderr.contains("<TEXT|--text <TEXT>>"),
+        "{}",
+        neither.stderr
+    );
+    assert_eq!(tasks(&v), before, "a refused add changes nothing");
+    let help = v.run(&["tasks", "add", "--help"]).ok().stdout;
+    assert!(
+        help.contains("sparks tasks add \"Write the fuzz targets\" --section"),
+        "{help}"
+    );
+    let topic = v.run(&["describe", "tasks"]).ok().stdout;
+    assert!(
+        topic.contains("`sparks tasks add T --section S`"),
+        "{topic}"
+    );
+    assert!(
+        topic.contains("`sparks tasks add --section S --text T`"),
+        "{topic}"
+    );
+}
+
+#[test]
 fn bad_task_input_is_refused_and_changes_nothing() {
     let v = TestVault::new();
     let before = tasks(&v);
