@@ -45,6 +45,7 @@ mod sync_kills;
 mod sync_trust;
 mod sync_twice;
 mod tasks;
+mod tasks_add;
 mod transport;
 mod unicode;
 mod untrusted;
