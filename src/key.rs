@@ -88,6 +88,18 @@ pub fn last_component(link_key: &str) -> &str {
     link_key.rsplit('/').next().unwrap_or(link_key)
 }
 
+/// A file name or path without its `.md`, in any case (`Note.MD` is Markdown too); `None`
+/// when it does not end in `.md`. Safe on any text: `x.m💡` ends in no `.md`, and no byte of a
+/// character is cut.
+pub fn strip_md(name: &str) -> Option<&str> {
+    let n = name.len().checked_sub(3)?;
+    // `get` is `None` when `n` falls inside a character; `.md` is ASCII, so when the last
+    // three bytes are it, `n` is a character boundary.
+    name.get(n..)
+        .filter(|ext| ext.eq_ignore_ascii_case(".md"))
+        .map(|_| &name[..n])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,6 +121,26 @@ mod tests {
         assert_eq!(link_key("Note.MD"), "note");
         assert_eq!(link_key("diagram.png"), "diagram.png");
         assert_eq!(link_key(".md"), ".md");
+    }
+
+    #[test]
+    fn md_suffix_is_stripped_without_cutting_a_character() {
+        assert_eq!(strip_md("wiki/Note.md"), Some("wiki/Note"));
+        assert_eq!(strip_md("Note.MD"), Some("Note"));
+        assert_eq!(strip_md(".md"), Some(""));
+        assert_eq!(strip_md("md"), None);
+        for name in [
+            "x.m💡",
+            "Ideas 💡",
+            "💡",
+            "wiki/photo 💡",
+            "e\u{301}",
+            "漢字",
+            "שלום",
+        ] {
+            assert_eq!(strip_md(name), None, "{name}");
+        }
+        assert_eq!(strip_md("💡.md"), Some("💡"));
     }
 
     #[test]

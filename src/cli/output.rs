@@ -380,9 +380,13 @@ pub fn contract_drift(files: &[Installed]) {
     }
 }
 
-/// `n word` with the right plural (`1 entry`, `2 entries`).
-pub fn count(n: usize, singular: &str, plural: &str) -> String {
-    format!("{n} {}", if n == 1 { singular } else { plural })
+/// `n word` with the right plural (`1 entry`, `2 entries`): every count a person reads goes
+/// through here.
+pub fn count<N>(n: N, singular: &str, plural: &str) -> String
+where
+    N: Copy + PartialEq + From<u8> + std::fmt::Display,
+{
+    format!("{n} {}", if n == N::from(1) { singular } else { plural })
 }
 
 #[cfg(test)]

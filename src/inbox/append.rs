@@ -22,17 +22,21 @@ pub enum CaptureTextError {
 }
 
 /// The capture `text` as the inbox will hold it: its lines kept, NUL bytes, leading and
-/// trailing blank lines and trailing spaces dropped, line endings LF. A NUL byte is no text
+/// trailing blank lines, trailing spaces and the first line's leading ones dropped, line
+/// endings LF. A NUL byte is no text
 /// (git, editors and the search index take a file holding one for binary), and `inbox.md` is a
 /// text file every capture shares.
 pub fn capture_text(text: &str) -> Result<String, CaptureTextError> {
     let text = text.replace('\0', "");
-    let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+    let mut lines: Vec<&str> = text.lines().map(str::trim_end).collect();
     let first = lines.iter().position(|l| !l.is_empty());
     let last = lines.iter().rposition(|l| !l.is_empty());
     let (Some(first), Some(last)) = (first, last) else {
         return Err(CaptureTextError::Empty);
     };
+    // An entry is read without the spaces it starts with: so is the capture, or it would not
+    // read back as the entry written.
+    lines[first] = lines[first].trim_start();
     let mut fence = None;
     for (n, line) in lines.iter().enumerate().take(last + 1).skip(first) {
         if fence.is_none() && *line == "---" {
@@ -125,6 +129,15 @@ mod tests {
         assert_eq!(capture_text(" \n\t\n"), Err(CaptureTextError::Empty));
         assert_eq!(capture_text("a\0b\n\0").as_deref(), Ok("ab"));
         assert_eq!(capture_text("\0\n\0"), Err(CaptureTextError::Empty));
+        assert_eq!(
+            capture_text("\n  💡 idea\n  more").as_deref(),
+            Ok("💡 idea\n  more")
+        );
+        assert_eq!(
+            capture_text("     ---\nx"),
+            Err(CaptureTextError::Separator { line: 1 }),
+            "an indented first line is checked as it will be written"
+        );
         assert_eq!(
             capture_text("x\n-\0--\ny"),
             Err(CaptureTextError::Separator { line: 2 }),

@@ -155,10 +155,7 @@ pub fn is_generated(path: &str) -> bool {
 
 /// The path without its `.md`.
 pub(crate) fn stem_path(path: &str) -> &str {
-    match path.len().checked_sub(3) {
-        Some(i) if path.is_char_boundary(i) && path[i..].eq_ignore_ascii_case(".md") => &path[..i],
-        _ => path,
-    }
+    crate::key::strip_md(path).unwrap_or(path)
 }
 
 /// An I/O error about `path`, for `map_err`.

@@ -71,10 +71,7 @@ fn link_to(c: &dyn Candidates, path: &str, title: &str) -> rusqlite::Result<Stri
     if plain && resolve_name(c, title)? == here {
         return Ok(format!("[[{title}]]"));
     }
-    let full = match path.len().checked_sub(3) {
-        Some(n) if path[n..].eq_ignore_ascii_case(".md") => &path[..n],
-        _ => path,
-    };
+    let full = crate::key::strip_md(path).unwrap_or(path);
     let target = match full.strip_prefix("wiki/").filter(|s| s.contains('/')) {
         Some(short) if resolve_name(c, short)? == here => short,
         _ => full,

@@ -2,7 +2,7 @@
 //! or `Title` underlined with `===`), found as the outline finds headings (never one inside
 //! code or an HTML comment), with the bytes of its line and of its text. `mv` renames it with
 //! the page; `merge` drops it from the body it appends, which already sits under a heading
-//! of that title.
+//! of that title, and `search` from a snippet, which is shown under the title.
 
 use crate::key;
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag};
@@ -57,6 +57,27 @@ pub fn first_h1(body: &str) -> Option<TitleHeading> {
         text: start + text.start..start + text.end,
         leading: body[..start].trim().is_empty(),
     })
+}
+
+/// A body without its leading H1 when that repeats `title`: `merge` appends the body under
+/// `## <title>` already, and a search snippet shows the title above it.
+pub fn without_title<'t>(body: &'t str, title: &str) -> &'t str {
+    match first_h1(body) {
+        Some(h) if h.leading && h.repeats(body, title) => skip_blank_lines(&body[h.line.end..]),
+        _ => body,
+    }
+}
+
+/// `text` without its leading blank lines.
+pub fn skip_blank_lines(text: &str) -> &str {
+    let mut rest = text;
+    while let Some(i) = rest.find('\n') {
+        if !rest[..i].trim().is_empty() {
+            break;
+        }
+        rest = &rest[i + 1..];
+    }
+    rest
 }
 
 /// The text of an ATX heading line (`# Text #`) within it.
@@ -132,5 +153,23 @@ mod tests {
         let h = first_h1(body).unwrap();
         assert!(h.repeats(body, "Spaced Repetition"));
         assert!(!h.repeats(body, "Spaced practice"));
+    }
+
+    #[test]
+    fn a_leading_h1_that_repeats_the_title_goes() {
+        assert_eq!(skip_blank_lines("\n  \nText\n\nmore"), "Text\n\nmore");
+        assert_eq!(
+            without_title(
+                "# Offline-first apps\n\nText.\n# Other\n",
+                "offline-first apps"
+            ),
+            "Text.\n# Other\n"
+        );
+        for kept in [
+            "# Another title\n\nText.\n",
+            "Text.\n\n# Offline-first apps\n",
+        ] {
+            assert_eq!(without_title(kept, "Offline-first apps"), kept);
+        }
     }
 }

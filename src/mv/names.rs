@@ -45,10 +45,7 @@ impl NewName {
                 "NEW is empty: give a title or a path such as wiki/concepts/Name.md".into(),
             );
         }
-        let is_md = new.len() > 3
-            && new
-                .get(new.len() - 3..)
-                .is_some_and(|ext| ext.eq_ignore_ascii_case(".md"));
+        let is_md = crate::key::strip_md(new).is_some_and(|stem| !stem.is_empty());
         if !is_md {
             check_title(new)?;
             check_name_length(&format!("{new}.md"))?;
@@ -75,7 +72,13 @@ impl NewName {
                 "{new:?} is not a plain vault-relative path (empty, `.`, `..` or hidden parts)"
             ));
         }
-        check_title(stem(path)).map_err(|e| format!("the file name of {new:?}: {e}"))?;
+        let name = stem(path);
+        check_title(name).map_err(|e| format!("the file name of {new:?}: {e}"))?;
+        if let Some(short) = crate::key::strip_md(name) {
+            return Err(format!(
+                "the file name of {new:?} ends in .md twice: a link [[{name}]] would name                  {short:?}, not this page; drop one .md"
+            ));
+        }
         for part in &parts {
             check_name_length(part)?;
         }
@@ -131,10 +134,7 @@ pub fn check_title(title: &str) -> Result<(), String> {
 /// The file name of a path without `.md`.
 pub fn stem(path: &str) -> &str {
     let name = path.rsplit('/').next().unwrap_or(path);
-    match name.len().checked_sub(3) {
-        Some(n) if name.is_char_boundary(n) && name[n..].eq_ignore_ascii_case(".md") => &name[..n],
-        _ => name,
-    }
+    crate::key::strip_md(name).unwrap_or(name)
 }
 
 /// The folder of a vault-relative path (`""` at the root).
@@ -274,6 +274,8 @@ mod tests {
             "wiki/.hidden/x.md",
             ".dot",
             "wiki/a/b:c.md",
+            "wiki/a/Note.md.md",
+            "wiki/a/💡.MD.md",
         ] {
             assert!(NewName::parse(bad).is_err(), "{bad:?}");
         }

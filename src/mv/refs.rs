@@ -148,12 +148,7 @@ impl Retarget {
             });
         }
         let written = &text[r.target.clone()];
-        let ext = match written.len().checked_sub(3) {
-            Some(n) if written.is_char_boundary(n) && written[n..].eq_ignore_ascii_case(".md") => {
-                &written[n..]
-            }
-            _ => "",
-        };
+        let ext = key::strip_md(written).map_or("", |stem| &written[stem.len()..]);
         // `[[Old.md]]` is a link by file name, whatever the title.
         let via = match via {
             Via::Title if !ext.is_empty() => Via::FileName,
@@ -226,7 +221,7 @@ impl Retarget {
         let new_target = if to_page {
             match with_md {
                 true => self.path.clone(),
-                false => self.path[..self.path.len() - 3].to_string(),
+                false => key::strip_md(&self.path).unwrap_or(&self.path).to_string(),
             }
         } else if moved_to.is_some() && *style == Style::Relative {
             target.clone()

@@ -253,7 +253,9 @@ pub fn is_page(rel: &str) -> bool {
 /// Whether a vault-relative path is Markdown under `wiki/`: a page, or a conflict copy of one,
 /// whose frontmatter is no text to search either.
 pub fn is_wiki_markdown(rel: &str) -> bool {
-    rel.starts_with("wiki/") && rel.len() > 8 && rel[rel.len() - 3..].eq_ignore_ascii_case(".md")
+    rel.strip_prefix("wiki/")
+        .and_then(crate::key::strip_md)
+        .is_some_and(|stem| !stem.is_empty())
 }
 
 fn parse_page(bytes: &[u8]) -> Document {

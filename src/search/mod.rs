@@ -8,6 +8,7 @@ mod snippet;
 
 use crate::cjk;
 use crate::manifest::{Collision, Hit, Manifest, ManifestError, Scope, Scores};
+use crate::markdown::{frontmatter, title};
 use crate::pieces;
 use crate::vault::Vault;
 use serde::Serialize;
@@ -176,9 +177,9 @@ pub struct Ranked {
 }
 
 impl Ranked {
-    /// The extract of the file at `path` (vault-relative, under `root`) around the query's
-    /// terms, from the file as it is now: a page without its frontmatter, and Markdown as
-    /// plain text (no syntax, no HTML, so no archive markers; links show their labels); empty
+    /// The extract of the file of `hit` (vault-relative, under `root`) around the query's
+    /// terms, from the file as it is now: a page without its frontmatter and the H1 that
+    /// repeats its title (shown above the extract already), and Markdown as plain text (no syntax, no HTML, so no archive markers; links show their labels); empty
     /// when the file cannot be read as text any more. A long file is read a piece at a time,
     /// as the index holds it, and only the piece the index finds the most terms in (the
     /// first) is looked at closely, so that neither memory nor time grows with the file.
@@ -186,13 +187,14 @@ impl Ranked {
         &self,
         manifest: &Manifest,
         root: &Path,
-        path: &str,
+        hit: &Hit,
     ) -> Result<Vec<Piece>, SearchError> {
+        let (path, title) = (hit.path.as_str(), hit.title.as_deref().unwrap_or_default());
         let file = root.join(path);
         let size = crate::fsio::symlink_metadata(&file).map_or(0, |m| m.len());
         let shown = |text: &str, first: bool| -> String {
             let body = match first && crate::scan::is_wiki_markdown(path) {
-                true => crate::markdown::frontmatter::body(text).0,
+                true => title::without_title(frontmatter::body(text).0, title),
                 false => text,
             };
             match is_markdown(path) {
@@ -246,7 +248,7 @@ impl Ranked {
 
 /// Whether a path names a Markdown file.
 fn is_markdown(path: &str) -> bool {
-    path.len() > 3 && path[path.len() - 3..].eq_ignore_ascii_case(".md")
+    crate::key::strip_md(path).is_some_and(|stem| !stem.is_empty())
 }
 
 /// Run a search. Snippets are cut from the files of `vault`.
@@ -261,7 +263,7 @@ pub fn search(
         .iter()
         .map(|h| {
             Ok(Hit {
-                snippet: snippet::marked(&ranked.extract(manifest, &vault.root, &h.path)?),
+                snippet: snippet::marked(&ranked.extract(manifest, &vault.root, h)?),
                 ..h.clone()
             })
         })

@@ -23,9 +23,13 @@ pub fn esc(s: &str) -> String {
 
 /// The URL that shows a vault file, without the `.md` of a Markdown file: the original
 /// viewer's `/wiki/…` under `wiki/` and `/raw/…` under `raw/`; `/page/…` for the few files
-/// elsewhere (`inbox.md`).
+/// elsewhere (`inbox.md`). A page whose name without `.md` is itself a Markdown name
+/// (`Note.md.md`) keeps its `.md`, since the routes take a URL ending in `.md` as the file.
 pub fn href_for(path: &str) -> String {
-    let shown = path.strip_suffix(".md").unwrap_or(path);
+    let shown = match path.strip_suffix(".md") {
+        Some(shown) if !super::page::is_markdown(shown) => shown,
+        _ => path,
+    };
     for top in ["wiki", "raw"] {
         if let Some(rest) = shown.strip_prefix(top).and_then(|r| r.strip_prefix('/')) {
             return format!("/{top}/{}", encode_path(rest));
@@ -245,6 +249,9 @@ mod tests {
         assert_eq!(href_for("wiki/img/a b.png"), "/wiki/img/a%20b.png");
         assert_eq!(href_for("inbox.md"), "/page/inbox");
         assert_eq!(href_for("wikipedia/x.md"), "/page/wikipedia/x");
+        assert_eq!(href_for("wiki/Note.md.md"), "/wiki/Note.md.md");
+        assert_eq!(href_for("wiki/Note.MD.md"), "/wiki/Note.MD.md");
+        assert_eq!(href_for("wiki/x.m💡.md"), "/wiki/x.m%F0%9F%92%A1");
         assert_eq!(tag_href("ai/agents"), "/tag/ai%2Fagents");
         assert_eq!(tag_href("c#"), "/tag/c%23");
         assert_eq!(display_title("wiki/log.md", None), "log");

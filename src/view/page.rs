@@ -113,10 +113,7 @@ pub fn image_type(path: &str) -> Option<&'static str> {
 
 /// Whether a vault path is Markdown.
 pub fn is_markdown(path: &str) -> bool {
-    path.len() > 3
-        && path
-            .get(path.len() - 3..)
-            .is_some_and(|ext| ext.eq_ignore_ascii_case(".md"))
+    crate::key::strip_md(path).is_some_and(|stem| !stem.is_empty())
 }
 
 /// Build the view of a file of the vault at `root` from its bytes (embedded files are read

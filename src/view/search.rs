@@ -72,7 +72,7 @@ pub fn find(
         .iter()
         .map(|h| {
             Ok(TextHit {
-                extract: ranked.extract(manifest, root, &h.path)?,
+                extract: ranked.extract(manifest, root, h)?,
                 hit: h.clone(),
             })
         })

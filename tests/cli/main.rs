@@ -31,6 +31,7 @@ mod merge;
 mod mv;
 mod newcomer;
 mod plain_git;
+mod plurals;
 // On a pseudo-terminal made by util-linux's `script`.
 #[cfg(target_os = "linux")]
 mod progress;
@@ -49,7 +50,9 @@ mod sync_kills;
 mod sync_trust;
 mod sync_twice;
 mod tasks;
+mod tasks_add;
 mod transport;
+mod unicode;
 mod untrusted;
 mod view;
 mod view_archive;

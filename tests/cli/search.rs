@@ -263,7 +263,44 @@ fn snippets_are_the_text_a_reader_sees() {
     let j = v.run(&["search", "regrow", "--json"]).ok().json();
     assert_eq!(
         j["hits"][0]["snippet"],
-        "Zebrafish fin.png They **regrow** fins; see regrowth and Fins > Rays."
+        "fin.png They **regrow** fins; see regrowth and Fins > Rays."
+    );
+}
+
+#[test]
+fn a_snippet_does_not_repeat_the_title_its_hit_shows() {
+    let v = TestVault::new();
+    v.page(
+        "wiki/concepts/Alpha.md",
+        "Alpha",
+        "# alpha\n\nAlpha is the first letter.",
+    );
+    v.page(
+        "wiki/concepts/Beta.md",
+        "Beta",
+        "# Second letter\n\nBeta follows the first.",
+    );
+    v.run(&["scan"]).ok();
+    let out = v.run(&["search", "first"]).ok().stdout;
+    assert!(
+        out.contains("(Alpha)\n  Alpha is the **first** letter.\n"),
+        "the H1 that repeats the title goes: {out}"
+    );
+    assert!(
+        out.contains("(Beta)\n  Second letter Beta follows the **first**.\n"),
+        "an H1 that is not the title stays: {out}"
+    );
+    let j = v.run(&["search", "first", "--json"]).ok().json();
+    let snippets: Vec<&str> = j["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["snippet"].as_str().unwrap())
+        .collect();
+    assert!(snippets.contains(&"Alpha is the **first** letter."), "{j}");
+    assert!(
+        snippets.contains(&"Second letter Beta follows the **first**."),
+        "{j}"
     );
 }
 

@@ -36,8 +36,10 @@ pub fn run(ctx: &Ctx, args: BriefArgs) -> anyhow::Result<Exit> {
     output::seen(&b.seen);
     output::print(&b, args.json, |b| {
         let mut lines = vec![format!(
-            "Brief for {} to {} ({} days)",
-            b.window.from, b.window.to, b.window.days
+            "Brief for {} to {} ({})",
+            b.window.from,
+            b.window.to,
+            output::count(b.window.days, "day", "days")
         )];
         let groups = [
             (

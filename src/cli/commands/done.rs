@@ -49,7 +49,10 @@ pub fn run(ctx: &Ctx, args: DoneArgs) -> anyhow::Result<Exit> {
                 lines.push(format!("  … and {} more", matches - candidates.len()));
             }
             (
-                format!("the query matches {matches} open tasks; add words to pick one:"),
+                format!(
+                    "the query matches {}; add words to pick one:",
+                    output::count(*matches, "open task", "open tasks")
+                ),
                 lines,
             )
         }

@@ -104,9 +104,9 @@ pub fn run(ctx: &Ctx, args: QueryArgs) -> anyhow::Result<Exit> {
                 }
                 if report.truncated {
                     output::status(&format!(
-                        "({} of {} pages shown)",
+                        "({} of {} shown)",
                         report.pages.len(),
-                        report.total
+                        output::count(report.total, "page", "pages")
                     ));
                 }
             }

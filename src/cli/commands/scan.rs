@@ -44,8 +44,8 @@ pub fn run(ctx: &Ctx, args: ScanArgs) -> anyhow::Result<Exit> {
     }
     if let Some(n) = report.history_kept {
         output::status(&format!(
-            "kept the history of {n} {} from it",
-            if n == 1 { "ingest" } else { "ingests" }
+            "kept the history of {} from it",
+            output::count(n, "ingest", "ingests")
         ));
     }
     for w in &report.warnings {

@@ -78,9 +78,9 @@ pub fn run(ctx: &Ctx, args: SearchArgs) -> anyhow::Result<Exit> {
         }
         if report.truncated {
             lines.push(format!(
-                "({} of {} hits shown; --limit for more)",
+                "({} of {} shown; --limit for more)",
                 report.hits.len(),
-                report.total
+                output::count(report.total, "hit", "hits")
             ));
         }
         for c in &report.collisions {

@@ -48,8 +48,10 @@ pub fn run(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<Exit> {
             output::labelled(
                 "manifest",
                 format!(
-                    "{} files tracked, {} changed since last ingest, {} deleted",
-                    s.files.total, s.files.changed_since_ingest, s.files.deleted
+                    "{} tracked, {} changed since last ingest, {} deleted",
+                    output::count(s.files.total, "file", "files"),
+                    s.files.changed_since_ingest,
+                    s.files.deleted
                 ),
             ),
             output::labelled(

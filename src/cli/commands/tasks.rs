@@ -4,14 +4,14 @@ use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
 use crate::request;
 use crate::tasks::TaskState;
-use clap::{Args, Subcommand};
+use clap::{ArgGroup, Args, Subcommand};
 
 /// Manage the task list in wiki/collections/Tasks.md
 ///
 /// `sparks tasks add` adds an open task, `sparks tasks list` lists them; `sparks done`
 /// completes one.
 ///
-/// Example: sparks tasks add --section "[[Sparks]]" --text "Write the fuzz targets"
+/// Example: sparks tasks add "Write the fuzz targets" --section "[[Sparks]]"
 #[derive(Debug, Args)]
 pub struct TasksArgs {
     #[command(subcommand)]
@@ -36,19 +36,26 @@ impl TasksArgs {
 
 /// Add an open task under a section, creating the section if needed
 ///
-/// An identical open task in that section is not added twice. Sections match
-/// case-insensitively.
+/// The task is TEXT or `--text TEXT` (the original's form), one of the two. An identical open
+/// task in that section is not added twice. Sections match case-insensitively.
+///
+/// Example: sparks tasks add "Write the fuzz targets" --section "[[Sparks]]"
 ///
 /// Example: sparks tasks add --section "[[Sparks]]" --text "Write the fuzz targets"
 #[derive(Debug, Args)]
+#[command(group(ArgGroup::new("task").required(true).args(["positional", "text"])))]
 struct AddArgs {
+    /// The task, one line (or give it with --text)
+    #[arg(value_name = "TEXT")]
+    positional: Option<String>,
+
     /// The section heading (without ##)
     #[arg(long)]
     section: String,
 
-    /// The task, one line
-    #[arg(long)]
-    text: String,
+    /// The task, one line (the same as TEXT)
+    #[arg(long, value_name = "TEXT")]
+    text: Option<String>,
 
     /// Print the result as JSON
     #[arg(long)]
@@ -84,7 +91,8 @@ pub fn run(ctx: &Ctx, args: TasksArgs) -> anyhow::Result<Exit> {
     };
     let a = ctx.run(request::TasksAdd {
         section: add.section,
-        text: add.text,
+        // clap lets through exactly one of the two (the group `task`).
+        text: add.positional.or(add.text).unwrap_or_default(),
     })?;
     output::print(&a, add.json, |a| {
         let mut lines = Vec::new();

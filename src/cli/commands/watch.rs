@@ -100,7 +100,7 @@ fn applied_line(a: &Applied) -> String {
         names.push("(nothing named)");
     }
     let count = match a.more {
-        true => format!("more than {total} files"),
+        true => format!("more than {}", output::count(total, "file", "files")),
         false => output::count(total, "file", "files"),
     };
     format!("{time} applied {count}: {}{more}", names.join(", "))

@@ -13,6 +13,7 @@ use crate::manifest::{Manifest, Resolution};
 use crate::markdown::Document;
 use crate::markdown::edit;
 use crate::markdown::rewrite::{self, Edit};
+use crate::markdown::title::{skip_blank_lines, without_title};
 use crate::mv::names;
 use crate::mv::plan;
 use crate::mv::refs::{self, Retarget};
@@ -275,27 +276,6 @@ fn block_definitions(text: &str, doc: &Document, renamed: &HashMap<String, Strin
         .collect()
 }
 
-/// A body without its leading H1 when that repeats `title`: the body is appended under
-/// `## <title>` already.
-fn without_title<'t>(body: &'t str, title: &str) -> &'t str {
-    match crate::markdown::title::first_h1(body) {
-        Some(h) if h.leading && h.repeats(body, title) => skip_blank_lines(&body[h.line.end..]),
-        _ => body,
-    }
-}
-
-/// `text` without its leading blank lines.
-fn skip_blank_lines(text: &str) -> &str {
-    let mut rest = text;
-    while let Some(i) = rest.find('\n') {
-        if !rest[..i].trim().is_empty() {
-            break;
-        }
-        rest = &rest[i + 1..];
-    }
-    rest
-}
-
 /// `first` then the items of `second` that are not in it, compared by `key`.
 fn union(first: &[String], second: &[String], key: impl Fn(&str) -> String) -> Vec<String> {
     let mut out = first.to_vec();
@@ -342,23 +322,5 @@ mod tests {
             )),
             s(&["a", "B", "c"])
         );
-        assert_eq!(skip_blank_lines("\n  \nText\n\nmore"), "Text\n\nmore");
-    }
-
-    #[test]
-    fn a_leading_h1_that_repeats_the_title_goes() {
-        assert_eq!(
-            without_title(
-                "# Offline-first apps\n\nText.\n# Other\n",
-                "offline-first apps"
-            ),
-            "Text.\n# Other\n"
-        );
-        for kept in [
-            "# Another title\n\nText.\n",
-            "Text.\n\n# Offline-first apps\n",
-        ] {
-            assert_eq!(without_title(kept, "Offline-first apps"), kept);
-        }
     }
 }
