@@ -1,6 +1,9 @@
 # The two set-up commands are `make demo` and `make test`; the rest are for development.
 CARGO ?= cargo
 DEMO_DIR ?= target/demo
+# One target directory for everything `make` builds, the fuzz crate's lints included (its own
+# workspace would otherwise check every dependency again in fuzz/target).
+TARGET := $(abspath $(or $(CARGO_TARGET_DIR),target))
 
 .PHONY: all build release install test demo readme-demo bench bench-smoke fuzz stress man fmt clippy
 
@@ -24,7 +27,7 @@ test:
 	bash scripts/test-deps.sh --plan
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
-	$(CARGO) clippy --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings
+	$(CARGO) clippy --manifest-path fuzz/Cargo.toml --all-targets --target-dir "$(TARGET)" -- -D warnings
 	bash scripts/test-deps.sh
 	$(CARGO) test
 
@@ -32,8 +35,8 @@ test:
 ## vault is small) and walk a sample vault through the whole ingest cycle.
 demo:
 	$(CARGO) build --bins --examples
-	SPARKS="$(abspath $(or $(CARGO_TARGET_DIR),target))/debug/sparks" \
-	AGENT="$(abspath $(or $(CARGO_TARGET_DIR),target))/debug/examples/standin_agent" \
+	SPARKS="$(TARGET)/debug/sparks" \
+	AGENT="$(TARGET)/debug/examples/standin_agent" \
 	DEMO_DIR="$(DEMO_DIR)" sh examples/demo.sh
 
 ## Run the demo with the debug binaries and write its transcript into README.md, between
@@ -96,4 +99,4 @@ fmt:
 
 clippy:
 	$(CARGO) clippy --all-targets -- -D warnings
-	$(CARGO) clippy --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings
+	$(CARGO) clippy --manifest-path fuzz/Cargo.toml --all-targets --target-dir "$(TARGET)" -- -D warnings
