@@ -6,12 +6,12 @@
 //! links follow; FROM is deleted. A link to a heading that both pages have would change
 //! meaning: refused.
 
-use super::{FileOp, Kind, Page, Plan, Planned};
+use super::{Drafted, FileOp, Kind, Page, Planned, with_frontmatter};
 use crate::clock::Now;
 use crate::key;
 use crate::manifest::{Manifest, Resolution};
 use crate::markdown::Document;
-use crate::markdown::edit;
+use crate::markdown::frontmatter::Frontmatter;
 use crate::markdown::rewrite::{self, Edit};
 use crate::markdown::title::{skip_blank_lines, without_title};
 use crate::mv::names;
@@ -43,33 +43,7 @@ pub fn plan_merge(
     let from_doc = Document::parse(&from.text);
     let into_doc = Document::parse(&into.text);
     let blocks = renamed_blocks(&from.path, &from_doc, &into_doc)?;
-
-    // What a reference to FROM becomes: INTO's title, file name or path, each only where it
-    // leads to INTO.
-    let leads = |name: &str| -> Result<bool, MoveError> {
-        Ok(manifest.resolve_name(name)? == Resolution::Resolved(into.path.clone()))
-    };
-    let stem = names::stem(&into.path);
-    let min_depth = refs::min_depth(&into.path, &manifest.files_named(&key::link_key(stem))?);
-    let by_path = names::suffix(&into.path, min_depth.max(2));
-    let title = match leads(&into.title)? {
-        true => into.title.clone(),
-        false => by_path.clone(),
-    };
-    let retarget = Retarget {
-        page: from.path.clone(),
-        keys: from.keys(manifest)?,
-        stem: if leads(stem)? {
-            stem.to_string()
-        } else {
-            title.clone()
-        },
-        title,
-        path: into.path.clone(),
-        min_depth,
-        blocks,
-        heading: None,
-    };
+    let retarget = retarget(manifest, &from, &into, blocks)?;
 
     let today = now.today.to_string();
     let sources = manifest.link_sources_to(&from.path)?;
@@ -97,50 +71,16 @@ pub fn plan_merge(
     count += into_refs.rewritten + from_refs.rewritten;
     headings.extend(into_refs.headings);
     headings.extend(from_refs.headings.iter().cloned());
-    let from_keys: HashSet<String> = from_doc
-        .outline
-        .headings
-        .iter()
-        .map(|h| key::heading_key(&h.text))
-        .collect();
-    let into_keys: HashSet<String> = into_doc
-        .outline
-        .headings
-        .iter()
-        .map(|h| key::heading_key(&h.text))
-        .collect();
-    if let Some(h) = headings.into_iter().find(|h| {
-        let k = key::link_heading_key(&h.heading);
-        from_keys.contains(&k) && into_keys.contains(&k)
-    }) {
-        return Err(MoveError::AmbiguousHeading {
-            path: h.source,
-            line: h.line,
-            heading: h.heading,
-        });
-    }
+    refuse_shared_headings(headings, &from_doc, &into_doc)?;
 
     // FROM's body, its references and block ids rewritten, appended to INTO.
     let mut from_edits = from_refs.edits;
     from_edits.extend(block_definitions(&from.text, &from_doc, &retarget.blocks));
-    let rewritten = rewrite::apply(&from.text, &from_edits);
-    let body = crate::markdown::frontmatter::body(&rewritten).0;
-    let eol = if into.text.contains("\r\n") {
-        "\r\n"
-    } else {
-        "\n"
-    };
-    let mut appended = String::new();
-    if !into.text.is_empty() && !into.text.ends_with('\n') {
-        appended.push_str(eol);
-    }
-    appended.push_str(&format!("{eol}## {}{eol}", from.title));
-    let body = without_title(skip_blank_lines(body), &from.title).trim_end();
-    if !body.is_empty() {
-        appended.push_str(eol);
-        appended.push_str(body);
-        appended.push_str(eol);
-    }
+    let appended = appended(
+        &into.text,
+        &from.title,
+        &rewrite::apply(&from.text, &from_edits),
+    );
     let mut into_edits = into_refs.edits;
     into_edits.push(Edit {
         range: into.text.len()..into.text.len(),
@@ -148,6 +88,138 @@ pub fn plan_merge(
     });
 
     // INTO's frontmatter: names, tags and sources joined, updated today.
+    let (aliases, tags, sources, alias_added) = joined(&from, &into, into_fm);
+    let lists: Vec<(&str, &[String])> = [
+        ("aliases", &into_fm.aliases, &aliases),
+        ("tags", &into_fm.tags, &tags),
+        ("sources", &into_fm.sources, &sources),
+    ]
+    .into_iter()
+    .filter(|(_, old, new)| old != new)
+    .map(|(name, _, new)| (name, new.as_slice()))
+    .collect();
+    let text = with_frontmatter(&into.path, &into.text, &[], &lists, &today)?;
+    into_edits.extend(plan::frontmatter_edits(&into.text, |_| Some(text)));
+
+    let into_op = plan::rewrite_op(&into.path, &into.text, into_edits, None);
+    // The page merged away is deleted: it has no lines to show.
+    let deleted = FileOp {
+        path: from.path.clone(),
+        old: plan::hash(from.text.as_bytes()),
+        to: None,
+        new: None,
+        edits: Vec::new(),
+    };
+    let draft = Drafted {
+        kind: Kind::Merge,
+        from: &from,
+        to: into.path.clone(),
+        title: into.title.clone(),
+        alias_added,
+        links_rewritten: count,
+        own: vec![(into_op, into.text.as_str())],
+        own_first: false,
+        deleted: vec![deleted],
+    };
+    plan::finish(
+        vault,
+        now,
+        draft,
+        (others.files, others.changes),
+        req.dry_run,
+    )
+}
+
+/// What a reference to FROM becomes: INTO's title, file name or path, each only where it
+/// leads to INTO; FROM's block ids that INTO has too renamed (`blocks`).
+fn retarget(
+    manifest: &Manifest,
+    from: &Page,
+    into: &Page,
+    blocks: HashMap<String, String>,
+) -> Result<Retarget, MoveError> {
+    let leads = |name: &str| -> Result<bool, MoveError> {
+        Ok(manifest.resolve_name(name)? == Resolution::Resolved(into.path.clone()))
+    };
+    let stem = names::stem(&into.path);
+    let min_depth = refs::min_depth(&into.path, &manifest.files_named(&key::link_key(stem))?);
+    let by_path = names::suffix(&into.path, min_depth.max(2));
+    let title = match leads(&into.title)? {
+        true => into.title.clone(),
+        false => by_path.clone(),
+    };
+    Ok(Retarget {
+        page: from.path.clone(),
+        keys: from.keys(manifest)?,
+        stem: if leads(stem)? {
+            stem.to_string()
+        } else {
+            title.clone()
+        },
+        title,
+        path: into.path.clone(),
+        min_depth,
+        blocks,
+        heading: None,
+    })
+}
+
+/// A link to a heading that FROM and INTO both have would lead elsewhere once FROM is gone:
+/// refused, naming the first such link.
+fn refuse_shared_headings(
+    links: Vec<refs::HeadingLink>,
+    from: &Document,
+    into: &Document,
+) -> Result<(), MoveError> {
+    let keys = |doc: &Document| -> HashSet<String> {
+        let headings = doc.outline.headings.iter();
+        headings.map(|h| key::heading_key(&h.text)).collect()
+    };
+    let (from_keys, into_keys) = (keys(from), keys(into));
+    match links.into_iter().find(|h| {
+        let k = key::link_heading_key(&h.heading);
+        from_keys.contains(&k) && into_keys.contains(&k)
+    }) {
+        Some(h) => Err(MoveError::AmbiguousHeading {
+            path: h.source,
+            line: h.line,
+            heading: h.heading,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// What INTO (`into_text`) gains at its end: FROM's body (`from_text`, already rewritten)
+/// under `## <FROM's title>`, without its leading H1 when that repeats the title, in INTO's
+/// line endings.
+fn appended(into_text: &str, from_title: &str, from_text: &str) -> String {
+    let body = crate::markdown::frontmatter::body(from_text).0;
+    let eol = if into_text.contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let mut appended = String::new();
+    if !into_text.is_empty() && !into_text.ends_with('\n') {
+        appended.push_str(eol);
+    }
+    appended.push_str(&format!("{eol}## {from_title}{eol}"));
+    let body = without_title(skip_blank_lines(body), from_title).trim_end();
+    if !body.is_empty() {
+        appended.push_str(eol);
+        appended.push_str(body);
+        appended.push_str(eol);
+    }
+    appended
+}
+
+/// INTO's aliases, tags and sources joined with FROM's (INTO's first; FROM's title becomes an
+/// alias), and whether FROM's title was added.
+fn joined(
+    from: &Page,
+    into: &Page,
+    into_fm: &Frontmatter,
+) -> (Vec<String>, Vec<String>, Vec<String>, bool) {
     let from_fm = from.fm.clone().unwrap_or_default();
     let into_title = key::key(&into.title);
     let mut aliases = into_fm.aliases.clone();
@@ -168,56 +240,7 @@ pub fn plan_merge(
     let sources = union(&into_fm.sources, &from_fm.sources, |s| {
         crate::schema::source_path(s).to_string()
     });
-    let fail = |key: &'static str| MoveError::Frontmatter {
-        path: into.path.clone(),
-        key,
-        why: "its frontmatter is not in a form Sparks can edit without rewriting it".into(),
-    };
-    let mut text = into.text.clone();
-    for (name, old, new) in [
-        ("aliases", &into_fm.aliases, &aliases),
-        ("tags", &into_fm.tags, &tags),
-        ("sources", &into_fm.sources, &sources),
-    ] {
-        if old != new {
-            text = edit::set_list(&text, name, new).ok_or_else(|| fail(name))?;
-        }
-    }
-    text = edit::set_scalar(&text, "updated", &today).unwrap_or(text);
-    into_edits.extend(plan::frontmatter_edits(&into.text, |_| Some(text)));
-
-    let into_op = plan::rewrite_op(&into.path, &into.text, into_edits, None);
-    // The page merged away is deleted: it has no lines to show.
-    let mut changes = others.changes;
-    if req.dry_run {
-        changes.extend(plan::changes(&[(&into_op, into.text.as_str())]));
-    }
-    let mut files: Vec<FileOp> = others.files;
-    files.push(into_op);
-    files.push(FileOp {
-        path: from.path.clone(),
-        old: plan::hash(from.text.as_bytes()),
-        to: None,
-        new: None,
-        edits: Vec::new(),
-    });
-    let (index, collections) = plan::regenerated(vault, &files, &[&from.path, &into.path])?;
-    Ok(Planned {
-        plan: Plan {
-            kind: Kind::Merge,
-            token: plan::token(now, &from.path, &into.path),
-            from: from.path,
-            to: into.path,
-            old_title: from.title,
-            title: into.title,
-            alias_added,
-            links_rewritten: count,
-            files,
-            index,
-            collections,
-        },
-        changes,
-    })
+    (aliases, tags, sources, alias_added)
 }
 
 /// FROM's block ids that INTO has too, each with a new id that neither page has

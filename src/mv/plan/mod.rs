@@ -14,9 +14,105 @@ pub use page::{Page, read_text};
 pub use referrers::{referrers, regenerated};
 
 use crate::clock::Now;
-use crate::markdown::frontmatter;
 use crate::markdown::rewrite::{self, Edit, LineChange};
+use crate::markdown::{edit, frontmatter};
+use crate::mv::MoveError;
+use crate::vault::Vault;
 use serde::{Deserialize, Serialize};
+
+/// What a planner drafted (`mv.rs`, `merge.rs`): the pages it acts on rewritten, before the
+/// ending both share ([`finish`]).
+struct Drafted<'a> {
+    kind: Kind,
+    /// The page moved, or merged away.
+    from: &'a Page,
+    /// Its new path, or the page merged into.
+    to: String,
+    /// The title after.
+    title: String,
+    alias_added: bool,
+    /// References rewritten, in every file.
+    links_rewritten: usize,
+    /// The rewrites of the pages acted on, each with the text it was planned from (for the
+    /// dry run's lines).
+    own: Vec<(FileOp, &'a str)>,
+    /// Whether those are written before the referring files' (`mv`: the page first) or after
+    /// (`merge`: INTO once every reference to FROM names it).
+    own_first: bool,
+    /// Files deleted once everything else is written.
+    deleted: Vec<FileOp>,
+}
+
+/// The end of every plan: the files in the order they are written, the lines a dry run
+/// shows, the generated pages to regenerate, and the token of its commit.
+fn finish(
+    vault: &Vault,
+    now: &Now,
+    draft: Drafted<'_>,
+    others: (Vec<FileOp>, Vec<FileChange>),
+    dry_run: bool,
+) -> Result<Planned, MoveError> {
+    let own_changes = match dry_run {
+        true => changes(&draft.own.iter().map(|(f, t)| (f, *t)).collect::<Vec<_>>()),
+        false => Vec::new(),
+    };
+    let own_files = draft.own.into_iter().map(|(f, _)| f);
+    let (others_files, others_changes) = others;
+    let (mut files, lines): (Vec<FileOp>, Vec<FileChange>) = match draft.own_first {
+        true => (
+            own_files.chain(others_files).collect(),
+            own_changes.into_iter().chain(others_changes).collect(),
+        ),
+        false => (
+            others_files.into_iter().chain(own_files).collect(),
+            others_changes.into_iter().chain(own_changes).collect(),
+        ),
+    };
+    files.extend(draft.deleted);
+    let from = draft.from;
+    let (index, collections) = regenerated(vault, &files, &[&from.path, &draft.to])?;
+    Ok(Planned {
+        plan: Plan {
+            kind: draft.kind,
+            token: token(now, &from.path, &draft.to),
+            from: from.path.clone(),
+            to: draft.to,
+            old_title: from.title.clone(),
+            title: draft.title,
+            alias_added: draft.alias_added,
+            links_rewritten: draft.links_rewritten,
+            files,
+            index,
+            collections,
+        },
+        changes: lines,
+    })
+}
+
+/// The text of the page at `path` with the frontmatter `scalars` and `lists` set, in that
+/// order, and `updated:` set to `today`; an error names the first key whose form Sparks
+/// cannot edit without rewriting the frontmatter.
+fn with_frontmatter(
+    path: &str,
+    text: &str,
+    scalars: &[(&'static str, &str)],
+    lists: &[(&'static str, &[String])],
+    today: &str,
+) -> Result<String, MoveError> {
+    let fail = |key: &'static str| MoveError::Frontmatter {
+        path: path.to_string(),
+        key,
+        why: "its frontmatter is not in a form Sparks can edit without rewriting it".into(),
+    };
+    let mut text = text.to_string();
+    for (key, value) in scalars {
+        text = edit::set_scalar(&text, key, value).ok_or_else(|| fail(key))?;
+    }
+    for (key, values) in lists {
+        text = edit::set_list(&text, key, values).ok_or_else(|| fail(key))?;
+    }
+    Ok(edit::set_scalar(&text, "updated", today).unwrap_or(text))
+}
 
 /// Which command made a plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,13 +1,12 @@
 //! How `mv` makes its plan (`merge.rs` beside it makes merge's).
 
 use super::{
-    Kind, Page, Plan, Planned, changes, frontmatter_edits, referrers, regenerated, rewrite_op,
-    token,
+    Drafted, Kind, Page, Planned, finish, frontmatter_edits, referrers, rewrite_op,
+    with_frontmatter,
 };
 use crate::clock::Now;
 use crate::key;
 use crate::manifest::Manifest;
-use crate::markdown::edit;
 use crate::markdown::frontmatter;
 use crate::markdown::rewrite::Edit;
 use crate::mv::names::{self, NewName};
@@ -23,58 +22,8 @@ pub fn plan_mv(
     now: &Now,
     req: &MoveRequest,
 ) -> Result<Planned, MoveError> {
-    let new = NewName::parse(&req.new).map_err(MoveError::Name)?;
     let page = Page::resolve(vault, manifest, &req.page)?;
-    let (new_path, new_title) = match &new {
-        NewName::Title(t) => {
-            let dir = names::dir(&page.path);
-            (format!("{dir}/{t}.md"), t.clone())
-        }
-        NewName::Path(p) => {
-            let stem = names::stem(p);
-            let keeps = stem == names::stem(&page.path) || key::key(stem) == key::key(&page.title);
-            (
-                p.clone(),
-                if keeps {
-                    page.title.clone()
-                } else {
-                    stem.to_string()
-                },
-            )
-        }
-    };
-    // The whole path too, before anything is journaled: a write the file system refuses
-    // would stop the operation after its plan is recorded.
-    names::check_path_length(&vault.path(&new_path).to_string_lossy()).map_err(MoveError::Name)?;
-    if new_path == page.path && new_title == page.title {
-        return Err(MoveError::Same {
-            path: page.path,
-            name: req.new.trim().to_string(),
-        });
-    }
-    let others = |name: &str| -> Result<Vec<_>, MoveError> {
-        Ok(manifest
-            .collisions(name)?
-            .into_iter()
-            .filter(|c| c.path != page.path)
-            .collect())
-    };
-    for (changed, name) in [
-        (new_title != page.title, new_title.as_str()),
-        (new_path != page.path, names::stem(&new_path)),
-    ] {
-        let with = if changed { others(name)? } else { Vec::new() };
-        if !with.is_empty() {
-            return Err(MoveError::Collision {
-                name: name.to_string(),
-                with,
-            });
-        }
-    }
-    let same_file = key::key(&new_path) == key::key(&page.path);
-    if !same_file && fs_err::symlink_metadata(vault.path(&new_path)).is_ok() {
-        return Err(MoveError::Exists(new_path));
-    }
+    let (new_path, new_title) = destination(vault, manifest, &page, &req.new)?;
     let stem = names::stem(&new_path).to_string();
     // The H1 that repeats the old title takes the new one, and links to it follow.
     let (body, _) = frontmatter::body(&page.text);
@@ -147,47 +96,98 @@ pub fn plan_mv(
             aliases.push(page.title.clone());
             alias_added = true;
         }
-        let title_changes = new_title != page.title;
-        let aliases_change = aliases != fm.aliases;
-        let path = page.path.clone();
-        let fail = |key: &'static str| MoveError::Frontmatter {
-            path: path.clone(),
-            key,
-            why: "its frontmatter is not in a form Sparks can edit without rewriting it".into(),
+        let scalars: &[(&str, &str)] = match new_title != page.title {
+            true => &[("title", &new_title)],
+            false => &[],
         };
-        let mut text = page.text.clone();
-        if title_changes {
-            text = edit::set_scalar(&text, "title", &new_title).ok_or_else(|| fail("title"))?;
-        }
-        if aliases_change {
-            text = edit::set_list(&text, "aliases", &aliases).ok_or_else(|| fail("aliases"))?;
-        }
-        text = edit::set_scalar(&text, "updated", &today).unwrap_or(text);
+        let lists: &[(&str, &[String])] = match aliases != fm.aliases {
+            true => &[("aliases", &aliases)],
+            false => &[],
+        };
+        let text = with_frontmatter(&page.path, &page.text, scalars, lists, &today)?;
         edits.extend(frontmatter_edits(&page.text, |_| Some(text)));
     }
     let to = (new_path != page.path).then(|| new_path.clone());
-    let mut files = vec![rewrite_op(&page.path, &page.text, edits, to)];
-    let mut changes = match req.dry_run {
-        true => changes(&[(&files[0], page.text.as_str())]),
-        false => Vec::new(),
+    let own = rewrite_op(&page.path, &page.text, edits, to);
+    let draft = Drafted {
+        kind: Kind::Mv,
+        from: &page,
+        to: new_path,
+        title: new_title,
+        alias_added,
+        links_rewritten: count,
+        own: vec![(own, page.text.as_str())],
+        own_first: true,
+        deleted: Vec::new(),
     };
-    files.extend(others.files);
-    changes.extend(others.changes);
-    let (index, collections) = regenerated(vault, &files, &[&page.path, &new_path])?;
-    Ok(Planned {
-        plan: Plan {
-            kind: Kind::Mv,
-            token: token(now, &page.path, &new_path),
-            from: page.path,
-            to: new_path,
-            old_title: page.title,
-            title: new_title,
-            alias_added,
-            links_rewritten: count,
-            files,
-            index,
-            collections,
-        },
-        changes,
-    })
+    finish(
+        vault,
+        now,
+        draft,
+        (others.files, others.changes),
+        req.dry_run,
+    )
+}
+
+/// Where the page goes (`new` as the command took it: a title or a path) and its title
+/// there, checked before anything is journaled: a name the file system would refuse, the page
+/// where it is already, a title or file name another page has, a file in the way.
+fn destination(
+    vault: &Vault,
+    manifest: &Manifest,
+    page: &Page,
+    asked: &str,
+) -> Result<(String, String), MoveError> {
+    let new = NewName::parse(asked).map_err(MoveError::Name)?;
+    let (new_path, new_title) = match &new {
+        NewName::Title(t) => {
+            let dir = names::dir(&page.path);
+            (format!("{dir}/{t}.md"), t.clone())
+        }
+        NewName::Path(p) => {
+            let stem = names::stem(p);
+            let keeps = stem == names::stem(&page.path) || key::key(stem) == key::key(&page.title);
+            (
+                p.clone(),
+                if keeps {
+                    page.title.clone()
+                } else {
+                    stem.to_string()
+                },
+            )
+        }
+    };
+    // The whole path too, before anything is journaled: a write the file system refuses
+    // would stop the operation after its plan is recorded.
+    names::check_path_length(&vault.path(&new_path).to_string_lossy()).map_err(MoveError::Name)?;
+    if new_path == page.path && new_title == page.title {
+        return Err(MoveError::Same {
+            path: page.path.clone(),
+            name: asked.trim().to_string(),
+        });
+    }
+    let others = |name: &str| -> Result<Vec<_>, MoveError> {
+        Ok(manifest
+            .collisions(name)?
+            .into_iter()
+            .filter(|c| c.path != page.path)
+            .collect())
+    };
+    for (changed, name) in [
+        (new_title != page.title, new_title.as_str()),
+        (new_path != page.path, names::stem(&new_path)),
+    ] {
+        let with = if changed { others(name)? } else { Vec::new() };
+        if !with.is_empty() {
+            return Err(MoveError::Collision {
+                name: name.to_string(),
+                with,
+            });
+        }
+    }
+    let same_file = key::key(&new_path) == key::key(&page.path);
+    if !same_file && fs_err::symlink_metadata(vault.path(&new_path)).is_ok() {
+        return Err(MoveError::Exists(new_path));
+    }
+    Ok((new_path, new_title))
 }
