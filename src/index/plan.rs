@@ -197,21 +197,8 @@ pub(super) fn plan(
         old_pages.push((group, rel, old, page, hand));
     }
 
-    let mut entries: HashMap<Group, Vec<String>> = HashMap::new();
-    let mut descriptions_kept = 0;
     progress.phase(Phase::Writing, Some(listed.len() as u64));
-    for p in &listed {
-        progress.advance(1);
-        let link = link_for(names, p.path, &p.title)?;
-        let line = match harvest.descriptions.get(p.path).map(String::as_str) {
-            Some(d) if !d.is_empty() => {
-                descriptions_kept += 1;
-                format!("- {link} {} {d}", page::DASH)
-            }
-            _ => format!("- {link}"),
-        };
-        entries.entry(p.group).or_default().push(line);
-    }
+    let (mut entries, descriptions_kept) = entry_lines(names, &listed, &harvest, progress)?;
     let kept = listed
         .iter()
         .filter(|p| harvest.descriptions.contains_key(p.path))
@@ -287,6 +274,31 @@ pub(super) fn plan(
         kept,
         removed: harvest.removed,
     })
+}
+
+/// Each listed page's line, by group (its link, and the description a hand wrote on the old
+/// index), and how many lines kept a description.
+fn entry_lines(
+    names: &Resolver,
+    listed: &[Listed<'_>],
+    harvest: &Harvest,
+    progress: &dyn Progress,
+) -> Result<(HashMap<Group, Vec<String>>, usize), IndexError> {
+    let mut entries: HashMap<Group, Vec<String>> = HashMap::new();
+    let mut descriptions_kept = 0;
+    for p in listed {
+        progress.advance(1);
+        let link = link_for(names, p.path, &p.title)?;
+        let line = match harvest.descriptions.get(p.path).map(String::as_str) {
+            Some(d) if !d.is_empty() => {
+                descriptions_kept += 1;
+                format!("- {link} {} {d}", page::DASH)
+            }
+            _ => format!("- {link}"),
+        };
+        entries.entry(p.group).or_default().push(line);
+    }
+    Ok((entries, descriptions_kept))
 }
 
 #[cfg(test)]
