@@ -242,18 +242,7 @@ fn store(
         empty,
         last_scan,
     } = work;
-    let mut to_read = Vec::new();
-    let mut skipped = 0;
-    // Live rows whose file the walk found: when that is all of them, no row is gone.
-    let mut live_found = 0;
-    for (i, f) in found.iter().enumerate() {
-        let row = known.get(f.rel);
-        live_found += usize::from(row.is_some_and(|r| !r.deleted));
-        match row {
-            Some(row) if !full && is_clean(row, f.stat) => skipped += 1,
-            _ => to_read.push(i),
-        }
-    }
+    let (to_read, skipped, live_found) = sort_out(&found, &known, full);
     let progress = manifest.progress();
     if !to_read.is_empty() {
         progress.phase(Phase::Reading, Some(to_read.len() as u64));
@@ -286,9 +275,8 @@ fn store(
                 changed += 1;
                 touched.add(f.rel);
                 let mut failed = None;
-                let path = f.path(root);
                 let mut large = match &text {
-                    Some(Searchable::Large) => Some(large_text(&path, f.rel, &mut failed)),
+                    Some(Searchable::Large) => Some(large_text(&f.path(root), f.rel, &mut failed)),
                     _ => None,
                 };
                 let text = match (&text, &mut large) {
@@ -305,20 +293,7 @@ fn store(
                 let indexed = tx.store(f.rel, f.stat, content, (clock_ns, now_ns), &mut dirty)?;
                 drop(large);
                 // Not searchable to the end: said, never silently.
-                if let Some(e) = failed {
-                    errors.push(ScanIssue {
-                        path: f.rel.to_string(),
-                        error: format!("reading it for the search index failed: {e}"),
-                    });
-                } else if indexed.cut {
-                    errors.push(ScanIssue {
-                        path: f.rel.to_string(),
-                        error: format!(
-                            "only its first {} pieces of text are searchable",
-                            indexed.pieces
-                        ),
-                    });
-                }
+                errors.extend(unsearchable(f.rel, failed, indexed.cut, indexed.pieces));
                 if all {
                     dirty.clear();
                 }
@@ -334,26 +309,10 @@ fn store(
         Ok(())
     })?;
     let mut deleted = 0;
-    // Only a live row can be gone (`gone` says no to the others): when the walk found the file
-    // of every one and none vanished since, there is nothing to look for.
-    let live_known = known.values().filter(|r| !r.deleted).count();
-    if live_found < live_known || !vanished.is_empty() {
-        let mut seen: std::collections::HashSet<&str, foldhash::fast::RandomState> =
-            std::collections::HashSet::with_capacity_and_hasher(found.len(), Default::default());
-        seen.extend(
-            found
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| !vanished.contains(i))
-                .map(|(_, f)| f.rel),
-        );
-        for (path, row) in known.iter() {
-            if !seen.contains(path) && gone(path, row) {
-                tx.delete(path, now_ns, &mut dirty)?;
-                deleted += 1;
-                touched.add(path);
-            }
-        }
+    for path in missing(&found, live_found, &vanished, &known, gone) {
+        tx.delete(path, now_ns, &mut dirty)?;
+        deleted += 1;
+        touched.add(path);
     }
     let walked = found.len();
     // What the walk found is not needed any more: free it before resolution loads its tables.
@@ -384,6 +343,66 @@ fn store(
         warnings: Vec::new(),
         touched,
     })
+}
+
+/// The issue of a file whose text is not searchable to its end: reading it for the search
+/// index `failed`, or only its first `pieces` were indexed (`cut`).
+fn unsearchable(rel: &str, failed: Option<String>, cut: bool, pieces: i64) -> Option<ScanIssue> {
+    let error = match failed {
+        Some(e) => format!("reading it for the search index failed: {e}"),
+        None if cut => format!("only its first {pieces} pieces of text are searchable"),
+        None => return None,
+    };
+    Some(ScanIssue {
+        path: rel.to_string(),
+        error,
+    })
+}
+
+/// Which found files to read (by index: their rows are not clean, or every file is read:
+/// `full`), how many are skipped as clean, and how many live rows the walk found a file of.
+fn sort_out(found: &FoundList, known: &FileRows, full: bool) -> (Vec<usize>, usize, usize) {
+    let (mut to_read, mut skipped, mut live_found) = (Vec::new(), 0, 0);
+    for (i, f) in found.iter().enumerate() {
+        let row = known.get(f.rel);
+        live_found += usize::from(row.is_some_and(|r| !r.deleted));
+        match row {
+            Some(row) if !full && is_clean(row, f.stat) => skipped += 1,
+            _ => to_read.push(i),
+        }
+    }
+    (to_read, skipped, live_found)
+}
+
+/// The known rows whose file the walk did not find (or found and then saw vanish) and that
+/// `gone` says are gone. Only a live row can be gone (`gone` says no to the others): when the
+/// walk found the file of every one (`live_found`) and none vanished since, there is nothing
+/// to look for.
+fn missing<'k>(
+    found: &FoundList,
+    live_found: usize,
+    vanished: &std::collections::HashSet<usize>,
+    known: &'k FileRows,
+    gone: impl Fn(&str, &FileRow) -> bool,
+) -> Vec<&'k str> {
+    let live_known = known.values().filter(|r| !r.deleted).count();
+    if live_found == live_known && vanished.is_empty() {
+        return Vec::new();
+    }
+    let mut seen: std::collections::HashSet<&str, foldhash::fast::RandomState> =
+        std::collections::HashSet::with_capacity_and_hasher(found.len(), Default::default());
+    seen.extend(
+        found
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !vanished.contains(i))
+            .map(|(_, f)| f.rel),
+    );
+    known
+        .iter()
+        .filter(|(path, row)| !seen.contains(*path) && gone(path, row))
+        .map(|(path, _)| path)
+        .collect()
 }
 
 /// Whether a scan would look at the file at this vault-relative path: not hidden, not under a
