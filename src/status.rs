@@ -3,7 +3,7 @@
 
 use crate::contract::{self, Installed};
 use crate::inbox::Inbox;
-use crate::manifest::{Manifest, ManifestError, Step, meta::LAST_SCAN};
+use crate::manifest::{Manifest, ManifestError, Step, TypeCount, meta::LAST_SCAN};
 use crate::runstate::{RunDir, RunStateError};
 use crate::vault::{INBOX, Vault};
 use serde::Serialize;
@@ -200,48 +200,8 @@ pub fn status(
         .last_completed_ingest()?
         .and_then(|r| r.finished_ns);
     let counts = manifest.counts(since)?;
-    let mut page_counts: Vec<PageCount> = TYPES
-        .iter()
-        .map(|(kind, plural)| {
-            let count = counts
-                .pages_by_type
-                .iter()
-                .find(|t| t.kind == *kind)
-                .map_or(0, |t| t.count);
-            PageCount {
-                kind: kind.to_string(),
-                count,
-                label: format!("{count} {}", if count == 1 { kind } else { plural }),
-            }
-        })
-        .collect();
-    let mut others: Vec<_> = counts
-        .pages_by_type
-        .iter()
-        .filter(|t| !TYPES.iter().any(|(k, _)| *k == t.kind))
-        .collect();
-    others.sort_by(|a, b| a.kind.cmp(&b.kind));
-    page_counts.extend(others.into_iter().map(|t| PageCount {
-        kind: t.kind.clone(),
-        count: t.count,
-        label: format!("{} {}", t.count, t.kind),
-    }));
-    let inbox = match crate::fsio::read(&vault.path(INBOX)) {
-        Ok(bytes) => match Inbox::parse(&bytes, today) {
-            Ok(i) => InboxStatus {
-                pending: i.entries.len(),
-                error: None,
-            },
-            Err(e) => InboxStatus {
-                pending: 0,
-                error: Some(e.to_string()),
-            },
-        },
-        Err(e) => InboxStatus {
-            pending: 0,
-            error: Some(format!("cannot read {}: {e}", vault.path(INBOX).display())),
-        },
-    };
+    let page_counts = page_counts(&counts.pages_by_type);
+    let inbox = inbox(vault, today);
     let open_ingest = match manifest.open_ingest_row()? {
         Some(row) => Some(OpenIngest {
             entries: manifest.batch(row.id)?.len(),
@@ -313,4 +273,54 @@ pub fn status(
             files: contract::installed(&vault.root),
         },
     })
+}
+
+/// The pages by type: the standard four always (in their order), then any other type the
+/// pages have, by name.
+fn page_counts(by_type: &[TypeCount]) -> Vec<PageCount> {
+    let mut page_counts: Vec<PageCount> = TYPES
+        .iter()
+        .map(|(kind, plural)| {
+            let count = by_type
+                .iter()
+                .find(|t| t.kind == *kind)
+                .map_or(0, |t| t.count);
+            PageCount {
+                kind: kind.to_string(),
+                count,
+                label: format!("{count} {}", if count == 1 { kind } else { plural }),
+            }
+        })
+        .collect();
+    let mut others: Vec<_> = by_type
+        .iter()
+        .filter(|t| !TYPES.iter().any(|(k, _)| *k == t.kind))
+        .collect();
+    others.sort_by(|a, b| a.kind.cmp(&b.kind));
+    page_counts.extend(others.into_iter().map(|t| PageCount {
+        kind: t.kind.clone(),
+        count: t.count,
+        label: format!("{} {}", t.count, t.kind),
+    }));
+    page_counts
+}
+
+/// The inbox's pending entries, or why it could not be read.
+fn inbox(vault: &Vault, today: chrono::NaiveDate) -> InboxStatus {
+    match crate::fsio::read(&vault.path(INBOX)) {
+        Ok(bytes) => match Inbox::parse(&bytes, today) {
+            Ok(i) => InboxStatus {
+                pending: i.entries.len(),
+                error: None,
+            },
+            Err(e) => InboxStatus {
+                pending: 0,
+                error: Some(e.to_string()),
+            },
+        },
+        Err(e) => InboxStatus {
+            pending: 0,
+            error: Some(format!("cannot read {}: {e}", vault.path(INBOX).display())),
+        },
+    }
 }
