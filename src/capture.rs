@@ -98,7 +98,7 @@ pub fn capture(
         let read = fsio::read_if_exists(&path).map_err(|e| io("read", e))?;
         let base = match &read {
             Some(b) if !b.iter().all(u8::is_ascii_whitespace) => b.clone(),
-            _ => crate::init::INBOX_SEED.as_bytes().to_vec(),
+            _ => crate::inbox::SEED.as_bytes().to_vec(),
         };
         let inbox = Inbox::parse(&base, now.today)?;
         let bytes = inbox.with_capture(&base, &content, date);

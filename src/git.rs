@@ -3,10 +3,11 @@
 //! repository, staged or not, exactly as it was: the commit's tree is HEAD's tree with the
 //! vault's paths replaced, and the index is updated for those paths only. Its author and
 //! committer come from where the git CLI takes them (`GIT_AUTHOR_*`, `GIT_COMMITTER_*`, the
-//! configuration, `EMAIL`; see [`crate::ident`]), which libgit2 alone would not read.
+//! configuration, `EMAIL`; see [`ident`]), which libgit2 alone would not read.
 
 pub mod conflicted;
 pub mod history;
+pub mod ident;
 mod locks;
 pub mod merge;
 pub mod remote;
@@ -19,9 +20,9 @@ pub use locks::{lock_files, lock_files_in, shown};
 use crate::config::CONFIG_FILE;
 use crate::contract::Agent;
 use crate::failure::{Action, Advice};
-use crate::ident::{self, IdentError, Role};
 use crate::vault::INBOX;
 use git2::{ErrorCode, Index, Repository, Signature, Status, StatusOptions, Time};
+use ident::{IdentError, Role};
 use std::path::{Path, PathBuf};
 
 /// What a commit attempt did.
@@ -378,7 +379,7 @@ fn grew(e: &git2::Error) -> bool {
     e.class() == git2::ErrorClass::Os && e.message().starts_with("failed to read file into stream")
 }
 
-/// The author and committer, found where the git CLI finds them (see [`crate::ident`]): the
+/// The author and committer, found where the git CLI finds them (see [`ident`]): the
 /// environment, then the repository's configuration (local, global, system).
 fn signatures(
     repo: &Repository,

@@ -105,14 +105,6 @@ impl InitError {
     }
 }
 
-/// The seed `inbox.md`.
-pub const INBOX_SEED: &str = "# Inbox\n\n\
-Capture anything below the line: thoughts, links, quotes, tasks. Separate captures with a\n\
-line holding only three dashes. A capture may start with a YYYY-MM-DD line, its capture date;\n\
-otherwise it is dated the day it is ingested.\n\n\
-When you are ready, ask your agent to run `sparks ingest --prepare` and process the entries.\n\n\
----\n\n";
-
 fn system_page(title: &str, today: &str, body: &str) -> String {
     format!(
         "---\ntitle: {title}\ntype: collection\nmaturity: working\nsources: []\n\
@@ -143,7 +135,7 @@ pub fn init(req: &InitRequest) -> Result<InitReport, InitError> {
             created.push(format!("{d}/"));
         }
     }
-    create_file(&root, INBOX, INBOX_SEED, &mut created)?;
+    create_file(&root, INBOX, crate::inbox::SEED, &mut created)?;
     let today = &req.today;
     create_file(
         &root,

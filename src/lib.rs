@@ -25,7 +25,6 @@ pub mod fmt;
 pub mod fsio;
 pub mod fuzzy;
 pub mod git;
-pub mod ident;
 pub mod inbox;
 pub mod index;
 pub mod ingest;

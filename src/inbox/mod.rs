@@ -75,6 +75,14 @@ pub enum InboxError {
     NoSeparator,
 }
 
+/// A new `inbox.md`: what `init` writes, and `capture` when the file is missing.
+pub const SEED: &str = "# Inbox\n\n\
+Capture anything below the line: thoughts, links, quotes, tasks. Separate captures with a\n\
+line holding only three dashes. A capture may start with a YYYY-MM-DD line, its capture date;\n\
+otherwise it is dated the day it is ingested.\n\n\
+When you are ready, ask your agent to run `sparks ingest --prepare` and process the entries.\n\n\
+---\n\n";
+
 /// The blake3 hash of an entry's content, as recorded and compared by ingest.
 pub fn hash(content: &str) -> String {
     blake3::hash(content.as_bytes()).to_hex().to_string()
