@@ -5,6 +5,8 @@
 //! committer come from where the git CLI takes them (`GIT_AUTHOR_*`, `GIT_COMMITTER_*`, the
 //! configuration, `EMAIL`; see [`ident`]), which libgit2 alone would not read.
 
+mod changes;
+mod commit;
 pub mod conflicted;
 pub mod history;
 pub mod ident;
@@ -14,15 +16,16 @@ pub mod remote;
 mod run;
 pub mod worktree;
 
+pub use changes::{GitState, Pending, own, pending, state};
+use changes::{changed_paths, changes, in_vault, vault_prefix};
+use commit::{add_path, signatures};
+pub use commit::{commit_vault, commit_vault_noting, commit_vault_paths};
 use locks::locked;
 pub use locks::{lock_files, lock_files_in, shown};
 
-use crate::config::CONFIG_FILE;
-use crate::contract::Agent;
 use crate::failure::{Action, Advice};
-use crate::vault::INBOX;
-use git2::{ErrorCode, Index, Repository, Signature, Status, StatusOptions, Time};
-use ident::{IdentError, Role};
+use git2::{ErrorCode, Repository};
+use ident::IdentError;
 use std::path::{Path, PathBuf};
 
 /// What a commit attempt did.
@@ -248,164 +251,6 @@ pub fn short(sha: &str) -> String {
     sha.chars().take(7).collect()
 }
 
-/// Commit the vault's changes with `message` (a new file outside the vault's own layout
-/// only once git tracks it: see [`Pending`]).
-pub fn commit_vault(vault_root: &Path, message: &str) -> Result<Commit, GitError> {
-    commit(vault_root, message, None).map(|(c, _)| c)
-}
-
-/// [`commit_vault`], and the vault-relative paths of the new files it left out, which git
-/// does not track and which are not the vault's own ([`Pending::left_out`]).
-pub fn commit_vault_noting(
-    vault_root: &Path,
-    message: &str,
-) -> Result<(Commit, Vec<String>), GitError> {
-    commit(vault_root, message, None)
-}
-
-/// Commit only the given vault-relative paths' changes (e.g. the pages a regen wrote).
-pub fn commit_vault_paths(
-    vault_root: &Path,
-    message: &str,
-    only: &[String],
-) -> Result<Commit, GitError> {
-    commit(vault_root, message, Some(only)).map(|(c, _)| c)
-}
-
-fn commit(
-    vault_root: &Path,
-    message: &str,
-    only: Option<&[String]>,
-) -> Result<(Commit, Vec<String>), GitError> {
-    let git = failed(vault_root);
-    let Some(repo) = open(vault_root).map_err(git)? else {
-        return Ok((Commit::Skipped(NOT_A_REPOSITORY.into()), Vec::new()));
-    };
-    let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
-        return Ok((Commit::Skipped("the repository is bare".into()), Vec::new()));
-    };
-    let prefix = vault_prefix(&workdir, vault_root);
-    let (mut paths, left_out) = changes(&repo, &prefix).map_err(git)?;
-    let left_out = in_vault(&prefix, left_out);
-    let skipped = |why: &str| Ok((Commit::Skipped(why.into()), left_out.clone()));
-    if let Some(only) = only {
-        paths.retain(|p| {
-            only.iter()
-                .any(|o| p.strip_prefix(prefix.as_str()) == Some(o.as_str()))
-        });
-    }
-    if paths.is_empty() {
-        return skipped("nothing to commit: the vault has no changes");
-    }
-    // A file a plain git command left conflicted is never committed as it is.
-    let files = conflicted::marked_in_work_tree(&workdir, &prefix, &paths);
-    if !files.is_empty() {
-        return Err(GitError::Markers { files });
-    }
-    let (author, committer) = signatures(&repo, &workdir)?;
-    let mut index = repo.index().map_err(git)?;
-    for p in &paths {
-        let rel = Path::new(p);
-        if fs_err::symlink_metadata(workdir.join(rel)).is_ok() {
-            add_path(&mut index, rel).map_err(git)?;
-        } else {
-            index.remove_path(rel).map_err(git)?;
-        }
-    }
-    let head = match repo.head() {
-        Ok(h) => Some(h.peel_to_commit().map_err(git)?),
-        Err(e) if matches!(e.code(), ErrorCode::UnbornBranch | ErrorCode::NotFound) => None,
-        Err(e) => return Err(git(e)),
-    };
-    // The commit's tree: HEAD's, with only the vault's paths taken from the updated index.
-    let mut tree_index = Index::new().map_err(git)?;
-    if let Some(c) = &head {
-        tree_index.read_tree(&c.tree().map_err(git)?).map_err(git)?;
-    }
-    for p in &paths {
-        match index.get_path(Path::new(p), 0) {
-            Some(entry) => tree_index.add(&entry).map_err(git)?,
-            None => {
-                let _ = tree_index.remove_path(Path::new(p));
-            }
-        }
-    }
-    let tree_id = tree_index.write_tree_to(&repo).map_err(git)?;
-    if head.as_ref().is_some_and(|c| c.tree_id() == tree_id) {
-        index.write().map_err(git)?;
-        return skipped("nothing to commit: the vault has no changes");
-    }
-    let tree = repo.find_tree(tree_id).map_err(git)?;
-    let parents: Vec<&git2::Commit<'_>> = head.iter().collect();
-    let id = repo
-        .commit(Some("HEAD"), &author, &committer, message, &tree, &parents)
-        .map_err(git)?;
-    index.write().map_err(git)?;
-    let made = Commit::Made {
-        sha: id.to_string(),
-        paths,
-    };
-    Ok((made, left_out))
-}
-
-/// How many times a file is added again while it grows under libgit2.
-const ADD_TRIES: usize = 5;
-
-/// `index.add_path(rel)`, tried again while the file grows under it: libgit2 hashes a file in
-/// the size it found a moment before and fails ("failed to read file into stream") when an
-/// editor or a phone app appends to it meanwhile. A sync's commit would stop on that with an
-/// error that says nothing; the append is taken whole by the next try.
-fn add_path(index: &mut Index, rel: &Path) -> Result<(), git2::Error> {
-    again_while_growing(|| index.add_path(rel))
-}
-
-/// Run `add` until it succeeds, fails otherwise than on a file that grew, or has been tried
-/// [`ADD_TRIES`] times.
-fn again_while_growing(
-    mut add: impl FnMut() -> Result<(), git2::Error>,
-) -> Result<(), git2::Error> {
-    let mut tries = 1;
-    loop {
-        match add() {
-            Err(e) if tries < ADD_TRIES && grew(&e) => tries += 1,
-            other => return other,
-        }
-    }
-}
-
-/// Whether libgit2 failed because the file it hashed was longer than it had found
-/// (`write_file_stream` in its `blob.c`; the OS error it appends is stale, often empty).
-fn grew(e: &git2::Error) -> bool {
-    e.class() == git2::ErrorClass::Os && e.message().starts_with("failed to read file into stream")
-}
-
-/// The author and committer, found where the git CLI finds them (see [`ident`]): the
-/// environment, then the repository's configuration (local, global, system).
-fn signatures(
-    repo: &Repository,
-    workdir: &Path,
-) -> Result<(Signature<'static>, Signature<'static>), GitError> {
-    let git = |source| GitError::Git {
-        repo: workdir.to_path_buf(),
-        source,
-    };
-    let config = repo.config().and_then(|mut c| c.snapshot()).map_err(git)?;
-    let env = |name: &str| std::env::var(name).ok();
-    let lookup = |key: &str| config.get_string(key).ok();
-    let sign = |role| {
-        let id = ident::resolve(role, &env, &lookup).map_err(|source| GitError::Identity {
-            repo: workdir.to_path_buf(),
-            source,
-        })?;
-        match id.when {
-            Some((secs, minutes)) => Signature::new(&id.name, &id.email, &Time::new(secs, minutes)),
-            None => Signature::now(&id.name, &id.email),
-        }
-        .map_err(git)
-    };
-    Ok((sign(Role::Author)?, sign(Role::Committer)?))
-}
-
 /// The id of the most recent commit among HEAD and its first-parent ancestors (a few) whose
 /// message contains `line` as a line of its own (a trailer), so that a retried operation can
 /// recognise the commit it made before a crash.
@@ -433,69 +278,6 @@ pub fn head_with_line(vault_root: &Path, line: &str) -> Result<Option<String>, G
         commit = c.parents().next();
     }
     Ok(None)
-}
-
-/// What git knows of the vault's files now: HEAD (`None` before the first commit) and the
-/// vault-relative paths whose content differs from HEAD's (untracked ones included). `None`
-/// when the vault is not in a work tree.
-pub fn state(vault_root: &Path) -> Result<Option<GitState>, GitError> {
-    let git = |source| GitError::Git {
-        repo: vault_root.to_path_buf(),
-        source,
-    };
-    let Some((repo, workdir)) = work_tree(vault_root).map_err(git)? else {
-        return Ok(None);
-    };
-    let head = match repo.head() {
-        Ok(h) => Some(h.peel_to_commit().map_err(git)?.id().to_string()),
-        Err(e) if matches!(e.code(), ErrorCode::UnbornBranch | ErrorCode::NotFound) => None,
-        Err(e) => return Err(git(e)),
-    };
-    let prefix = vault_prefix(&workdir, vault_root);
-    let (taken, left_out) = changes(&repo, &prefix).map_err(git)?;
-    let dirty = in_vault(&prefix, taken)
-        .into_iter()
-        .chain(in_vault(&prefix, left_out));
-    Ok(Some(GitState {
-        head,
-        dirty: dirty.collect(),
-    }))
-}
-
-/// What a commit of the whole vault would take now, and the new files it would leave out;
-/// `None` when the vault is not in a work tree.
-pub fn pending(vault_root: &Path) -> Result<Option<Pending>, GitError> {
-    let git = failed(vault_root);
-    let Some((repo, workdir)) = work_tree(vault_root).map_err(git)? else {
-        return Ok(None);
-    };
-    let prefix = vault_prefix(&workdir, vault_root);
-    let (taken, left_out) = changes(&repo, &prefix).map_err(git)?;
-    Ok(Some(Pending {
-        paths: in_vault(&prefix, taken),
-        left_out: in_vault(&prefix, left_out),
-    }))
-}
-
-/// See [`pending`].
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Pending {
-    /// Vault-relative paths a commit takes: those that differ from HEAD and that git tracks
-    /// or that are the vault's own ([`own`]).
-    pub paths: Vec<String>,
-    /// Vault-relative paths of the new files a commit leaves out: git does not track them and
-    /// they are not the vault's own (a `.env`, a folder of the user's). Once the user adds one
-    /// to git (`git add`), commits take it.
-    pub left_out: Vec<String>,
-}
-
-/// See [`state`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GitState {
-    /// The commit HEAD points at.
-    pub head: Option<String>,
-    /// Vault-relative paths that differ from HEAD.
-    pub dirty: std::collections::HashSet<String>,
 }
 
 /// The content of the vault-relative `path` in commit `sha` (or, with `parent`, in its first
@@ -703,84 +485,10 @@ fn open(vault_root: &Path) -> Result<Option<Repository>, git2::Error> {
     }
 }
 
-/// The vault's directory relative to the work tree, with a trailing `/` (empty at the top).
-fn vault_prefix(workdir: &Path, vault_root: &Path) -> String {
-    let canon = |p: &Path| fs_err::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    let (w, v) = (canon(workdir), canon(vault_root));
-    match crate::vault::relative(&w, &v) {
-        Some(rel) if !rel.is_empty() => format!("{rel}/"),
-        _ => String::new(),
-    }
-}
-
-/// Whether the vault-relative `path` is the vault's own: its layout (`wiki/`, `raw/`, the
-/// inbox, `sparks.toml`), an agent's instruction file (`init --agent`), or the git files
-/// Sparks writes (`.gitattributes`, `.gitignore`). A commit takes these even before git tracks
-/// them; any other new file is the user's to add (it may hold secrets: a `.env`).
-pub fn own(path: &str) -> bool {
-    let top = path.split('/').next().unwrap_or(path);
-    let agents = [Agent::Claude, Agent::Codex, Agent::Gemini].map(Agent::file_name);
-    match path.contains('/') {
-        true => matches!(top, "wiki" | "raw"),
-        false => {
-            [INBOX, CONFIG_FILE, ".gitattributes", ".gitignore"].contains(&path)
-                || agents.contains(&path)
-        }
-    }
-}
-
-/// Repository-relative paths under `prefix` that a commit takes: those that differ from HEAD or
-/// the index and that git tracks or that are the vault's own (see [`changes`]). Every commit
-/// of Sparks' takes these, a sync's merge commit included.
-fn changed_paths(repo: &Repository, prefix: &str) -> Result<Vec<String>, git2::Error> {
-    changes(repo, prefix).map(|(taken, _)| taken)
-}
-
-/// Repository-relative `paths` under `prefix` as vault-relative ones.
-fn in_vault(prefix: &str, paths: Vec<String>) -> Vec<String> {
-    paths
-        .into_iter()
-        .map(|p| p[prefix.len()..].to_string())
-        .collect()
-}
-
-/// Repository-relative paths under `prefix` that differ from HEAD or the index, ignored ones,
-/// the manifest and the run-time records excluded: those a commit takes (tracked, or the
-/// vault's own), and the new files it leaves out (see [`own`]).
-fn changes(repo: &Repository, prefix: &str) -> Result<(Vec<String>, Vec<String>), git2::Error> {
-    let mut opts = StatusOptions::new();
-    opts.include_untracked(true)
-        .recurse_untracked_dirs(true)
-        .include_ignored(false)
-        .exclude_submodules(true);
-    let statuses = repo.statuses(Some(&mut opts))?;
-    let (mut taken, mut left_out) = (Vec::new(), Vec::new());
-    for s in statuses.iter() {
-        let Ok(path) = s.path() else { continue };
-        let Some(inner) = path.strip_prefix(prefix) else {
-            continue;
-        };
-        let is_manifest = !inner.contains('/') && inner.starts_with(crate::vault::MANIFEST);
-        let is_run_state = inner
-            .strip_prefix(crate::vault::RUN_DIR)
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
-        if is_manifest || is_run_state || s.status().is_ignored() || s.status() == Status::CURRENT {
-            continue;
-        }
-        // Not in the index: git does not track it (new, or untracked by `git rm --cached`).
-        match s.status().is_wt_new() && !own(inner) {
-            true => left_out.push(path.to_string()),
-            false => taken.push(path.to_string()),
-        }
-    }
-    taken.sort();
-    left_out.sort();
-    Ok((taken, left_out))
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{ADD_TRIES, again_while_growing, own};
+    use super::commit::{ADD_TRIES, again_while_growing};
+    use super::own;
     use git2::{ErrorClass, ErrorCode};
 
     /// libgit2's error for a file that grew while it hashed it, as a sync reported it.
