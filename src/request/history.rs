@@ -29,7 +29,8 @@ impl Request for ListIngests {
         crate::ingest::travel::import(&s.vault, &mut manifest)?;
         // `--page` resolves a name against the pages as they are now.
         if self.page.is_some() {
-            crate::scan::refresh(&s.vault, &mut manifest, &s.now)?;
+            let mut fresh = s.fresh;
+            crate::scan::refresh(&s.vault, &mut manifest, &s.now, &mut fresh)?;
         }
         Ok(crate::ingest::history::list(
             &manifest,
