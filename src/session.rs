@@ -1,4 +1,5 @@
-//! Where an operation runs: the vault it finds and the one clock reading it uses. Both front
+//! Where an operation runs: the vault it finds, the one clock reading it uses and how fresh
+//! the manifest must be before it answers ([`Freshness`]). Both front
 //! ends open a session the same way (`--vault`/`SPARKS_VAULT`, else the vault holding the
 //! working directory), and an operation opens the manifest through it: this is the one place
 //! the vault and the manifest are opened, and where the manifest's copy of the run-time

@@ -20,8 +20,13 @@ impl Request for ListIngests {
         false
     }
 
+    /// Only `--page` reads the pages, as they are now: a running watcher is asked to vouch
+    /// for them then alone.
     fn refresh(&self) -> Refresh {
-        Refresh::Within
+        match self.page {
+            Some(_) => Refresh::Within,
+            None => Refresh::No,
+        }
     }
 
     fn run(self, s: &Session) -> Result<IngestList, Failure> {
@@ -122,10 +127,6 @@ impl Request for ShowIngest {
 
     fn writes(&self) -> bool {
         false
-    }
-
-    fn refresh(&self) -> Refresh {
-        Refresh::Within
     }
 
     fn run(self, s: &Session) -> Result<IngestDetail, Failure> {

@@ -75,7 +75,8 @@ pub trait Request: Send + 'static {
 /// answers from it as it is; a running watcher's word spares the scan).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refresh {
-    /// It reads no manifest (or reads the files themselves).
+    /// It needs no manifest brought up to date: it reads none, reads the files themselves, or
+    /// reads only what the files do not make (the history of ingests).
     No,
     /// The request layer brings the manifest up to date before the request runs.
     First,

@@ -52,3 +52,34 @@ pub fn refresh(
         manifest_as_of: None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each freshness does what it says: `AsIs` scans nothing, `Once` scans and then answers as
+    /// it is, `Scan` scans every time. A scan is told by the last scan's time it records.
+    #[test]
+    fn each_freshness_scans_as_it_says() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        fs_err::write(dir.path().join("sparks.toml"), "").expect("config");
+        let vault = Vault::open(dir.path()).expect("a vault");
+        let mut m = Manifest::open(&dir.path().join("sparks.db")).expect("a manifest");
+        let now = crate::clock::Now::read(None);
+        let scanned = |m: &Manifest| m.meta(LAST_SCAN).expect("meta").is_some();
+        let mut fresh = Freshness::AsIs;
+        refresh(&vault, &mut m, &now, &mut fresh).expect("as it is");
+        assert!(!scanned(&m), "as it is: no scan");
+        let mut fresh = Freshness::Once;
+        refresh(&vault, &mut m, &now, &mut fresh).expect("a scan");
+        assert!(scanned(&m), "once: a scan");
+        assert_eq!(fresh, Freshness::AsIs, "once scanned, as it is");
+        let mut fresh = Freshness::Scan;
+        refresh(&vault, &mut m, &now, &mut fresh).expect("a scan");
+        assert_eq!(
+            fresh,
+            Freshness::Scan,
+            "a writer scans before each decision"
+        );
+    }
+}
