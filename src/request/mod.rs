@@ -93,7 +93,7 @@ pub fn run<R: Request>(request: R, mut session: Session) -> Result<R::Report, Fa
     // that cannot is told by the next sync, which registers the driver itself.
     let _ = crate::sync::driver::ensure(&session.vault);
     session.fresh = settle(&request, &session);
-    if request.refresh() == Refresh::First {
+    if !request.writes() && request.refresh() == Refresh::First {
         let mut manifest = session.manifest()?;
         crate::scan::refresh(
             &session.vault,
