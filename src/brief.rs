@@ -136,8 +136,9 @@ pub fn brief(
     manifest: &mut Manifest,
     now: &Now,
     days: u32,
+    fresh: &mut crate::scan::Freshness,
 ) -> Result<Brief, BriefError> {
-    let seen = crate::scan::refresh(vault, manifest, now)?;
+    let seen = crate::scan::refresh(vault, manifest, now, fresh)?;
     let today = now.today;
     let days = days.max(1);
     let from = today

@@ -1,4 +1,5 @@
-//! Where an operation runs: the vault it finds and the one clock reading it uses. Both front
+//! Where an operation runs: the vault it finds, the one clock reading it uses and how fresh
+//! the manifest must be before it answers ([`Freshness`]). Both front
 //! ends open a session the same way (`--vault`/`SPARKS_VAULT`, else the vault holding the
 //! working directory), and an operation opens the manifest through it: this is the one place
 //! the vault and the manifest are opened, and where the manifest's copy of the run-time
@@ -8,21 +9,23 @@ use crate::clock::Now;
 use crate::manifest::{Manifest, ManifestError};
 use crate::progress::Listener;
 use crate::runstate::RestoreError;
+use crate::scan::Freshness;
 use crate::vault::{MANIFEST, Vault, VaultError};
 use chrono::NaiveDate;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// How to find the vault and which day it is; one per process (the CLI) or server (MCP).
+/// Where operations run: how to find the vault, which day it is and how fresh the manifest
+/// must be; one per process (the CLI) or server (MCP).
 #[derive(Debug, Clone, Default)]
-pub struct Site {
+pub struct Place {
     /// `--vault` / `SPARKS_VAULT`; `None`: the vault containing the working directory.
     pub vault: Option<PathBuf>,
     /// A pinned date (`SPARKS_TODAY`), for tests.
     pub today: Option<NaiveDate>,
-    /// `--no-refresh`: a request that reads answers from the manifest as it is, without
-    /// bringing it up to date first.
-    pub no_refresh: bool,
+    /// How fresh a request that reads needs the manifest: [`Freshness::Once`], or
+    /// [`Freshness::AsIs`] for `--no-refresh` (answer from it as it is).
+    pub fresh: Freshness,
 }
 
 /// One operation's vault and clock.
@@ -34,8 +37,10 @@ pub struct Session {
     pub now: Now,
     /// Who hears the progress of long operations: silent unless the CLI draws a bar.
     pub progress: Listener,
-    /// `--no-refresh` ([`Site::no_refresh`]).
-    pub no_refresh: bool,
+    /// How fresh the manifest must be before the operation answers from it: the front end's
+    /// choice ([`Place::fresh`]), which the request layer settles for the request it runs
+    /// (`request::run`) and the request passes to the core ([`crate::scan::refresh`]).
+    pub fresh: Freshness,
     /// A manifest opened before the operation ran (to read its journal), which the
     /// operation's own [`Session::manifest`] takes instead of opening another.
     kept: Mutex<Option<Manifest>>,
@@ -62,7 +67,7 @@ impl SessionError {
     }
 }
 
-impl Site {
+impl Place {
     /// Read the clock, for an operation that needs no vault.
     pub fn now(&self) -> Now {
         Now::read(self.today)
@@ -82,7 +87,7 @@ impl Site {
             vault: self.vault()?,
             now: self.now(),
             progress: Listener::default(),
-            no_refresh: self.no_refresh,
+            fresh: self.fresh,
             kept: Mutex::new(None),
         })
     }
@@ -102,7 +107,8 @@ impl Session {
     }
 
     /// Keep `m` for the next [`Session::manifest`]: each open reads the schema and each close
-    /// checkpoints, a few milliseconds of a short command.
+    /// checkpoints, a few milliseconds of a short command. The connection carries no policy:
+    /// how fresh it is, is [`Session::fresh`].
     pub fn keep(&self, m: Manifest) {
         if let Ok(mut k) = self.kept.lock() {
             *k = Some(m);
@@ -122,12 +128,11 @@ mod tests {
     fn the_next_manifest_is_the_one_kept() {
         let dir = tempfile::tempdir().expect("a temporary directory");
         fs_err::write(dir.path().join("sparks.toml"), "").expect("config");
-        let site = Site {
+        let place = Place {
             vault: Some(dir.path().to_path_buf()),
-            today: None,
-            no_refresh: false,
+            ..Place::default()
         };
-        let s = site.open().expect("a session");
+        let s = place.open().expect("a session");
         let mut m = s.manifest().expect("a manifest");
         crate::scan::rescan(&s.vault, &mut m, &s.now).expect("a scan");
         assert!(m.meta(LAST_SCAN).expect("meta").is_some());

@@ -75,7 +75,7 @@ pub struct WatchStatus {
 impl WatchStatus {
     /// The watcher of the vault at `root`, as it says it is.
     pub fn of(root: &std::path::Path) -> WatchStatus {
-        match crate::runstate::watch::running(root) {
+        match crate::watch::running(root) {
             None => WatchStatus::default(),
             Some(w) => WatchStatus {
                 running: true,

@@ -8,11 +8,11 @@
 use crate::cli::output;
 use crate::cli::signals::{Stop, Stops};
 use crate::runstate::RunDir;
-use crate::session::Site;
+use crate::session::Place;
 
 /// Stop the process on SIGINT or SIGTERM, saying what stopped. `line` is the command line as
 /// the user typed it.
-pub fn install(site: Site, line: String) {
+pub fn install(place: Place, line: String) {
     let Ok(stops) = Stops::catch() else {
         // Without a handler the signal ends the process as it would any program.
         return;
@@ -21,7 +21,7 @@ pub fn install(site: Site, line: String) {
         .name("interrupt".into())
         .spawn(move || {
             if let Some(stop) = stops.wait() {
-                output::error(&stopped(&site, &line, stop), None);
+                output::error(&stopped(&place, &line, stop), None);
                 crate::live::retire();
                 std::process::exit(stop.exit().code().into());
             }
@@ -30,9 +30,9 @@ pub fn install(site: Site, line: String) {
 }
 
 /// The line said when `line` stops on `stop`.
-fn stopped(site: &Site, line: &str, stop: Stop) -> String {
+fn stopped(place: &Place, line: &str, stop: Stop) -> String {
     let name = stop.name();
-    let Ok(vault) = site.vault() else {
+    let Ok(vault) = place.vault() else {
         return format!("`{line}` stopped ({name})");
     };
     let run = RunDir::of(&vault.root);

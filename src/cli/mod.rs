@@ -16,7 +16,8 @@ mod watching;
 use crate::clock::Now;
 use crate::failure::Failure;
 use crate::request::{Ending, Report as _, Request};
-use crate::session::Site;
+use crate::scan::Freshness;
+use crate::session::Place;
 use anyhow::Context as _;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use exit::Exit;
@@ -169,7 +170,7 @@ impl Command {
 
 /// What every command gets besides its own arguments.
 pub struct Ctx {
-    site: Site,
+    place: Place,
     verbose: bool,
     /// Whether a long operation may draw a progress bar: stderr is a terminal and `-q` was
     /// not given.
@@ -179,8 +180,8 @@ pub struct Ctx {
 impl Ctx {
     /// Find the vault, read the clock, and run an operation there.
     pub fn run<R: Request>(&self, request: R) -> Result<R::Report, Failure> {
-        let session = self.site.open()?;
-        let mut report = crate::request::run(request, &session)?;
+        let session = self.place.open()?;
+        let mut report = crate::request::run(request, session)?;
         report.word(hint::command_line);
         Ok(report)
     }
@@ -193,24 +194,24 @@ impl Ctx {
         if !self.progress || json {
             return self.run(request);
         }
-        let mut session = self.site.open()?;
+        let mut session = self.place.open()?;
         let bar = std::sync::Arc::new(progress::Bar::new());
         session.progress = crate::progress::Listener(bar.clone());
-        let result = crate::request::run(request, &session);
+        let result = crate::request::run(request, session);
         bar.clear();
         let mut report = result?;
         report.word(hint::command_line);
         Ok(report)
     }
 
-    /// Where operations find the vault and which day it is.
-    pub fn site(&self) -> &Site {
-        &self.site
+    /// Where operations find the vault, which day it is and how fresh the manifest must be.
+    pub fn place(&self) -> &Place {
+        &self.place
     }
 
     /// A clock reading, for a command that runs no operation on a vault.
     pub fn now(&self) -> Now {
-        self.site.now()
+        self.place.now()
     }
 
     /// Whether `-v` was given.
@@ -301,10 +302,13 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         _ => None,
     };
     let ctx = Ctx {
-        site: Site {
+        place: Place {
             vault: cli.vault,
             today,
-            no_refresh: cli.no_refresh,
+            fresh: match cli.no_refresh {
+                true => Freshness::AsIs,
+                false => Freshness::Once,
+            },
         },
         verbose: cli.verbose,
         progress: std::io::stderr().is_terminal() && !cli.quiet,
@@ -313,7 +317,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
     // burst freed; any other command is interrupted.
     match cli.command {
         Command::Serve(_) | Command::View(_) | Command::Watch(_) => idle::give_back_freed_memory(),
-        _ => interrupt::install(ctx.site.clone(), command_line()),
+        _ => interrupt::install(ctx.place.clone(), command_line()),
     }
     use commands::*;
     match cli.command {

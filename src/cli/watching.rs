@@ -4,7 +4,7 @@
 //! follows the changes it applies.
 
 use crate::cli::output;
-use crate::session::Site;
+use crate::session::Place;
 use crate::watch::{self, Applied, Follower, Note, Options, Started, Watcher};
 use std::sync::{Arc, Mutex};
 
@@ -26,12 +26,12 @@ enum Held {
     Following(#[allow(dead_code)] Follower),
 }
 
-/// Start watching the vault of `site` in the background, or follow the watcher that runs.
+/// Start watching the vault of `place` in the background, or follow the watcher that runs.
 /// `who` names the front end in messages. Problems are warnings: the front end runs either way.
-pub fn start(site: &Site, who: &'static str, on_change: Option<OnChange>) -> Background {
+pub fn start(place: &Place, who: &'static str, on_change: Option<OnChange>) -> Background {
     let background = Background::default();
     let slot = background.slot.clone();
-    let site = site.clone();
+    let place = place.clone();
     let spawned = std::thread::Builder::new()
         .name("watch-start".into())
         .spawn(move || {
@@ -49,9 +49,9 @@ pub fn start(site: &Site, who: &'static str, on_change: Option<OnChange>) -> Bac
                     "{who}: the watcher could not apply a change (tried again with the next): {e}"
                 )),
             });
-            let held = match watch::start(&site, Options::default(), listen) {
+            let held = match watch::start(&place, Options::default(), listen) {
                 Ok(Started::Own(w)) => Held::Own(w),
-                Ok(Started::Other(_)) => match (on_change, site.vault()) {
+                Ok(Started::Other(_)) => match (on_change, place.vault()) {
                     (Some(f), Ok(vault)) => {
                         let listen = Box::new(move |note: Note| {
                             if let Note::Applied(a) = note {

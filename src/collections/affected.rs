@@ -87,8 +87,9 @@ pub fn affected_now(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &Now,
+    fresh: &mut crate::scan::Freshness,
 ) -> Result<Affected, AffectedError> {
-    let seen = crate::scan::refresh(vault, manifest, now)?;
+    let seen = crate::scan::refresh(vault, manifest, now, fresh)?;
     Ok(Affected {
         seen,
         ..affected(vault, manifest)?

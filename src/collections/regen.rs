@@ -194,13 +194,15 @@ pub fn regen(
     manifest: &mut Manifest,
     now: &Now,
     req: &RegenRequest,
+    fresh: &mut scan::Freshness,
 ) -> Result<RegenReport, RegenError> {
     let _lock = if req.dry_run {
         None
     } else {
         Some(VaultLock::acquire(&vault.root).map_err(RegenError::Lock)?)
     };
-    let seen = scan::refresh(vault, manifest, now).map_err(|e| RegenError::Scan(e.to_string()))?;
+    let seen =
+        scan::refresh(vault, manifest, now, fresh).map_err(|e| RegenError::Scan(e.to_string()))?;
     let mut chosen: Vec<Collection> = if req.all {
         ALL.to_vec()
     } else if req.names.is_empty() {

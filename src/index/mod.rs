@@ -91,13 +91,14 @@ pub fn index(
     manifest: &mut Manifest,
     now: &Now,
     dry_run: bool,
+    fresh: &mut scan::Freshness,
 ) -> Result<IndexReport, IndexError> {
     let _lock = if dry_run {
         None
     } else {
         Some(VaultLock::acquire(&vault.root).map_err(IndexError::Lock)?)
     };
-    let seen = scan::refresh(vault, manifest, now)?;
+    let seen = scan::refresh(vault, manifest, now, fresh)?;
     let report = build(vault, manifest, now, dry_run)?;
     Ok(IndexReport { seen, ..report })
 }

@@ -51,7 +51,8 @@ pub fn finalize(
     if resumed {
         // The manifest may have been rebuilt or deleted since the run that stopped: the
         // steps still to run decide from it, so it sees the files first.
-        crate::scan::refresh(vault, manifest, now).map_err(|e| run.fail(e.into()))?;
+        crate::scan::refresh(vault, manifest, now, &mut crate::scan::Freshness::Scan)
+            .map_err(|e| run.fail(e.into()))?;
     }
     let row_has_snapshot = manifest.has_snapshot(id).map_err(|e| run.fail(e.into()))?;
     let first = resume_at(row.step);

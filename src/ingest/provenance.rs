@@ -22,7 +22,7 @@ pub(super) fn take(
     manifest: &mut Manifest,
     now: &Now,
 ) -> Result<Snapshot, IngestError> {
-    scan::refresh(vault, manifest, now)?;
+    scan::refresh(vault, manifest, now, &mut crate::scan::Freshness::Scan)?;
     // The generation first: a scan between the two readings stamps what it stores after it,
     // so finalize compares that file too.
     let generation = manifest.generation()?;

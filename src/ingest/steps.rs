@@ -35,7 +35,12 @@ impl Run<'_> {
     /// The strict gate: refuse the batch if it adds lint issues to the pages it touched,
     /// before anything is decided or written (the ingest stays open).
     pub(super) fn gate(&self, manifest: &mut Manifest) -> Result<(), IngestError> {
-        scan::refresh(self.vault, manifest, self.now)?;
+        scan::refresh(
+            self.vault,
+            manifest,
+            self.now,
+            &mut crate::scan::Freshness::Scan,
+        )?;
         // Without a snapshot (an ingest opened by an earlier sparks) there is nothing to
         // compare with; finalize warns.
         let Some(changes) = manifest.page_changes(self.id)? else {

@@ -164,8 +164,10 @@ pub fn run(
     checks: &[Check],
     fix: bool,
     now: &Now,
+    fresh: &mut scan::Freshness,
 ) -> Result<LintReport, LintError> {
-    let seen = scan::refresh(vault, manifest, now).map_err(|e| LintError::Rescan(e.to_string()))?;
+    let seen =
+        scan::refresh(vault, manifest, now, fresh).map_err(|e| LintError::Rescan(e.to_string()))?;
     let mut report = match fix {
         true => fix::lint_and_fix(vault, manifest, checks, now)?,
         false => lint(vault, manifest, checks)?,

@@ -94,22 +94,6 @@ pub struct Manifest {
     /// The graph's most linked pages this connection ranked last, while the manifest stays
     /// as it was (a viewer's kept connection draws `/graph` again without counting again).
     graph_ranked: std::cell::RefCell<Option<Box<graph::Ranked>>>,
-    /// What bringing it up to date may take on trust ([`Trust`]).
-    trust: Trust,
-}
-
-/// What bringing the manifest up to date before an answer ([`crate::scan::refresh`]) may take
-/// on trust instead of scanning.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Trust {
-    /// Nothing: it scans (a command that writes decides from the files as they are).
-    #[default]
-    Nothing,
-    /// A running watcher's word that it applied every change, asked for; it scans when no
-    /// watcher gives it.
-    Watcher,
-    /// The manifest as it is: `--no-refresh`, or brought up to date already by this request.
-    AsIs,
 }
 
 /// A manifest operation failed.
@@ -343,7 +327,6 @@ impl Manifest {
             progress: Listener::default(),
             backlink_totals: Default::default(),
             graph_ranked: Default::default(),
-            trust: Trust::Nothing,
         };
         m.configure().at(path)?;
         m.migrate()?;
@@ -414,7 +397,6 @@ impl Manifest {
             progress: Listener::default(),
             backlink_totals: Default::default(),
             graph_ranked: Default::default(),
-            trust: Trust::Nothing,
         };
         let found = m.schema_version()?;
         if found > SCHEMA_VERSION {
@@ -437,16 +419,6 @@ impl Manifest {
     /// Report the progress of the long operations run on this manifest to `listener`.
     pub fn listen(&mut self, listener: Listener) {
         self.progress = listener;
-    }
-
-    /// What bringing it up to date may take on trust.
-    pub fn trust(&self) -> Trust {
-        self.trust
-    }
-
-    /// Say what bringing it up to date may take on trust (a read request sets it).
-    pub fn set_trust(&mut self, trust: Trust) {
-        self.trust = trust;
     }
 
     /// Who hears the progress of the operations run on this manifest.

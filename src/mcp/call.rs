@@ -6,22 +6,22 @@
 use super::reply;
 use crate::failure::Failure;
 use crate::request::{Report as _, Request};
-use crate::session::Site;
+use crate::session::Place;
 use rmcp::model::CallToolResult;
 use std::sync::Arc;
 
-/// Runs calls: the site, and the lock that serialises the calls that may write.
+/// Runs calls: the place, and the lock that serialises the calls that may write.
 #[derive(Debug, Clone, Default)]
 pub struct Runner {
-    site: Site,
+    place: Place,
     writes: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl Runner {
-    /// A runner for calls on `site`.
-    pub fn new(site: Site) -> Runner {
+    /// A runner for calls on `place`.
+    pub fn new(place: Place) -> Runner {
         Runner {
-            site,
+            place,
             writes: Arc::default(),
         }
     }
@@ -44,11 +44,11 @@ impl Runner {
             true => Some(self.writes.clone().lock_owned().await),
             false => None,
         };
-        let site = self.site.clone();
+        let place = self.place.clone();
         let task = tokio::task::spawn_blocking(move || {
             let _guard = guard;
-            let session = site.open()?;
-            crate::request::run(request, &session)
+            let session = place.open()?;
+            crate::request::run(request, session)
         });
         match task.await {
             Ok(Ok(mut report)) => {

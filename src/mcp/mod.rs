@@ -16,7 +16,7 @@ mod reply;
 mod stdio;
 mod tools;
 
-pub use crate::session::Site;
+pub use crate::session::Place;
 
 use call::Runner;
 use rmcp::handler::server::tool::ToolRouter;
@@ -35,14 +35,14 @@ pub struct Server {
 }
 
 impl Server {
-    /// A server whose calls use the vault `site` names.
-    pub fn new(site: Site) -> Server {
+    /// A server whose calls use the vault `place` names.
+    pub fn new(place: Place) -> Server {
         let mut tool_router = Self::tool_router();
         for route in tool_router.map.values_mut() {
             args::tidy(Arc::make_mut(&mut route.attr.input_schema));
         }
         Server {
-            runner: Runner::new(site),
+            runner: Runner::new(place),
             tool_router,
         }
     }
@@ -59,11 +59,11 @@ impl ServerHandler for Server {
 
 /// Serve MCP on stdin and stdout until the client closes stdin, or the process is asked to
 /// stop (Ctrl-C, SIGTERM): then a write under way runs to its end first.
-pub fn serve(site: Site) -> anyhow::Result<()> {
+pub fn serve(place: Place) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    let server = Server::new(site);
+    let server = Server::new(place);
     let runner = server.runner.clone();
     let served = runtime.block_on(async {
         // Asked to stop before a client said hello, or while it is connected.

@@ -422,7 +422,7 @@ impl Op {
                 }
                 // The manifest may have been rebuilt or deleted since the run that stopped:
                 // the steps still to run regenerate pages from it, so it sees the files first.
-                crate::scan::refresh(vault, manifest, now)?;
+                crate::scan::refresh(vault, manifest, now, &mut crate::scan::Freshness::Scan)?;
                 return run::execute(vault, manifest, now, &plan, &j, true);
             }
             if !self.dry_run {
@@ -432,7 +432,7 @@ impl Op {
                 });
             }
         }
-        crate::scan::refresh(vault, manifest, now)?;
+        crate::scan::refresh(vault, manifest, now, &mut crate::scan::Freshness::Scan)?;
         let planned = make(manifest)?;
         if self.dry_run {
             return Ok(planned.plan.report(planned.changes, true, false));

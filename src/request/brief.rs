@@ -33,11 +33,13 @@ impl Request for Brief {
 
     fn run(self, s: &Session) -> Result<Self::Report, Failure> {
         let mut manifest = s.manifest()?;
+        let mut fresh = s.fresh;
         Ok(crate::brief::brief(
             &s.vault,
             &mut manifest,
             &s.now,
             self.days,
+            &mut fresh,
         )?)
     }
 }

@@ -20,8 +20,13 @@ impl Request for ListIngests {
         false
     }
 
+    /// Only `--page` reads the pages, as they are now: a running watcher is asked to vouch
+    /// for them then alone.
     fn refresh(&self) -> Refresh {
-        Refresh::Within
+        match self.page {
+            Some(_) => Refresh::Within,
+            None => Refresh::No,
+        }
     }
 
     fn run(self, s: &Session) -> Result<IngestList, Failure> {
@@ -29,7 +34,8 @@ impl Request for ListIngests {
         crate::ingest::travel::import(&s.vault, &mut manifest)?;
         // `--page` resolves a name against the pages as they are now.
         if self.page.is_some() {
-            crate::scan::refresh(&s.vault, &mut manifest, &s.now)?;
+            let mut fresh = s.fresh;
+            crate::scan::refresh(&s.vault, &mut manifest, &s.now, &mut fresh)?;
         }
         Ok(crate::ingest::history::list(
             &manifest,
@@ -121,10 +127,6 @@ impl Request for ShowIngest {
 
     fn writes(&self) -> bool {
         false
-    }
-
-    fn refresh(&self) -> Refresh {
-        Refresh::Within
     }
 
     fn run(self, s: &Session) -> Result<IngestDetail, Failure> {

@@ -25,11 +25,13 @@ impl Request for Index {
 
     fn run(self, s: &Session) -> Result<IndexReport, Failure> {
         let mut manifest = s.manifest()?;
+        let mut fresh = s.fresh;
         Ok(crate::index::index(
             &s.vault,
             &mut manifest,
             &s.now,
             self.dry_run,
+            &mut fresh,
         )?)
     }
 }

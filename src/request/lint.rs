@@ -38,12 +38,14 @@ impl Request for Lint {
 
     fn run(self, s: &Session) -> Result<LintReport, Failure> {
         let mut manifest = s.manifest()?;
+        let mut fresh = s.fresh;
         Ok(crate::lint::run(
             &s.vault,
             &mut manifest,
             &self.checks,
             self.fix,
             &s.now,
+            &mut fresh,
         )?)
     }
 }

@@ -38,8 +38,8 @@ pub use sync::Sync;
 pub use tasks::{Done, TasksAdd, TasksList};
 
 use crate::failure::{Action, Advice, Failure};
-use crate::manifest::Trust;
 use crate::runstate::{Journaled, RunDir};
+use crate::scan::Freshness;
 use crate::session::Session;
 use serde::Serialize;
 
@@ -71,35 +71,36 @@ pub trait Request: Send + 'static {
 }
 
 /// How a request that only reads sees the files as they are now: the manifest is brought up
-/// to date before it answers (`crate::scan::refresh`), unless a running watcher vouches for
-/// it, or `--no-refresh` says to answer from it as it is.
+/// to date before it answers, as the session's [`crate::scan::Freshness`] says (`--no-refresh`
+/// answers from it as it is; a running watcher's word spares the scan).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refresh {
-    /// It reads no manifest (or reads the files themselves).
+    /// It needs no manifest brought up to date: it reads none, reads the files themselves, or
+    /// reads only what the files do not make (the history of ingests).
     No,
     /// The request layer brings the manifest up to date before the request runs.
     First,
-    /// The operation brings it up to date itself, and says what the scan could not read; it is
-    /// told what it may take on trust.
+    /// The operation brings it up to date itself, and says what the scan could not read; it
+    /// passes the session's freshness down.
     Within,
 }
 
 /// Run a request in a session. While an operation that rewrites several files is unfinished
 /// (interrupted), a request that may write runs only if it completes that operation: nothing
 /// else may change the files its plan was made from.
-pub fn run<R: Request>(request: R, session: &Session) -> Result<R::Report, Failure> {
+pub fn run<R: Request>(request: R, mut session: Session) -> Result<R::Report, Failure> {
     // What git left out of a clone (the merge driver, empty folders), put in cheaply; a device
     // that cannot is told by the next sync, which registers the driver itself.
     let _ = crate::sync::driver::ensure(&session.vault);
-    if !request.writes() && request.refresh() != Refresh::No {
+    session.fresh = settle(&request, &session);
+    if !request.writes() && request.refresh() == Refresh::First {
         let mut manifest = session.manifest()?;
-        manifest.set_trust(match session.no_refresh {
-            true => Trust::AsIs,
-            false => Trust::Watcher,
-        });
-        if request.refresh() == Refresh::First {
-            crate::scan::refresh(&session.vault, &mut manifest, &session.now)?;
-        }
+        crate::scan::refresh(
+            &session.vault,
+            &mut manifest,
+            &session.now,
+            &mut session.fresh,
+        )?;
         session.keep(manifest);
     }
     let journaled = match request.writes() {
@@ -155,7 +156,25 @@ pub fn run<R: Request>(request: R, session: &Session) -> Result<R::Report, Failu
             usage: false,
         });
     }
-    request.run(session)
+    request.run(&session)
+}
+
+/// How fresh the manifest must be for `request`, from the front end's choice in `session`: an
+/// operation that writes (or reads no manifest) scans before each decision
+/// ([`Freshness::Scan`]); one that answers from the manifest takes a running watcher's word
+/// that it applied every change made before now, asked for with a cookie
+/// ([`crate::watch::vouch`]), unless the front end said to answer from it as it is.
+fn settle<R: Request>(request: &R, session: &Session) -> Freshness {
+    if request.writes() || request.refresh() == Refresh::No {
+        return Freshness::Scan;
+    }
+    match session.fresh {
+        Freshness::AsIs => Freshness::AsIs,
+        fresh => match crate::watch::vouch(&session.vault.root, crate::watch::VOUCH_WAIT) {
+            true => Freshness::AsIs,
+            false => fresh,
+        },
+    }
 }
 
 /// A report: JSON for both front ends, and how it ends a command.

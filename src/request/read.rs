@@ -46,10 +46,12 @@ impl Request for Affected {
 
     fn run(self, s: &Session) -> Result<Self::Report, Failure> {
         let mut manifest = s.manifest()?;
+        let mut fresh = s.fresh;
         Ok(crate::collections::affected::affected_now(
             &s.vault,
             &mut manifest,
             &s.now,
+            &mut fresh,
         )?)
     }
 }

@@ -33,11 +33,13 @@ impl Request for Regen {
 
     fn run(self, s: &Session) -> Result<RegenReport, Failure> {
         let mut manifest = s.manifest()?;
+        let mut fresh = s.fresh;
         Ok(crate::collections::regen::regen(
             &s.vault,
             &mut manifest,
             &s.now,
             &self.0,
+            &mut fresh,
         )?)
     }
 }

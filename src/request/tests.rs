@@ -3,7 +3,7 @@
 //! at a time: a second prepare answers with the open batch (exit 3), not a new one.
 
 use super::*;
-use crate::session::Site;
+use crate::session::Place;
 
 /// A request that says whether it writes and whether it completes the unfinished operation,
 /// and reports that it ran.
@@ -33,8 +33,8 @@ impl Request for Probe {
     }
 }
 
-/// A new vault in a temporary directory, and a session on it.
-fn vault() -> (tempfile::TempDir, Session) {
+/// A new vault in a temporary directory, and the place that opens sessions on it.
+fn vault() -> (tempfile::TempDir, Place) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     crate::init::init(&crate::init::InitRequest {
         root: dir.path().to_path_buf(),
@@ -44,18 +44,21 @@ fn vault() -> (tempfile::TempDir, Session) {
         now_ns: 0,
     })
     .expect("a vault");
-    let site = Site {
+    let place = Place {
         vault: Some(dir.path().to_path_buf()),
-        today: None,
-        no_refresh: false,
+        ..Place::default()
     };
-    let session = site.open().expect("a session");
-    (dir, session)
+    (dir, place)
+}
+
+/// Run `request` in a session of its own at `place`, as both front ends do.
+fn run_at<R: Request>(request: R, place: &Place) -> Result<R::Report, Failure> {
+    run(request, place.open().expect("a session"))
 }
 
 /// `mv A B`, interrupted: its record is in the journal.
-fn interrupt(s: &Session) {
-    RunDir::of(&s.vault.root)
+fn interrupt(place: &Place) {
+    RunDir::of(&place.vault().expect("the vault").root)
         .journal(crate::runstate::Entry {
             kind: "mv",
             command: "sparks mv A B",
@@ -74,15 +77,15 @@ fn probe(writes: bool, resumes: bool) -> Probe {
 #[test]
 fn with_nothing_unfinished_every_request_runs() {
     let (_dir, s) = vault();
-    assert!(run(probe(true, false), &s).is_ok());
-    assert!(run(probe(false, false), &s).is_ok());
+    assert!(run_at(probe(true, false), &s).is_ok());
+    assert!(run_at(probe(false, false), &s).is_ok());
 }
 
 #[test]
 fn a_write_is_refused_while_an_operation_is_unfinished() {
     let (_dir, s) = vault();
     interrupt(&s);
-    let Err(f) = run(probe(true, false), &s) else {
+    let Err(f) = run_at(probe(true, false), &s) else {
         panic!("a write ran while mv was unfinished");
     };
     assert_eq!(
@@ -109,12 +112,12 @@ fn a_write_is_refused_while_an_operation_is_unfinished() {
 fn a_read_and_the_rerun_that_completes_it_run_while_an_operation_is_unfinished() {
     let (_dir, s) = vault();
     interrupt(&s);
-    assert!(run(probe(false, false), &s).is_ok(), "a read");
-    assert!(run(probe(true, true), &s).is_ok(), "the rerun");
+    assert!(run_at(probe(false, false), &s).is_ok(), "a read");
+    assert!(run_at(probe(true, true), &s).is_ok(), "the rerun");
     // Real requests alike: status reads, capture writes.
-    assert!(run(Status, &s).is_ok());
+    assert!(run_at(Status, &s).is_ok());
     let capture = Capture::new("a thought".into(), None).expect("a capture");
-    assert!(run(capture, &s).is_err());
+    assert!(run_at(capture, &s).is_err());
 }
 
 #[test]
@@ -122,11 +125,11 @@ fn a_second_prepare_while_an_ingest_is_open_returns_the_open_batch() {
     let (_dir, s) = vault();
     for text in ["one", "two"] {
         let capture = Capture::new(text.into(), None).expect("a capture");
-        run(capture, &s).expect("captured");
+        run_at(capture, &s).expect("captured");
     }
-    let first = run(Prepare { limit: Some(1) }, &s).expect("prepared");
+    let first = run_at(Prepare { limit: Some(1) }, &s).expect("prepared");
     assert_eq!(first.ending(), Ending::Done);
-    let second = run(Prepare { limit: None }, &s).expect("the open batch");
+    let second = run_at(Prepare { limit: None }, &s).expect("the open batch");
     assert_eq!(second.ending(), Ending::IngestOpen);
     let json = |b: &PreparedBatch| serde_json::to_value(b).expect("json");
     let (first, second) = (json(&first), json(&second));
@@ -137,7 +140,7 @@ fn a_second_prepare_while_an_ingest_is_open_returns_the_open_batch() {
         "the open batch, not a new one"
     );
     // Closed, the next prepare opens a new one.
-    run(Abort, &s).expect("aborted");
-    let third = run(Prepare { limit: None }, &s).expect("prepared");
+    run_at(Abort, &s).expect("aborted");
+    let third = run_at(Prepare { limit: None }, &s).expect("prepared");
     assert_eq!(third.ending(), Ending::Done);
 }

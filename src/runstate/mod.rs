@@ -2,8 +2,9 @@
 //! in order to be finished, kept apart from the manifest so that deleting `sparks.db*` or
 //! `scan --rebuild` never loses it. It holds the journal of an interrupted `mv`, `merge` or
 //! `ingest --revert` (`journal`), the record of the open ingest and how far its finalize got
-//! (`ingest`), the record of a commit under way (`commit`), the running watcher's lock, account
-//! and cookies (`watch`), and the life locks of the Sparks processes at work ([`crate::live`]).
+//! (`ingest`), the record of a commit under way (`commit`), the life locks of the Sparks
+//! processes at work ([`crate::live`]), and the watcher's lock, account and cookies (written by
+//! the watcher's own module, `watch/record.rs`, through this one).
 //!
 //! Every record is written atomically; a record exists exactly while its operation is
 //! unfinished. The directory ignores itself in git (a `.gitignore` of `*`), `init` lists it in
@@ -18,7 +19,6 @@ mod journal;
 mod restore;
 mod seal;
 mod sync;
-pub mod watch;
 
 pub use commit::{commit, guarded, guarded_also};
 pub use ingest::OpenIngest;
@@ -137,13 +137,13 @@ impl RunDir {
         &self.path
     }
 
-    fn file(&self, name: &str) -> PathBuf {
+    pub(crate) fn file(&self, name: &str) -> PathBuf {
         self.path.join(name)
     }
 
     /// Create the directory, ignored by git, and take this process's life lock in it; returns
     /// this process's life tag, which the records written next may name as their owner.
-    fn ensure(&self) -> Result<&'static str> {
+    pub(crate) fn ensure(&self) -> Result<&'static str> {
         let io = |action, source| RunStateError::Io {
             action,
             path: self.path.clone(),
@@ -160,7 +160,7 @@ impl RunDir {
     }
 
     /// The record `name`, if it exists and this device's Sparks wrote it.
-    fn read<T: DeserializeOwned>(&self, name: &str) -> Result<Option<T>> {
+    pub(crate) fn read<T: DeserializeOwned>(&self, name: &str) -> Result<Option<T>> {
         let path = self.file(name);
         let Some(bytes) = self.read_sealed(name)? else {
             return Ok(None);
@@ -229,7 +229,7 @@ impl RunDir {
     }
 
     /// Write the record `name`, replacing the one there.
-    fn write<T: Serialize>(&self, name: &str, value: &T) -> Result<()> {
+    pub(crate) fn write<T: Serialize>(&self, name: &str, value: &T) -> Result<()> {
         self.ensure()?;
         let path = self.file(name);
         let written = self
@@ -281,7 +281,7 @@ impl RunDir {
     }
 
     /// Remove the record `name` (there or not).
-    fn remove(&self, name: &str) -> Result<()> {
+    pub(crate) fn remove(&self, name: &str) -> Result<()> {
         let path = self.file(name);
         crate::fsio::remove_durably(&path).map_err(|source| RunStateError::Io {
             action: "remove",

@@ -11,17 +11,19 @@
 //! parses the ones that changed on reader threads, `report` is what a scan returns. This file
 //! decides what to read and stores the results in one transaction.
 
+mod fresh;
 mod read;
 mod report;
 mod walk;
 
+pub use fresh::{Freshness, refresh};
 pub use read::{is_page, is_wiki_markdown};
 pub use report::{ScanIssue, ScanOptions, ScanReport, Seen, Touched};
 pub use walk::stat_of;
 
 use crate::fsio;
 use crate::manifest::{
-    Content, Dirty, FileRow, FileRows, Manifest, ManifestError, Stat, Text, Trust, meta::LAST_SCAN,
+    Content, Dirty, FileRow, FileRows, Manifest, ManifestError, Stat, Text, meta::LAST_SCAN,
 };
 use crate::progress::Phase;
 use crate::vault::{MANIFEST, Vault};
@@ -163,47 +165,6 @@ pub fn scan_paths(
     let mut report = store(vault, manifest, work, gone, now_ns)?;
     report.timed(started);
     Ok(report)
-}
-
-/// The incremental scan a command runs before it answers from the manifest, so that it sees
-/// the files as they are now (cheap when nothing changed: a walk and a stat per file). In a
-/// vault nobody may write to, the manifest stays as the last scan left it, and the result says
-/// so.
-///
-/// What the manifest may take on trust ([`Trust`]) spares the scan: for a request that only
-/// reads, a running watcher's word that it applied every change made before now (asked for
-/// with a cookie, [`crate::runstate::watch::vouch`]), or `--no-refresh`; once brought up to
-/// date, the rest of the request trusts it as it is.
-pub fn refresh(
-    vault: &Vault,
-    manifest: &mut Manifest,
-    now: &crate::clock::Now,
-) -> Result<Seen, ScanError> {
-    match manifest.trust() {
-        Trust::AsIs => return Ok(Seen::default()),
-        Trust::Watcher
-            if crate::runstate::watch::vouch(&vault.root, crate::runstate::watch::VOUCH_WAIT) =>
-        {
-            manifest.set_trust(Trust::AsIs);
-            return Ok(Seen::default());
-        }
-        Trust::Watcher | Trust::Nothing => {}
-    }
-    if manifest.is_read_only() {
-        let last = manifest.meta(LAST_SCAN)?;
-        return Ok(Seen {
-            scan_errors: Vec::new(),
-            manifest_as_of: Some(last.unwrap_or_else(|| "never".into())),
-        });
-    }
-    let report = rescan(vault, manifest, now)?;
-    if manifest.trust() == Trust::Watcher {
-        manifest.set_trust(Trust::AsIs);
-    }
-    Ok(Seen {
-        scan_errors: report.errors,
-        manifest_as_of: None,
-    })
 }
 
 /// What a scan is to store: the files found (all of the vault's, or the ones asked for), the

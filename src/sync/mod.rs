@@ -449,7 +449,12 @@ impl Syncing<'_> {
             let written = self.write(&merge)?;
             self.note_written(&written);
         }
-        scan::refresh(self.vault, self.manifest, self.now)?;
+        scan::refresh(
+            self.vault,
+            self.manifest,
+            self.now,
+            &mut crate::scan::Freshness::Scan,
+        )?;
         let regenerated = self.regenerate()?;
         let subject = format!(
             "sparks sync: merge {}/{}",

@@ -3,7 +3,7 @@
 //! top-level directories to start watching, and the readers' cookies seen. Pure: it looks at
 //! the events and at whether a path is a directory now, and decides nothing else.
 
-use crate::runstate::watch::COOKIES;
+use super::record::COOKIES;
 use notify::event::{AccessKind, AccessMode, CreateKind, EventKind, ModifyKind, RemoveKind};
 use notify::{Event, EventKind as Kind};
 use std::collections::BTreeSet;

@@ -9,22 +9,26 @@
 //! as one scan when the vault has been quiet for [`QUIET`] (or after [`MOST`] of steady
 //! change), of its files alone when it named files, of the whole vault when a directory came,
 //! went or moved or the kernel dropped events. A reader's cookie applies what is pending at
-//! once and is then removed: the reader's vouch ([`crate::runstate::watch::vouch`]).
+//! once and is then removed: the reader's vouch ([`vouch`], in `record.rs` with the rest of the protocol: the lock, the account, the
+//! cookies).
 //!
 //! Where the operating system gives no events (or its limit of watches is reached) the
 //! watcher scans the vault at an interval instead, and says so once. Idle, it waits on its
 //! channel: no timer, no polling, no writes.
 
 mod events;
+mod follow;
+mod record;
 
-pub use crate::runstate::watch::{Applied, Mode, WatchState};
+pub use follow::{Follower, follow};
+pub use record::{Applied, Mode, VOUCH_WAIT, WatchState, running, vouch};
 
-use crate::runstate::watch::{self as record, RECENT, Taken, WatchLock};
 use crate::scan::{self, ScanError};
-use crate::session::{SessionError, Site};
+use crate::session::{Place, SessionError};
 use crate::vault::{Vault, VaultError};
 use events::Pending;
 use notify::{RecommendedWatcher, RecursiveMode, Watcher as _};
+use record::{RECENT, Taken, WatchLock};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
@@ -144,10 +148,10 @@ enum Msg {
     Stop,
 }
 
-/// Start watching the vault of `site`, unless another watcher does: its first scan is done when
+/// Start watching the vault of `place`, unless another watcher does: its first scan is done when
 /// this returns. `listen` hears what it does from then on.
-pub fn start(site: &Site, options: Options, listen: Listener) -> Result<Started, WatchError> {
-    let vault = site.vault()?;
+pub fn start(place: &Place, options: Options, listen: Listener) -> Result<Started, WatchError> {
+    let vault = place.vault()?;
     let lock = match WatchLock::take(&vault.root) {
         Ok(Ok(lock)) => lock,
         Ok(Err(Taken { pid })) => return Ok(Started::Other(pid)),
@@ -171,8 +175,8 @@ pub fn start(site: &Site, options: Options, listen: Listener) -> Result<Started,
         },
     };
     // Watching began before this scan: a change made during it is in the channel.
-    let now = site.now();
-    let session = site.open()?;
+    let now = place.now();
+    let session = place.open()?;
     let mut manifest = session.manifest()?;
     let found = scan::rescan(&vault, &mut manifest, &now)?.touched;
     drop(manifest);
@@ -185,7 +189,7 @@ pub fn start(site: &Site, options: Options, listen: Listener) -> Result<Started,
     };
     lock.publish(&state)?;
     let mut run = Run {
-        site: site.clone(),
+        place: place.clone(),
         vault,
         lock,
         state: state.clone(),
@@ -261,7 +265,7 @@ fn top_level_dirs(root: &Path) -> Vec<PathBuf> {
 
 /// The watcher's thread.
 struct Run {
-    site: Site,
+    place: Place,
     vault: Vault,
     lock: WatchLock,
     state: WatchState,
@@ -379,8 +383,8 @@ impl Run {
         if !work.full && work.paths.is_empty() {
             return Ok(scan::Touched::default());
         }
-        let now = self.site.now();
-        let session = self.site.open()?;
+        let now = self.place.now();
+        let session = self.place.open()?;
         let mut manifest = session.manifest()?;
         let report = match work.full {
             true => scan::rescan(&self.vault, &mut manifest, &now)?,
@@ -395,7 +399,7 @@ impl Run {
     /// Say what changed: in `watch.json` (for `status` and for viewers in other processes) and
     /// to the owner.
     fn applied(&mut self, touched: scan::Touched) {
-        let now = self.site.now();
+        let now = self.place.now();
         let seq = self.state.recent.last().map_or(1, |a| a.seq + 1);
         let more = touched.more || touched.paths.len() > record::PAGES_NAMED;
         let mut paths = touched.paths;
@@ -415,113 +419,5 @@ impl Run {
             (self.listen)(Note::Failed(e.to_string()));
         }
         (self.listen)(Note::Applied(applied));
-    }
-}
-
-/// A watcher's changes, followed from another process: what `view` uses when the vault's
-/// watcher runs elsewhere. It watches `.sparks/` for the watcher's account (`watch.json`) and
-/// tells each applied change it has not told yet; when changes were missed (the account keeps
-/// the last few), or another watcher started, it tells one change with `more` set.
-#[derive(Debug)]
-pub struct Follower {
-    _backend: RecommendedWatcher,
-}
-
-/// Follow the changes the watcher of the vault at `root` applies. `None` where file events
-/// are not available (the follower's owner then goes without).
-pub fn follow(root: &Path, mut listen: Listener) -> Option<Follower> {
-    let run = root.join(crate::runstate::DIR);
-    let account = run.join(record::STATE);
-    let mut seen = record::running(root).map(|s| (s.since, s.recent.last().map_or(0, |a| a.seq)));
-    let handler = move |event: notify::Result<notify::Event>| {
-        let Ok(event) = event else { return };
-        if !event.paths.iter().any(|p| p == &account) {
-            return;
-        }
-        let Some(state) = record::running(&account_root(&account)) else {
-            return;
-        };
-        for applied in news(&mut seen, &state) {
-            listen(Note::Applied(applied));
-        }
-    };
-    let mut w = RecommendedWatcher::new(handler, notify::Config::default()).ok()?;
-    w.watch(&run, RecursiveMode::NonRecursive).ok()?;
-    Some(Follower { _backend: w })
-}
-
-/// The vault root of a watcher's account file (`<root>/.sparks/watch.json`).
-fn account_root(account: &Path) -> PathBuf {
-    account
-        .parent()
-        .and_then(Path::parent)
-        .map(Path::to_path_buf)
-        .unwrap_or_default()
-}
-
-/// The changes in `state` not told yet, given what was (`seen`: the watcher's start and the
-/// last change told); `seen` moves on.
-fn news(seen: &mut Option<(String, u64)>, state: &WatchState) -> Vec<Applied> {
-    let last = state.recent.last().map_or(0, |a| a.seq);
-    let told = match seen {
-        Some((since, told)) if *since == state.since => *told,
-        // Another watcher: its changes are news, whatever their numbers.
-        _ => 0,
-    };
-    *seen = Some((state.since.clone(), last));
-    let fresh: Vec<Applied> = state
-        .recent
-        .iter()
-        .filter(|a| a.seq > told)
-        .cloned()
-        .collect();
-    let missed = fresh.first().is_some_and(|a| a.seq > told + 1) && told > 0;
-    match missed {
-        false => fresh,
-        true => fresh
-            .last()
-            .map(|a| Applied {
-                more: true,
-                ..a.clone()
-            })
-            .into_iter()
-            .collect(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn applied(seq: u64) -> Applied {
-        Applied {
-            seq,
-            at: String::new(),
-            paths: vec![format!("wiki/{seq}.md")],
-            more: false,
-        }
-    }
-
-    fn state(since: &str, seqs: std::ops::RangeInclusive<u64>) -> WatchState {
-        WatchState {
-            pid: 1,
-            since: since.into(),
-            mode: Mode::Native,
-            last_event: None,
-            recent: seqs.map(applied).collect(),
-        }
-    }
-
-    #[test]
-    fn a_follower_tells_each_change_once_and_a_gap_as_more() {
-        let mut seen = Some(("a".to_string(), 2));
-        let told = news(&mut seen, &state("a", 1..=4));
-        assert_eq!(told, [applied(3), applied(4)]);
-        assert!(news(&mut seen, &state("a", 1..=4)).is_empty());
-        let gap = news(&mut seen, &state("a", 10..=12));
-        assert_eq!(gap.len(), 1);
-        assert!(gap[0].more, "changes 5 to 9 were missed");
-        let restarted = news(&mut seen, &state("b", 1..=1));
-        assert_eq!(restarted, [applied(1)]);
     }
 }

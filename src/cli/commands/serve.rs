@@ -30,8 +30,8 @@ pub struct ServeArgs {
 
 /// Run `serve`.
 pub fn run(ctx: &Ctx, args: ServeArgs) -> anyhow::Result<Exit> {
-    let _watching = (!args.no_watch).then(|| watching::start(ctx.site(), "serve", None));
+    let _watching = (!args.no_watch).then(|| watching::start(ctx.place(), "serve", None));
     // Each call finds the vault and reads the clock again, as a command does.
-    mcp::serve(ctx.site().clone()).context("the MCP server stopped")?;
+    mcp::serve(ctx.place().clone()).context("the MCP server stopped")?;
     Ok(Exit::Success)
 }

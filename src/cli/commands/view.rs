@@ -38,7 +38,7 @@ pub struct ViewArgs {
 
 /// Run `view`.
 pub fn run(ctx: &Ctx, args: ViewArgs) -> anyhow::Result<Exit> {
-    let vault = ctx.site().vault().map_err(Failure::from)?;
+    let vault = ctx.place().vault().map_err(Failure::from)?;
     let _ = crate::sync::driver::ensure(&vault);
     let bound = view::bind(&args.addr, args.allow_remote).map_err(|e| match e {
         // A bad --addr is a usage error (exit 2).
@@ -89,7 +89,7 @@ pub fn run(ctx: &Ctx, args: ViewArgs) -> anyhow::Result<Exit> {
             // Nobody listening (no page open) is fine.
             let _ = tell.send(a.clone());
         });
-        watching::start(ctx.site(), "view", Some(on_change))
+        watching::start(ctx.place(), "view", Some(on_change))
     });
     let options = Options {
         allow_remote: args.allow_remote,

@@ -50,11 +50,11 @@ pub fn run(ctx: &Ctx, args: WatchArgs) -> anyhow::Result<Exit> {
              themselves meanwhile): {e}"
         )),
     });
-    if let Ok(vault) = ctx.site().vault() {
+    if let Ok(vault) = ctx.place().vault() {
         let _ = crate::sync::driver::ensure(&vault);
     }
     let options = Options { poll: args.poll };
-    let watcher = match watch::start(ctx.site(), options, listen).map_err(Failure::from)? {
+    let watcher = match watch::start(ctx.place(), options, listen).map_err(Failure::from)? {
         Started::Own(w) => w,
         Started::Other(pid) => {
             let who = pid.map(|p| format!(" (pid {p})")).unwrap_or_default();
@@ -73,7 +73,7 @@ pub fn run(ctx: &Ctx, args: WatchArgs) -> anyhow::Result<Exit> {
     };
     output::status(&format!(
         "sparks watch: watching {} ({}); Ctrl-C to stop",
-        ctx.site()
+        ctx.place()
             .vault()
             .map(|v| v.root.display().to_string())
             .unwrap_or_default(),

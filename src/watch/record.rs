@@ -14,7 +14,7 @@
 //!   cookie. A reader whose cookie is gone knows the manifest reflects every file written
 //!   before it asked (git's fsmonitor daemon works the same way).
 
-use super::RunDir;
+use crate::runstate::RunDir;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, TryLockError};
 use std::io::{self, Read as _, Seek as _, Write as _};
@@ -137,7 +137,7 @@ impl WatchLock {
     }
 
     /// Say what this watcher is (at its start and after each applied change).
-    pub fn publish(&self, state: &WatchState) -> super::Result<()> {
+    pub fn publish(&self, state: &WatchState) -> crate::runstate::Result<()> {
         self.run.write(STATE, state)
     }
 }
