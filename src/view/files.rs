@@ -7,7 +7,7 @@
 
 use super::html::{chip, crumbs, display_title, esc, file_href, href_for, notice, page_link};
 use super::listing::{listing, size_text};
-use super::page::{self, Content, FileView, Freshness, MarkdownView, image_type};
+use super::page::{self, Content, FileView, Freshness, MarkdownView};
 use super::paths::{self, VaultFile};
 use super::site::{Reply, Site};
 use crate::manifest::Backlink;
@@ -21,7 +21,7 @@ fn lookup(site: &Site, decoded_rel: &str) -> Option<VaultFile> {
     if rel.is_empty() {
         return None;
     }
-    let candidates = if page::is_markdown(&rel) {
+    let candidates = if paths::is_markdown(&rel) {
         vec![rel]
     } else {
         vec![format!("{rel}.md"), rel]
@@ -98,7 +98,7 @@ pub fn bytes(site: &Site, encoded: &str) -> Reply {
         "content-security-policy",
         "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox".to_string(),
     );
-    match image_type(&f.rel) {
+    match paths::image_type(&f.rel) {
         Some(ct) => Reply {
             status: 200,
             content_type: ct,

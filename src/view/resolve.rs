@@ -7,7 +7,7 @@
 
 use super::embed::Embedder;
 use super::html::{file_href, href_for};
-use super::page::{is_image, is_markdown};
+use super::paths::{is_image, is_markdown};
 use super::render::{Target, WikiLink, block_anchor, fragment, slug};
 use crate::key;
 use crate::manifest::{Manifest, Resolution};
