@@ -215,7 +215,7 @@ fn page_body(
         Block::None => (None, None),
     };
     let outline = outline::outline(split.body, split.body_line);
-    let links = super::resolve::wikilinks(manifest, rel, &outline, embeds)?;
+    let links = embeds.wikilinks(manifest, rel, &outline)?;
     let title = fm
         .as_ref()
         .and_then(|f| f.title.as_deref())
