@@ -316,14 +316,15 @@ fn the_files_of_each_module_directory_use_each_other_without_a_cycle() {
 fn a_planted_cycle_between_the_files_of_a_directory_is_caught() {
     let file = |path: &str, code: &str| (module_path(path), code.to_string());
     let mut files = vec![
-        file("view/mod.rs", "pub struct Shared;"),
+        file("view/mod.rs", "pub struct Shared;\npub use self::c::C;"),
         file("view/a.rs", "use super::{Shared, b::B};"),
-        file("view/b.rs", "use crate::view::c::C;"),
+        file("view/b.rs", "fn f(_: super::C) {}"),
         file("view/c/mod.rs", "pub struct C; use super::super::Shared;"),
         file("view/c/d.rs", "use super::{super::Shared, C};"),
         file("other.rs", "use crate::view::a::A;"),
     ];
-    // `a → b → c`, items of `mod.rs` and uses from outside the directory make no cycle.
+    // `a → b → c` (b names `C` through `mod.rs`); items of `mod.rs` and uses from outside the
+    // directory make no cycle.
     assert!(directory_cycles(&files).is_empty());
     files.push(file(
         "view/c/e.rs",
@@ -350,19 +351,24 @@ fn module_path(rel: &str) -> Vec<String> {
 }
 
 /// One cycle for each module directory whose files use each other in a cycle: a file uses its
-/// sibling `b` when it names `super::b` or `crate::…::b` (a file under a subdirectory counts
-/// as the subdirectory). The top level is the layers' business.
+/// sibling `b` when it names `super::b` or `crate::…::b`, or an item the directory's `mod.rs`
+/// imports from `b` (a file under a subdirectory counts as the subdirectory). The top level is
+/// the layers' business.
 fn directory_cycles(files: &[(Vec<String>, String)]) -> Vec<String> {
     let modules: BTreeSet<&[String]> = files.iter().map(|(m, _)| m.as_slice()).collect();
+    let imported = imports_from_children(files, &modules);
     let mut dirs: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
     for (here, code) in files {
-        for target in named_paths(code, here) {
+        for mut target in named_paths(code, here) {
             let common = here.iter().zip(&target).take_while(|(a, b)| a == b).count();
-            if common == 0
-                || common >= here.len()
-                || common >= target.len()
-                || !modules.contains(&target[..=common])
-            {
+            if common == 0 || common >= here.len() || common >= target.len() {
+                continue;
+            }
+            if let Some(child) = imported.get(&target[..=common]) {
+                target[common].clone_from(child);
+            }
+            // A file's use of what its directory imports from the file itself is no edge.
+            if !modules.contains(&target[..=common]) || target[common] == here[common] {
                 continue;
             }
             let dir = format!("src/{}/", here[..common].join("/"));
@@ -375,6 +381,39 @@ fn directory_cycles(files: &[(Vec<String>, String)]) -> Vec<String> {
     dirs.into_iter()
         .filter_map(|(dir, edges)| Some(format!("{dir}: {}", find_cycle(&edges)?.join(" → "))))
         .collect()
+}
+
+/// The items a module imports from its own child modules, by path (`view::Shown` →
+/// `html` when `view/mod.rs` says `pub use html::Shown;`), so that a use of the item is a use
+/// of the child.
+fn imports_from_children(
+    files: &[(Vec<String>, String)],
+    modules: &BTreeSet<&[String]>,
+) -> BTreeMap<Vec<String>, String> {
+    let mut out = BTreeMap::new();
+    for (here, code) in files {
+        for (i, _) in code.match_indices("use ") {
+            if code[..i]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                continue;
+            }
+            for tail in path_tails(&code[i + "use ".len()..]) {
+                let names: Vec<&String> = tail.iter().filter(|n| *n != "self").collect();
+                let (Some(child), Some(item)) = (names.first(), names.last()) else {
+                    continue;
+                };
+                let child_path = [here.as_slice(), std::slice::from_ref(*child)].concat();
+                if names.len() > 1 && modules.contains(child_path.as_slice()) {
+                    let item_path = [here.as_slice(), std::slice::from_ref(*item)].concat();
+                    out.insert(item_path, (*child).clone());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Every path that starts with `crate::`, `super::` or `self::` in the code of module `here`,
