@@ -208,8 +208,9 @@ impl Layout<'_> {
     }
 }
 
-/// The `data-` attributes of the script tag that tell [`super::live::SCRIPT`] what a page shows: its file,
-/// and the pages whose change changes it (backlinks, citations), as attribute text.
+/// The `data-` attributes of the script tag that tell [`super::live::SCRIPT`] what a page
+/// shows: its file, and the pages whose change changes it (backlinks, citations), as attribute
+/// text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Shown {
     /// The vault-relative file the page shows, if it shows one.

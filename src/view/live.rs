@@ -2,8 +2,9 @@
 //! stream of server-sent events, one `change` per change the watcher applies, naming the files
 //! it touched and the pages those files now link to ([`Change`]); every page loads
 //! [`SCRIPT`] from the viewer's own origin, which reloads it when a change touches what it
-//! shows ([`super::html::Shown`] tells it what that is). The stream itself is served in the parent module (it is the one place that speaks
-//! HTTP); what an event says is decided here, over plain values.
+//! shows ([`super::html::Shown`] tells it what that is). The stream itself is served in the
+//! parent module (it is the one place that speaks HTTP); what an event says is decided here,
+//! over plain values.
 
 use super::site::Site;
 use crate::watch::Applied;

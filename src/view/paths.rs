@@ -1,7 +1,8 @@
 //! Safe paths for the viewer: a request path, still percent-encoded, turned into a file that is
 //! certainly inside the vault; and vault paths turned back into URL paths. Anything doubtful is
 //! refused, and the caller answers every refusal with the same 404, so that a probe learns
-//! nothing about what exists outside the vault.
+//! nothing about what exists outside the vault. Also what a path names (Markdown, an image)
+//! and the values of a request's query string.
 
 use std::path::{Component, Path, PathBuf};
 
