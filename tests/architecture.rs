@@ -1,7 +1,8 @@
 //! The layers of ARCHITECTURE.md, checked: every `crate::` path in `src/` (test code aside,
 //! grouped imports `crate::{a, b::{c}}` included) goes to a module of the same layer or a lower
-//! one, the modules of a layer form no cycle, every module has a layer, each library stays
-//! behind its one module, and no advice below the front ends names a command line.
+//! one, the modules of a layer form no cycle, the files inside each module directory use each
+//! other (`super::x`, `crate::m::x`) without a cycle, every module has a layer, each library
+//! stays behind its one module, and no advice below the front ends names a command line.
 
 #![allow(clippy::unwrap_used)]
 
@@ -103,36 +104,45 @@ fn edges(known: &BTreeMap<String, u32>) -> BTreeMap<String, BTreeSet<String>> {
 /// The first name of every `crate::` path in `code`: `crate::a::b` names `a`, and a group
 /// `crate::{a, b::{c, d}, e as f, self}` names `a`, `b` and `e`.
 fn crate_modules(code: &str) -> Vec<String> {
-    let ident = |s: &str| -> String {
-        s.chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect()
-    };
     let mut out = Vec::new();
     for (i, _) in code.match_indices("crate::") {
         let rest = code[i + "crate::".len()..].trim_start();
-        let Some(group) = rest.strip_prefix('{') else {
-            out.push(ident(rest));
-            continue;
-        };
-        // The names at the group's own depth, each at the start of an item.
-        let (mut depth, mut item_start) = (0, true);
-        for (j, c) in group.char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' if depth == 0 => break,
-                '}' => depth -= 1,
-                ',' if depth == 0 => item_start = true,
-                c if c.is_whitespace() => {}
-                _ if item_start && depth == 0 => {
-                    item_start = false;
-                    let name = ident(&group[j..]);
-                    if !name.is_empty() && name != "self" {
-                        out.push(name);
-                    }
-                }
-                _ => {}
+        match rest.strip_prefix('{') {
+            Some(group) => out.extend(
+                group_items(group)
+                    .into_iter()
+                    .map(ident)
+                    .filter(|n| !n.is_empty() && n != "self"),
+            ),
+            None => out.push(ident(rest)),
+        }
+    }
+    out
+}
+
+/// The leading name of `s` (`b::c` → `b`).
+fn ident(s: &str) -> String {
+    s.chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect()
+}
+
+/// The items of a group `{a, b::{c, d}, e}` as text, each from its start (`group` begins after
+/// the opening brace; the items end at its closing one).
+fn group_items(group: &str) -> Vec<&str> {
+    let (mut out, mut depth, mut item_start) = (Vec::new(), 0, true);
+    for (j, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => break,
+            '}' => depth -= 1,
+            ',' if depth == 0 => item_start = true,
+            c if c.is_whitespace() => {}
+            _ if item_start && depth == 0 => {
+                item_start = false;
+                out.push(&group[j..]);
             }
+            _ => {}
         }
     }
     out
@@ -250,8 +260,13 @@ fn advice_texts(code: &str) -> Vec<String> {
 
 #[test]
 fn the_modules_use_each_other_without_a_cycle() {
-    let layers = layers();
-    let edges = edges(&layers);
+    if let Some(cycle) = find_cycle(&edges(&layers())) {
+        panic!("a cycle: {}", cycle.join(" → "));
+    }
+}
+
+/// A path in `edges` back to where it started, if there is one.
+fn find_cycle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
     // Depth-first search for a path back to where it started.
     fn visit(
         m: &str,
@@ -277,10 +292,180 @@ fn the_modules_use_each_other_without_a_cycle() {
         None
     }
     let mut done = BTreeSet::new();
-    for m in layers.keys() {
-        if let Some(cycle) = visit(m, &edges, &mut Vec::new(), &mut done) {
-            panic!("a cycle: {}", cycle.join(" → "));
+    edges
+        .keys()
+        .find_map(|m| visit(m, edges, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn the_files_of_each_module_directory_use_each_other_without_a_cycle() {
+    let files: Vec<(Vec<String>, String)> = code_by_path()
+        .into_iter()
+        .map(|(rel, code)| (module_path(&rel), code))
+        .collect();
+    let cycles = directory_cycles(&files);
+    assert!(
+        cycles.is_empty(),
+        "files of a module directory that use each other in a cycle (move what they share \
+         into a lower file):\n{}",
+        cycles.join("\n")
+    );
+}
+
+#[test]
+fn a_planted_cycle_between_the_files_of_a_directory_is_caught() {
+    let file = |path: &str, code: &str| (module_path(path), code.to_string());
+    let mut files = vec![
+        file("view/mod.rs", "pub struct Shared;\npub use self::c::C;"),
+        file("view/a.rs", "use super::{Shared, b::B};"),
+        file("view/b.rs", "fn f(_: super::C) {}"),
+        file("view/c/mod.rs", "pub struct C; use super::super::Shared;"),
+        file("view/c/d.rs", "use super::{super::Shared, C};"),
+        file("other.rs", "use crate::view::a::A;"),
+    ];
+    // `a → b → c` (b names `C` through `mod.rs`); items of `mod.rs` and uses from outside the
+    // directory make no cycle.
+    assert!(directory_cycles(&files).is_empty());
+    files.push(file(
+        "view/c/e.rs",
+        "let x = crate::view::{\n    a::{self, A},\n};",
+    ));
+    assert_eq!(directory_cycles(&files), ["src/view/: a → b → c → a"]);
+}
+
+/// The module a file under `src/` is (`view/render/wikilink.rs` → `view::render::wikilink`,
+/// `view/graph/mod.rs` → `view::graph`).
+fn module_path(rel: &str) -> Vec<String> {
+    let mut path: Vec<String> = rel
+        .trim_end_matches(".rs")
+        .split('/')
+        .map(str::to_string)
+        .collect();
+    if path
+        .last()
+        .is_some_and(|l| l == "mod" || l == "lib" || l == "main")
+    {
+        path.pop();
+    }
+    path
+}
+
+/// One cycle for each module directory whose files use each other in a cycle: a file uses its
+/// sibling `b` when it names `super::b` or `crate::…::b`, or an item the directory's `mod.rs`
+/// imports from `b` (a file under a subdirectory counts as the subdirectory). The top level is
+/// the layers' business.
+fn directory_cycles(files: &[(Vec<String>, String)]) -> Vec<String> {
+    let modules: BTreeSet<&[String]> = files.iter().map(|(m, _)| m.as_slice()).collect();
+    let imported = imports_from_children(files, &modules);
+    let mut dirs: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for (here, code) in files {
+        for mut target in named_paths(code, here) {
+            let common = here.iter().zip(&target).take_while(|(a, b)| a == b).count();
+            if common == 0 || common >= here.len() || common >= target.len() {
+                continue;
+            }
+            if let Some(child) = imported.get(&target[..=common]) {
+                target[common].clone_from(child);
+            }
+            // A file's use of what its directory imports from the file itself is no edge.
+            if !modules.contains(&target[..=common]) || target[common] == here[common] {
+                continue;
+            }
+            let dir = format!("src/{}/", here[..common].join("/"));
+            let from = dirs.entry(dir).or_default();
+            from.entry(here[common].clone())
+                .or_default()
+                .insert(target[common].clone());
         }
+    }
+    dirs.into_iter()
+        .filter_map(|(dir, edges)| Some(format!("{dir}: {}", find_cycle(&edges)?.join(" → "))))
+        .collect()
+}
+
+/// The items a module imports from its own child modules, by path (`view::Shown` →
+/// `html` when `view/mod.rs` says `pub use html::Shown;`), so that a use of the item is a use
+/// of the child.
+fn imports_from_children(
+    files: &[(Vec<String>, String)],
+    modules: &BTreeSet<&[String]>,
+) -> BTreeMap<Vec<String>, String> {
+    let mut out = BTreeMap::new();
+    for (here, code) in files {
+        for (i, _) in code.match_indices("use ") {
+            if code[..i]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                continue;
+            }
+            for tail in path_tails(&code[i + "use ".len()..]) {
+                let names: Vec<&String> = tail.iter().filter(|n| *n != "self").collect();
+                let (Some(child), Some(item)) = (names.first(), names.last()) else {
+                    continue;
+                };
+                let child_path = [here.as_slice(), std::slice::from_ref(*child)].concat();
+                if names.len() > 1 && modules.contains(child_path.as_slice()) {
+                    let item_path = [here.as_slice(), std::slice::from_ref(*item)].concat();
+                    out.insert(item_path, (*child).clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every path that starts with `crate::`, `super::` or `self::` in the code of module `here`,
+/// from the crate's root (a group `{a, b::c}` gives one path per item).
+fn named_paths(code: &str, here: &[String]) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for start in ["crate::", "super::", "self::"] {
+        for (i, _) in code.match_indices(start) {
+            let before = code[..i].chars().next_back();
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let base = match start {
+                "crate::" => Vec::new(),
+                "self::" => here.to_vec(),
+                _ => here[..here.len().saturating_sub(1)].to_vec(),
+            };
+            for tail in path_tails(&code[i + start.len()..]) {
+                let mut path = base.clone();
+                for name in tail {
+                    match name.as_str() {
+                        "super" => drop(path.pop()),
+                        "self" => {}
+                        _ => path.push(name),
+                    }
+                }
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+/// The names after a path's start: `a::{b, c::d}` → `[a, b]`, `[a, c, d]`.
+fn path_tails(s: &str) -> Vec<Vec<String>> {
+    let s = s.trim_start();
+    if let Some(group) = s.strip_prefix('{') {
+        return group_items(group)
+            .into_iter()
+            .flat_map(path_tails)
+            .collect();
+    }
+    let name = ident(s);
+    if name.is_empty() {
+        return vec![Vec::new()];
+    }
+    match s[name.len()..].trim_start().strip_prefix("::") {
+        Some(rest) => path_tails(rest)
+            .into_iter()
+            .map(|tail| std::iter::once(name.clone()).chain(tail).collect())
+            .collect(),
+        None => vec![vec![name]],
     }
 }
 

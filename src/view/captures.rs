@@ -96,7 +96,7 @@ fn markdown(
     embeds: &mut Embedder<'_>,
 ) -> crate::manifest::Result<String> {
     let outline = outline::outline(text, line);
-    let links = super::resolve::wikilinks(manifest, rel, &outline, embeds)?;
+    let links = embeds.wikilinks(manifest, rel, &outline)?;
     Ok(render::render_embedded(text, &links, Some(""), prefix))
 }
 

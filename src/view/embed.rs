@@ -18,7 +18,10 @@ use super::render::{self, Embed, Target, WikiLink};
 use super::resolve;
 use crate::key;
 use crate::manifest::Manifest;
-use crate::markdown::{Block, Link, frontmatter, outline};
+use crate::markdown::{
+    Block, Link, frontmatter,
+    outline::{self, Outline},
+};
 use std::cell::OnceCell;
 use std::io::Read;
 use std::path::Path;
@@ -74,14 +77,63 @@ impl<'r> Embedder<'r> {
         }
     }
 
+    /// The wikilinks of a body whose outline is `outline` (of the file `rel`), each with its
+    /// target ([`Self::targets`], the body its own whole).
+    pub fn wikilinks<'o>(
+        &mut self,
+        manifest: Option<&Manifest>,
+        rel: &str,
+        outline: &'o Outline,
+    ) -> crate::manifest::Result<Vec<WikiLink<'o>>> {
+        let targets = self.targets(manifest, rel, outline, outline)?;
+        Ok(outline
+            .links
+            .iter()
+            .zip(targets)
+            .map(|(link, target)| WikiLink { link, target })
+            .collect())
+    }
+
+    /// The target of every link of `links` (the links of `rel`'s body, or of an excerpt of it,
+    /// `whole` the outline of the whole body) as [`resolve::targets`] finds it, with each embed
+    /// of a Markdown page rendered in place ([`Self::embed`]), in order.
+    fn targets(
+        &mut self,
+        manifest: Option<&Manifest>,
+        rel: &str,
+        links: &Outline,
+        whole: &Outline,
+    ) -> crate::manifest::Result<Vec<Target>> {
+        let found = resolve::targets(manifest, rel, links, whole, self.is_host(rel))?;
+        let Some(m) = manifest else {
+            return Ok(found);
+        };
+        links
+            .links
+            .iter()
+            .zip(found)
+            .map(|(l, target)| match target {
+                Target::Found {
+                    href,
+                    path,
+                    image: None,
+                    missing_anchor,
+                } if l.embed && paths::is_markdown(&path) => {
+                    self.embed(m, l, path, href, missing_anchor)
+                }
+                other => Ok(other),
+            })
+            .collect()
+    }
+
     /// Whether `rel` is the page shown (not a page embedded in it).
-    pub fn is_host(&self, rel: &str) -> bool {
+    fn is_host(&self, rel: &str) -> bool {
         self.stack.len() == 1 && self.stack[0].0 == rel
     }
 
     /// The target of `link`, an embed of the Markdown file `path` (at `href`): its content
     /// in a frame, or a notice saying why it is not shown.
-    pub fn embed(
+    fn embed(
         &mut self,
         m: &Manifest,
         link: &Link,
@@ -176,7 +228,7 @@ impl<'r> Embedder<'r> {
         }
         self.bytes += part.len();
         let part_outline = outline::outline(part, first_line);
-        let targets = resolve::targets(Some(m), path, &part_outline, page.whole(), self)?;
+        let targets = self.targets(Some(m), path, &part_outline, page.whole())?;
         let links: Vec<WikiLink<'_>> = part_outline
             .links
             .iter()

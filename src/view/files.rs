@@ -7,10 +7,11 @@
 
 use super::html::{chip, crumbs, display_title, esc, file_href, href_for, notice, page_link};
 use super::listing::{listing, size_text};
-use super::page::{self, Content, FileView, Freshness, MarkdownView, image_type};
+use super::page::{self, Content, FileView, Freshness, MarkdownView};
 use super::paths::{self, VaultFile};
 use super::site::{Reply, Site};
 use crate::manifest::Backlink;
+use crate::markdown::Frontmatter;
 use std::fmt::Write as _;
 
 /// Find the file a request names: `<path>` when it ends in `.md`, else `<path>.md` and then
@@ -21,7 +22,7 @@ fn lookup(site: &Site, decoded_rel: &str) -> Option<VaultFile> {
     if rel.is_empty() {
         return None;
     }
-    let candidates = if page::is_markdown(&rel) {
+    let candidates = if paths::is_markdown(&rel) {
         vec![rel]
     } else {
         vec![format!("{rel}.md"), rel]
@@ -98,7 +99,7 @@ pub fn bytes(site: &Site, encoded: &str) -> Reply {
         "content-security-policy",
         "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox".to_string(),
     );
-    match image_type(&f.rel) {
+    match paths::image_type(&f.rel) {
         Some(ct) => Reply {
             status: 200,
             content_type: ct,
@@ -285,50 +286,7 @@ fn markdown(rel: &str, md: &MarkdownView, db_notice: &str, graph: &str) -> (Stri
         md.rendered.html
     );
 
-    let mut aside = String::new();
-    if let Some(fm) = fm {
-        let mut dl = String::new();
-        for (label, value) in [
-            ("Type", &fm.kind),
-            ("Maturity", &fm.maturity),
-            ("Created", &fm.created),
-            ("Updated", &fm.updated),
-        ] {
-            if let Some(v) = value.as_deref().filter(|v| !v.trim().is_empty()) {
-                let _ = write!(dl, "<dt>{label}</dt><dd>{}</dd>", esc(v));
-            }
-        }
-        if !fm.aliases.is_empty() {
-            let aliases: Vec<String> = fm.aliases.iter().map(|a| esc(a)).collect();
-            let _ = write!(dl, "<dt>Aliases</dt><dd>{}</dd>", aliases.join(", "));
-        }
-        if !dl.is_empty() {
-            let _ = writeln!(
-                aside,
-                "<section>\n<h2>About</h2>\n<dl class=\"facts\">{dl}</dl>\n</section>"
-            );
-        }
-        let tags: Vec<String> = fm
-            .tags
-            .iter()
-            .map(|t| crate::key::key(t.trim().trim_start_matches('#')))
-            .filter(|t| !t.is_empty())
-            .collect();
-        if !tags.is_empty() {
-            aside.push_str("<section>\n<h2>Tags</h2>\n<p class=\"tags\">");
-            for t in &tags {
-                aside.push_str(&chip(t, None, false));
-            }
-            aside.push_str("</p>\n</section>\n");
-        }
-        if !fm.sources.is_empty() {
-            aside.push_str("<section>\n<h2>Sources</h2>\n<ul class=\"sources\">\n");
-            for s in &fm.sources {
-                let _ = writeln!(aside, "<li>{}</li>", source_link(s));
-            }
-            aside.push_str("</ul>\n</section>\n");
-        }
-    }
+    let mut aside = fm.map_or(String::new(), about);
     let toc: Vec<_> = md.rendered.toc.iter().filter(|t| t.level <= 3).collect();
     if toc.len() >= 2 {
         aside.push_str("<section>\n<h2>On this page</h2>\n<ul class=\"toc\">\n");
@@ -357,6 +315,53 @@ fn markdown(rel: &str, md: &MarkdownView, db_notice: &str, graph: &str) -> (Stri
         esc(&href_for(rel))
     );
     (main, aside)
+}
+
+/// The sidebar's sections of what a page's frontmatter says: its facts, tags and sources.
+fn about(fm: &Frontmatter) -> String {
+    let mut aside = String::new();
+    let mut dl = String::new();
+    for (label, value) in [
+        ("Type", &fm.kind),
+        ("Maturity", &fm.maturity),
+        ("Created", &fm.created),
+        ("Updated", &fm.updated),
+    ] {
+        if let Some(v) = value.as_deref().filter(|v| !v.trim().is_empty()) {
+            let _ = write!(dl, "<dt>{label}</dt><dd>{}</dd>", esc(v));
+        }
+    }
+    if !fm.aliases.is_empty() {
+        let aliases: Vec<String> = fm.aliases.iter().map(|a| esc(a)).collect();
+        let _ = write!(dl, "<dt>Aliases</dt><dd>{}</dd>", aliases.join(", "));
+    }
+    if !dl.is_empty() {
+        let _ = writeln!(
+            aside,
+            "<section>\n<h2>About</h2>\n<dl class=\"facts\">{dl}</dl>\n</section>"
+        );
+    }
+    let tags: Vec<String> = fm
+        .tags
+        .iter()
+        .map(|t| crate::key::key(t.trim().trim_start_matches('#')))
+        .filter(|t| !t.is_empty())
+        .collect();
+    if !tags.is_empty() {
+        aside.push_str("<section>\n<h2>Tags</h2>\n<p class=\"tags\">");
+        for t in &tags {
+            aside.push_str(&chip(t, None, false));
+        }
+        aside.push_str("</p>\n</section>\n");
+    }
+    if !fm.sources.is_empty() {
+        aside.push_str("<section>\n<h2>Sources</h2>\n<ul class=\"sources\">\n");
+        for s in &fm.sources {
+            let _ = writeln!(aside, "<li>{}</li>", source_link(s));
+        }
+        aside.push_str("</ul>\n</section>\n");
+    }
+    aside
 }
 
 /// The pages in `links`, by title, under `heading` with the count `total` (more than are

@@ -2,7 +2,7 @@
 //! (links to pages, tag chips, lists) the routes assemble. Every interpolated value goes
 //! through [`esc`]; the only unescaped HTML is what [`super::render`] already sanitised.
 
-use super::paths::{encode_path, encode_segment};
+use super::paths::{encode_path, encode_segment, is_markdown};
 use std::fmt::Write as _;
 
 /// Escape text for HTML content and quoted attribute values.
@@ -27,7 +27,7 @@ pub fn esc(s: &str) -> String {
 /// (`Note.md.md`) keeps its `.md`, since the routes take a URL ending in `.md` as the file.
 pub fn href_for(path: &str) -> String {
     let shown = match path.strip_suffix(".md") {
-        Some(shown) if !super::page::is_markdown(shown) => shown,
+        Some(shown) if !is_markdown(shown) => shown,
         _ => path,
     };
     for top in ["wiki", "raw"] {
@@ -155,7 +155,7 @@ pub struct Layout<'a> {
     pub query: &'a str,
     /// What the page shows, for the script that reloads it on a change; `None` (a viewer that
     /// does not watch) leaves the script out.
-    pub live: Option<super::live::Shown>,
+    pub live: Option<Shown>,
 }
 
 impl Layout<'_> {
@@ -208,8 +208,19 @@ impl Layout<'_> {
     }
 }
 
+/// The `data-` attributes of the script tag that tell [`super::live::SCRIPT`] what a page
+/// shows: its file, and the pages whose change changes it (backlinks, citations), as attribute
+/// text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Shown {
+    /// The vault-relative file the page shows, if it shows one.
+    pub file: Option<String>,
+    /// The pages that link to it or cite it.
+    pub related: Vec<String>,
+}
+
 /// The script tag of a page that reloads itself, telling the script what the page shows.
-fn live_script(shown: &super::live::Shown) -> String {
+fn live_script(shown: &Shown) -> String {
     let file = shown
         .file
         .as_ref()

@@ -2,8 +2,9 @@
 //! stream of server-sent events, one `change` per change the watcher applies, naming the files
 //! it touched and the pages those files now link to ([`Change`]); every page loads
 //! [`SCRIPT`] from the viewer's own origin, which reloads it when a change touches what it
-//! shows. The stream itself is served in the parent module (it is the one place that speaks
-//! HTTP); what an event says is decided here, over plain values.
+//! shows ([`super::html::Shown`] tells it what that is). The stream itself is served in the
+//! parent module (it is the one place that speaks HTTP); what an event says is decided here,
+//! over plain values.
 
 use super::site::Site;
 use crate::watch::Applied;
@@ -52,16 +53,6 @@ impl Change {
             links: Vec::new(),
         }
     }
-}
-
-/// The `data-` attributes of the script tag that tell [`SCRIPT`] what a page shows: its file,
-/// and the pages whose change changes it (backlinks, citations), as attribute text.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Shown {
-    /// The vault-relative file the page shows, if it shows one.
-    pub file: Option<String>,
-    /// The pages that link to it or cite it.
-    pub related: Vec<String>,
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! named, not shown as garbage.
 
 use super::embed::Embedder;
+use super::paths::{is_image, is_markdown};
 use super::render::{self, Rendered};
 use crate::manifest::{Backlink, Manifest};
 use crate::markdown::{Block, Frontmatter, frontmatter, outline};
@@ -88,32 +89,6 @@ pub enum Freshness {
     Unscanned,
     /// No manifest to compare with.
     NoManifest,
-}
-
-/// Whether a vault path names an image the browser can show.
-pub fn is_image(path: &str) -> bool {
-    image_type(path).is_some()
-}
-
-/// The media type of an image path.
-pub fn image_type(path: &str) -> Option<&'static str> {
-    let ext = path.rsplit_once('.')?.1.to_ascii_lowercase();
-    Some(match ext.as_str() {
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "webp" => "image/webp",
-        "avif" => "image/avif",
-        "bmp" => "image/bmp",
-        "ico" => "image/x-icon",
-        "svg" => "image/svg+xml",
-        _ => return None,
-    })
-}
-
-/// Whether a vault path is Markdown.
-pub fn is_markdown(path: &str) -> bool {
-    crate::key::strip_md(path).is_some_and(|stem| !stem.is_empty())
 }
 
 /// Build the view of a file of the vault at `root` from its bytes (embedded files are read
@@ -240,7 +215,7 @@ fn page_body(
         Block::None => (None, None),
     };
     let outline = outline::outline(split.body, split.body_line);
-    let links = super::resolve::wikilinks(manifest, rel, &outline, embeds)?;
+    let links = embeds.wikilinks(manifest, rel, &outline)?;
     let title = fm
         .as_ref()
         .and_then(|f| f.title.as_deref())
@@ -264,10 +239,6 @@ mod tests {
 
     #[test]
     fn kinds_of_files() {
-        assert!(is_markdown("wiki/a.md") && is_markdown("raw/A.MD") && !is_markdown(".md"));
-        assert!(!is_markdown("raw/aéé"), "no byte of a character is cut");
-        assert_eq!(image_type("wiki/x/Diagram.PNG"), Some("image/png"));
-        assert_eq!(image_type("raw/a.txt"), None);
         let v = view_file(Path::new("."), "raw/a.txt", b"<b>hi</b>", None).unwrap();
         assert!(
             matches!(v.content, Content::Text { ref text, truncated: false } if text == "<b>hi</b>")

@@ -1,7 +1,8 @@
 //! Safe paths for the viewer: a request path, still percent-encoded, turned into a file that is
 //! certainly inside the vault; and vault paths turned back into URL paths. Anything doubtful is
 //! refused, and the caller answers every refusal with the same 404, so that a probe learns
-//! nothing about what exists outside the vault.
+//! nothing about what exists outside the vault. Also what a path names (Markdown, an image)
+//! and the values of a request's query string.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -141,9 +142,51 @@ pub fn encode_segment(s: &str) -> String {
     out
 }
 
+/// The value of `name` in a form-encoded query (`+` is a space); bad encodings read as empty.
+pub fn query_value(query: Option<&str>, name: &str) -> Option<String> {
+    query?.split('&').find_map(|pair| {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        (k == name).then(|| percent_decode(&v.replace('+', " ")).unwrap_or_default())
+    })
+}
+
+/// Whether a vault path names an image the browser can show.
+pub fn is_image(path: &str) -> bool {
+    image_type(path).is_some()
+}
+
+/// The media type of an image path.
+pub fn image_type(path: &str) -> Option<&'static str> {
+    let ext = path.rsplit_once('.')?.1.to_ascii_lowercase();
+    Some(match ext.as_str() {
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "avif" => "image/avif",
+        "bmp" => "image/bmp",
+        "ico" => "image/x-icon",
+        "svg" => "image/svg+xml",
+        _ => return None,
+    })
+}
+
+/// Whether a vault path is Markdown.
+pub fn is_markdown(path: &str) -> bool {
+    crate::key::strip_md(path).is_some_and(|stem| !stem.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kinds_of_files() {
+        assert!(is_markdown("wiki/a.md") && is_markdown("raw/A.MD") && !is_markdown(".md"));
+        assert!(!is_markdown("raw/aéé"), "no byte of a character is cut");
+        assert_eq!(image_type("wiki/x/Diagram.PNG"), Some("image/png"));
+        assert_eq!(image_type("raw/a.txt"), None);
+    }
 
     #[test]
     fn decoding_is_strict() {

@@ -1,45 +1,27 @@
 //! Where a body's wikilinks lead, as the manifest resolved them: the stored resolution of the
 //! page's links, and for links the last scan has not seen, the manifest's resolver. Anchors
 //! (`#Heading`, `#^block`) are checked against the target as the manifest knows it, or
-//! against the file itself for a link within the page. An embed of a Markdown page is handed
-//! to the [`Embedder`], which renders it in place. Without a manifest nothing resolves but
-//! links within the page.
+//! against the file itself for a link within the page. An embed of a Markdown page is found
+//! here like a link; [`super::embed`] renders it in place. Without a manifest nothing
+//! resolves but links within the page.
 
-use super::embed::Embedder;
 use super::html::{file_href, href_for};
-use super::page::{is_image, is_markdown};
-use super::render::{Target, WikiLink, block_anchor, fragment, slug};
+use super::paths::is_image;
+use super::render::{Target, block_anchor, fragment, slug};
 use crate::key;
 use crate::manifest::{Manifest, Resolution};
 use crate::markdown::{Link, outline::Outline};
 use std::collections::HashMap;
 
-/// The wikilinks of a body whose outline is `outline` (of the file `rel`), each with its
-/// target ([`targets`], the body its own whole).
-pub(super) fn wikilinks<'o>(
-    manifest: Option<&Manifest>,
-    rel: &str,
-    outline: &'o Outline,
-    embeds: &mut Embedder<'_>,
-) -> crate::manifest::Result<Vec<WikiLink<'o>>> {
-    let targets = targets(manifest, rel, outline, outline, embeds)?;
-    Ok(outline
-        .links
-        .iter()
-        .zip(targets)
-        .map(|(link, target)| WikiLink { link, target })
-        .collect())
-}
-
 /// The target of every link of `links` (the links of `rel`'s body, or of an excerpt of it), in
 /// order; `whole` is the outline of the whole body, which links within the page are checked
-/// against.
+/// against, and `host` says whether `rel` is the page shown (not a page embedded in it).
 pub(super) fn targets(
     manifest: Option<&Manifest>,
     rel: &str,
     links: &Outline,
     whole: &Outline,
-    embeds: &mut Embedder<'_>,
+    host: bool,
 ) -> crate::manifest::Result<Vec<Target>> {
     let Some(m) = manifest else {
         return Ok(links
@@ -47,7 +29,7 @@ pub(super) fn targets(
             .iter()
             .map(|l| {
                 if l.target.is_empty() {
-                    self_target(rel, l, whole, embeds.is_host(rel))
+                    self_target(rel, l, whole, host)
                 } else {
                     Target::Unknown
                 }
@@ -59,7 +41,7 @@ pub(super) fn targets(
     let mut out = Vec::with_capacity(links.links.len());
     for l in &links.links {
         let target = if l.target.is_empty() {
-            self_target(rel, l, whole, embeds.is_host(rel))
+            self_target(rel, l, whole, host)
         } else {
             let k = key::link_key(&l.target);
             let resolution = match stored.get(&k) {
@@ -80,15 +62,7 @@ pub(super) fn targets(
                 Resolution::Ambiguous(n) => Target::Ambiguous(n),
             }
         };
-        out.push(match target {
-            Target::Found {
-                href,
-                path,
-                image: None,
-                missing_anchor,
-            } if l.embed && is_markdown(&path) => embeds.embed(m, l, path, href, missing_anchor)?,
-            other => other,
-        });
+        out.push(target);
     }
     Ok(out)
 }

@@ -25,7 +25,7 @@ const SIDEBAR_TAGS: usize = 30;
 
 /// Answer a GET (or HEAD) for `path` (still percent-encoded) and `query`.
 pub fn dispatch(site: &Site, path: &str, query: Option<&str>) -> Reply {
-    let source = query_value(query, "source").is_some();
+    let source = paths::query_value(query, "source").is_some();
     match path {
         "/" => index(site),
         "/tags" | "/tags/" => tags(site),
@@ -58,14 +58,6 @@ pub fn dispatch(site: &Site, path: &str, query: Option<&str>) -> Reply {
             }
         }
     }
-}
-
-/// The value of `name` in a form-encoded query (`+` is a space); bad encodings read as empty.
-pub fn query_value(query: Option<&str>, name: &str) -> Option<String> {
-    query?.split('&').find_map(|pair| {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        (k == name).then(|| paths::percent_decode(&v.replace('+', " ")).unwrap_or_default())
-    })
 }
 
 /// `GET /`: pages grouped by type with counts; recently updated and tags alongside.
@@ -276,9 +268,9 @@ const NAMES_SHOWN: usize = 20;
 /// `GET /search?q=…&in=wiki|raw|all`: the text, as `sparks search` finds and ranks it, with
 /// extracts; then pages named like the query that the text does not mention.
 pub fn search(site: &Site, query: Option<&str>) -> Reply {
-    let q = query_value(query, "q").unwrap_or_default();
+    let q = paths::query_value(query, "q").unwrap_or_default();
     let q = q.trim();
-    let scope = match query_value(query, "in").as_deref() {
+    let scope = match paths::query_value(query, "in").as_deref() {
         Some("raw") => Scope::Raw,
         Some("all") => Scope::All,
         _ => Scope::Wiki,

@@ -93,7 +93,7 @@ pub(super) fn find(
     };
     match now {
         Some(_) if change.path == TASKS => {
-            let Some(text) = super::plan::read(vault, TASKS)? else {
+            let Some(text) = super::read(vault, TASKS)? else {
                 return Ok(None);
             };
             let Some(tasks) = ticked_since(&String::from_utf8_lossy(&text), after) else {
@@ -119,7 +119,7 @@ pub(super) fn find(
             if to == change.path {
                 return Ok(None);
             }
-            let Some(text) = super::plan::read(vault, &to)? else {
+            let Some(text) = super::read(vault, &to)? else {
                 return Ok(None);
             };
             let doc = Document::parse(&String::from_utf8_lossy(&text));

@@ -22,6 +22,7 @@ use super::IngestError;
 use crate::clock::Now;
 use crate::collections::Collection;
 use crate::fault;
+use crate::fsio;
 use crate::git::Commit;
 use crate::lock::VaultLock;
 use crate::manifest::{Manifest, PageAction};
@@ -248,6 +249,21 @@ pub fn is_revert_of(j: &Journaled, id: i64) -> bool {
             .ok()
             .and_then(|v| v["id"].as_i64())
             == Some(id)
+}
+
+/// The content of a file, `None` when there is none.
+fn read(vault: &Vault, rel: &str) -> Result<Option<Vec<u8>>, IngestError> {
+    let path = vault.path(rel);
+    fsio::read_if_exists(&path).map_err(|source| IngestError::PageIo {
+        action: "read",
+        path,
+        source,
+    })
+}
+
+/// blake3 of some content, hex.
+fn hash(bytes: &[u8]) -> String {
+    blake3::hash(bytes).to_hex().to_string()
 }
 
 fn not_revertible(ingest: i64, why: String) -> IngestError {

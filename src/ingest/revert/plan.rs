@@ -3,10 +3,9 @@
 //! read from git and checked against the hash the snapshot recorded), and the pages changed
 //! again since, which stop the revert.
 
-use super::{Conflict, PageUndo, PutBack, Reverted, Undo, not_revertible};
+use super::{Conflict, PageUndo, PutBack, Reverted, Undo, hash, not_revertible, read};
 use crate::archive;
 use crate::collections::{ALL, Collection, feeds};
-use crate::fsio;
 use crate::git;
 use crate::ingest::IngestError;
 use crate::ingest::history::{State, first_line};
@@ -86,21 +85,6 @@ pub(super) fn check(manifest: &Manifest, r: &IngestRecord) -> Result<(), IngestE
         ));
     }
     Ok(())
-}
-
-/// The content of a file, `None` when there is none.
-pub(super) fn read(vault: &Vault, rel: &str) -> Result<Option<Vec<u8>>, IngestError> {
-    let path = vault.path(rel);
-    fsio::read_if_exists(&path).map_err(|source| IngestError::PageIo {
-        action: "read",
-        path,
-        source,
-    })
-}
-
-/// blake3 of some content, hex.
-pub(super) fn hash(bytes: &[u8]) -> String {
-    blake3::hash(bytes).to_hex().to_string()
 }
 
 impl Plan {

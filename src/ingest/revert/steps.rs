@@ -3,7 +3,8 @@
 //! archive blocks are found by their markers, so none is taken out twice; a page already as
 //! it was before is left alone.
 
-use super::plan::{Plan, hash, read};
+use super::plan::Plan;
+use super::{hash, read};
 use crate::clock::Now;
 use crate::collections::{Collection, regen};
 use crate::fsio;

@@ -10,7 +10,7 @@ mod layout;
 mod svg;
 
 use super::html::{count, display_title, esc, type_heading};
-use super::routes::query_value;
+use super::paths::query_value;
 use super::site::{Reply, Site};
 use crate::manifest::{GraphFilter, GraphPage, Manifest};
 use std::collections::HashMap;
