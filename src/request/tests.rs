@@ -53,12 +53,19 @@ fn vault() -> (tempfile::TempDir, Session) {
     (dir, session)
 }
 
+fn mv_a_b() -> crate::operation::Operation {
+    crate::operation::Operation::Mv {
+        page: "A".into(),
+        new: "B".into(),
+        no_alias: false,
+    }
+}
+
 /// `mv A B`, interrupted: its record is in the journal.
 fn interrupt(s: &Session) {
     RunDir::of(&s.vault.root)
         .journal(crate::runstate::Entry {
-            kind: "mv",
-            command: "sparks mv A B",
+            operation: &mv_a_b(),
             request: "{}",
             pages: &[],
             plan: "{}",
@@ -87,14 +94,11 @@ fn a_write_is_refused_while_an_operation_is_unfinished() {
     };
     assert_eq!(
         f.message,
-        "`sparks mv A B` (started 2026-04-01T10:00:00+00:00) was interrupted; it must be \
+        "the move of \"A\" to \"B\" (started 2026-04-01T10:00:00+00:00) was interrupted; it must be \
          completed before anything else writes to the vault"
     );
     assert!(!f.usage);
-    assert_eq!(
-        f.hint,
-        Some(crate::runstate::finish_or_give_up("mv", "sparks mv A B"))
-    );
+    assert_eq!(f.hint, Some(crate::runstate::finish_or_give_up(&mv_a_b())));
     // Worded, it says how to finish, and how to give up what cannot be finished.
     let words = f.hint_words(crate::cli::hint::word).expect("a hint");
     assert_eq!(
