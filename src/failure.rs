@@ -89,22 +89,14 @@ pub enum Action {
         /// named on the command line accepts.
         remote: Option<String>,
     },
-    /// Complete an interrupted operation by running it again.
-    Resume {
-        /// The journal's name for the operation: `mv`, `merge` or `revert`.
-        kind: String,
-        /// The command that completes it, as the journal records it (a command line).
-        command: String,
-    },
+    /// Complete an interrupted operation by running it again, with the same arguments.
+    Resume(crate::operation::Operation),
 }
 
 impl Action {
     /// Every kind of action, with sample arguments (for tests of a front end's wording).
     pub fn samples() -> Vec<Action> {
-        let resume = |kind: &str, command: &str| Action::Resume {
-            kind: kind.into(),
-            command: command.into(),
-        };
+        use crate::operation::Operation;
         vec![
             Action::Prepare,
             Action::Finalize,
@@ -149,10 +141,25 @@ impl Action {
                 key: "sparks.syncGitCli".into(),
                 remote: None,
             },
-            resume("mv", "sparks mv A B"),
-            resume("merge", "sparks merge A B"),
-            resume("revert", "sparks ingest --revert 3"),
-            resume("other", "sparks other"),
+            Action::Resume(Operation::Mv {
+                page: "Old Name".into(),
+                new: "New".into(),
+                no_alias: true,
+            }),
+            Action::Resume(Operation::Merge {
+                from: "A".into(),
+                into: "B".into(),
+            }),
+            Action::Resume(Operation::Revert { id: 3 }),
+            // As an earlier Sparks journaled them, with the command line it wrote.
+            Action::Resume(Operation::Recorded {
+                kind: "mv".into(),
+                command: "the command line of a move".into(),
+            }),
+            Action::Resume(Operation::Recorded {
+                kind: "other".into(),
+                command: "the command line of another".into(),
+            }),
         ]
     }
 }

@@ -8,6 +8,7 @@
 pub mod cli;
 
 pub mod failure;
+pub mod operation;
 pub mod request;
 pub mod session;
 

@@ -140,13 +140,26 @@ pub struct FileCounts {
     pub deleted: u64,
 }
 
+impl Status {
+    /// Say what completes the unfinished operation in the words of a front end.
+    pub fn word(&mut self, word: crate::failure::Wording) {
+        if let Some(u) = &mut self.unfinished {
+            u.command = word(&u.resume);
+        }
+    }
+}
+
 /// An interrupted operation, as its journal in `.sparks/` records it.
 #[derive(Debug, Clone, Serialize)]
 pub struct Unfinished {
     /// `mv`, `merge`, `revert` or `sync`.
     pub kind: String,
-    /// The command that completes it.
+    /// What completes it, in the words of the front end that renders the report (the CLI's
+    /// command line, the MCP server's tool call): [`Status::word`].
     pub command: String,
+    /// What completes it.
+    #[serde(skip)]
+    pub resume: crate::failure::Action,
     /// The pages it concerns: the page moved and where, the pages merged, the pages a revert
     /// puts back.
     pub pages: Vec<String>,
@@ -226,7 +239,8 @@ pub fn status(
     let unfinished = match run.journaled()? {
         Some(j) => Some(Unfinished {
             kind: j.kind,
-            command: j.command,
+            command: j.operation.to_string(),
+            resume: crate::failure::Action::Resume(j.operation),
             pages: j.pages,
             started_at: j.started_at,
             step: j.step,
@@ -234,7 +248,8 @@ pub fn status(
         // A sync a kill interrupted: the files it was writing.
         None => run.sync_merge()?.map(|m| Unfinished {
             kind: "sync".to_string(),
-            command: "sparks sync".to_string(),
+            command: "a sync".to_string(),
+            resume: crate::failure::Action::Sync,
             pages: m.changed,
             started_at: m.started_at,
             step: Some(match (m.forward.is_some(), m.checked_out) {

@@ -2,6 +2,39 @@
 //! types (`run `sparks ingest --prepare``), or the flags and git commands that do it.
 
 use crate::failure::{Action, Failure};
+use crate::operation::Operation;
+
+/// A word of a command line, quoted for a shell when it needs it.
+pub fn shell_word(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | '+' | ','));
+    match plain {
+        true => s.to_string(),
+        false => format!("'{}'", s.replace('\'', "'\\''")),
+    }
+}
+
+/// The command line that runs `op` again (an earlier Sparks' record is its command line).
+pub fn operation(op: &Operation) -> String {
+    match op {
+        Operation::Mv {
+            page,
+            new,
+            no_alias,
+        } => format!(
+            "sparks mv {} {}{}",
+            shell_word(page),
+            shell_word(new),
+            if *no_alias { " --no-alias" } else { "" }
+        ),
+        Operation::Merge { from, into } => {
+            format!("sparks merge {} {}", shell_word(from), shell_word(into))
+        }
+        Operation::Revert { id } => format!("sparks ingest --revert {id}"),
+        Operation::Recorded { command, .. } => command.clone(),
+    }
+}
 
 /// The command line that does `action`, when one command does it.
 pub fn command(action: &Action) -> Option<String> {
@@ -20,11 +53,11 @@ pub fn command(action: &Action) -> Option<String> {
         Action::LintChecks => "sparks lint --help".into(),
         Action::Init => "sparks init".into(),
         Action::InstallContract { agent } => format!("sparks init --agent {agent} --force"),
-        Action::Resume { command, .. } => command.clone(),
+        Action::Resume(op) => operation(op),
         Action::AcceptSetting {
             remote: Some(remote),
             ..
-        } => format!("sparks sync --remote {}", crate::mv::shell_word(remote)),
+        } => format!("sparks sync --remote {}", shell_word(remote)),
         Action::FindVault
         | Action::Track { .. }
         | Action::FinishGit { .. }
@@ -63,9 +96,9 @@ pub fn word(action: &Action) -> String {
             .into(),
         Action::Again => "run the command again".into(),
         Action::Init => "run `sparks init` in the vault".into(),
-        Action::Resume { command, .. } => format!("run `{command}` again"),
+        Action::Resume(op) => format!("run `{}` again", operation(op)),
         Action::Track { path } => {
-            let path = path.as_deref().map_or("PATH".into(), crate::mv::shell_word);
+            let path = path.as_deref().map_or("PATH".into(), shell_word);
             format!("run `git add {path}`")
         }
         Action::FinishGit { operation } => match operation.as_str() {
@@ -105,6 +138,10 @@ mod tests {
             if a == Action::Again {
                 continue;
             }
+            if let Action::Resume(Operation::Recorded { command, .. }) = &a {
+                assert_eq!(w, format!("run `{command}` again"), "as it was recorded");
+                continue;
+            }
             assert!(
                 w.contains("`sparks ") || w.contains("`git ") || w.contains("--vault"),
                 "{a:?} is worded {w:?}, which names no command"
@@ -115,5 +152,14 @@ mod tests {
             }
         }
         assert_eq!(word(&Action::Again), "run the command again");
+        let mv = Action::Resume(Operation::Mv {
+            page: "Old Name".into(),
+            new: "it's".into(),
+            no_alias: true,
+        });
+        assert_eq!(
+            word(&mv),
+            r"run `sparks mv 'Old Name' 'it'\''s' --no-alias` again"
+        );
     }
 }

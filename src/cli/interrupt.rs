@@ -38,9 +38,10 @@ fn stopped(place: &Place, line: &str, stop: Stop) -> String {
     let run = RunDir::of(&vault.root);
     if let Ok(Some(j)) = run.journaled() {
         let after = j.step.map(|s| format!(" after {s}")).unwrap_or_default();
+        let command = super::hint::operation(&j.operation);
         return format!(
-            "`{}` stopped ({name}){after}; run `{}` again to complete it, writing nothing twice",
-            j.command, j.command
+            "`{command}` stopped ({name}){after}; run `{command}` again to complete it, writing \
+             nothing twice"
         );
     }
     if let Ok(Some(open)) = run.open_ingest()

@@ -352,7 +352,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
 /// needs it.
 fn command_line() -> String {
     let mut words = vec!["sparks".to_string()];
-    words.extend(std::env::args().skip(1).map(|a| crate::mv::shell_word(&a)));
+    words.extend(std::env::args().skip(1).map(|a| hint::shell_word(&a)));
     words.join(" ")
 }
 

@@ -115,7 +115,7 @@ pub enum RegenError {
     Unknown(String),
     /// Tasks is edited, not generated.
     #[error(
-        "Tasks is never regenerated: it is the live task list, edited with `sparks tasks add` and `sparks done`"
+        "Tasks is never regenerated: it is the live task list, edited by adding tasks and ticking them done"
     )]
     Tasks,
     /// A source glob is invalid.

@@ -118,6 +118,18 @@ pub enum ManifestError {
         /// Its version.
         found: i64,
     },
+    /// The database was written by an older Sparks, and opening it to read does not upgrade
+    /// it.
+    #[error(
+        "manifest {} has schema version {found}, older than {SCHEMA_VERSION}",
+        path.display()
+    )]
+    TooOld {
+        /// The database file.
+        path: PathBuf,
+        /// Its version.
+        found: i64,
+    },
     /// A stored value does not decode.
     #[error("manifest {}: {what}", path.display())]
     Corrupt {
@@ -204,6 +216,7 @@ impl ManifestError {
     pub fn hint(&self) -> Option<Advice> {
         match self {
             ManifestError::TooNew { .. } => Some(Advice::say("upgrade sparks")),
+            ManifestError::TooOld { .. } => Some(Advice::run(Action::Scan).then(" to upgrade it")),
             ManifestError::DiskFull { .. } => Some(Advice::free_space()),
             ManifestError::SideFile { side, .. } => Some(
                 Advice::say(format!(
@@ -406,11 +419,9 @@ impl Manifest {
             });
         }
         if found < SCHEMA_VERSION {
-            return Err(ManifestError::Corrupt {
+            return Err(ManifestError::TooOld {
                 path: path.to_path_buf(),
-                what: format!(
-                    "schema version {found} is older than {SCHEMA_VERSION}; run `sparks scan` to upgrade it"
-                ),
+                found,
             });
         }
         Ok(m)

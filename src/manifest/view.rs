@@ -563,6 +563,11 @@ mod tests {
             .execute_batch("CREATE TABLE x (y)")
             .unwrap();
         let err = Manifest::open_read_only(&p).unwrap_err();
-        assert!(err.to_string().contains("sparks scan"), "{err}");
+        assert!(err.to_string().contains("older than"), "{err}");
+        let hint = err.hint().unwrap();
+        assert_eq!(
+            hint.parts()[0],
+            crate::failure::Part::Do(crate::failure::Action::Scan)
+        );
     }
 }

@@ -3,6 +3,23 @@
 //! wording here is a command line: an agent is never told to run a shell command.
 
 use crate::failure::Action;
+use crate::operation::Operation;
+
+/// The arguments of the tool that runs `op` again, as JSON, when they are known (an earlier
+/// Sparks journaled a command line, not arguments).
+pub fn arguments(op: &Operation) -> Option<serde_json::Value> {
+    Some(match op {
+        Operation::Mv {
+            page,
+            new,
+            no_alias: true,
+        } => serde_json::json!({ "page": page, "new": new, "no_alias": true }),
+        Operation::Mv { page, new, .. } => serde_json::json!({ "page": page, "new": new }),
+        Operation::Merge { from, into } => serde_json::json!({ "from": from, "into": into }),
+        Operation::Revert { id } => serde_json::json!({ "id": id }),
+        Operation::Recorded { .. } => return None,
+    })
+}
 
 /// The tool that does `action`, with the arguments that make it do so, when one does.
 pub fn tool(action: &Action) -> Option<&'static str> {
@@ -17,7 +34,7 @@ pub fn tool(action: &Action) -> Option<&'static str> {
         Action::Resolve => "`sparks_query` with `resolve`",
         Action::Merge => "`sparks_merge`",
         Action::FmtFix => "`sparks_fmt` with `fix: true`",
-        Action::Resume { kind, .. } => match kind.as_str() {
+        Action::Resume(op) => match op.kind() {
             "mv" => "`sparks_move`",
             "merge" => "`sparks_merge`",
             "revert" => "`sparks_revert_ingest`",
@@ -42,9 +59,10 @@ pub fn tool(action: &Action) -> Option<&'static str> {
 /// `action` as the MCP server says it, where a verb phrase goes in a hint.
 pub fn word(action: &Action) -> String {
     match action {
-        Action::Resume { .. } => match tool(action) {
-            Some(t) => format!("call {t} again with the same arguments"),
-            None => "call the tool that started it again with the same arguments".into(),
+        Action::Resume(op) => match (tool(action), arguments(op)) {
+            (Some(t), Some(args)) => format!("call {t} again with `{args}`"),
+            (Some(t), None) => format!("call {t} again with the same arguments"),
+            (None, _) => "call the tool that started it again with the same arguments".into(),
         },
         Action::Again => "call the tool again".into(),
         Action::Rebuild => "have the manifest rebuilt from the files (no tool does this; \
@@ -129,5 +147,30 @@ mod tests {
             .unwrap()
             .words(word);
         assert_eq!(w, "call `sparks_prepare_ingest` first");
+        // An interrupted operation, in its message and its hint: the tool and its arguments.
+        let mv = Operation::Mv {
+            page: "A".into(),
+            new: "B".into(),
+            no_alias: false,
+        };
+        for failure in [
+            crate::failure::Failure::from(crate::mv::MoveError::Unfinished(mv.clone())),
+            crate::failure::Failure::from(crate::runstate::RunStateError::Unfinished(mv.clone())),
+        ] {
+            let text = failure.text(word);
+            assert!(
+                !text.contains("sparks mv") && !text.contains("--"),
+                "{text}"
+            );
+            assert!(
+                text.contains(r#"call `sparks_move` again with `{"page":"A","new":"B"}`"#),
+                "{text}"
+            );
+        }
+        let revert = Action::Resume(Operation::Revert { id: 3 });
+        assert_eq!(
+            word(&revert),
+            r#"call `sparks_revert_ingest` again with `{"id":3}`"#
+        );
     }
 }

@@ -30,6 +30,7 @@ use crate::git::GitError;
 use crate::index::IndexError;
 use crate::lock::VaultLock;
 use crate::manifest::{Collision, Manifest, ManifestError};
+use crate::operation;
 use crate::query::QueryError;
 use crate::runstate::{self, RunDir, RunStateError};
 use crate::scan::ScanError;
@@ -138,25 +139,18 @@ pub enum MoveError {
         id: String,
     },
     /// Files changed since the plan was made.
-    #[error("{} changed since `{command}` made its plan: {}", if .paths.len() == 1 { "a file" } else { "files" }, .paths.join(", "))]
+    #[error("{} changed since {operation} made its plan: {}", if .paths.len() == 1 { "a file" } else { "files" }, .paths.join(", "))]
     Conflict {
-        /// The journal's name for the operation (`mv` or `merge`).
-        kind: String,
-        /// The command.
-        command: String,
+        /// The operation, with its arguments.
+        operation: operation::Operation,
         /// The files.
         paths: Vec<String>,
         /// Whether the plan stays in the journal (something was written already).
         kept: bool,
     },
     /// Another operation is unfinished.
-    #[error("`{command}` was interrupted; it must be completed first")]
-    Unfinished {
-        /// The journal's name for it (`mv`, `merge` or `revert`).
-        kind: String,
-        /// The command that completes it.
-        command: String,
-    },
+    #[error("{0} was interrupted; it must be completed first")]
+    Unfinished(operation::Operation),
     /// A file could not be read or written.
     #[error("cannot {action} {}: {source}", path.display())]
     Io {
@@ -168,10 +162,10 @@ pub enum MoveError {
         source: std::io::Error,
     },
     /// The journal's plan does not read (written by another version).
-    #[error("the journal's plan of `{command}` cannot be read: {source}")]
+    #[error("the journal's plan of {operation} cannot be read: {source}")]
     Plan {
-        /// The command.
-        command: String,
+        /// The operation.
+        operation: operation::Operation,
         /// The cause.
         source: serde_json::Error,
     },
@@ -231,26 +225,20 @@ impl MoveError {
                 Some(Advice::say("give each block its own id, then merge"))
             }
             MoveError::Conflict {
-                kind,
-                command,
+                operation,
                 kept: true,
                 ..
             } => Some(
                 Advice::say("put those files back as they were (")
                     .then_run(Action::RestoreFromGit)
                     .then(") and ")
-                    .then_run(Action::Resume {
-                        kind: kind.clone(),
-                        command: command.clone(),
-                    })
+                    .then_run(Action::Resume(operation.clone()))
                     .then(": it completes what it started"),
             ),
             MoveError::Conflict { kept: false, .. } => {
                 Some(Advice::say("nothing was written; ").then_run(Action::Again))
             }
-            MoveError::Unfinished { kind, command } => {
-                Some(runstate::finish_or_give_up(kind, command))
-            }
+            MoveError::Unfinished(op) => Some(runstate::finish_or_give_up(op)),
             MoveError::Manifest(m) => m.hint(),
             MoveError::Scan(s) => s.hint(),
             MoveError::Regen(r) => r.hint(),
@@ -268,24 +256,13 @@ fn journal_key<T: Serialize>(request: &T) -> String {
     serde_json::to_string(request).unwrap_or_default()
 }
 
-/// A word of a command line, quoted for a shell when it needs it.
-pub fn shell_word(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | '+' | ','));
-    match plain {
-        true => s.to_string(),
-        false => format!("'{}'", s.replace('\'', "'\\''")),
-    }
-}
-
 /// `mv` or `merge`: how the journal recognises it and how it plans.
 pub trait Operation: Serialize + Sized + Send + 'static {
     /// Which command it is.
     const KIND: plan::Kind;
 
-    /// The command as a person types it again.
-    fn command(&self) -> String;
+    /// The operation with its arguments, as the journal records it.
+    fn operation(&self) -> operation::Operation;
 
     /// Whether it writes nothing.
     fn dry_run(&self) -> bool;
@@ -313,7 +290,7 @@ pub trait Operation: Serialize + Sized + Send + 'static {
     ) -> Result<MoveReport, MoveError> {
         let op = Op {
             kind: Self::KIND,
-            command: self.command(),
+            operation: self.operation(),
             key: journal_key(self),
             dry_run: self.dry_run(),
         };
@@ -326,13 +303,12 @@ pub trait Operation: Serialize + Sized + Send + 'static {
 impl Operation for MoveRequest {
     const KIND: plan::Kind = plan::Kind::Mv;
 
-    fn command(&self) -> String {
-        format!(
-            "sparks mv {} {}{}",
-            shell_word(&self.page),
-            shell_word(&self.new),
-            if self.no_alias { " --no-alias" } else { "" }
-        )
+    fn operation(&self) -> operation::Operation {
+        operation::Operation::Mv {
+            page: self.page.clone(),
+            new: self.new.clone(),
+            no_alias: self.no_alias,
+        }
     }
 
     fn dry_run(&self) -> bool {
@@ -352,12 +328,11 @@ impl Operation for MoveRequest {
 impl Operation for MergeRequest {
     const KIND: plan::Kind = plan::Kind::Merge;
 
-    fn command(&self) -> String {
-        format!(
-            "sparks merge {} {}",
-            shell_word(&self.from),
-            shell_word(&self.into)
-        )
+    fn operation(&self) -> operation::Operation {
+        operation::Operation::Merge {
+            from: self.from.clone(),
+            into: self.into.clone(),
+        }
     }
 
     fn dry_run(&self) -> bool {
@@ -387,7 +362,7 @@ pub fn mv(
 /// One `mv` or `merge` run.
 struct Op {
     kind: plan::Kind,
-    command: String,
+    operation: operation::Operation,
     key: String,
     dry_run: bool,
 }
@@ -410,7 +385,7 @@ impl Op {
                 let plan: plan::Plan =
                     serde_json::from_str(&journal.journal_plan()?).map_err(|source| {
                         MoveError::Plan {
-                            command: j.command.clone(),
+                            operation: j.operation.clone(),
                             source,
                         }
                     })?;
@@ -426,10 +401,7 @@ impl Op {
                 return run::execute(vault, manifest, now, &plan, &j, true);
             }
             if !self.dry_run {
-                return Err(MoveError::Unfinished {
-                    kind: j.kind,
-                    command: j.command,
-                });
+                return Err(MoveError::Unfinished(j.operation));
             }
         }
         crate::scan::refresh(vault, manifest, now, &mut crate::scan::Freshness::Scan)?;
@@ -442,13 +414,12 @@ impl Op {
         // 100,000-page benchmark vault).
         let journaled = {
             let text = serde_json::to_string(&planned.plan).map_err(|source| MoveError::Plan {
-                command: self.command.clone(),
+                operation: self.operation.clone(),
                 source,
             })?;
             let pages = [planned.plan.from.clone(), planned.plan.to.clone()];
             journal.journal(runstate::Entry {
-                kind: self.kind.name(),
-                command: &self.command,
+                operation: &self.operation,
                 request: &self.key,
                 pages: &pages,
                 plan: &text,

@@ -75,7 +75,7 @@ pub fn execute(
     };
     let mut report = plan.report(Vec::new(), false, resumed);
     if !after("write") {
-        write(vault, plan, &journaled.command, resumed)?;
+        write(vault, plan, &journaled.operation, resumed)?;
         journal.journal_step("write")?;
     }
     if plan.kind == Kind::Merge && !after("delete") {
@@ -119,8 +119,12 @@ const BATCH: usize = 256;
 
 /// Check every file against the plan, then write those still to be written: the first file
 /// alone (the moved page, for `mv`), then the others in parallel batches.
-fn write(vault: &Vault, plan: &Plan, command: &str, resumed: bool) -> Result<(), MoveError> {
-    let command = command.to_string();
+fn write(
+    vault: &Vault,
+    plan: &Plan,
+    operation: &crate::operation::Operation,
+    resumed: bool,
+) -> Result<(), MoveError> {
     let mut states = Vec::with_capacity(plan.files.len());
     let mut conflicts = Vec::new();
     // A first run that fails before it writes (a file it cannot read, a first write the file
@@ -154,8 +158,7 @@ fn write(vault: &Vault, plan: &Plan, command: &str, resumed: bool) -> Result<(),
             RunDir::of(&vault.root).journal_done()?;
         }
         return Err(MoveError::Conflict {
-            kind: plan.kind.name().to_string(),
-            command,
+            operation: operation.clone(),
             paths: conflicts,
             kept: resumed,
         });
@@ -179,8 +182,7 @@ fn write(vault: &Vault, plan: &Plan, command: &str, resumed: bool) -> Result<(),
             wrote = true;
             if !done {
                 return Err(MoveError::Conflict {
-                    kind: plan.kind.name().to_string(),
-                    command,
+                    operation: operation.clone(),
                     paths: vec![f.path.clone()],
                     kept: true,
                 });

@@ -116,9 +116,9 @@ pub fn run<R: Request>(request: R, mut session: Session) -> Result<R::Report, Fa
     {
         return Err(Failure {
             message: format!(
-                "`{}` (started {}) was interrupted{}; it must be completed before anything \
+                "{} (started {}) was interrupted{}; it must be completed before anything \
                  else writes to the vault",
-                j.command,
+                j.operation,
                 j.started_at,
                 j.step
                     .as_deref()
@@ -126,7 +126,7 @@ pub fn run<R: Request>(request: R, mut session: Session) -> Result<R::Report, Fa
                     .unwrap_or_default()
             ),
             causes: Vec::new(),
-            hint: Some(crate::runstate::finish_or_give_up(&j.kind, &j.command)),
+            hint: Some(crate::runstate::finish_or_give_up(&j.operation)),
             usage: false,
         });
     }

@@ -26,7 +26,11 @@ impl Request for Status {
     }
 }
 
-impl Report for crate::status::Status {}
+impl Report for crate::status::Status {
+    fn word(&mut self, word: crate::failure::Wording) {
+        crate::status::Status::word(self, word);
+    }
+}
 
 /// `affected`: the collections whose sources changed since the last completed ingest (after
 /// bringing the manifest up to date).

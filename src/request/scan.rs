@@ -40,7 +40,7 @@ impl Request for Scan {
                 Ok(n) => history_kept = Some(n),
                 Err(e) => warnings.push(format!(
                     "the history of ingests could not be carried over from {} ({e}): \
-                     `ingest --list` starts afresh, and earlier ingests cannot be reverted",
+                     the list of ingests starts afresh, and earlier ingests cannot be reverted",
                     old.display()
                 )),
             }

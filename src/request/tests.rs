@@ -56,12 +56,19 @@ fn run_at<R: Request>(request: R, place: &Place) -> Result<R::Report, Failure> {
     run(request, place.open().expect("a session"))
 }
 
+fn mv_a_b() -> crate::operation::Operation {
+    crate::operation::Operation::Mv {
+        page: "A".into(),
+        new: "B".into(),
+        no_alias: false,
+    }
+}
+
 /// `mv A B`, interrupted: its record is in the journal.
 fn interrupt(place: &Place) {
     RunDir::of(&place.vault().expect("the vault").root)
         .journal(crate::runstate::Entry {
-            kind: "mv",
-            command: "sparks mv A B",
+            operation: &mv_a_b(),
             request: "{}",
             pages: &[],
             plan: "{}",
@@ -90,14 +97,11 @@ fn a_write_is_refused_while_an_operation_is_unfinished() {
     };
     assert_eq!(
         f.message,
-        "`sparks mv A B` (started 2026-04-01T10:00:00+00:00) was interrupted; it must be \
+        "the move of \"A\" to \"B\" (started 2026-04-01T10:00:00+00:00) was interrupted; it must be \
          completed before anything else writes to the vault"
     );
     assert!(!f.usage);
-    assert_eq!(
-        f.hint,
-        Some(crate::runstate::finish_or_give_up("mv", "sparks mv A B"))
-    );
+    assert_eq!(f.hint, Some(crate::runstate::finish_or_give_up(&mv_a_b())));
     // Worded, it says how to finish, and how to give up what cannot be finished.
     let words = f.hint_words(crate::cli::hint::word).expect("a hint");
     assert_eq!(

@@ -180,10 +180,10 @@ fn record_error(e: RunStateError) -> GitError {
                 set_aside.display()
             )),
         },
-        RunStateError::Unfinished { command, .. } => GitError::Io {
+        RunStateError::Unfinished(op) => GitError::Io {
             action: "commit",
             path: run_path(),
-            source: std::io::Error::other(format!("`{command}` is unfinished")),
+            source: std::io::Error::other(format!("{op} is unfinished")),
         },
     }
 }

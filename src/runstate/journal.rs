@@ -10,7 +10,8 @@
 //! record is a leftover that the next operation overwrites and [`RunDir::journaled`] clears.
 
 use super::{Result, RunDir, RunStateError};
-use serde::{Deserialize, Serialize};
+use crate::operation::Operation;
+use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 
 pub(super) const RECORD: &str = "journal.json";
@@ -21,8 +22,11 @@ pub(super) const PLAN: &str = "journal-plan.json";
 pub struct Journaled {
     /// `mv`, `merge` or `revert`.
     pub kind: String,
-    /// The command that completes it, as a person types it.
-    pub command: String,
+    /// The operation and its arguments, for a front end to word. An earlier Sparks recorded
+    /// the command line that completes it under `command`: read back as
+    /// [`Operation::Recorded`].
+    #[serde(alias = "command", deserialize_with = "operation_or_command_line")]
+    pub operation: Operation,
     /// Its arguments (JSON), to recognise the same request.
     pub request: String,
     /// The pages it concerns, for a person: the page moved and where, the pages merged, the
@@ -44,11 +48,9 @@ pub struct Journaled {
 /// What an operation records when it starts.
 #[derive(Debug, Clone, Copy)]
 pub struct Entry<'a> {
-    /// `mv`, `merge` or `revert`.
-    pub kind: &'a str,
-    /// The command that completes it.
-    pub command: &'a str,
-    /// Its arguments (JSON).
+    /// The operation and its arguments (its kind is the journal's name for it).
+    pub operation: &'a Operation,
+    /// Its arguments (JSON), to recognise the same request.
     pub request: &'a str,
     /// The pages it concerns.
     pub pages: &'a [String],
@@ -61,7 +63,18 @@ pub struct Entry<'a> {
 impl RunDir {
     /// The unfinished operation, if there is one.
     pub fn journaled(&self) -> Result<Option<Journaled>> {
-        self.read(RECORD)
+        let mut j: Option<Journaled> = self.read(RECORD)?;
+        // A command line an earlier Sparks recorded is of the record's kind.
+        if let Some(Journaled {
+            kind,
+            operation: Operation::Recorded { kind: of, .. },
+            ..
+        }) = &mut j
+            && of.is_empty()
+        {
+            of.clone_from(kind);
+        }
+        Ok(j)
     }
 
     /// The plan of the unfinished operation.
@@ -88,10 +101,7 @@ impl RunDir {
     /// The caller holds the vault lock, so no other operation is being recorded meanwhile.
     pub fn journal(&self, e: Entry<'_>) -> Result<Journaled> {
         if let Some(other) = self.journaled()? {
-            return Err(RunStateError::Unfinished {
-                kind: other.kind,
-                command: other.command,
-            });
+            return Err(RunStateError::Unfinished(other.operation));
         }
         self.ensure()?;
         let plan = self.file(PLAN);
@@ -105,8 +115,8 @@ impl RunDir {
             source,
         })?;
         let record = Journaled {
-            kind: e.kind.to_string(),
-            command: e.command.to_string(),
+            kind: e.operation.kind().to_string(),
+            operation: e.operation.clone(),
             request: e.request.to_string(),
             pages: e.pages.to_vec(),
             step: None,
@@ -117,11 +127,10 @@ impl RunDir {
         match self.create(RECORD, &record)? {
             true => Ok(record),
             false => {
-                let (kind, command) = self.journaled()?.map_or_else(
-                    || (e.kind.to_string(), e.command.to_string()),
-                    |j| (j.kind, j.command),
-                );
-                Err(RunStateError::Unfinished { kind, command })
+                let other = self.journaled()?.map(|j| j.operation);
+                Err(RunStateError::Unfinished(
+                    other.unwrap_or_else(|| e.operation.clone()),
+                ))
             }
         }
     }
@@ -164,14 +173,33 @@ impl RunDir {
     }
 }
 
+/// The operation of a record: as this Sparks writes it, or the command line an earlier one
+/// wrote (its kind is filled in from the record's by [`RunDir::journaled`]).
+fn operation_or_command_line<'de, D: Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Operation, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Operation(Operation),
+        CommandLine(String),
+    }
+    Ok(match Either::deserialize(d)? {
+        Either::Operation(op) => op,
+        Either::CommandLine(command) => Operation::Recorded {
+            kind: String::new(),
+            command,
+        },
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn entry<'a>(kind: &'a str, plan: &'a str) -> Entry<'a> {
+    fn entry<'a>(operation: &'a Operation, plan: &'a str) -> Entry<'a> {
         Entry {
-            kind,
-            command: "sparks mv A B",
+            operation,
             request: "{}",
             pages: &[],
             plan,
@@ -184,8 +212,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let run = RunDir::of(dir.path());
         assert_eq!(run.journaled().unwrap(), None);
-        run.journal(entry("mv", "[1]")).unwrap();
-        let second = run.journal(entry("merge", "[2]")).unwrap_err();
+        let (mv, merge) = (
+            Operation::Mv {
+                page: "A".into(),
+                new: "B".into(),
+                no_alias: false,
+            },
+            Operation::Merge {
+                from: "A".into(),
+                into: "B".into(),
+            },
+        );
+        run.journal(entry(&mv, "[1]")).unwrap();
+        let second = run.journal(entry(&merge, "[2]")).unwrap_err();
         assert!(
             matches!(second, RunStateError::Unfinished { .. }),
             "{second}"
@@ -195,6 +234,7 @@ mod tests {
         run.journal_note("inbox", "1:abc").unwrap();
         let j = run.journaled().unwrap().unwrap();
         assert_eq!((j.kind.as_str(), j.step.as_deref()), ("mv", Some("write")));
+        assert_eq!(j.operation, mv, "recorded as its kind and arguments");
         assert_eq!(j.notes["inbox"], "1:abc");
         assert_eq!(j.pid, std::process::id());
         run.journal_done().unwrap();
@@ -205,7 +245,30 @@ mod tests {
             .filter(|n| n.starts_with("journal"))
             .collect();
         assert!(left.is_empty(), "no journal is left: {left:?}");
-        run.journal(entry("merge", "[2]")).unwrap();
+        run.journal(entry(&merge, "[2]")).unwrap();
+    }
+
+    #[test]
+    fn a_record_an_earlier_sparks_wrote_with_its_command_line_is_still_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::of(dir.path());
+        // The record as builds before the operation was recorded by its arguments wrote it,
+        // sealed as they sealed it.
+        let old = serde_json::json!({
+            "kind": "merge", "command": "sparks merge A B", "request": "{}", "pages": [],
+            "step": "write", "started_at": "2026-05-01T10:00:00+00:00", "pid": 1, "notes": {},
+        });
+        run.write(RECORD, &old).unwrap();
+        let j = run.journaled().unwrap().unwrap();
+        let recorded = Operation::Recorded {
+            kind: "merge".into(),
+            command: "sparks merge A B".into(),
+        };
+        assert_eq!((j.operation, j.step.as_deref()), (recorded, Some("write")));
+        // Updated by a step of its rerun, it keeps what it was.
+        run.journal_step("regen").unwrap();
+        let j = run.journaled().unwrap().unwrap();
+        assert_eq!(j.operation.kind(), "merge");
     }
 
     #[test]

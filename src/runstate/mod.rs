@@ -70,13 +70,8 @@ pub enum RunStateError {
         set_aside: PathBuf,
     },
     /// Another operation is unfinished (its record is there already).
-    #[error("`{command}` is unfinished: run it again to complete it first")]
-    Unfinished {
-        /// Its kind (`mv`, `merge` or `revert`).
-        kind: String,
-        /// The command that completes it.
-        command: String,
-    },
+    #[error("{0} is unfinished: it must be completed first")]
+    Unfinished(crate::operation::Operation),
 }
 
 impl RunStateError {
@@ -92,27 +87,24 @@ impl RunStateError {
                 "the next command goes on without it; if an operation of yours was \
                  unfinished, start it again",
             )),
-            RunStateError::Unfinished { kind, command } => Some(finish_or_give_up(kind, command)),
+            RunStateError::Unfinished(op) => Some(finish_or_give_up(op)),
             RunStateError::Io { .. } => None,
         }
     }
 }
 
-/// What to do about the unfinished operation `command` (of `kind`) in the journal: run it
-/// again, which completes it; or, when it cannot complete (a file it cannot write), give it up,
-/// since every other write waits for it.
-pub fn finish_or_give_up(kind: &str, command: &str) -> crate::failure::Advice {
-    crate::failure::Advice::run(crate::failure::Action::Resume {
-        kind: kind.to_string(),
-        command: command.to_string(),
-    })
-    .then(format!(
-        ": it completes what it started, writing nothing twice. If it cannot (its error says \
+/// What to do about the unfinished operation `op` in the journal: run it again, which
+/// completes it; or, when it cannot complete (a file it cannot write), give it up, since every
+/// other write waits for it.
+pub fn finish_or_give_up(op: &crate::operation::Operation) -> crate::failure::Advice {
+    crate::failure::Advice::run(crate::failure::Action::Resume(op.clone()))
+        .then(format!(
+            ": it completes what it started, writing nothing twice. If it cannot (its error says \
          why), give it up: remove {DIR}/{}, and put back the files it changed (",
-        journal::RECORD
-    ))
-    .then_run(crate::failure::Action::RestoreFromGit)
-    .then(")")
+            journal::RECORD
+        ))
+        .then_run(crate::failure::Action::RestoreFromGit)
+        .then(")")
 }
 
 /// Results of run-state operations.

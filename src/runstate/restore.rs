@@ -136,9 +136,12 @@ fn move_legacy_journal(run: &RunDir, manifest: &Manifest) -> Result<(), RestoreE
         return Ok(());
     };
     if run.journaled()?.is_none() {
+        let operation = crate::operation::Operation::Recorded {
+            kind: old.kind.clone(),
+            command: old.command.clone(),
+        };
         run.journal(super::Entry {
-            kind: &old.kind,
-            command: &old.command,
+            operation: &operation,
             request: &old.request,
             pages: &[],
             plan: &old.plan,

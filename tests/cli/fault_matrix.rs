@@ -261,7 +261,9 @@ fn a_file_changed_after_an_interrupted_mv_is_a_conflict_until_it_is_put_back() {
     let before = work_tree(&v);
     let r = v.run(&["mv", "Old Name", "New Name"]).code(1);
     assert!(
-        r.stderr.contains("a file changed since `sparks mv 'Old Name' 'New Name'` made its plan: wiki/concepts/B.md"),
+        r.stderr.contains(
+            "a file changed since the move of \"Old Name\" to \"New Name\" made its plan: wiki/concepts/B.md"
+        ),
         "{}",
         r.stderr
     );

@@ -20,6 +20,7 @@ mod hostile;
 mod index;
 mod ingest;
 mod init;
+mod journal;
 mod lint;
 mod lint_fix;
 // Its client is the MCP Python SDK in the venv scripts/test-deps.sh makes (on Debian).

@@ -840,7 +840,7 @@ fn a_revert_stopped_by_later_commands_names_them_and_the_order_to_undo_in() {
     let r = v.run(&["ingest", "--revert", "1"]).code(1);
     assert!(
         r.stdout.contains(
-            "wiki/collections/Tasks.md  changed by the ingest, since then ticked \"Email Dana\" by `sparks done`"
+            "wiki/collections/Tasks.md  changed by the ingest, since then ticked \"Email Dana\" by `done`"
         ),
         "{}",
         r.stdout
@@ -899,7 +899,7 @@ fn a_revert_stopped_by_a_later_merge_names_it() {
     v.run(&["merge", "Zebra", "Old"]).ok();
     let j = v.run(&["ingest", "--revert", "1", "--json"]).code(1).json();
     assert_eq!(
-        j["conflicts"][0]["changed_by"], "merged into wiki/concepts/Old.md by `sparks merge`",
+        j["conflicts"][0]["changed_by"], "merged into wiki/concepts/Old.md by `merge`",
         "{j}"
     );
     assert_eq!(

@@ -26,6 +26,7 @@ use crate::fsio;
 use crate::git::Commit;
 use crate::lock::VaultLock;
 use crate::manifest::{Manifest, PageAction};
+use crate::operation::Operation;
 use crate::runstate::{self, Journaled, RunDir};
 use crate::scan;
 use crate::vault::Vault;
@@ -147,7 +148,7 @@ pub fn revert(
             let plan = serde_json::from_str::<Plan>(&journal.journal_plan()?).map_err(|e| {
                 not_revertible(
                     id,
-                    format!("the plan `{}` journaled cannot be read: {e}", j.command),
+                    format!("the plan of {} journaled cannot be read: {e}", j.operation),
                 )
             })?;
             if let Err(e) = plan.check_paths(vault) {
@@ -163,8 +164,8 @@ pub fn revert(
                 return Err(not_revertible(
                     id,
                     format!(
-                        "`{}` was interrupted and must be completed first",
-                        j.command
+                        "{} was interrupted and must be completed first",
+                        j.operation
                     ),
                 ));
             }
@@ -196,8 +197,7 @@ pub fn revert(
                 .map_err(|e| not_revertible(id, format!("its plan cannot be journaled: {e}")))?;
             let pages: Vec<String> = plan.pages.iter().map(|p| p.change.path.clone()).collect();
             journal.journal(runstate::Entry {
-                kind: KIND,
-                command: &command(id),
+                operation: &Operation::Revert { id },
                 request: &serde_json::json!({ "id": id }).to_string(),
                 pages: &pages,
                 plan: &text,
@@ -235,11 +235,6 @@ pub fn revert(
     }
     report.reverted = true;
     Ok(report)
-}
-
-/// The command that reverts ingest `id`, as a person types it.
-fn command(id: i64) -> String {
-    format!("sparks ingest --revert {id}")
 }
 
 /// Whether the unfinished operation `j` is the revert of ingest `id`.

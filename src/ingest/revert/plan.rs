@@ -261,7 +261,7 @@ fn conflict(
     };
     let changed_by = match (by, &later, now) {
         (Some(ingest), ..) => format!("ingest {ingest}"),
-        (None, Some(l), _) => format!("{} by `sparks {}`", l.what(), l.command),
+        (None, Some(l), _) => format!("{} by `{}`", l.what(), l.command),
         (None, None, None) => format!("deleted after ingest {id}, not by an ingest"),
         (None, None, Some(_)) => format!("edited after ingest {id}, not by an ingest"),
     };

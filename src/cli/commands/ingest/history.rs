@@ -1,13 +1,13 @@
 //! `ingest --list`, `--show ID` and `--revert ID`: the history of ingests and its undo.
 
 use super::issue_line;
+use crate::cli::hint::shell_word;
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
 use crate::collections;
 use crate::ingest::history::{IngestSummary, State};
 use crate::ingest::revert::{Undo, UndoLater, later};
 use crate::ingest::{IngestDetail, IngestList, Reverted};
-use crate::mv::shell_word;
 use crate::request;
 
 /// `--list [--page PAGE]`.
