@@ -18,7 +18,7 @@ pub use locks::{lock_files, lock_files_in, shown};
 
 use crate::config::CONFIG_FILE;
 use crate::contract::Agent;
-use crate::failure::{Action, Advice};
+use crate::failure::{Action, Advice, Hint};
 use crate::ident::{self, IdentError, Role};
 use crate::vault::INBOX;
 use git2::{ErrorCode, Index, Repository, Signature, Status, StatusOptions, Time};
@@ -158,11 +158,11 @@ pub enum GitError {
     },
 }
 
-impl GitError {
+impl Hint for GitError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<Advice> {
+    fn hint(&self) -> Option<Advice> {
         match self {
-            GitError::Identity { source, .. } => Some(source.hint()),
+            GitError::Identity { source, .. } => source.hint(),
             GitError::Locked { .. } => Some(
                 Advice::say("if no git program is running, remove that lock file and ")
                     .then_run(Action::Again)

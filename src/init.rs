@@ -3,7 +3,7 @@
 
 use crate::config::{CONFIG_FILE, render_default};
 use crate::contract::{Agent, CONTRACT};
-use crate::failure::Advice;
+use crate::failure::{Advice, Hint};
 use crate::fsio;
 use crate::manifest::{Manifest, ManifestError, SCHEMA_VERSION};
 use crate::vault::{self, DIRS, INBOX, INDEX, LOG, MANIFEST, TASKS, Vault};
@@ -89,9 +89,9 @@ pub enum InitError {
     Driver(#[from] crate::sync::driver::DriverError),
 }
 
-impl InitError {
+impl Hint for InitError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<Advice> {
+    fn hint(&self) -> Option<Advice> {
         match self {
             InitError::Nested { .. } => Some(Advice::say(
                 "use the enclosing vault (its wiki has folders for everything), or init somewhere outside it",

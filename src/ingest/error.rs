@@ -3,7 +3,7 @@
 
 use super::REWRITE_ATTEMPTS;
 use crate::archive::ArchiveError;
-use crate::failure::{Action, Advice};
+use crate::failure::{Action, Advice, Hint};
 use crate::git::GitError;
 use crate::inbox::InboxError;
 use crate::lint::Issue;
@@ -162,8 +162,19 @@ fn strict_message(ingest: i64, issues: &[Issue]) -> String {
 }
 
 impl IngestError {
+    /// What to do when finalize stopped: the cause's advice, or to finalize again.
+    pub fn finalize_hint(&self) -> Advice {
+        self.hint().unwrap_or_else(|| {
+            Advice::say("fix the cause and ")
+                .then_run(Action::Finalize)
+                .then(": it resumes where it stopped")
+        })
+    }
+}
+
+impl Hint for IngestError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<Advice> {
+    fn hint(&self) -> Option<Advice> {
         match self {
             IngestError::RunState(e) => e.hint(),
             IngestError::Restore(e) => e.hint(),
@@ -191,15 +202,6 @@ impl IngestError {
             )),
             _ => None,
         }
-    }
-
-    /// What to do when finalize stopped: the cause's advice, or to finalize again.
-    pub fn finalize_hint(&self) -> Advice {
-        self.hint().unwrap_or_else(|| {
-            Advice::say("fix the cause and ")
-                .then_run(Action::Finalize)
-                .then(": it resumes where it stopped")
-        })
     }
 }
 

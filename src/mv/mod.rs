@@ -25,7 +25,7 @@ pub use names::NewName;
 pub use plan::{FileChange, Kind, MoveReport, Planned};
 
 use crate::clock::Now;
-use crate::failure::{Action, Advice};
+use crate::failure::{Action, Advice, Hint};
 use crate::git::GitError;
 use crate::index::IndexError;
 use crate::lock::VaultLock;
@@ -208,9 +208,9 @@ fn describe(with: &[Collision]) -> String {
         .join(", ")
 }
 
-impl MoveError {
+impl Hint for MoveError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<Advice> {
+    fn hint(&self) -> Option<Advice> {
         match self {
             MoveError::Page(q) => q.hint(),
             MoveError::Collision { .. } => Some(

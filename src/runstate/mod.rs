@@ -79,9 +79,9 @@ pub enum RunStateError {
     },
 }
 
-impl RunStateError {
+impl crate::failure::Hint for RunStateError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<crate::failure::Advice> {
+    fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
             RunStateError::Corrupt { path, .. } => Some(crate::failure::Advice::say(format!(
                 "{} records an unfinished operation; a newer sparks may have written it. If \

@@ -49,9 +49,9 @@ pub enum ScanError {
     SetAside(std::io::Error),
 }
 
-impl ScanError {
+impl crate::failure::Hint for ScanError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<crate::failure::Advice> {
+    fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
             ScanError::Manifest(m) => m.hint(),
             ScanError::Root { .. } | ScanError::SetAside(_) => None,

@@ -19,7 +19,7 @@ pub use list::{Filter, list};
 pub use report::{Added, Done, ListedTask, Task, TaskList, TaskState};
 
 use crate::clock::Now;
-use crate::failure::{Action, Advice};
+use crate::failure::{Action, Advice, Hint};
 use crate::fault;
 use crate::inbox::hints::{checkbox_task, ticked_task};
 use crate::key::key;
@@ -67,9 +67,9 @@ pub enum TaskError {
     Record(#[from] ScanError),
 }
 
-impl TaskError {
+impl Hint for TaskError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<Advice> {
+    fn hint(&self) -> Option<Advice> {
         match self {
             TaskError::Encoding { .. } => {
                 Some(Advice::say("save the file as UTF-8 and ").then_run(Action::Again))

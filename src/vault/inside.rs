@@ -6,7 +6,7 @@
 //! files and folders, which must not be links at all (a link inside the vault would let a
 //! remote point `inbox.md` at the manifest just as well).
 
-use crate::failure::Advice;
+use crate::failure::{Advice, Hint};
 use std::path::{Component, Path, PathBuf};
 
 /// A path that would take Sparks out of the vault, or through a link.
@@ -42,9 +42,9 @@ pub enum PathError {
     },
 }
 
-impl PathError {
+impl Hint for PathError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<Advice> {
+    fn hint(&self) -> Option<Advice> {
         match self {
             PathError::Link { .. } => Some(Advice::say(
                 "remove the link and put the file or folder itself in its place; if it came \
