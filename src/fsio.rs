@@ -14,7 +14,42 @@
 #![allow(clippy::disallowed_methods)]
 
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// An I/O error with what was being done and the path it concerns: the one such type, which
+/// every core error enum wraps (`Io(#[from] FileError)`) rather than repeating its fields.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot {action} {}: {source}", path.display())]
+pub struct FileError {
+    /// What was being done (`read`, `replace`, `create a temporary file in`, …).
+    pub action: &'static str,
+    /// The file or directory.
+    pub path: PathBuf,
+    /// The cause.
+    #[source]
+    pub source: io::Error,
+}
+
+impl FileError {
+    /// The error of doing `action` on `path`, for `map_err`: the one constructor.
+    pub fn at(action: &'static str, path: impl Into<PathBuf>) -> impl FnOnce(io::Error) -> Self {
+        let path = path.into();
+        move |source| FileError {
+            action,
+            path,
+            source,
+        }
+    }
+
+    /// The same error as an `io::Error` of the cause's kind, for code that returns one.
+    pub fn io(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> io::Error {
+        let at = Self::at(action, path);
+        move |source| {
+            let kind = source.kind();
+            io::Error::new(kind, at(source))
+        }
+    }
+}
 
 /// The bytes of `path`, never through a symbolic link: a link at `path` is an error (see
 /// [`open_nofollow`]). The error is the operating system's, without the path: the caller's
@@ -52,7 +87,7 @@ pub fn open_lock_file(path: &Path) -> io::Result<std::fs::File> {
     options.create(true).truncate(false).read(true).write(true);
     no_follow(&mut options)
         .open(path)
-        .map_err(|e| with_path(link_refused(e), "open", path))
+        .map_err(|e| FileError::io("open", path)(link_refused(e)))
 }
 
 /// `options` made to refuse a symbolic link at the path's last component (`O_NOFOLLOW`).
@@ -137,7 +172,7 @@ pub fn create_atomic(path: &Path, bytes: &[u8]) -> io::Result<bool> {
             Ok(true)
         }
         Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => Ok(false),
-        Err(e) => Err(with_path(e.error, "create", path)),
+        Err(e) => Err(FileError::io("create", path)(e.error)),
     }
 }
 
@@ -149,7 +184,7 @@ pub fn remove_durably(path: &Path) -> io::Result<()> {
             Ok(())
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(with_path(e, "remove", path)),
+        Err(e) => Err(FileError::io("remove", path)(e)),
     }
 }
 
@@ -180,7 +215,7 @@ impl Renames {
         for dir in &self.dirs {
             std::fs::File::open(dir)
                 .and_then(|d| d.sync_all())
-                .map_err(|e| with_path(e, "sync the directory", dir))?;
+                .map_err(FileError::io("sync the directory", dir))?;
         }
         Ok(())
     }
@@ -205,7 +240,7 @@ fn replace_checked(
 ) -> io::Result<bool> {
     use std::io::{Read, Seek, SeekFrom};
     let tmp = stage(path, bytes)?;
-    let mut old = open_nofollow(path).map_err(|e| with_path(e, "read", path))?;
+    let mut old = open_nofollow(path).map_err(FileError::io("read", path))?;
     let mut now = Vec::with_capacity(expected.len());
     old.read_to_end(&mut now)?;
     if now != expected {
@@ -228,15 +263,15 @@ fn stage(path: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
     let dir = parent(path);
     // Staged files a killed Sparks left here go before this process adds its own; its own
     // carry its tag, so that a later process can tell whether their writer is gone.
-    crate::live::sweep_once(dir);
+    crate::life::sweep_once(dir);
     let mut tmp = tempfile::Builder::new()
-        .prefix(&crate::live::staged_prefix())
-        .suffix(crate::live::STAGED_SUFFIX)
+        .prefix(&crate::life::staged_prefix())
+        .suffix(crate::life::STAGED_SUFFIX)
         .tempfile_in(dir)
-        .map_err(|e| with_path(e, "create a temporary file in", dir))?;
+        .map_err(FileError::io("create a temporary file in", dir))?;
     tmp.write_all(bytes)
         .and_then(|()| tmp.as_file().sync_all())
-        .map_err(|e| with_path(e, "write", tmp.path()))?;
+        .map_err(FileError::io("write", tmp.path()))?;
     // A temporary file is private (0600); the file it becomes keeps the permissions of the
     // one it replaces, or gets the usual 0644 when it is new.
     let perms = match std::fs::symlink_metadata(path) {
@@ -246,7 +281,7 @@ fn stage(path: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
     if let Some(perms) = perms {
         tmp.as_file()
             .set_permissions(perms)
-            .map_err(|e| with_path(e, "set permissions of", tmp.path()))?;
+            .map_err(FileError::io("set permissions of", tmp.path()))?;
     }
     Ok(tmp)
 }
@@ -255,7 +290,7 @@ fn stage(path: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
 fn persist(tmp: tempfile::NamedTempFile, path: &Path) -> io::Result<()> {
     tmp.persist(path)
         .map(drop)
-        .map_err(|e| with_path(e.error, "replace", path))
+        .map_err(|e| FileError::io("replace", path)(e.error))
 }
 
 fn commit(tmp: tempfile::NamedTempFile, path: &Path) -> io::Result<()> {
@@ -289,13 +324,6 @@ fn new_file_permissions() -> Option<std::fs::Permissions> {
 #[cfg(not(unix))]
 fn new_file_permissions() -> Option<std::fs::Permissions> {
     None
-}
-
-fn with_path(err: io::Error, action: &str, path: &Path) -> io::Error {
-    io::Error::new(
-        err.kind(),
-        format!("failed to {action} `{}`: {err}", path.display()),
-    )
 }
 
 /// Whether the disk holding `path` (a file or a directory) has less than `bytes` left for this

@@ -13,6 +13,7 @@ pub mod remote;
 mod run;
 pub mod worktree;
 
+use crate::fsio::FileError;
 use locks::locked;
 pub use locks::{lock_files, lock_files_in, shown};
 
@@ -61,15 +62,8 @@ pub enum GitError {
         shown: String,
     },
     /// A file of the commit's bookkeeping could not be read, written or removed.
-    #[error("cannot {action} {}: {source}", path.display())]
-    Io {
-        /// What was being done.
-        action: &'static str,
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] FileError),
     /// The vault is not inside a git work tree (for an operation that needs one).
     #[error("{} is not inside a git work tree", vault.display())]
     NoRepository {
@@ -208,7 +202,7 @@ impl Hint for GitError {
                 .then_run(Action::Sync)
                 .then(" once it answers"),
             ),
-            GitError::Git { .. } | GitError::Io { .. } => None,
+            GitError::Git { .. } | GitError::Io(_) => None,
         }
     }
 }

@@ -14,6 +14,7 @@
 use super::GitError;
 use super::merge::{git_error, repo};
 use super::run::{self, Stopped};
+use crate::fsio::FileError;
 use crate::progress::{Phase, Progress};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -480,11 +481,11 @@ fn run_git(up: &Upstream, args: &[&str], progress: &dyn Progress) -> Result<Stri
         error,
     };
     let ran = run::run(cmd, stall, progress).map_err(|stopped| match stopped {
-        Stopped::Spawn(source) => failed(GitError::Io {
+        Stopped::Spawn(source) => failed(GitError::Io(FileError {
             action: "run",
             path: PathBuf::from("git"),
             source,
-        }),
+        })),
         Stopped::Stalled(after) => failed(GitError::TimedOut {
             action,
             remote: up.remote.clone(),

@@ -4,6 +4,7 @@
 use super::REWRITE_ATTEMPTS;
 use crate::archive::ArchiveError;
 use crate::failure::{Action, Advice, Hint};
+use crate::fsio::FileError;
 use crate::git::GitError;
 use crate::inbox::InboxError;
 use crate::lint::Issue;
@@ -17,16 +18,9 @@ pub enum IngestError {
     /// `inbox.md` does not exist.
     #[error("{} does not exist", .0.display())]
     InboxMissing(PathBuf),
-    /// `inbox.md` cannot be read or written.
-    #[error("cannot {action} {}: {source}", path.display())]
-    InboxIo {
-        /// read or replace
-        action: &'static str,
-        /// The inbox.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
+    /// `inbox.md` or a page could not be read, written or removed.
+    #[error(transparent)]
+    Io(#[from] FileError),
     /// `inbox.md` cannot be parsed.
     #[error(transparent)]
     Inbox(#[from] InboxError),
@@ -121,16 +115,6 @@ pub enum IngestError {
         ingest: i64,
         /// The page.
         path: String,
-    },
-    /// A page could not be written or removed.
-    #[error("cannot {action} {}: {source}", path.display())]
-    PageIo {
-        /// write, remove or read
-        action: &'static str,
-        /// The page.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
     },
     /// Linting the batch's pages failed.
     #[error(transparent)]

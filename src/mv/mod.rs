@@ -26,6 +26,7 @@ pub use plan::{FileChange, Kind, MoveReport, Planned};
 
 use crate::clock::Now;
 use crate::failure::{Action, Advice, Hint};
+use crate::fsio::FileError;
 use crate::git::GitError;
 use crate::index::IndexError;
 use crate::lock::VaultLock;
@@ -35,7 +36,6 @@ use crate::runstate::{self, RunDir, RunStateError};
 use crate::scan::ScanError;
 use crate::vault::Vault;
 use serde::Serialize;
-use std::path::PathBuf;
 
 /// `sparks mv PAGE NEW`.
 #[derive(Debug, Clone, Serialize)]
@@ -158,15 +158,8 @@ pub enum MoveError {
         command: String,
     },
     /// A file could not be read or written.
-    #[error("cannot {action} {}: {source}", path.display())]
-    Io {
-        /// What was being done.
-        action: &'static str,
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] FileError),
     /// The journal's plan does not read (written by another version).
     #[error("the journal's plan of `{command}` cannot be read: {source}")]
     Plan {

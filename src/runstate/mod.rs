@@ -3,7 +3,7 @@
 //! `scan --rebuild` never loses it. It holds the journal of an interrupted `mv`, `merge` or
 //! `ingest --revert` (`journal`), the record of the open ingest and how far its finalize got
 //! (`ingest`), the record of a commit under way (`commit`), the running watcher's lock, account
-//! and cookies (`watch`), and the life locks of the Sparks processes at work ([`crate::live`]).
+//! and cookies (`watch`), and the life locks of the Sparks processes at work ([`crate::life`]).
 //!
 //! Every record is written atomically; a record exists exactly while its operation is
 //! unfinished. The directory ignores itself in git (a `.gitignore` of `*`), `init` lists it in
@@ -26,6 +26,7 @@ pub use journal::{Entry, Journaled};
 pub use restore::{RestoreError, restore, restore_locked};
 pub use sync::SyncMerge;
 
+use crate::fsio::FileError;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::io;
@@ -38,15 +39,8 @@ pub const DIR: &str = crate::vault::RUN_DIR;
 #[derive(Debug, thiserror::Error)]
 pub enum RunStateError {
     /// Reading or writing it failed.
-    #[error("cannot {action} {}: {source}", path.display())]
-    Io {
-        /// What was being done.
-        action: &'static str,
-        /// The record.
-        path: PathBuf,
-        /// The cause.
-        source: io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] FileError),
     /// It does not read as the record it should be.
     #[error("{} is not a record this sparks can read: {source}", path.display())]
     Corrupt {
@@ -93,7 +87,7 @@ impl crate::failure::Hint for RunStateError {
                  unfinished, start it again",
             )),
             RunStateError::Unfinished { kind, command } => Some(finish_or_give_up(kind, command)),
-            RunStateError::Io { .. } => None,
+            RunStateError::Io(_) => None,
         }
     }
 }
@@ -144,10 +138,12 @@ impl RunDir {
     /// Create the directory, ignored by git, and take this process's life lock in it; returns
     /// this process's life tag, which the records written next may name as their owner.
     fn ensure(&self) -> Result<&'static str> {
-        let io = |action, source| RunStateError::Io {
-            action,
-            path: self.path.clone(),
-            source,
+        let io = |action, source| {
+            RunStateError::Io(FileError {
+                action,
+                path: self.path.clone(),
+                source,
+            })
         };
         if !self.path.is_dir() {
             fs_err::create_dir_all(&self.path).map_err(|e| io("create", e))?;
@@ -156,7 +152,7 @@ impl RunDir {
         if !ignore.exists() {
             crate::fsio::write_atomic(&ignore, IGNORE_ALL).map_err(|e| io("write", e))?;
         }
-        crate::live::register(&self.path).map_err(|e| io("take a life lock in", e))
+        crate::life::register(&self.path).map_err(|e| io("take a life lock in", e))
     }
 
     /// The record `name`, if it exists and this device's Sparks wrote it.
@@ -174,10 +170,12 @@ impl RunDir {
     /// seal is set aside ([`RunStateError::Untrusted`]).
     fn read_sealed(&self, name: &str) -> Result<Option<Vec<u8>>> {
         let path = self.file(name);
-        let io = |action, source| RunStateError::Io {
-            action,
-            path: path.clone(),
-            source,
+        let io = |action, source| {
+            RunStateError::Io(FileError {
+                action,
+                path: path.clone(),
+                source,
+            })
         };
         let Some(mut bytes) = crate::fsio::read_if_exists(&path).map_err(|e| io("read", e))? else {
             return Ok(None);
@@ -214,11 +212,11 @@ impl RunDir {
                 why,
                 set_aside: dir,
             },
-            Err(source) => RunStateError::Io {
+            Err(source) => RunStateError::Io(FileError {
                 action: "set aside",
                 path,
                 source,
-            },
+            }),
         }
     }
 
@@ -235,10 +233,12 @@ impl RunDir {
         let written = self
             .sealed(name, value)
             .and_then(|bytes| crate::fsio::write_atomic(&path, &bytes));
-        written.map_err(|source| RunStateError::Io {
-            action: "write",
-            path,
-            source,
+        written.map_err(|source| {
+            RunStateError::Io(FileError {
+                action: "write",
+                path,
+                source,
+            })
         })
     }
 
@@ -249,10 +249,12 @@ impl RunDir {
         let created = self
             .sealed(name, value)
             .and_then(|bytes| crate::fsio::create_atomic(&path, &bytes));
-        created.map_err(|source| RunStateError::Io {
-            action: "write",
-            path,
-            source,
+        created.map_err(|source| {
+            RunStateError::Io(FileError {
+                action: "write",
+                path,
+                source,
+            })
         })
     }
 
@@ -283,10 +285,12 @@ impl RunDir {
     /// Remove the record `name` (there or not).
     fn remove(&self, name: &str) -> Result<()> {
         let path = self.file(name);
-        crate::fsio::remove_durably(&path).map_err(|source| RunStateError::Io {
-            action: "remove",
-            path,
-            source,
+        crate::fsio::remove_durably(&path).map_err(|source| {
+            RunStateError::Io(FileError {
+                action: "remove",
+                path,
+                source,
+            })
         })
     }
 }

@@ -62,7 +62,7 @@ impl Hint for RestoreError {
 pub fn restore(vault_root: &Path, manifest: &mut Manifest) -> Result<(), RestoreError> {
     let run = RunDir::of(vault_root);
     // A record's staged file a killed writer left: nothing else writes here to sweep it.
-    crate::live::sweep(run.path(), run.path());
+    crate::life::sweep(run.path(), run.path());
     if !run.has_leftovers() && agree(&run, manifest)? {
         return Ok(());
     }

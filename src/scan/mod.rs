@@ -94,7 +94,7 @@ pub fn scan(
     // is still at work.
     let run_dir = vault.root.join(crate::vault::RUN_DIR);
     for (path, name) in staged {
-        if crate::live::abandoned(&run_dir, &path, &name) {
+        if crate::life::abandoned(&run_dir, &path, &name) {
             let _ = fs_err::remove_file(&path);
         }
     }

@@ -7,6 +7,7 @@ use super::{Conflict, PageUndo, PutBack, Reverted, Undo, not_revertible};
 use crate::archive;
 use crate::collections::{ALL, Collection, feeds};
 use crate::fsio;
+use crate::fsio::FileError;
 use crate::git;
 use crate::ingest::IngestError;
 use crate::ingest::history::{State, first_line};
@@ -91,10 +92,12 @@ pub(super) fn check(manifest: &Manifest, r: &IngestRecord) -> Result<(), IngestE
 /// The content of a file, `None` when there is none.
 pub(super) fn read(vault: &Vault, rel: &str) -> Result<Option<Vec<u8>>, IngestError> {
     let path = vault.path(rel);
-    fsio::read_if_exists(&path).map_err(|source| IngestError::PageIo {
-        action: "read",
-        path,
-        source,
+    fsio::read_if_exists(&path).map_err(|source| {
+        IngestError::Io(FileError {
+            action: "read",
+            path,
+            source,
+        })
     })
 }
 
