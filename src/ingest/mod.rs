@@ -46,13 +46,7 @@ const REWRITE_ATTEMPTS: usize = 20;
 /// The inbox's bytes; `None` when there is no `inbox.md`.
 fn read_inbox(vault: &Vault) -> Result<Option<Vec<u8>>, IngestError> {
     let path = vault.path(INBOX);
-    fsio::read_if_exists(&path).map_err(|source| {
-        IngestError::Io(FileError {
-            action: "read",
-            path,
-            source,
-        })
-    })
+    Ok(fsio::read_if_exists(&path).map_err(FileError::at("read", path))?)
 }
 
 /// For each batch entry accepted by `want`, the index of the inbox entry with its hash (each

@@ -92,13 +92,7 @@ pub(super) fn check(manifest: &Manifest, r: &IngestRecord) -> Result<(), IngestE
 /// The content of a file, `None` when there is none.
 pub(super) fn read(vault: &Vault, rel: &str) -> Result<Option<Vec<u8>>, IngestError> {
     let path = vault.path(rel);
-    fsio::read_if_exists(&path).map_err(|source| {
-        IngestError::Io(FileError {
-            action: "read",
-            path,
-            source,
-        })
-    })
+    Ok(fsio::read_if_exists(&path).map_err(FileError::at("read", path))?)
 }
 
 /// blake3 of some content, hex.
