@@ -14,42 +14,9 @@
 #![allow(clippy::disallowed_methods)]
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// An I/O error with what was being done and the path it concerns: the one such type, which
-/// every core error enum wraps (`Io(#[from] FileError)`) rather than repeating its fields.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot {action} {}: {source}", path.display())]
-pub struct FileError {
-    /// What was being done (`read`, `replace`, `create a temporary file in`, …).
-    pub action: &'static str,
-    /// The file or directory.
-    pub path: PathBuf,
-    /// The cause.
-    #[source]
-    pub source: io::Error,
-}
-
-impl FileError {
-    /// The error of doing `action` on `path`, for `map_err`: the one constructor.
-    pub fn at(action: &'static str, path: impl Into<PathBuf>) -> impl FnOnce(io::Error) -> Self {
-        let path = path.into();
-        move |source| FileError {
-            action,
-            path,
-            source,
-        }
-    }
-
-    /// The same error as an `io::Error` of the cause's kind, for code that returns one.
-    pub fn io(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> io::Error {
-        let at = Self::at(action, path);
-        move |source| {
-            let kind = source.kind();
-            io::Error::new(kind, at(source))
-        }
-    }
-}
+pub use crate::file_error::FileError;
 
 /// The bytes of `path`, never through a symbolic link: a link at `path` is an error (see
 /// [`open_nofollow`]). The error is the operating system's, without the path: the caller's

@@ -21,6 +21,7 @@ pub mod config;
 pub mod contract;
 pub mod diff;
 pub mod fault;
+pub mod file_error;
 pub mod fmt;
 pub mod fsio;
 pub mod fuzzy;

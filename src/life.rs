@@ -13,7 +13,7 @@
 // The lock is `std::fs::File::lock`, which fs-err does not wrap.
 #![allow(clippy::disallowed_methods)]
 
-use crate::fsio::FileError;
+use crate::file_error::FileError;
 use std::collections::HashSet;
 use std::fs::{File, TryLockError};
 use std::io;
