@@ -117,7 +117,7 @@ pub fn done_recorded(
 }
 
 fn lock(root: &Path) -> Result<VaultLock, TaskError> {
-    Ok(VaultLock::acquire(root).map_err(FileError::at("lock", root))?)
+    Ok(VaultLock::acquire(root).map_err(FileError::at("lock the vault at", root))?)
 }
 
 /// Add an open task `text` under `section` (created if missing), unless it is already open
