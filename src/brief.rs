@@ -103,9 +103,9 @@ pub enum BriefError {
     Scan(#[from] ScanError),
 }
 
-impl BriefError {
+impl crate::failure::Hint for BriefError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<crate::failure::Advice> {
+    fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
             BriefError::Manifest(m) => m.hint(),
             BriefError::Scan(s) => s.hint(),

@@ -5,6 +5,7 @@
 
 use crate::failure::Advice;
 use crate::fsio;
+use crate::fsio::FileError;
 use crate::inbox::{CaptureTextError, Inbox, InboxError};
 use crate::lock::VaultLock;
 use crate::manifest::Manifest;
@@ -45,15 +46,8 @@ pub enum CaptureError {
     #[error(transparent)]
     Inbox(#[from] InboxError),
     /// Reading, locking or writing failed.
-    #[error("cannot {action} {}: {source}", path.display())]
-    Io {
-        /// What was being done.
-        action: &'static str,
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] FileError),
     /// The inbox kept changing under us.
     #[error("{} kept changing while the capture was written; nothing was added", path.display())]
     Busy {
@@ -69,7 +63,7 @@ impl crate::failure::Hint for CaptureError {
                 "put a line `---` after the inbox's header; captures go below it",
             )),
             CaptureError::Busy { .. } => Some(Advice::say("capture again in a moment")),
-            CaptureError::Text(_) | CaptureError::Inbox(_) | CaptureError::Io { .. } => None,
+            CaptureError::Text(_) | CaptureError::Inbox(_) | CaptureError::Io(_) => None,
         }
     }
 }
@@ -88,10 +82,12 @@ pub fn capture(
 ) -> Result<Captured, CaptureError> {
     let content = crate::inbox::capture_text(text)?;
     let path = vault.path(INBOX);
-    let io = |action, source| CaptureError::Io {
-        action,
-        path: path.clone(),
-        source,
+    let io = |action, source| {
+        CaptureError::Io(FileError {
+            action,
+            path: path.clone(),
+            source,
+        })
     };
     let _lock = VaultLock::acquire(&vault.root).map_err(|e| io("lock the vault of", e))?;
     for _ in 0..ATTEMPTS {

@@ -356,19 +356,6 @@ impl fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
-/// `impl Hint` for error types whose `hint()` method returns `Option<Advice>` or plain words
-/// (`Option<&'static str>`, `Option<String>`).
-#[macro_export]
-macro_rules! hints {
-    ($($t:ty),* $(,)?) => {$(
-        impl $crate::failure::Hint for $t {
-            fn hint(&self) -> Option<$crate::failure::Advice> {
-                <$t>::hint(self).map(Into::into)
-            }
-        }
-    )*};
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

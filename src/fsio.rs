@@ -16,6 +16,8 @@
 use std::io::{self, Write};
 use std::path::Path;
 
+pub use crate::file_error::FileError;
+
 /// The bytes of `path`, never through a symbolic link: a link at `path` is an error (see
 /// [`open_nofollow`]). The error is the operating system's, without the path: the caller's
 /// error names it.
@@ -52,7 +54,7 @@ pub fn open_lock_file(path: &Path) -> io::Result<std::fs::File> {
     options.create(true).truncate(false).read(true).write(true);
     no_follow(&mut options)
         .open(path)
-        .map_err(|e| with_path(link_refused(e), "open", path))
+        .map_err(|e| FileError::io("open", path)(link_refused(e)))
 }
 
 /// `options` made to refuse a symbolic link at the path's last component (`O_NOFOLLOW`).
@@ -137,7 +139,7 @@ pub fn create_atomic(path: &Path, bytes: &[u8]) -> io::Result<bool> {
             Ok(true)
         }
         Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => Ok(false),
-        Err(e) => Err(with_path(e.error, "create", path)),
+        Err(e) => Err(FileError::io("create", path)(e.error)),
     }
 }
 
@@ -149,7 +151,7 @@ pub fn remove_durably(path: &Path) -> io::Result<()> {
             Ok(())
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(with_path(e, "remove", path)),
+        Err(e) => Err(FileError::io("remove", path)(e)),
     }
 }
 
@@ -180,7 +182,7 @@ impl Renames {
         for dir in &self.dirs {
             std::fs::File::open(dir)
                 .and_then(|d| d.sync_all())
-                .map_err(|e| with_path(e, "sync the directory", dir))?;
+                .map_err(FileError::io("sync the directory", dir))?;
         }
         Ok(())
     }
@@ -205,7 +207,7 @@ fn replace_checked(
 ) -> io::Result<bool> {
     use std::io::{Read, Seek, SeekFrom};
     let tmp = stage(path, bytes)?;
-    let mut old = open_nofollow(path).map_err(|e| with_path(e, "read", path))?;
+    let mut old = open_nofollow(path).map_err(FileError::io("read", path))?;
     let mut now = Vec::with_capacity(expected.len());
     old.read_to_end(&mut now)?;
     if now != expected {
@@ -228,15 +230,15 @@ fn stage(path: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
     let dir = parent(path);
     // Staged files a killed Sparks left here go before this process adds its own; its own
     // carry its tag, so that a later process can tell whether their writer is gone.
-    crate::live::sweep_once(dir);
+    crate::life::sweep_once(dir);
     let mut tmp = tempfile::Builder::new()
-        .prefix(&crate::live::staged_prefix())
-        .suffix(crate::live::STAGED_SUFFIX)
+        .prefix(&crate::life::staged_prefix())
+        .suffix(crate::life::STAGED_SUFFIX)
         .tempfile_in(dir)
-        .map_err(|e| with_path(e, "create a temporary file in", dir))?;
+        .map_err(FileError::io("create a temporary file in", dir))?;
     tmp.write_all(bytes)
         .and_then(|()| tmp.as_file().sync_all())
-        .map_err(|e| with_path(e, "write", tmp.path()))?;
+        .map_err(FileError::io("write", tmp.path()))?;
     // A temporary file is private (0600); the file it becomes keeps the permissions of the
     // one it replaces, or gets the usual 0644 when it is new.
     let perms = match std::fs::symlink_metadata(path) {
@@ -246,7 +248,7 @@ fn stage(path: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
     if let Some(perms) = perms {
         tmp.as_file()
             .set_permissions(perms)
-            .map_err(|e| with_path(e, "set permissions of", tmp.path()))?;
+            .map_err(FileError::io("set permissions of", tmp.path()))?;
     }
     Ok(tmp)
 }
@@ -255,7 +257,7 @@ fn stage(path: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
 fn persist(tmp: tempfile::NamedTempFile, path: &Path) -> io::Result<()> {
     tmp.persist(path)
         .map(drop)
-        .map_err(|e| with_path(e.error, "replace", path))
+        .map_err(|e| FileError::io("replace", path)(e.error))
 }
 
 fn commit(tmp: tempfile::NamedTempFile, path: &Path) -> io::Result<()> {
@@ -289,13 +291,6 @@ fn new_file_permissions() -> Option<std::fs::Permissions> {
 #[cfg(not(unix))]
 fn new_file_permissions() -> Option<std::fs::Permissions> {
     None
-}
-
-fn with_path(err: io::Error, action: &str, path: &Path) -> io::Error {
-    io::Error::new(
-        err.kind(),
-        format!("failed to {action} `{}`: {err}", path.display()),
-    )
 }
 
 /// Whether the disk holding `path` (a file or a directory) has less than `bytes` left for this

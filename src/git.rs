@@ -23,7 +23,8 @@ pub use commit::{commit_vault, commit_vault_noting, commit_vault_paths};
 use locks::locked;
 pub use locks::{lock_files, lock_files_in, shown};
 
-use crate::failure::{Action, Advice};
+use crate::failure::{Action, Advice, Hint};
+use crate::fsio::FileError;
 use git2::{ErrorCode, Repository};
 use ident::IdentError;
 use std::path::{Path, PathBuf};
@@ -65,15 +66,8 @@ pub enum GitError {
         shown: String,
     },
     /// A file of the commit's bookkeeping could not be read, written or removed.
-    #[error("cannot {action} {}: {source}", path.display())]
-    Io {
-        /// What was being done.
-        action: &'static str,
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] FileError),
     /// The vault is not inside a git work tree (for an operation that needs one).
     #[error("{} is not inside a git work tree", vault.display())]
     NoRepository {
@@ -162,11 +156,11 @@ pub enum GitError {
     },
 }
 
-impl GitError {
+impl Hint for GitError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<Advice> {
+    fn hint(&self) -> Option<Advice> {
         match self {
-            GitError::Identity { source, .. } => Some(source.hint()),
+            GitError::Identity { source, .. } => source.hint(),
             GitError::Locked { .. } => Some(
                 Advice::say("if no git program is running, remove that lock file and ")
                     .then_run(Action::Again)
@@ -212,7 +206,7 @@ impl GitError {
                 .then_run(Action::Sync)
                 .then(" once it answers"),
             ),
-            GitError::Git { .. } | GitError::Io { .. } => None,
+            GitError::Git { .. } | GitError::Io(_) => None,
         }
     }
 }

@@ -3,8 +3,9 @@
 
 use crate::config::{CONFIG_FILE, render_default};
 use crate::contract::{Agent, CONTRACT};
-use crate::failure::Advice;
+use crate::failure::{Advice, Hint};
 use crate::fsio;
+use crate::fsio::FileError;
 use crate::manifest::{Manifest, ManifestError, SCHEMA_VERSION};
 use crate::vault::{self, DIRS, INBOX, INDEX, LOG, MANIFEST, TASKS, Vault};
 use serde::Serialize;
@@ -68,13 +69,8 @@ pub enum InitError {
         outer: PathBuf,
     },
     /// A file or directory could not be created.
-    #[error("cannot create {}: {source}", path.display())]
-    Io {
-        /// The path.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] FileError),
     /// The path could not be resolved.
     #[error(transparent)]
     Vault(#[from] vault::VaultError),
@@ -89,9 +85,9 @@ pub enum InitError {
     Driver(#[from] crate::sync::driver::DriverError),
 }
 
-impl InitError {
+impl Hint for InitError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<Advice> {
+    fn hint(&self) -> Option<Advice> {
         match self {
             InitError::Nested { .. } => Some(Advice::say(
                 "use the enclosing vault (its wiki has folders for everything), or init somewhere outside it",
@@ -100,7 +96,7 @@ impl InitError {
             InitError::Manifest(m) => m.hint(),
             InitError::Scan(s) => s.hint(),
             InitError::Driver(d) => crate::failure::Hint::hint(d),
-            InitError::Io { .. } => None,
+            InitError::Io(_) => None,
         }
     }
 }
@@ -201,10 +197,7 @@ pub fn init(req: &InitRequest) -> Result<InitReport, InitError> {
 }
 
 fn mkdir(p: &Path) -> Result<(), InitError> {
-    fs_err::create_dir_all(p).map_err(|source| InitError::Io {
-        path: p.to_path_buf(),
-        source,
-    })
+    Ok(fs_err::create_dir_all(p).map_err(FileError::at("create", p))?)
 }
 
 fn create_file(
@@ -217,8 +210,7 @@ fn create_file(
     if fs_err::symlink_metadata(&p).is_ok() {
         return Ok(());
     }
-    fsio::write_atomic(&p, content.as_bytes())
-        .map_err(|source| InitError::Io { path: p, source })?;
+    fsio::write_atomic(&p, content.as_bytes()).map_err(FileError::at("create", p))?;
     created.push(rel.to_string());
     Ok(())
 }
@@ -228,7 +220,7 @@ fn ensure_ignore_rule(root: &Path, created: &mut Vec<String>) -> Result<(), Init
     let p = root.join(".gitignore");
     let old = match fsio::if_exists(fsio::read_to_string(&p)) {
         Ok(t) => t.unwrap_or_default(),
-        Err(source) => return Err(InitError::Io { path: p, source }),
+        Err(source) => return Err(FileError::at("read", p)(source).into()),
     };
     let has = |rules: &[&str]| old.lines().any(|l| rules.contains(&l.trim()));
     let rules = [
@@ -257,7 +249,7 @@ fn ensure_ignore_rule(root: &Path, created: &mut Vec<String>) -> Result<(), Init
     if new == old {
         return Ok(());
     }
-    fsio::write_atomic(&p, new.as_bytes()).map_err(|source| InitError::Io { path: p, source })?;
+    fsio::write_atomic(&p, new.as_bytes()).map_err(FileError::at("write", p))?;
     if old.is_empty() {
         created.push(".gitignore".into());
     }
@@ -275,8 +267,7 @@ pub fn install_contract(root: &Path, agent: Agent, force: bool) -> Result<AgentF
         Err(_) => "written",
     };
     if matches!(action, "written" | "replaced") {
-        fsio::write_atomic(&p, CONTRACT.as_bytes())
-            .map_err(|source| InitError::Io { path: p, source })?;
+        fsio::write_atomic(&p, CONTRACT.as_bytes()).map_err(FileError::at("write", p))?;
     }
     Ok(AgentFile {
         file: file.into(),

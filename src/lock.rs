@@ -2,6 +2,7 @@
 //! (finalize, abort, tasks add, done). It is an OS file lock (`flock`), released by the kernel
 //! when the process dies, so a crash never leaves a stale lock behind.
 
+use crate::fsio::FileError;
 use std::fs::{File, TryLockError};
 use std::io;
 use std::path::Path;
@@ -19,7 +20,7 @@ impl VaultLock {
     /// Wait for and take the exclusive lock of the vault at `root`.
     pub fn acquire(root: &Path) -> io::Result<VaultLock> {
         let (file, path) = open(root)?;
-        file.lock().map_err(|e| failed(&path, e))?;
+        file.lock().map_err(FileError::io("lock", &path))?;
         Ok(VaultLock { _file: file })
     }
 
@@ -30,7 +31,7 @@ impl VaultLock {
         match file.try_lock() {
             Ok(()) => Ok(Some(VaultLock { _file: file })),
             Err(TryLockError::WouldBlock) => Ok(None),
-            Err(TryLockError::Error(e)) => Err(failed(&path, e)),
+            Err(TryLockError::Error(e)) => Err(FileError::io("lock", &path)(e)),
         }
     }
 }
@@ -39,11 +40,4 @@ fn open(root: &Path) -> io::Result<(File, std::path::PathBuf)> {
     let path = root.join(LOCK_FILE);
     let file = crate::fsio::open_lock_file(&path)?;
     Ok((file, path))
-}
-
-fn failed(path: &Path, e: io::Error) -> io::Error {
-    io::Error::new(
-        e.kind(),
-        format!("failed to lock `{}`: {e}", path.display()),
-    )
 }

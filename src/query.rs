@@ -1,7 +1,7 @@
 //! `query`: structured lookup of pages from the manifest, and `query --resolve`, the check an
 //! agent makes before it creates a page.
 
-use crate::failure::{Action, Advice};
+use crate::failure::{Action, Advice, Hint};
 use crate::key::link_key;
 use crate::manifest::{Collision, Manifest, ManifestError, PageFilter, PageRow, Resolution};
 use serde::Serialize;
@@ -61,9 +61,9 @@ pub enum QueryError {
     Manifest(#[from] ManifestError),
 }
 
-impl QueryError {
+impl Hint for QueryError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<Advice> {
+    fn hint(&self) -> Option<Advice> {
         match self {
             QueryError::UnknownPage(_) => Some(
                 Advice::run(Action::Search)

@@ -57,9 +57,9 @@ pub enum SessionError {
     Restore(#[from] RestoreError),
 }
 
-impl SessionError {
+impl crate::failure::Hint for SessionError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<crate::failure::Advice> {
+    fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
             SessionError::Manifest(e) => e.hint(),
             SessionError::Restore(e) => e.hint(),

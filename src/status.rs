@@ -193,9 +193,9 @@ pub enum StatusError {
     RunState(#[from] RunStateError),
 }
 
-impl StatusError {
+impl crate::failure::Hint for StatusError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<crate::failure::Advice> {
+    fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
             StatusError::Manifest(e) => e.hint(),
             StatusError::RunState(e) => e.hint(),

@@ -8,7 +8,7 @@ pub use conflict::{ConflictCopy, conflict_copy, conflict_copy_name, is_conflict_
 pub use inside::{PathError, check_relative, checked as checked_under};
 
 use crate::config::{CONFIG_FILE, Config, ConfigError};
-use crate::failure::{Action, Advice};
+use crate::failure::{Action, Advice, Hint};
 use std::path::{Path, PathBuf};
 
 /// The capture file, at the vault root.
@@ -77,9 +77,9 @@ pub enum VaultError {
     },
 }
 
-impl VaultError {
+impl Hint for VaultError {
     /// What the user can do about it, where there is something.
-    pub fn hint(&self) -> Option<Advice> {
+    fn hint(&self) -> Option<Advice> {
         match self {
             VaultError::NotFound(_) | VaultError::NotAVault(_) => {
                 Some(Advice::run(Action::FindVault))

@@ -93,7 +93,6 @@ fn edges(known: &BTreeMap<String, u32>) -> BTreeMap<String, BTreeSet<String>> {
             continue;
         }
         for to in crate_modules(&code(&file)) {
-            // `crate::hints!` is a macro, not a module.
             if to != from && known.contains_key(&to) {
                 edges.entry(from.clone()).or_default().insert(to);
             }

@@ -22,7 +22,7 @@ pub fn install(place: Place, line: String) {
         .spawn(move || {
             if let Some(stop) = stops.wait() {
                 output::error(&stopped(&place, &line, stop), None);
-                crate::live::retire();
+                crate::life::retire();
                 std::process::exit(stop.exit().code().into());
             }
         });

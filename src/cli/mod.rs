@@ -252,7 +252,7 @@ pub fn main() -> std::process::ExitCode {
     };
     let json = cli.command.json();
     let ran = run(cli);
-    crate::live::retire();
+    crate::life::retire();
     match ran {
         Ok(exit) => exit.into(),
         Err(err) if is_broken_pipe(&err) => Exit::Success.into(),

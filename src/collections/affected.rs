@@ -69,9 +69,9 @@ pub enum AffectedError {
     Scan(#[from] ScanError),
 }
 
-impl AffectedError {
+impl crate::failure::Hint for AffectedError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<crate::failure::Advice> {
+    fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
             AffectedError::Manifest(m) => m.hint(),
             AffectedError::Glob(_) => Some(crate::failure::Advice::say(

@@ -13,7 +13,7 @@ use super::page;
 use super::text::Inputs;
 use super::{ALL, Collection, ExtractError, GlobError};
 use crate::clock::Now;
-use crate::failure::{Action, Advice};
+use crate::failure::{Action, Advice, Hint};
 use crate::fsio;
 use crate::git::{Commit, GitError};
 use crate::lock::VaultLock;
@@ -156,9 +156,9 @@ impl From<ExtractError> for RegenError {
     }
 }
 
-impl RegenError {
+impl Hint for RegenError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<Advice> {
+    fn hint(&self) -> Option<Advice> {
         match self {
             RegenError::Glob(_) => Some(Advice::say(
                 "fix the glob in sparks.toml, relative to the vault root (e.g. raw/quotes/**/*.md)",

@@ -10,7 +10,7 @@
 //! take back. Pure: the environment and the configuration come in as lookups (`src/git.rs`
 //! reads them with libgit2).
 
-use crate::failure::{Action, Advice};
+use crate::failure::{Action, Advice, Hint};
 use chrono::{DateTime, FixedOffset, Local, NaiveDateTime, TimeZone};
 
 /// The two identities of a commit.
@@ -77,10 +77,10 @@ pub enum IdentError {
     },
 }
 
-impl IdentError {
+impl Hint for IdentError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Advice {
-        match self {
+    fn hint(&self) -> Option<Advice> {
+        Some(match self {
             IdentError::Missing { .. } | IdentError::Empty { .. } => {
                 Advice::run(Action::SetIdentity)
             }
@@ -88,7 +88,7 @@ impl IdentError {
                 "give RFC 2822 (`Thu, 07 Apr 2005 22:13:13 +0200`), ISO 8601 \
                  (`2005-04-07T22:13:13`, with an optional offset) or `@<unix seconds> <+hhmm>`",
             ),
-        }
+        })
     }
 }
 

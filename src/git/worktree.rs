@@ -8,6 +8,7 @@
 
 use super::GitError;
 use super::merge::{Both, Resolution, git_error, repo, workdir};
+use crate::fsio::FileError;
 use git2::{Oid, Tree};
 use std::path::Path;
 
@@ -50,10 +51,12 @@ pub fn write_paths(
     for path in paths {
         let expected = super::history::file(&repo, from.as_ref(), path).map_err(&git)?;
         let wanted = super::history::file(&repo, Some(&to), path).map_err(&git)?;
-        let file = crate::vault::checked_under(&work, path).map_err(|e| GitError::Io {
-            action: "write",
-            path: work.join(path),
-            source: std::io::Error::new(std::io::ErrorKind::InvalidInput, e.to_string()),
+        let file = crate::vault::checked_under(&work, path).map_err(|e| {
+            GitError::Io(FileError {
+                action: "write",
+                path: work.join(path),
+                source: std::io::Error::new(std::io::ErrorKind::InvalidInput, e.to_string()),
+            })
         })?;
         let taken = |p: &str| to.get_path(Path::new(p)).is_ok() || work.join(p).exists();
         write_one(
@@ -92,10 +95,12 @@ fn write_one(
     resolve: &mut dyn FnMut(&Both<'_>) -> Resolution,
     out: &mut Written,
 ) -> Result<(), GitError> {
-    let io = |action: &'static str, source| GitError::Io {
-        action,
-        path: file.to_path_buf(),
-        source,
+    let io = |action: &'static str, source| {
+        GitError::Io(FileError {
+            action,
+            path: file.to_path_buf(),
+            source,
+        })
     };
     for _ in 0..TRIES {
         let now = crate::fsio::read_if_exists(file).map_err(|e| io("read", e))?;

@@ -73,9 +73,9 @@ pub enum IndexError {
     Busy(PathBuf),
 }
 
-impl IndexError {
+impl crate::failure::Hint for IndexError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<crate::failure::Advice> {
+    fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
             IndexError::Scan(s) => s.hint(),
             IndexError::Manifest(m) => m.hint(),

@@ -3,7 +3,8 @@
 
 use super::REWRITE_ATTEMPTS;
 use crate::archive::ArchiveError;
-use crate::failure::{Action, Advice};
+use crate::failure::{Action, Advice, Hint};
+use crate::fsio::FileError;
 use crate::git::GitError;
 use crate::inbox::InboxError;
 use crate::lint::Issue;
@@ -17,16 +18,9 @@ pub enum IngestError {
     /// `inbox.md` does not exist.
     #[error("{} does not exist", .0.display())]
     InboxMissing(PathBuf),
-    /// `inbox.md` cannot be read or written.
-    #[error("cannot {action} {}: {source}", path.display())]
-    InboxIo {
-        /// read or replace
-        action: &'static str,
-        /// The inbox.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
+    /// `inbox.md` or a page could not be read, written or removed.
+    #[error(transparent)]
+    Io(#[from] FileError),
     /// `inbox.md` cannot be parsed.
     #[error(transparent)]
     Inbox(#[from] InboxError),
@@ -122,16 +116,6 @@ pub enum IngestError {
         /// The page.
         path: String,
     },
-    /// A page could not be written or removed.
-    #[error("cannot {action} {}: {source}", path.display())]
-    PageIo {
-        /// write, remove or read
-        action: &'static str,
-        /// The page.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
     /// Linting the batch's pages failed.
     #[error(transparent)]
     Lint(#[from] crate::lint::LintError),
@@ -162,8 +146,19 @@ fn strict_message(ingest: i64, issues: &[Issue]) -> String {
 }
 
 impl IngestError {
+    /// What to do when finalize stopped: the cause's advice, or to finalize again.
+    pub fn finalize_hint(&self) -> Advice {
+        self.hint().unwrap_or_else(|| {
+            Advice::say("fix the cause and ")
+                .then_run(Action::Finalize)
+                .then(": it resumes where it stopped")
+        })
+    }
+}
+
+impl Hint for IngestError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<Advice> {
+    fn hint(&self) -> Option<Advice> {
         match self {
             IngestError::RunState(e) => e.hint(),
             IngestError::Restore(e) => e.hint(),
@@ -191,15 +186,6 @@ impl IngestError {
             )),
             _ => None,
         }
-    }
-
-    /// What to do when finalize stopped: the cause's advice, or to finalize again.
-    pub fn finalize_hint(&self) -> Advice {
-        self.hint().unwrap_or_else(|| {
-            Advice::say("fix the cause and ")
-                .then_run(Action::Finalize)
-                .then(": it resumes where it stopped")
-        })
     }
 }
 

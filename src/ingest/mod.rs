@@ -33,6 +33,7 @@ pub use revert::{RevertOptions, Reverted, revert};
 use crate::clock::Now;
 use crate::fault;
 use crate::fsio;
+use crate::fsio::FileError;
 use crate::lock::VaultLock;
 use crate::manifest::{BatchEntry, Manifest, Step};
 use crate::runstate::{self, RunDir};
@@ -45,11 +46,7 @@ const REWRITE_ATTEMPTS: usize = 20;
 /// The inbox's bytes; `None` when there is no `inbox.md`.
 fn read_inbox(vault: &Vault) -> Result<Option<Vec<u8>>, IngestError> {
     let path = vault.path(INBOX);
-    fsio::read_if_exists(&path).map_err(|source| IngestError::InboxIo {
-        action: "read",
-        path,
-        source,
-    })
+    Ok(fsio::read_if_exists(&path).map_err(FileError::at("read", path))?)
 }
 
 /// For each batch entry accepted by `want`, the index of the inbox entry with its hash (each

@@ -10,6 +10,7 @@ use crate::clock::Now;
 use crate::collections::{ALL, Collection, regen};
 use crate::fault;
 use crate::fsio;
+use crate::fsio::FileError;
 use crate::git::Commit;
 use crate::inbox::Inbox;
 use crate::manifest::{BatchEntry, Manifest, Outcome, Step};
@@ -167,11 +168,11 @@ impl Run<'_> {
                 (&fingerprint(&bytes), &fingerprint(&new)),
             )?;
             let replaced = fsio::replace_if_unchanged(&path, &bytes, &new).map_err(|source| {
-                IngestError::InboxIo {
+                IngestError::Io(FileError {
                     action: "replace",
                     path: path.clone(),
                     source,
-                }
+                })
             })?;
             if replaced {
                 return Ok(inbox.entries.len() - remove.len());

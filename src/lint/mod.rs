@@ -14,7 +14,7 @@ pub use check::{CHECKS, Check, NoSuchCheck};
 
 use crate::clock::Now;
 use crate::contract::{self, FileState};
-use crate::failure::{Action, Advice, Wording};
+use crate::failure::{Action, Advice, Hint, Wording};
 use crate::manifest::{Manifest, ManifestError, Pages};
 use crate::scan::{self, Seen};
 use crate::vault::Vault;
@@ -117,9 +117,9 @@ pub enum LintError {
     Rescan(String),
 }
 
-impl LintError {
+impl Hint for LintError {
     /// What the user can do about it: for an unknown check, the nearest name.
-    pub fn hint(&self) -> Option<Advice> {
+    fn hint(&self) -> Option<Advice> {
         match self {
             LintError::UnknownCheck(name) => Some(match nearest_check(name) {
                 Some(c) => Advice::say(format!("did you mean `{c}`?")),

@@ -46,7 +46,7 @@ pub use states::{FrontmatterState, IngestStatus, LinkStatus, UnknownState};
 pub use stats::{Counts, TypeCount};
 pub use view::{Backlink, NameHit, TagCount, ViewPage};
 
-use crate::failure::{Action, Advice};
+use crate::failure::{Action, Advice, Hint};
 use crate::progress::Listener;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};
@@ -210,10 +210,12 @@ impl ManifestError {
             _ => false,
         }
     }
+}
 
+impl Hint for ManifestError {
     /// What the user can do about it. Rebuilding is advice only for a manifest that may be
     /// damaged: it cannot free a disk or make a file writable.
-    pub fn hint(&self) -> Option<Advice> {
+    fn hint(&self) -> Option<Advice> {
         match self {
             ManifestError::TooNew { .. } => Some(Advice::say("upgrade sparks")),
             ManifestError::TooOld { .. } => Some(Advice::run(Action::Scan).then(" to upgrade it")),

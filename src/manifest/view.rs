@@ -394,6 +394,7 @@ fn backlink(r: &Row<'_>) -> rusqlite::Result<Backlink> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::failure::Hint;
 
     #[test]
     fn read_only_open_refuses_a_missing_file_and_writes_nothing() {

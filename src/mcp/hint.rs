@@ -110,6 +110,7 @@ pub fn word(action: &Action) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::failure::Hint;
 
     #[test]
     fn every_action_names_a_tool_or_no_command() {

@@ -25,7 +25,8 @@ pub use names::NewName;
 pub use plan::{FileChange, Kind, MoveReport, Planned};
 
 use crate::clock::Now;
-use crate::failure::{Action, Advice};
+use crate::failure::{Action, Advice, Hint};
+use crate::fsio::FileError;
 use crate::git::GitError;
 use crate::index::IndexError;
 use crate::lock::VaultLock;
@@ -36,7 +37,6 @@ use crate::runstate::{self, RunDir, RunStateError};
 use crate::scan::ScanError;
 use crate::vault::Vault;
 use serde::Serialize;
-use std::path::PathBuf;
 
 /// `sparks mv PAGE NEW`.
 #[derive(Debug, Clone, Serialize)]
@@ -152,15 +152,8 @@ pub enum MoveError {
     #[error("{0} was interrupted; it must be completed first")]
     Unfinished(operation::Operation),
     /// A file could not be read or written.
-    #[error("cannot {action} {}: {source}", path.display())]
-    Io {
-        /// What was being done.
-        action: &'static str,
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] FileError),
     /// The journal's plan does not read (written by another version).
     #[error("the journal's plan of {operation} cannot be read: {source}")]
     Plan {
@@ -202,9 +195,9 @@ fn describe(with: &[Collision]) -> String {
         .join(", ")
 }
 
-impl MoveError {
+impl Hint for MoveError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<Advice> {
+    fn hint(&self) -> Option<Advice> {
         match self {
             MoveError::Page(q) => q.hint(),
             MoveError::Collision { .. } => Some(

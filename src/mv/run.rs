@@ -12,6 +12,7 @@ use crate::clock::Now;
 use crate::collections::{Collection, regen};
 use crate::fault;
 use crate::fsio;
+use crate::fsio::FileError;
 use crate::git::Commit;
 use crate::key;
 use crate::manifest::Manifest;
@@ -285,11 +286,11 @@ fn remove(vault: &Vault, path: &str) -> Result<(), MoveError> {
 }
 
 fn io(action: &'static str, path: &std::path::Path, source: std::io::Error) -> MoveError {
-    MoveError::Io {
+    MoveError::Io(FileError {
         action,
         path: path.to_path_buf(),
         source,
-    }
+    })
 }
 
 /// Regenerate the collections and the index the plan names; the pages written.

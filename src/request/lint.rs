@@ -1,7 +1,7 @@
 //! `lint`: the health checks, after bringing the manifest up to date.
 
 use super::{Ending, Refresh, Report, Request};
-use crate::failure::Failure;
+use crate::failure::{Failure, Hint};
 use crate::lint::LintReport;
 use crate::session::Session;
 

@@ -37,7 +37,7 @@ pub use scan::Scan;
 pub use sync::Sync;
 pub use tasks::{Done, TasksAdd, TasksList};
 
-use crate::failure::{Action, Advice, Failure};
+use crate::failure::{Action, Advice, Failure, Hint};
 use crate::runstate::{Journaled, RunDir};
 use crate::scan::Freshness;
 use crate::session::Session;
@@ -201,35 +201,13 @@ pub enum Ending {
     IngestOpen,
 }
 
-crate::hints!(
-    crate::collections::affected::AffectedError,
-    crate::brief::BriefError,
-    crate::collections::regen::RegenError,
-    crate::git::GitError,
-    crate::index::IndexError,
-    crate::ingest::IngestError,
-    crate::runstate::RunStateError,
-    crate::runstate::RestoreError,
-    crate::session::SessionError,
-    crate::status::StatusError,
-    crate::init::InitError,
-    crate::lint::LintError,
-    crate::manifest::ManifestError,
-    crate::mv::MoveError,
-    crate::query::QueryError,
-    crate::scan::ScanError,
-    crate::search::SearchError,
-    crate::tasks::TaskError,
-    crate::vault::VaultError,
-);
-
-impl crate::failure::Hint for crate::fmt::FmtError {
+impl Hint for crate::fmt::FmtError {
     fn hint(&self) -> Option<Advice> {
         None
     }
 }
 
-impl crate::failure::Hint for crate::ingest::FinalizeFailed {
+impl Hint for crate::ingest::FinalizeFailed {
     fn hint(&self) -> Option<Advice> {
         Some(self.error.finalize_hint())
     }

@@ -7,6 +7,7 @@
 //! that was made before the kill is recognised by its trailer, and its index brought up to it.
 
 use super::{RunDir, RunStateError};
+use crate::fsio::FileError;
 use crate::git::{self, Commit, GitError};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -23,7 +24,7 @@ const SLACK: Duration = Duration::from_secs(2);
 /// A commit under way.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct Started {
-    /// The life tag of the process committing ([`crate::live`]).
+    /// The life tag of the process committing ([`crate::life`]).
     owner: String,
     /// Its process id, for a person reading the file.
     pid: u32,
@@ -100,7 +101,7 @@ fn clear_locks(vault_root: &Path, run: &RunDir) -> Result<(), GitError> {
         Err(RunStateError::Untrusted { .. }) => None,
         other => other.map_err(record_error)?,
     };
-    let gone = record.filter(|r| !r.owner.is_empty() && !crate::live::alive(run.path(), &r.owner));
+    let gone = record.filter(|r| !r.owner.is_empty() && !crate::life::alive(run.path(), &r.owner));
     let mut locks = git::lock_files(vault_root)?;
     for lock in &locks {
         let its = gone.as_ref().is_some_and(|r| dates_from(lock, r));
@@ -119,10 +120,12 @@ fn clear_locks(vault_root: &Path, run: &RunDir) -> Result<(), GitError> {
         );
     }
     for lock in &locks {
-        crate::fsio::remove_durably(lock).map_err(|source| GitError::Io {
-            action: "remove the lock file a killed commit left",
-            path: lock.clone(),
-            source,
+        crate::fsio::remove_durably(lock).map_err(|source| {
+            GitError::Io(FileError {
+                action: "remove the lock file a killed commit left",
+                path: lock.clone(),
+                source,
+            })
         })?;
     }
     if gone.is_some() {
@@ -156,35 +159,27 @@ fn now_ns() -> i128 {
 
 fn record_error(e: RunStateError) -> GitError {
     match e {
-        RunStateError::Io {
-            action,
-            path,
-            source,
-        } => GitError::Io {
-            action,
-            path,
-            source,
-        },
-        RunStateError::Corrupt { path, source } => GitError::Io {
+        RunStateError::Io(e) => GitError::Io(e),
+        RunStateError::Corrupt { path, source } => GitError::Io(FileError {
             action: "read",
             path,
             source: std::io::Error::new(std::io::ErrorKind::InvalidData, source),
-        },
+        }),
         RunStateError::Untrusted {
             path, set_aside, ..
-        } => GitError::Io {
+        } => GitError::Io(FileError {
             action: "read",
             path,
             source: std::io::Error::other(format!(
                 "not written by Sparks on this device; set aside as {}",
                 set_aside.display()
             )),
-        },
-        RunStateError::Unfinished(op) => GitError::Io {
+        }),
+        RunStateError::Unfinished(op) => GitError::Io(FileError {
             action: "commit",
             path: run_path(),
             source: std::io::Error::other(format!("{op} is unfinished")),
-        },
+        }),
     }
 }
 

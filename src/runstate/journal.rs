@@ -10,6 +10,7 @@
 //! record is a leftover that the next operation overwrites and [`RunDir::journaled`] clears.
 
 use super::{Result, RunDir, RunStateError};
+use crate::fsio::FileError;
 use crate::operation::Operation;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
@@ -80,20 +81,24 @@ impl RunDir {
     /// The plan of the unfinished operation.
     pub fn journal_plan(&self) -> Result<String> {
         let path = self.file(PLAN);
-        let missing = || RunStateError::Io {
-            action: "read the plan of the unfinished operation from",
-            path: path.clone(),
-            source: std::io::Error::new(std::io::ErrorKind::NotFound, "it is gone"),
+        let missing = || {
+            RunStateError::Io(FileError {
+                action: "read the plan of the unfinished operation from",
+                path: path.clone(),
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, "it is gone"),
+            })
         };
         let mut bytes = self.read_sealed(PLAN)?.ok_or_else(missing)?;
         // The seal ends the plan with a newline; the plan did not have one.
         if bytes.ends_with(b"\n") {
             bytes.pop();
         }
-        String::from_utf8(bytes).map_err(|e| RunStateError::Io {
-            action: "read the plan of the unfinished operation from",
-            path: path.clone(),
-            source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+        String::from_utf8(bytes).map_err(|e| {
+            RunStateError::Io(FileError {
+                action: "read the plan of the unfinished operation from",
+                path: path.clone(),
+                source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+            })
         })
     }
 
@@ -109,10 +114,12 @@ impl RunDir {
             let key = key.ok_or_else(|| std::io::Error::other("no key"))?;
             crate::fsio::write_atomic(&plan, &key.seal(PLAN, e.plan.as_bytes().to_vec()))
         });
-        sealed.map_err(|source| RunStateError::Io {
-            action: "write",
-            path: plan,
-            source,
+        sealed.map_err(|source| {
+            RunStateError::Io(FileError {
+                action: "write",
+                path: plan,
+                source,
+            })
         })?;
         let record = Journaled {
             kind: e.operation.kind().to_string(),
@@ -148,13 +155,15 @@ impl RunDir {
     }
 
     fn update_journal(&self, change: impl FnOnce(&mut Journaled)) -> Result<()> {
-        let mut j = self.journaled()?.ok_or_else(|| RunStateError::Io {
-            action: "update",
-            path: self.file(RECORD),
-            source: std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "the unfinished operation's record is gone",
-            ),
+        let mut j = self.journaled()?.ok_or_else(|| {
+            RunStateError::Io(FileError {
+                action: "update",
+                path: self.file(RECORD),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "the unfinished operation's record is gone",
+                ),
+            })
         })?;
         change(&mut j);
         self.write(RECORD, &j)

@@ -3,7 +3,7 @@
 //! `scan --rebuild` never loses it. It holds the journal of an interrupted `mv`, `merge` or
 //! `ingest --revert` (`journal`), the record of the open ingest and how far its finalize got
 //! (`ingest`), the record of a commit under way (`commit`), the life locks of the Sparks
-//! processes at work ([`crate::live`]), and the watcher's lock, account and cookies (written by
+//! processes at work ([`crate::life`]), and the watcher's lock, account and cookies (written by
 //! the watcher's own module, `watch/record.rs`, through this one).
 //!
 //! Every record is written atomically; a record exists exactly while its operation is
@@ -26,6 +26,7 @@ pub use journal::{Entry, Journaled};
 pub use restore::{RestoreError, restore, restore_locked};
 pub use sync::SyncMerge;
 
+use crate::fsio::FileError;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::io;
@@ -38,15 +39,8 @@ pub const DIR: &str = crate::vault::RUN_DIR;
 #[derive(Debug, thiserror::Error)]
 pub enum RunStateError {
     /// Reading or writing it failed.
-    #[error("cannot {action} {}: {source}", path.display())]
-    Io {
-        /// What was being done.
-        action: &'static str,
-        /// The record.
-        path: PathBuf,
-        /// The cause.
-        source: io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] FileError),
     /// It does not read as the record it should be.
     #[error("{} is not a record this sparks can read: {source}", path.display())]
     Corrupt {
@@ -74,9 +68,9 @@ pub enum RunStateError {
     Unfinished(crate::operation::Operation),
 }
 
-impl RunStateError {
+impl crate::failure::Hint for RunStateError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<crate::failure::Advice> {
+    fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
             RunStateError::Corrupt { path, .. } => Some(crate::failure::Advice::say(format!(
                 "{} records an unfinished operation; a newer sparks may have written it. If \
@@ -88,7 +82,7 @@ impl RunStateError {
                  unfinished, start it again",
             )),
             RunStateError::Unfinished(op) => Some(finish_or_give_up(op)),
-            RunStateError::Io { .. } => None,
+            RunStateError::Io(_) => None,
         }
     }
 }
@@ -136,10 +130,12 @@ impl RunDir {
     /// Create the directory, ignored by git, and take this process's life lock in it; returns
     /// this process's life tag, which the records written next may name as their owner.
     pub(crate) fn ensure(&self) -> Result<&'static str> {
-        let io = |action, source| RunStateError::Io {
-            action,
-            path: self.path.clone(),
-            source,
+        let io = |action, source| {
+            RunStateError::Io(FileError {
+                action,
+                path: self.path.clone(),
+                source,
+            })
         };
         if !self.path.is_dir() {
             fs_err::create_dir_all(&self.path).map_err(|e| io("create", e))?;
@@ -148,7 +144,7 @@ impl RunDir {
         if !ignore.exists() {
             crate::fsio::write_atomic(&ignore, IGNORE_ALL).map_err(|e| io("write", e))?;
         }
-        crate::live::register(&self.path).map_err(|e| io("take a life lock in", e))
+        crate::life::register(&self.path).map_err(|e| io("take a life lock in", e))
     }
 
     /// The record `name`, if it exists and this device's Sparks wrote it.
@@ -166,10 +162,12 @@ impl RunDir {
     /// seal is set aside ([`RunStateError::Untrusted`]).
     fn read_sealed(&self, name: &str) -> Result<Option<Vec<u8>>> {
         let path = self.file(name);
-        let io = |action, source| RunStateError::Io {
-            action,
-            path: path.clone(),
-            source,
+        let io = |action, source| {
+            RunStateError::Io(FileError {
+                action,
+                path: path.clone(),
+                source,
+            })
         };
         let Some(mut bytes) = crate::fsio::read_if_exists(&path).map_err(|e| io("read", e))? else {
             return Ok(None);
@@ -206,11 +204,11 @@ impl RunDir {
                 why,
                 set_aside: dir,
             },
-            Err(source) => RunStateError::Io {
+            Err(source) => RunStateError::Io(FileError {
                 action: "set aside",
                 path,
                 source,
-            },
+            }),
         }
     }
 
@@ -227,10 +225,12 @@ impl RunDir {
         let written = self
             .sealed(name, value)
             .and_then(|bytes| crate::fsio::write_atomic(&path, &bytes));
-        written.map_err(|source| RunStateError::Io {
-            action: "write",
-            path,
-            source,
+        written.map_err(|source| {
+            RunStateError::Io(FileError {
+                action: "write",
+                path,
+                source,
+            })
         })
     }
 
@@ -241,10 +241,12 @@ impl RunDir {
         let created = self
             .sealed(name, value)
             .and_then(|bytes| crate::fsio::create_atomic(&path, &bytes));
-        created.map_err(|source| RunStateError::Io {
-            action: "write",
-            path,
-            source,
+        created.map_err(|source| {
+            RunStateError::Io(FileError {
+                action: "write",
+                path,
+                source,
+            })
         })
     }
 
@@ -275,10 +277,12 @@ impl RunDir {
     /// Remove the record `name` (there or not).
     pub(crate) fn remove(&self, name: &str) -> Result<()> {
         let path = self.file(name);
-        crate::fsio::remove_durably(&path).map_err(|source| RunStateError::Io {
-            action: "remove",
-            path,
-            source,
+        crate::fsio::remove_durably(&path).map_err(|source| {
+            RunStateError::Io(FileError {
+                action: "remove",
+                path,
+                source,
+            })
         })
     }
 }

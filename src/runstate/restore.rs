@@ -9,7 +9,7 @@
 //! is (the writer holding it keeps both up to date).
 
 use super::{OpenIngest, RunDir, RunStateError};
-use crate::failure::{Action, Advice};
+use crate::failure::{Action, Advice, Hint};
 use crate::lock::VaultLock;
 use crate::manifest::{Manifest, ManifestError, Mirrored};
 use std::path::Path;
@@ -41,9 +41,9 @@ pub enum RestoreError {
     },
 }
 
-impl RestoreError {
+impl Hint for RestoreError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<Advice> {
+    fn hint(&self) -> Option<Advice> {
         match self {
             RestoreError::RunState(e) => e.hint(),
             RestoreError::Manifest(e) => e.hint(),
@@ -62,7 +62,7 @@ impl RestoreError {
 pub fn restore(vault_root: &Path, manifest: &mut Manifest) -> Result<(), RestoreError> {
     let run = RunDir::of(vault_root);
     // A record's staged file a killed writer left: nothing else writes here to sweep it.
-    crate::live::sweep(run.path(), run.path());
+    crate::life::sweep(run.path(), run.path());
     if !run.has_leftovers() && agree(&run, manifest)? {
         return Ok(());
     }

@@ -51,9 +51,9 @@ pub enum ScanError {
     SetAside(std::io::Error),
 }
 
-impl ScanError {
+impl crate::failure::Hint for ScanError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<crate::failure::Advice> {
+    fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
             ScanError::Manifest(m) => m.hint(),
             ScanError::Root { .. } | ScanError::SetAside(_) => None,
@@ -96,7 +96,7 @@ pub fn scan(
     // is still at work.
     let run_dir = vault.root.join(crate::vault::RUN_DIR);
     for (path, name) in staged {
-        if crate::live::abandoned(&run_dir, &path, &name) {
+        if crate::life::abandoned(&run_dir, &path, &name) {
             let _ = fs_err::remove_file(&path);
         }
     }

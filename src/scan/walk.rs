@@ -191,7 +191,7 @@ impl Walk<'_> {
             };
             let text = name.to_string_lossy();
             if skipped_name(&text, file_type.is_dir(), depth + 1) {
-                if file_type.is_file() && crate::live::stager(&text).is_some() {
+                if file_type.is_file() && crate::life::stager(&text).is_some() {
                     self.staged.push((entry.path(), text.into_owned()));
                 }
                 continue;

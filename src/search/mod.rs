@@ -154,9 +154,9 @@ pub enum SearchError {
     Manifest(#[from] ManifestError),
 }
 
-impl SearchError {
+impl crate::failure::Hint for SearchError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<crate::failure::Advice> {
+    fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
             SearchError::Manifest(m) => m.hint(),
         }

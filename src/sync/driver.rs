@@ -9,6 +9,7 @@
 
 use super::rules::{self, Rule};
 use crate::fsio;
+use crate::fsio::FileError;
 use crate::git::{self, GitError};
 use crate::vault::{Vault, VaultError};
 use std::path::{Path, PathBuf};
@@ -33,15 +34,8 @@ const HEADER: &str =
 #[derive(Debug, thiserror::Error)]
 pub enum DriverError {
     /// `.gitattributes` could not be read or written.
-    #[error("cannot {action} {}: {source}", path.display())]
-    Io {
-        /// What was being done.
-        action: &'static str,
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] FileError),
     /// Git's configuration could not be written.
     #[error(transparent)]
     Git(#[from] GitError),
@@ -76,10 +70,12 @@ pub fn install(vault: &Vault) -> Result<bool, DriverError> {
     };
     register_unless_so(vault, &config)?;
     let path = vault.path(".gitattributes");
-    let io = |action, source| DriverError::Io {
-        action,
-        path: path.clone(),
-        source,
+    let io = |action, source| {
+        DriverError::Io(FileError {
+            action,
+            path: path.clone(),
+            source,
+        })
     };
     let old = fsio::read_if_exists(&path).map_err(|e| io("read", e))?;
     let text = old
@@ -121,10 +117,12 @@ pub fn install(vault: &Vault) -> Result<bool, DriverError> {
 fn command() -> Result<String, DriverError> {
     let exe = std::env::current_exe()
         .and_then(fs_err::canonicalize)
-        .map_err(|source| DriverError::Io {
-            action: "find the path of",
-            path: PathBuf::from("the sparks executable"),
-            source,
+        .map_err(|source| {
+            DriverError::Io(FileError {
+                action: "find the path of",
+                path: PathBuf::from("the sparks executable"),
+                source,
+            })
         })?;
     let quoted = format!("'{}'", exe.display().to_string().replace('\'', r"'\''"));
     Ok(format!("{quoted} merge-driver %O %A %B %P"))
@@ -166,11 +164,11 @@ pub fn ensure(vault: &Vault) -> Result<(), DriverError> {
         {
             match fs_err::create_dir(&path) {
                 Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
-                    return Err(DriverError::Io {
+                    return Err(DriverError::Io(FileError {
                         action: "create",
                         path,
                         source: e,
-                    });
+                    }));
                 }
                 _ => {}
             }
@@ -280,10 +278,12 @@ pub fn merge(
     };
     let read = |p: &Path| -> Result<String, DriverError> {
         let bytes = fsio::read_if_exists(p)
-            .map_err(|source| DriverError::Io {
-                action: "read",
-                path: p.to_path_buf(),
-                source,
+            .map_err(|source| {
+                DriverError::Io(FileError {
+                    action: "read",
+                    path: p.to_path_buf(),
+                    source,
+                })
             })?
             .unwrap_or_default();
         String::from_utf8(bytes).map_err(|_| unmerged("a version is not UTF-8 text".into()))
@@ -299,10 +299,12 @@ pub fn merge(
         Ok(None) => return Err(unmerged("Sparks has no rule for this file".into())),
         Err(e) => return Err(unmerged(e.to_string())),
     };
-    fsio::write_atomic(ours, merged.as_bytes()).map_err(|source| DriverError::Io {
-        action: "write",
-        path: ours.to_path_buf(),
-        source,
+    fsio::write_atomic(ours, merged.as_bytes()).map_err(|source| {
+        DriverError::Io(FileError {
+            action: "write",
+            path: ours.to_path_buf(),
+            source,
+        })
     })
 }
 

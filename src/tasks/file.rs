@@ -3,6 +3,7 @@
 
 use super::TaskError;
 use crate::fsio;
+use crate::fsio::FileError;
 use std::path::Path;
 
 /// The content of a new `Tasks.md`.
@@ -79,23 +80,14 @@ pub(super) fn heading_name(line: &str) -> Option<&str> {
 
 /// The bytes of the file; `None` when there is none.
 pub(super) fn load(path: &Path) -> Result<Option<Vec<u8>>, TaskError> {
-    fsio::read_if_exists(path).map_err(|source| TaskError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+    Ok(fsio::read_if_exists(path).map_err(FileError::at("read", path))?)
 }
 
 pub(super) fn write(path: &Path, text: &str) -> Result<(), TaskError> {
     if let Some(dir) = path.parent() {
-        fs_err::create_dir_all(dir).map_err(|source| TaskError::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
+        fs_err::create_dir_all(dir).map_err(FileError::at("create", dir))?;
     }
-    fsio::write_atomic(path, text.as_bytes()).map_err(|source| TaskError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+    Ok(fsio::write_atomic(path, text.as_bytes()).map_err(FileError::at("write", path))?)
 }
 
 /// Write `text` to `path` if the file still holds `old` (`None`: there was no file), so that
@@ -106,8 +98,6 @@ pub(super) fn replace(path: &Path, old: Option<&[u8]>, text: &str) -> Result<boo
         write(path, text)?;
         return Ok(true);
     };
-    fsio::replace_if_unchanged(path, old, text.as_bytes()).map_err(|source| TaskError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+    Ok(fsio::replace_if_unchanged(path, old, text.as_bytes())
+        .map_err(FileError::at("replace", path))?)
 }

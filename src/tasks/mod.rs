@@ -19,8 +19,9 @@ pub use list::{Filter, list};
 pub use report::{Added, Done, ListedTask, Task, TaskList, TaskState};
 
 use crate::clock::Now;
-use crate::failure::{Action, Advice};
+use crate::failure::{Action, Advice, Hint};
 use crate::fault;
+use crate::fsio::FileError;
 use crate::inbox::hints::{checkbox_task, ticked_task};
 use crate::key::key;
 use crate::lock::VaultLock;
@@ -41,13 +42,8 @@ pub enum TaskError {
     #[error("{0}")]
     Invalid(String),
     /// The file could not be read or written.
-    #[error("{}: {source}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] FileError),
     /// The file kept changing (a human editing it) while the command tried to rewrite it.
     #[error("{} changed {REWRITE_ATTEMPTS} times while it was being rewritten; nothing was changed", path.display())]
     Busy {
@@ -67,9 +63,9 @@ pub enum TaskError {
     Record(#[from] ScanError),
 }
 
-impl TaskError {
+impl Hint for TaskError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<Advice> {
+    fn hint(&self) -> Option<Advice> {
         match self {
             TaskError::Encoding { .. } => {
                 Some(Advice::say("save the file as UTF-8 and ").then_run(Action::Again))
@@ -80,7 +76,7 @@ impl TaskError {
             TaskError::Record(_) => {
                 Some(Advice::run(Action::Scan).then(" to bring the manifest up to date"))
             }
-            TaskError::Invalid(_) | TaskError::Io { .. } => None,
+            TaskError::Invalid(_) | TaskError::Io(_) => None,
         }
     }
 }
@@ -121,10 +117,7 @@ pub fn done_recorded(
 }
 
 fn lock(root: &Path) -> Result<VaultLock, TaskError> {
-    VaultLock::acquire(root).map_err(|source| TaskError::Io {
-        path: root.to_path_buf(),
-        source,
-    })
+    Ok(VaultLock::acquire(root).map_err(FileError::at("lock the vault at", root))?)
 }
 
 /// Add an open task `text` under `section` (created if missing), unless it is already open

@@ -6,7 +6,8 @@
 //! files and folders, which must not be links at all (a link inside the vault would let a
 //! remote point `inbox.md` at the manifest just as well).
 
-use crate::failure::Advice;
+use crate::failure::{Advice, Hint};
+use crate::fsio::FileError;
 use std::path::{Component, Path, PathBuf};
 
 /// A path that would take Sparks out of the vault, or through a link.
@@ -33,24 +34,19 @@ pub enum PathError {
         target: Option<PathBuf>,
     },
     /// Checking failed.
-    #[error("cannot check {}: {source}", path.display())]
-    Io {
-        /// The path being checked.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] FileError),
 }
 
-impl PathError {
+impl Hint for PathError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<Advice> {
+    fn hint(&self) -> Option<Advice> {
         match self {
             PathError::Link { .. } => Some(Advice::say(
                 "remove the link and put the file or folder itself in its place; if it came \
                  from the remote, take the file from an earlier commit",
             )),
-            PathError::NotInside { .. } | PathError::Io { .. } => None,
+            PathError::NotInside { .. } | PathError::Io(_) => None,
         }
     }
 }
@@ -99,7 +95,7 @@ pub fn checked(root: &Path, rel: &str) -> Result<PathBuf, PathError> {
             Ok(_) => {}
             // What does not exist yet has no link below it.
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
-            Err(source) => return Err(PathError::Io { path: at, source }),
+            Err(source) => return Err(FileError::at("check", at)(source).into()),
         }
     }
     Ok(root.join(rel))
@@ -132,7 +128,7 @@ pub fn check_layout(root: &Path) -> Result<(), PathError> {
         Ok(meta) if meta.file_type().is_symlink() => Err(link(&path)),
         Ok(_) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(source) => Err(PathError::Io { path, source }),
+        Err(source) => Err(FileError::at("check", path)(source).into()),
     };
     for rel in FILES.iter().chain(super::DIRS) {
         one(root.join(rel))?;

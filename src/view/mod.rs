@@ -95,14 +95,12 @@ pub enum ViewError {
     Server(std::io::Error),
 }
 
-crate::hints!(ViewError);
-
-impl ViewError {
+impl crate::failure::Hint for ViewError {
     /// What the user can do about it.
-    pub fn hint(&self) -> Option<&'static str> {
+    fn hint(&self) -> Option<crate::failure::Advice> {
         match self {
             ViewError::Addr(AddrError::NotLoopback { .. }) => Some(
-                "pass --allow-remote to listen there anyway, or use a loopback address such as 127.0.0.1:3030",
+                "pass --allow-remote to listen there anyway, or use a loopback address such as 127.0.0.1:3030".into(),
             ),
             _ => None,
         }

@@ -14,6 +14,7 @@
 //!   cookie. A reader whose cookie is gone knows the manifest reflects every file written
 //!   before it asked (git's fsmonitor daemon works the same way).
 
+use crate::fsio::FileError;
 use crate::runstate::RunDir;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, TryLockError};
@@ -121,12 +122,12 @@ impl WatchLock {
                         pid: pid_in(&mut file),
                     }));
                 }
-                Err(TryLockError::Error(e)) => return Err(at(e, "lock", &path)),
+                Err(TryLockError::Error(e)) => return Err(FileError::io("lock", &path)(e)),
             }
         }
-        file.set_len(0).map_err(|e| at(e, "write", &path))?;
-        file.rewind().map_err(|e| at(e, "write", &path))?;
-        writeln!(file, "{}", std::process::id()).map_err(|e| at(e, "write", &path))?;
+        file.set_len(0).map_err(FileError::io("write", &path))?;
+        file.rewind().map_err(FileError::io("write", &path))?;
+        writeln!(file, "{}", std::process::id()).map_err(FileError::io("write", &path))?;
         fs_err::create_dir_all(run.file(COOKIES))?;
         Ok(Ok(WatchLock { _file: file, run }))
     }
@@ -218,10 +219,6 @@ fn pid_in(file: &mut File) -> Option<u32> {
     file.rewind().ok()?;
     file.read_to_string(&mut text).ok()?;
     text.trim().parse().ok()
-}
-
-fn at(e: io::Error, action: &str, path: &Path) -> io::Error {
-    io::Error::new(e.kind(), format!("cannot {action} {}: {e}", path.display()))
 }
 
 #[cfg(test)]

@@ -546,39 +546,6 @@ pub fn chmod(path: &std::path::Path, mode: &str) {
     );
 }
 
-/// Settings that replace what differs between runs: temp paths, times, hashes, durations.
-#[macro_export]
-macro_rules! snapshot {
-    ($vault:expr, $value:expr) => {{
-        let root = $vault.root.display().to_string();
-        let dir = $vault.dir.path().display().to_string();
-        let mut settings = insta::Settings::clone_current();
-        settings.add_filter(&$crate::harness::regex_escape(&root), "[VAULT]");
-        settings.add_filter(&$crate::harness::regex_escape(&dir), "[TMP]");
-        settings.add_filter(
-            r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)",
-            "[TIME]",
-        );
-        settings.add_filter(r"\b[0-9a-f]{64}\b", "[HASH]");
-        settings.add_filter(r"\b[0-9a-f]{40}\b", "[SHA]");
-        settings.add_filter(r"in \d+ms", "in [N]ms");
-        settings.add_filter(r#""duration_(ms|ns)": \d+"#, r#""duration_$1": [N]"#);
-        settings.bind(|| insta::assert_snapshot!($value));
-    }};
-}
-
-/// Escape a literal for a regex filter.
-pub fn regex_escape(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars() {
-        if "\\.+*?()|[]{}^$#&-~".contains(c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// `rm sparks.db*`: the manifest, its WAL and shared memory, and its lock file.
 pub fn delete_manifest(v: &TestVault) {
     for entry in std::fs::read_dir(&v.root).expect("the vault") {

@@ -3,6 +3,7 @@
 // Test code may touch the disk through `std::fs`: a failing test names its line.
 #![allow(clippy::disallowed_methods)]
 
+mod filters;
 mod harness;
 
 mod affected;

@@ -4,6 +4,7 @@
 //! folders git does not carry); lint's `conflict-markers` lists the files that hold them.
 
 use crate::harness::{TestVault, git, git_output};
+use crate::snapshot;
 use crate::sync::{Devices, head, no_markers, sync};
 
 const PAGE: &str = "wiki/concepts/Shared.md";
@@ -57,10 +58,10 @@ fn a_sync_after_a_conflicted_pull_is_refused_and_pushes_no_marker() {
     assert!(d.b.read(PAGE).contains("<<<<<<< "), "{}", d.b.read(PAGE));
     // Mid-merge: refused, nothing committed, the remote as it was.
     let b_head = head(&d.b, &d.b.root);
-    let err = refused_sync(&d.b);
-    assert!(err.contains("git is in the middle of a merge"), "{err}");
-    assert!(err.contains("`git merge --abort`"), "{err}");
-    assert!(err.contains("`sparks sync`"), "{err}");
+    snapshot!(d.b, refused_sync(&d.b), @r"
+        error: git is in the middle of a merge in the repository holding [VAULT]: a plain git command stopped before it finished (on a conflict, most likely)
+        hint: finish the merge with git (resolve each conflict, `git add` the file, `git commit`) or abort it with `git merge --abort`, then run `sparks sync` (after an abort, the sync merges the same commits itself, Sparks' own files by their meaning)
+        ");
     assert_eq!(head(&d.b, &d.b.root), b_head);
     assert_eq!(head(&d.a, &d.bare()), remote);
     // The markers committed with git: refused, by file and line.
@@ -69,11 +70,10 @@ fn a_sync_after_a_conflicted_pull_is_refused_and_pushes_no_marker() {
         &d.b.root,
         &["commit", "-qam", "merged, markers and all"],
     );
-    let err = refused_sync(&d.b);
-    assert!(
-        err.contains(&format!("{PAGE} (line 6) holds git's conflict markers")),
-        "{err}"
-    );
+    snapshot!(d.b, refused_sync(&d.b), @r"
+        error: wiki/concepts/Shared.md (line 6) holds git's conflict markers (<<<<<<<, =======, >>>>>>>), which no Sparks commit takes and no sync pushes
+        hint: in each file, keep the text that should stay between the markers and delete the marker lines, then run the command again
+        ");
     let dry = d.b.run(&["sync", "--dry-run"]).code(1).stderr;
     assert!(dry.contains("conflict markers"), "{dry}");
     remote_has_no_markers(&d);

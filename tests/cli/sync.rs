@@ -4,6 +4,7 @@
 //! the manifest on both sides.
 
 use crate::harness::{TestVault, git};
+use crate::snapshot;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -336,17 +337,18 @@ fn sync_is_refused_during_an_ingest_without_a_remote_and_outside_git() {
     d.a.run(&["ingest", "--prepare"]).ok();
     let before = head(&d.a, &d.a.root);
     let r = d.a.run(&["sync"]).code(1);
-    assert!(r.stderr.contains("ingest 1 is open"), "{}", r.stderr);
-    assert!(r.stderr.contains("hint:"), "{}", r.stderr);
+    snapshot!(d.a, r.stderr, @r"
+        error: ingest 1 is open: a sync now would change the inbox under its batch
+        hint: run `sparks ingest --finalize`, or run `sparks ingest --abort`, then run `sparks sync`
+        ");
     assert_eq!(head(&d.a, &d.a.root), before, "nothing committed");
     // No such remote.
     d.b.write("wiki/concepts/Local.md", "local\n");
     let r = d.b.run(&["sync", "--remote", "elsewhere"]).code(1);
-    assert!(
-        r.stderr.contains("no remote named \"elsewhere\""),
-        "{}",
-        r.stderr
-    );
+    snapshot!(d.b, r.stderr, @r#"
+        error: the repository holding [VAULT] has no remote named "elsewhere"
+        hint: make the vault a git repository with a remote (`git init`, `git remote add origin URL`, a first commit), or name another remote (the vault's sparks.toml can: [sync] remote)
+        "#);
     assert_eq!(
         git(&d.b, &d.b.root, &["status", "--porcelain", "-uall"]).trim(),
         "?? wiki/concepts/Local.md"
@@ -354,11 +356,10 @@ fn sync_is_refused_during_an_ingest_without_a_remote_and_outside_git() {
     // No repository at all.
     let v = TestVault::new();
     let r = v.run(&["sync"]).code(1);
-    assert!(
-        r.stderr.contains("is not inside a git work tree"),
-        "{}",
-        r.stderr
-    );
+    snapshot!(v, r.stderr, @r"
+        error: [VAULT] is not inside a git work tree
+        hint: make the vault a git repository with a remote (`git init`, `git remote add origin URL`, a first commit)
+        ");
     // A bad remote name is a usage error.
     d.b.run(&["sync", "--remote", ""]).code(2);
 }

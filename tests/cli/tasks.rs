@@ -173,15 +173,11 @@ fn bad_task_input_is_refused_and_changes_nothing() {
     let v = TestVault::new();
     let before = tasks(&v);
     let r = add(&v, "Home", "first line\nsecond line").code(1);
-    assert!(r.stderr.contains("single line"), "{}", r.stderr);
+    snapshot!(v, r.stderr, @"error: the task text must be a single line");
     let r = add(&v, "Two\nlines", "task").code(1);
-    assert!(
-        r.stderr.contains("section must be a single line"),
-        "{}",
-        r.stderr
-    );
+    snapshot!(v, r.stderr, @"error: the section must be a single line");
     let r = add(&v, "Home", "   ").code(1);
-    assert!(r.stderr.contains("empty"), "{}", r.stderr);
+    snapshot!(v, r.stderr, @"error: the task text is empty");
     assert_eq!(tasks(&v), before);
 
     std::fs::remove_file(v.path(TASKS)).expect("remove Tasks.md");

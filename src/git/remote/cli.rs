@@ -3,6 +3,7 @@
 //! told, its words read for a timeout.
 
 use super::{Upstream, over_ssh, redact};
+use crate::fsio::FileError;
 use crate::git::GitError;
 use crate::git::merge::repo;
 use crate::git::run::{self, Stopped};
@@ -95,11 +96,11 @@ pub(super) fn run_git(
         error,
     };
     let ran = run::run(cmd, stall, progress).map_err(|stopped| match stopped {
-        Stopped::Spawn(source) => failed(GitError::Io {
+        Stopped::Spawn(source) => failed(GitError::Io(FileError {
             action: "run",
             path: PathBuf::from("git"),
             source,
-        }),
+        })),
         Stopped::Stalled(after) => failed(GitError::TimedOut {
             action,
             remote: up.remote.clone(),

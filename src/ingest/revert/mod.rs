@@ -23,6 +23,7 @@ use crate::clock::Now;
 use crate::collections::Collection;
 use crate::fault;
 use crate::fsio;
+use crate::fsio::FileError;
 use crate::git::Commit;
 use crate::lock::VaultLock;
 use crate::manifest::{Manifest, PageAction};
@@ -249,11 +250,7 @@ pub fn is_revert_of(j: &Journaled, id: i64) -> bool {
 /// The content of a file, `None` when there is none.
 fn read(vault: &Vault, rel: &str) -> Result<Option<Vec<u8>>, IngestError> {
     let path = vault.path(rel);
-    fsio::read_if_exists(&path).map_err(|source| IngestError::PageIo {
-        action: "read",
-        path,
-        source,
-    })
+    Ok(fsio::read_if_exists(&path).map_err(FileError::at("read", path))?)
 }
 
 /// blake3 of some content, hex.

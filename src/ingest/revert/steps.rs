@@ -8,6 +8,7 @@ use super::{hash, read};
 use crate::clock::Now;
 use crate::collections::{Collection, regen};
 use crate::fsio;
+use crate::fsio::FileError;
 use crate::inbox::Inbox;
 use crate::ingest::steps::{fingerprint, starts_with};
 use crate::ingest::{IngestError, REWRITE_ATTEMPTS, match_entries, read_inbox};
@@ -37,10 +38,12 @@ pub(super) fn put_back(
         }
         let new = restored(&bytes, plan.inbox_texts.as_ref(), &plan.entries, now)?;
         journal.journal_note(INBOX_AFTER, &fingerprint(&new))?;
-        let io = |source| IngestError::InboxIo {
-            action: "replace",
-            path: path.clone(),
-            source,
+        let io = |source| {
+            IngestError::Io(FileError {
+                action: "replace",
+                path: path.clone(),
+                source,
+            })
         };
         let replaced = match current {
             None => fsio::write_atomic(&path, &new).map(|()| true),
@@ -132,10 +135,12 @@ pub(super) fn restore_pages(vault: &Vault, plan: &Plan) -> Result<(), IngestErro
             });
         }
         let path = vault.path(rel);
-        let io = |action, source| IngestError::PageIo {
-            action,
-            path: path.clone(),
-            source,
+        let io = |action, source| {
+            IngestError::Io(FileError {
+                action,
+                path: path.clone(),
+                source,
+            })
         };
         match &p.before {
             None => fs_err::remove_file(&path).map_err(|e| io("remove", e))?,

@@ -1,6 +1,7 @@
 //! The page an `mv` or `merge` acts on, read for planning: resolved from the name given,
 //! refused when it is not a wiki page Sparks leaves to the user.
 
+use crate::fsio::FileError;
 use crate::key;
 use crate::manifest::Manifest;
 use crate::markdown::frontmatter::{self, Block, Frontmatter};
@@ -79,10 +80,12 @@ impl Page {
 
 /// A file's text; a file that is not UTF-8 cannot be rewritten.
 pub fn read_text(vault: &Vault, path: &str) -> Result<String, MoveError> {
-    let bytes = crate::fsio::read(&vault.path(path)).map_err(|source| MoveError::Io {
-        action: "read",
-        path: vault.path(path),
-        source,
+    let bytes = crate::fsio::read(&vault.path(path)).map_err(|source| {
+        MoveError::Io(FileError {
+            action: "read",
+            path: vault.path(path),
+            source,
+        })
     })?;
     String::from_utf8(bytes).map_err(|_| MoveError::NotText(path.to_string()))
 }

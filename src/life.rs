@@ -13,6 +13,7 @@
 // The lock is `std::fs::File::lock`, which fs-err does not wrap.
 #![allow(clippy::disallowed_methods)]
 
+use crate::file_error::FileError;
 use std::collections::HashSet;
 use std::fs::{File, TryLockError};
 use std::io;
@@ -63,15 +64,15 @@ pub fn register(run_dir: &Path) -> io::Result<&'static str> {
     let staged = tempfile::Builder::new()
         .prefix(".new-")
         .tempfile_in(&dir)
-        .map_err(|e| at(e, "create a life file in", &dir))?;
+        .map_err(FileError::io("create a life file in", &dir))?;
     staged
         .as_file()
         .lock()
-        .map_err(|e| at(e, "lock", staged.path()))?;
+        .map_err(FileError::io("lock", staged.path()))?;
     let path = dir.join(&tag);
     let lock = staged
         .persist(&path)
-        .map_err(|e| at(e.error, "create", &path))?;
+        .map_err(|e| FileError::io("create", &path)(e.error))?;
     let life = Life {
         tag,
         run_dir: run_dir.to_path_buf(),
@@ -224,13 +225,6 @@ pub fn sweep_once(dir: &Path) {
     if swept.insert(dir.to_path_buf()) {
         sweep(dir, &life.run_dir);
     }
-}
-
-fn at(err: io::Error, action: &str, path: &Path) -> io::Error {
-    io::Error::new(
-        err.kind(),
-        format!("failed to {action} `{}`: {err}", path.display()),
-    )
 }
 
 #[cfg(test)]
