@@ -729,7 +729,7 @@ fn a_corrupt_manifest_is_a_clear_error_and_rebuild_recovers_the_derived_state() 
     let run = v.run(&["scan", "--rebuild"]).ok();
     snapshot!(v, run.stderr, @r"
         set the old manifest aside as [VAULT]/sparks.db.old-[STAMP]
-        warning: the history of ingests could not be carried over from [VAULT]/sparks.db.old-[STAMP] (manifest [VAULT]/sparks.db.old-[STAMP]: database disk image is malformed): `ingest --list` starts afresh, and earlier ingests cannot be reverted
+        warning: the history of ingests could not be carried over from [VAULT]/sparks.db.old-[STAMP] (manifest [VAULT]/sparks.db.old-[STAMP]: database disk image is malformed): the list of ingests starts afresh, and earlier ingests cannot be reverted
         ");
     assert_eq!(links(&v, "wiki/entities/A.md"), links_before);
     v.run(&["lint", "--check", "broken-links"]).ok();
