@@ -479,6 +479,17 @@ fn open(vault_root: &Path) -> Result<Option<Repository>, git2::Error> {
     }
 }
 
+/// The repository-relative paths a diff's deltas lead to (their new side), those that are
+/// UTF-8.
+fn new_paths<'d>(diff: &'d git2::Diff<'_>) -> impl Iterator<Item = String> + 'd {
+    diff.deltas().filter_map(|d| {
+        d.new_file()
+            .path()
+            .and_then(Path::to_str)
+            .map(str::to_string)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::commit::{ADD_TRIES, again_while_growing};

@@ -94,14 +94,7 @@ pub fn marked_to_push(vault_root: &Path, base: &str) -> Result<Vec<Marked>, GitE
     let diff = repo
         .diff_tree_to_tree(base.as_ref(), Some(&head), Some(&mut opts))
         .map_err(git)?;
-    let changed: Vec<String> = diff
-        .deltas()
-        .filter_map(|d| {
-            d.new_file()
-                .path()
-                .and_then(Path::to_str)
-                .map(str::to_string)
-        })
+    let changed: Vec<String> = super::new_paths(&diff)
         .filter(|p| p.starts_with(prefix.as_str()))
         .collect();
     Ok(marked_in_work_tree(&workdir, &prefix, &changed))

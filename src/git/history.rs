@@ -67,14 +67,7 @@ pub fn ingest_pages(
         let diff = repo
             .diff_tree_to_tree(parent.as_ref(), Some(&tree), None)
             .map_err(&git)?;
-        let mut pages: Vec<String> = diff
-            .deltas()
-            .filter_map(|d| {
-                d.new_file()
-                    .path()
-                    .and_then(Path::to_str)
-                    .map(str::to_string)
-            })
+        let mut pages: Vec<String> = super::new_paths(&diff)
             .filter_map(|p| p.strip_prefix(&wiki).map(|rest| format!("wiki/{rest}")))
             .filter(|p| {
                 p != "wiki/log.md" && p != "wiki/index.md" && !p.starts_with("wiki/collections/")
