@@ -263,7 +263,7 @@ impl Server {
     )]
     async fn sparks_sync(&self, Parameters(a): Parameters<SyncArgs>) -> CallToolResult {
         self.runner
-            .call(request::Sync::new(a.remote, a.dry_run))
+            .call(request::SyncVault::new(a.remote, a.dry_run))
             .await
     }
 

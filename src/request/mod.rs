@@ -34,7 +34,7 @@ pub use query::{Query, QueryAnswer};
 pub use read::{Affected, SEARCH_LIMIT, Search, Status};
 pub use regen::Regen;
 pub use scan::Scan;
-pub use sync::Sync;
+pub use sync::SyncVault;
 pub use tasks::{Done, TasksAdd, TasksList};
 
 use crate::failure::{Action, Advice, Failure, Hint};

@@ -8,13 +8,13 @@ use crate::sync::{SyncOptions, SyncReport};
 /// `sync`: with `remote` (else the configured or upstream one), or only saying what it would
 /// do.
 #[derive(Debug, Clone)]
-pub struct Sync {
+pub struct SyncVault {
     options: SyncOptions,
 }
 
-impl Sync {
+impl SyncVault {
     /// A sync with this remote (none: the configured one), for real or as a dry run.
-    pub fn new(remote: Option<String>, dry_run: bool) -> Result<Sync, Failure> {
+    pub fn new(remote: Option<String>, dry_run: bool) -> Result<SyncVault, Failure> {
         if let Some(r) = &remote
             && (r.trim().is_empty() || r.starts_with('-'))
         {
@@ -22,7 +22,7 @@ impl Sync {
                 "remote {r:?} is not a remote's name"
             )));
         }
-        Ok(Sync {
+        Ok(SyncVault {
             options: SyncOptions {
                 remote,
                 dry_run,
@@ -34,13 +34,13 @@ impl Sync {
     /// The same sync, asked for by the person at this device (the command line): naming the
     /// remote `sparks.toml` names accepts that setting here. Not for an agent's call, which
     /// must not redirect the device's next syncs.
-    pub fn from_this_device(mut self) -> Sync {
+    pub fn from_this_device(mut self) -> SyncVault {
         self.options.accept_remote = true;
         self
     }
 }
 
-impl Request for Sync {
+impl Request for SyncVault {
     type Report = SyncReport;
 
     fn writes(&self) -> bool {

@@ -46,7 +46,7 @@ pub struct SyncArgs {
 
 /// Run `sync`.
 pub fn run(ctx: &Ctx, args: SyncArgs) -> anyhow::Result<Exit> {
-    let request = request::Sync::new(args.remote, args.dry_run)?.from_this_device();
+    let request = request::SyncVault::new(args.remote, args.dry_run)?.from_this_device();
     // A long fetch or push shows its objects moving on a terminal.
     let mut report = ctx.run_showing(request, args.json)?;
     // Its hints are advice in sentences, not a bare command line (as a lint note's is).
