@@ -38,6 +38,7 @@ pub mod manifest;
 pub mod markdown;
 pub mod markers;
 pub mod mcp;
+pub mod memory;
 pub mod mv;
 pub mod par;
 pub mod paths;

@@ -13,7 +13,8 @@
 //!
 //! Where the operating system gives no events (or its limit of watches is reached) the
 //! watcher scans the vault at an interval instead, and says so once. Idle, it waits on its
-//! channel: no timer, no polling, no writes.
+//! channel: no timer, no polling, no writes, and without what the burst freed
+//! ([`crate::memory::give_back`] after each).
 
 mod events;
 
@@ -176,6 +177,8 @@ pub fn start(site: &Site, options: Options, listen: Listener) -> Result<Started,
     let mut manifest = session.manifest()?;
     let found = scan::rescan(&vault, &mut manifest, &now)?.touched;
     drop(manifest);
+    drop(session);
+    crate::memory::give_back();
     let state = WatchState {
         pid: std::process::id(),
         since: now.timestamp.clone(),
@@ -373,6 +376,8 @@ impl Run {
                 (self.listen)(Note::Failed(e.to_string()));
             }
         }
+        // The burst's connection is closed: what it held goes back while the watcher idles.
+        crate::memory::give_back();
     }
 
     fn scan(&self, work: &Pending) -> Result<scan::Touched, WatchError> {
