@@ -376,8 +376,6 @@ impl Run {
                 (self.listen)(Note::Failed(e.to_string()));
             }
         }
-        // The burst's connection is closed: what it held goes back while the watcher idles.
-        crate::memory::give_back();
     }
 
     fn scan(&self, work: &Pending) -> Result<scan::Touched, WatchError> {
@@ -394,6 +392,11 @@ impl Run {
                 scan::scan_paths(&self.vault, &mut manifest, &paths, now.ns)?
             }
         };
+        // The burst's connection closed, what it held goes back while the watcher idles (a
+        // reader's cookie alone, which scans nothing, costs nothing here).
+        drop(manifest);
+        drop(session);
+        crate::memory::give_back();
         Ok(report.touched)
     }
 
