@@ -691,7 +691,8 @@ by_size("The watcher (issue 36)",
         "1,500 new pages written at once until `query --no-refresh` answers all of them; the "
         "watcher's CPU time while idle; its peak RSS, its RSS at the end of the idle window, and "
         "that of a second watcher started with the allocator's default delay "
-        "(`MIMALLOC_PURGE_DELAY=10`; a long-running command sets it to 0 for itself).",
+        "(`MIMALLOC_PURGE_DELAY=10`; a long-running command sets the delay to 0 in process unless "
+        "the variable is set).",
         ["watch_query_cold", "watch_query_warm", "watch_latency", "watch_storm", "watch_idle",
          "watch_rss", "watch_idle_rss", "watch_idle_rss_delayed"])
 by_size("Sync (issue 37)",

@@ -18,7 +18,8 @@ Appends to RESULTS (bench.sh's TSV: size id label floor status runs median min m
   CPU seconds; the note gives the share of one core);
 - watch_rss: the watcher's peak resident memory (VmHWM) over the whole run;
 - watch_idle_rss: its resident memory (VmRSS) at the end of the idle window (a long-running
-  command sets MIMALLOC_PURGE_DELAY=0 for itself: the allocator returns freed memory at once);
+  command sets mimalloc's purge delay to 0 in process, unless MIMALLOC_PURGE_DELAY is set: the
+  allocator returns freed memory at once);
 - watch_idle_rss_delayed: the same for a second watcher started with MIMALLOC_PURGE_DELAY=10,
   the allocator's own default (freed memory returned at its next call, which an idle watcher
   never makes), measured after its first scan and IDLE_SECONDS / 10 of idling.

@@ -21,6 +21,7 @@ pub mod key;
 pub mod life;
 pub mod lock;
 pub mod markers;
+pub mod memory;
 pub mod operation;
 pub mod par;
 pub mod paths;

@@ -71,6 +71,11 @@ fn code(path: &Path) -> String {
     if path.ends_with("tests.rs") {
         return String::new();
     }
+    without_comments(text)
+}
+
+/// `text` without its `//` comments.
+fn without_comments(text: &str) -> String {
     text.lines()
         .map(|l| l.split("//").next().unwrap_or_default())
         .collect::<Vec<_>>()
@@ -666,4 +671,58 @@ fn code_of(text: &str) -> String {
     let p = dir.path().join("x.rs");
     fs_err::write(&p, text).unwrap();
     code(&p).trim_end().to_string()
+}
+
+/// The files of `src/`, by path there, that allow unsafe code (an attribute, comments aside).
+fn allowing_unsafe(files: &[(String, String)]) -> Vec<String> {
+    files
+        .iter()
+        .filter(|(_, code)| code.contains("allow(unsafe_code)"))
+        .map(|(rel, _)| rel.clone())
+        .collect()
+}
+
+#[test]
+fn unsafe_code_is_allowed_in_the_one_audited_module_only() {
+    let manifest = fs_err::read_to_string(Path::new(ROOT).join("Cargo.toml")).unwrap();
+    assert!(
+        manifest.contains("[lints.rust]\nunsafe_code = \"deny\""),
+        "Cargo.toml's [lints.rust] denies unsafe code"
+    );
+    // Test code included: a unit test may not allow it either.
+    let src = Path::new(ROOT).join("src");
+    let files: Vec<(String, String)> = sources(&src)
+        .into_iter()
+        .map(|file| {
+            let rel = file
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (
+                rel,
+                without_comments(&fs_err::read_to_string(&file).unwrap()),
+            )
+        })
+        .collect();
+    assert_eq!(allowing_unsafe(&files), ["memory.rs"]);
+    let planted = [
+        (
+            "memory.rs".to_string(),
+            "#![allow(unsafe_code)]".to_string(),
+        ),
+        (
+            "scan/walk.rs".to_string(),
+            "#[allow(unsafe_code)]\nfn f() {}".to_string(),
+        ),
+        (
+            "fsio.rs".to_string(),
+            "// allow(unsafe_code) in a comment".to_string(),
+        ),
+    ];
+    let planted: Vec<(String, String)> = planted
+        .into_iter()
+        .map(|(rel, text)| (rel, without_comments(&text)))
+        .collect();
+    assert_eq!(allowing_unsafe(&planted), ["memory.rs", "scan/walk.rs"]);
 }

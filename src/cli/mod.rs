@@ -5,7 +5,6 @@
 pub mod commands;
 pub mod exit;
 pub mod hint;
-mod idle;
 mod interrupt;
 pub mod number;
 pub mod output;
@@ -316,7 +315,9 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
     // A long-running front end stops cleanly by itself, and idles without the memory its last
     // burst freed; any other command is interrupted.
     match cli.command {
-        Command::Serve(_) | Command::View(_) | Command::Watch(_) => idle::give_back_freed_memory(),
+        Command::Serve(_) | Command::View(_) | Command::Watch(_) => {
+            crate::memory::for_long_running()
+        }
         _ => interrupt::install(ctx.place.clone(), command_line()),
     }
     use commands::*;

@@ -14,7 +14,8 @@
 //!
 //! Where the operating system gives no events (or its limit of watches is reached) the
 //! watcher scans the vault at an interval instead, and says so once. Idle, it waits on its
-//! channel: no timer, no polling, no writes.
+//! channel: no timer, no polling, no writes, and without what the burst freed
+//! ([`crate::memory::give_back`] after each).
 
 mod events;
 mod follow;
@@ -180,6 +181,8 @@ pub fn start(place: &Place, options: Options, listen: Listener) -> Result<Starte
     let mut manifest = session.manifest()?;
     let found = scan::rescan(&vault, &mut manifest, &now)?.touched;
     drop(manifest);
+    drop(session);
+    crate::memory::give_back();
     let state = WatchState {
         pid: std::process::id(),
         since: now.timestamp.clone(),
@@ -393,6 +396,11 @@ impl Run {
                 scan::scan_paths(&self.vault, &mut manifest, &paths, now.ns)?
             }
         };
+        // The burst's connection closed, what it held goes back while the watcher idles (a
+        // reader's cookie alone, which scans nothing, costs nothing here).
+        drop(manifest);
+        drop(session);
+        crate::memory::give_back();
         Ok(report.touched)
     }
 

@@ -18,6 +18,9 @@ mod fmt;
 mod git;
 mod help;
 mod hostile;
+// Resident memory and environments read in /proc.
+#[cfg(target_os = "linux")]
+mod idle_memory;
 mod index;
 mod ingest;
 mod init;

@@ -104,7 +104,7 @@ Harmless text after the payloads.
 
 /// The fixture: pages of every kind, links of every status, payloads, and things outside the
 /// vault that must stay unreachable.
-fn fixture() -> TestVault {
+pub(crate) fn fixture() -> TestVault {
     let v = TestVault::new();
     v.write(
         "wiki/entities/Garden Plan.md",
@@ -205,7 +205,7 @@ impl Server {
         Server::spawn(v.cmd(&args))
     }
 
-    fn spawn(mut cmd: Command) -> Server {
+    pub(crate) fn spawn(mut cmd: Command) -> Server {
         let mut child = cmd
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -1315,24 +1315,27 @@ fn requests_are_logged_on_stderr() {
     assert!(log.contains("GET /nothing 404 "), "{log}");
 }
 
+/// A directory holding an `xdg-open` that runs `script` (a shell command), for a PATH.
+#[cfg(unix)]
+pub(crate) fn opener(v: &TestVault, script: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = v.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let opener = bin.join("xdg-open");
+    std::fs::write(&opener, format!("#!/bin/sh\n{script}\n")).unwrap();
+    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+    bin
+}
+
 #[cfg(unix)]
 #[test]
 fn open_launches_the_browser_and_a_missing_opener_is_only_a_warning() {
-    use std::os::unix::fs::PermissionsExt;
     let v = fixture();
-    let bin = v.dir.path().join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
     let record = v.dir.path().join("opened.txt");
-    let opener = bin.join("xdg-open");
-    std::fs::write(
-        &opener,
-        format!(
-            "#!/bin/sh\nprintf '%s\\n' \"$1\" > '{}'\n",
-            record.display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bin = opener(
+        &v,
+        &format!("printf '%s\\n' \"$1\" > '{}'", record.display()),
+    );
     let mut cmd = v.cmd(&["view", "--addr", "127.0.0.1:0", "--open"]);
     cmd.env("PATH", format!("{}:/usr/bin:/bin", bin.display()));
     let s = Server::spawn(cmd);

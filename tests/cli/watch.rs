@@ -9,7 +9,7 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 /// A hand-written concept page (no scan follows it).
-fn concept(v: &TestVault, name: &str, body: &str) {
+pub(crate) fn concept(v: &TestVault, name: &str, body: &str) {
     v.write(
         &format!("wiki/concepts/{name}.md"),
         format!(
@@ -107,13 +107,13 @@ fn every_read_command_sees_a_page_written_by_hand_and_no_refresh_does_not() {
 }
 
 /// A running `sparks watch --json`, its stdout read line by line.
-struct Watch {
+pub(crate) struct Watch {
     child: Child,
     lines: Receiver<String>,
 }
 
 impl Watch {
-    fn start(v: &TestVault, extra: &[&str]) -> Watch {
+    pub(crate) fn start(v: &TestVault, extra: &[&str]) -> Watch {
         let mut args = vec!["watch", "--json"];
         args.extend_from_slice(extra);
         let mut child = v
@@ -140,12 +140,12 @@ impl Watch {
     }
 
     #[cfg(unix)]
-    fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.child.id()
     }
 
     /// The changes applied so far (one JSON object a line).
-    fn applied(&self) -> Vec<Value> {
+    pub(crate) fn applied(&self) -> Vec<Value> {
         self.lines
             .try_iter()
             .map(|l| serde_json::from_str(&l).unwrap_or_else(|e| panic!("a JSON line ({e}): {l}")))
@@ -193,7 +193,7 @@ fn status(v: &TestVault) -> Value {
 }
 
 #[track_caller]
-fn wait_for(mut done: impl FnMut() -> bool, what: &str) {
+pub(crate) fn wait_for(mut done: impl FnMut() -> bool, what: &str) {
     let deadline = Instant::now() + Duration::from_secs(20);
     while !done() {
         assert!(Instant::now() < deadline, "timed out waiting for {what}");
@@ -392,64 +392,6 @@ fn what_changed_before_the_watcher_started_is_told_as_one_change() {
         "{first}"
     );
     assert!(status(&v)["watch"]["last_event"].is_string());
-}
-
-/// A long-running command gives back what a burst freed while it idles: mimalloc's purge delay
-/// is zero and glibc has one arena in its environment (`/proc/PID/environ`), unless the user
-/// set them; the process that does so is the one started (its id, which `status` names).
-#[cfg(target_os = "linux")]
-#[test]
-fn a_watcher_gives_back_freed_memory_unless_told_otherwise() {
-    const PURGE: &str = "MIMALLOC_PURGE_DELAY";
-    const TUNABLES: &str = "GLIBC_TUNABLES";
-    let ours = [
-        format!("{PURGE}=0"),
-        format!("{TUNABLES}=glibc.malloc.arena_max=1"),
-    ];
-    let theirs = [
-        format!("{PURGE}=25"),
-        format!("{TUNABLES}=glibc.malloc.check=0"),
-    ];
-    let cases = [
-        (vec![], ours.to_vec()),
-        (
-            vec![theirs[0].clone()],
-            vec![theirs[0].clone(), ours[1].clone()],
-        ),
-        (theirs.to_vec(), theirs.to_vec()),
-    ];
-    for (set, mut want) in cases {
-        want.sort();
-        let v = TestVault::new();
-        let mut cmd = v.cmd(&["watch", "--json"]);
-        cmd.env_remove(PURGE).env_remove(TUNABLES);
-        for var in &set {
-            let (name, value) = var.split_once('=').expect("NAME=value");
-            cmd.env(name, value);
-        }
-        let mut child = cmd
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start sparks watch");
-        wait_for(
-            || status(&v)["watch"]["since"].is_string(),
-            "the watcher to start",
-        );
-        let pid = status(&v)["watch"]["pid"].clone();
-        let environ = std::fs::read(format!("/proc/{}/environ", child.id()));
-        child.kill().expect("kill the watcher");
-        let _ = child.wait();
-        assert_eq!(pid, child.id());
-        let mut found: Vec<String> = environ
-            .expect("environ")
-            .split(|b| *b == 0)
-            .map(|var| String::from_utf8_lossy(var).into_owned())
-            .filter(|var| var.starts_with(PURGE) || var.starts_with(TUNABLES))
-            .collect();
-        found.sort();
-        assert_eq!(found, want, "set by the user: {set:?}");
-    }
 }
 
 #[cfg(target_os = "linux")]
