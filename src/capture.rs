@@ -82,13 +82,7 @@ pub fn capture(
 ) -> Result<Captured, CaptureError> {
     let content = crate::inbox::capture_text(text)?;
     let path = vault.path(INBOX);
-    let io = |action, source| {
-        CaptureError::Io(FileError {
-            action,
-            path: path.clone(),
-            source,
-        })
-    };
+    let io = |action, source| CaptureError::Io(FileError::at(action, path.clone())(source));
     let _lock = VaultLock::acquire(&vault.root).map_err(|e| io("lock the vault of", e))?;
     for _ in 0..ATTEMPTS {
         let read = fsio::read_if_exists(&path).map_err(|e| io("read", e))?;

@@ -52,11 +52,9 @@ pub fn write_paths(
         let expected = super::history::file(&repo, from.as_ref(), path).map_err(&git)?;
         let wanted = super::history::file(&repo, Some(&to), path).map_err(&git)?;
         let file = crate::vault::checked_under(&work, path).map_err(|e| {
-            GitError::Io(FileError {
-                action: "write",
-                path: work.join(path),
-                source: std::io::Error::new(std::io::ErrorKind::InvalidInput, e.to_string()),
-            })
+            GitError::Io(FileError::at("write", work.join(path))(
+                std::io::Error::new(std::io::ErrorKind::InvalidInput, e.to_string()),
+            ))
         })?;
         let taken = |p: &str| to.get_path(Path::new(p)).is_ok() || work.join(p).exists();
         write_one(
@@ -96,11 +94,7 @@ fn write_one(
     out: &mut Written,
 ) -> Result<(), GitError> {
     let io = |action: &'static str, source| {
-        GitError::Io(FileError {
-            action,
-            path: file.to_path_buf(),
-            source,
-        })
+        GitError::Io(FileError::at(action, file.to_path_buf())(source))
     };
     for _ in 0..TRIES {
         let now = crate::fsio::read_if_exists(file).map_err(|e| io("read", e))?;

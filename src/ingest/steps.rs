@@ -168,11 +168,7 @@ impl Run<'_> {
                 (&fingerprint(&bytes), &fingerprint(&new)),
             )?;
             let replaced = fsio::replace_if_unchanged(&path, &bytes, &new).map_err(|source| {
-                IngestError::Io(FileError {
-                    action: "replace",
-                    path: path.clone(),
-                    source,
-                })
+                IngestError::Io(FileError::at("replace", path.clone())(source))
             })?;
             if replaced {
                 return Ok(inbox.entries.len() - remove.len());

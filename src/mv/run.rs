@@ -286,11 +286,7 @@ fn remove(vault: &Vault, path: &str) -> Result<(), MoveError> {
 }
 
 fn io(action: &'static str, path: &std::path::Path, source: std::io::Error) -> MoveError {
-    MoveError::Io(FileError {
-        action,
-        path: path.to_path_buf(),
-        source,
-    })
+    MoveError::Io(FileError::at(action, path.to_path_buf())(source))
 }
 
 /// Regenerate the collections and the index the plan names; the pages written.

@@ -121,11 +121,10 @@ fn clear_locks(vault_root: &Path, run: &RunDir) -> Result<(), GitError> {
     }
     for lock in &locks {
         crate::fsio::remove_durably(lock).map_err(|source| {
-            GitError::Io(FileError {
-                action: "remove the lock file a killed commit left",
-                path: lock.clone(),
-                source,
-            })
+            GitError::Io(FileError::at(
+                "remove the lock file a killed commit left",
+                lock.clone(),
+            )(source))
         })?;
     }
     if gone.is_some() {
@@ -160,26 +159,18 @@ fn now_ns() -> i128 {
 fn record_error(e: RunStateError) -> GitError {
     match e {
         RunStateError::Io(e) => GitError::Io(e),
-        RunStateError::Corrupt { path, source } => GitError::Io(FileError {
-            action: "read",
-            path,
-            source: std::io::Error::new(std::io::ErrorKind::InvalidData, source),
-        }),
+        RunStateError::Corrupt { path, source } => GitError::Io(FileError::at("read", path)(
+            std::io::Error::new(std::io::ErrorKind::InvalidData, source),
+        )),
         RunStateError::Untrusted {
             path, set_aside, ..
-        } => GitError::Io(FileError {
-            action: "read",
-            path,
-            source: std::io::Error::other(format!(
-                "not written by Sparks on this device; set aside as {}",
-                set_aside.display()
-            )),
-        }),
-        RunStateError::Unfinished(op) => GitError::Io(FileError {
-            action: "commit",
-            path: run_path(),
-            source: std::io::Error::other(format!("{op} is unfinished")),
-        }),
+        } => GitError::Io(FileError::at("read", path)(std::io::Error::other(format!(
+            "not written by Sparks on this device; set aside as {}",
+            set_aside.display()
+        )))),
+        RunStateError::Unfinished(op) => GitError::Io(FileError::at("commit", run_path())(
+            std::io::Error::other(format!("{op} is unfinished")),
+        )),
     }
 }
 

@@ -82,11 +82,13 @@ impl RunDir {
     pub fn journal_plan(&self) -> Result<String> {
         let path = self.file(PLAN);
         let missing = || {
-            RunStateError::Io(FileError {
-                action: "read the plan of the unfinished operation from",
-                path: path.clone(),
-                source: std::io::Error::new(std::io::ErrorKind::NotFound, "it is gone"),
-            })
+            RunStateError::Io(FileError::at(
+                "read the plan of the unfinished operation from",
+                path.clone(),
+            )(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "it is gone",
+            )))
         };
         let mut bytes = self.read_sealed(PLAN)?.ok_or_else(missing)?;
         // The seal ends the plan with a newline; the plan did not have one.
@@ -94,11 +96,13 @@ impl RunDir {
             bytes.pop();
         }
         String::from_utf8(bytes).map_err(|e| {
-            RunStateError::Io(FileError {
-                action: "read the plan of the unfinished operation from",
-                path: path.clone(),
-                source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
-            })
+            RunStateError::Io(FileError::at(
+                "read the plan of the unfinished operation from",
+                path.clone(),
+            )(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                e,
+            )))
         })
     }
 
@@ -114,13 +118,7 @@ impl RunDir {
             let key = key.ok_or_else(|| std::io::Error::other("no key"))?;
             crate::fsio::write_atomic(&plan, &key.seal(PLAN, e.plan.as_bytes().to_vec()))
         });
-        sealed.map_err(|source| {
-            RunStateError::Io(FileError {
-                action: "write",
-                path: plan,
-                source,
-            })
-        })?;
+        sealed.map_err(|source| RunStateError::Io(FileError::at("write", plan)(source)))?;
         let record = Journaled {
             kind: e.operation.kind().to_string(),
             operation: e.operation.clone(),
@@ -156,14 +154,12 @@ impl RunDir {
 
     fn update_journal(&self, change: impl FnOnce(&mut Journaled)) -> Result<()> {
         let mut j = self.journaled()?.ok_or_else(|| {
-            RunStateError::Io(FileError {
-                action: "update",
-                path: self.file(RECORD),
-                source: std::io::Error::new(
+            RunStateError::Io(FileError::at("update", self.file(RECORD))(
+                std::io::Error::new(
                     std::io::ErrorKind::NotFound,
                     "the unfinished operation's record is gone",
                 ),
-            })
+            ))
         })?;
         change(&mut j);
         self.write(RECORD, &j)

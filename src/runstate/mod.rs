@@ -130,13 +130,8 @@ impl RunDir {
     /// Create the directory, ignored by git, and take this process's life lock in it; returns
     /// this process's life tag, which the records written next may name as their owner.
     pub(crate) fn ensure(&self) -> Result<&'static str> {
-        let io = |action, source| {
-            RunStateError::Io(FileError {
-                action,
-                path: self.path.clone(),
-                source,
-            })
-        };
+        let io =
+            |action, source| RunStateError::Io(FileError::at(action, self.path.clone())(source));
         if !self.path.is_dir() {
             fs_err::create_dir_all(&self.path).map_err(|e| io("create", e))?;
         }
@@ -162,13 +157,7 @@ impl RunDir {
     /// seal is set aside ([`RunStateError::Untrusted`]).
     fn read_sealed(&self, name: &str) -> Result<Option<Vec<u8>>> {
         let path = self.file(name);
-        let io = |action, source| {
-            RunStateError::Io(FileError {
-                action,
-                path: path.clone(),
-                source,
-            })
-        };
+        let io = |action, source| RunStateError::Io(FileError::at(action, path.clone())(source));
         let Some(mut bytes) = crate::fsio::read_if_exists(&path).map_err(|e| io("read", e))? else {
             return Ok(None);
         };
@@ -204,11 +193,7 @@ impl RunDir {
                 why,
                 set_aside: dir,
             },
-            Err(source) => RunStateError::Io(FileError {
-                action: "set aside",
-                path,
-                source,
-            }),
+            Err(source) => RunStateError::Io(FileError::at("set aside", path)(source)),
         }
     }
 
@@ -225,13 +210,7 @@ impl RunDir {
         let written = self
             .sealed(name, value)
             .and_then(|bytes| crate::fsio::write_atomic(&path, &bytes));
-        written.map_err(|source| {
-            RunStateError::Io(FileError {
-                action: "write",
-                path,
-                source,
-            })
-        })
+        written.map_err(|source| RunStateError::Io(FileError::at("write", path)(source)))
     }
 
     /// Write the record `name` unless one is there; `false` when one is.
@@ -241,13 +220,7 @@ impl RunDir {
         let created = self
             .sealed(name, value)
             .and_then(|bytes| crate::fsio::create_atomic(&path, &bytes));
-        created.map_err(|source| {
-            RunStateError::Io(FileError {
-                action: "write",
-                path,
-                source,
-            })
-        })
+        created.map_err(|source| RunStateError::Io(FileError::at("write", path)(source)))
     }
 
     /// What a kill between two writes of a record can leave without its record: a batch
@@ -277,13 +250,8 @@ impl RunDir {
     /// Remove the record `name` (there or not).
     pub(crate) fn remove(&self, name: &str) -> Result<()> {
         let path = self.file(name);
-        crate::fsio::remove_durably(&path).map_err(|source| {
-            RunStateError::Io(FileError {
-                action: "remove",
-                path,
-                source,
-            })
-        })
+        crate::fsio::remove_durably(&path)
+            .map_err(|source| RunStateError::Io(FileError::at("remove", path)(source)))
     }
 }
 

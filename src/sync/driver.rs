@@ -70,13 +70,7 @@ pub fn install(vault: &Vault) -> Result<bool, DriverError> {
     };
     register_unless_so(vault, &config)?;
     let path = vault.path(".gitattributes");
-    let io = |action, source| {
-        DriverError::Io(FileError {
-            action,
-            path: path.clone(),
-            source,
-        })
-    };
+    let io = |action, source| DriverError::Io(FileError::at(action, path.clone())(source));
     let old = fsio::read_if_exists(&path).map_err(|e| io("read", e))?;
     let text = old
         .as_deref()
@@ -118,11 +112,10 @@ fn command() -> Result<String, DriverError> {
     let exe = std::env::current_exe()
         .and_then(fs_err::canonicalize)
         .map_err(|source| {
-            DriverError::Io(FileError {
-                action: "find the path of",
-                path: PathBuf::from("the sparks executable"),
-                source,
-            })
+            DriverError::Io(FileError::at(
+                "find the path of",
+                PathBuf::from("the sparks executable"),
+            )(source))
         })?;
     let quoted = format!("'{}'", exe.display().to_string().replace('\'', r"'\''"));
     Ok(format!("{quoted} merge-driver %O %A %B %P"))
@@ -164,11 +157,7 @@ pub fn ensure(vault: &Vault) -> Result<(), DriverError> {
         {
             match fs_err::create_dir(&path) {
                 Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
-                    return Err(DriverError::Io(FileError {
-                        action: "create",
-                        path,
-                        source: e,
-                    }));
+                    return Err(DriverError::Io(FileError::at("create", path)(e)));
                 }
                 _ => {}
             }
@@ -278,13 +267,7 @@ pub fn merge(
     };
     let read = |p: &Path| -> Result<String, DriverError> {
         let bytes = fsio::read_if_exists(p)
-            .map_err(|source| {
-                DriverError::Io(FileError {
-                    action: "read",
-                    path: p.to_path_buf(),
-                    source,
-                })
-            })?
+            .map_err(|source| DriverError::Io(FileError::at("read", p.to_path_buf())(source)))?
             .unwrap_or_default();
         String::from_utf8(bytes).map_err(|_| unmerged("a version is not UTF-8 text".into()))
     };
@@ -299,13 +282,8 @@ pub fn merge(
         Ok(None) => return Err(unmerged("Sparks has no rule for this file".into())),
         Err(e) => return Err(unmerged(e.to_string())),
     };
-    fsio::write_atomic(ours, merged.as_bytes()).map_err(|source| {
-        DriverError::Io(FileError {
-            action: "write",
-            path: ours.to_path_buf(),
-            source,
-        })
-    })
+    fsio::write_atomic(ours, merged.as_bytes())
+        .map_err(|source| DriverError::Io(FileError::at("write", ours.to_path_buf())(source)))
 }
 
 #[cfg(test)]

@@ -96,11 +96,9 @@ pub(super) fn run_git(
         error,
     };
     let ran = run::run(cmd, stall, progress).map_err(|stopped| match stopped {
-        Stopped::Spawn(source) => failed(GitError::Io(FileError {
-            action: "run",
-            path: PathBuf::from("git"),
+        Stopped::Spawn(source) => failed(GitError::Io(FileError::at("run", PathBuf::from("git"))(
             source,
-        })),
+        ))),
         Stopped::Stalled(after) => failed(GitError::TimedOut {
             action,
             remote: up.remote.clone(),

@@ -38,13 +38,7 @@ pub(super) fn put_back(
         }
         let new = restored(&bytes, plan.inbox_texts.as_ref(), &plan.entries, now)?;
         journal.journal_note(INBOX_AFTER, &fingerprint(&new))?;
-        let io = |source| {
-            IngestError::Io(FileError {
-                action: "replace",
-                path: path.clone(),
-                source,
-            })
-        };
+        let io = |source| IngestError::Io(FileError::at("replace", path.clone())(source));
         let replaced = match current {
             None => fsio::write_atomic(&path, &new).map(|()| true),
             Some(old) => fsio::replace_if_unchanged(&path, &old, &new),
@@ -135,13 +129,7 @@ pub(super) fn restore_pages(vault: &Vault, plan: &Plan) -> Result<(), IngestErro
             });
         }
         let path = vault.path(rel);
-        let io = |action, source| {
-            IngestError::Io(FileError {
-                action,
-                path: path.clone(),
-                source,
-            })
-        };
+        let io = |action, source| IngestError::Io(FileError::at(action, path.clone())(source));
         match &p.before {
             None => fs_err::remove_file(&path).map_err(|e| io("remove", e))?,
             Some(bytes) => {

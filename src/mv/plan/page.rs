@@ -80,12 +80,7 @@ impl Page {
 
 /// A file's text; a file that is not UTF-8 cannot be rewritten.
 pub fn read_text(vault: &Vault, path: &str) -> Result<String, MoveError> {
-    let bytes = crate::fsio::read(&vault.path(path)).map_err(|source| {
-        MoveError::Io(FileError {
-            action: "read",
-            path: vault.path(path),
-            source,
-        })
-    })?;
+    let bytes = crate::fsio::read(&vault.path(path))
+        .map_err(|source| MoveError::Io(FileError::at("read", vault.path(path))(source)))?;
     String::from_utf8(bytes).map_err(|_| MoveError::NotText(path.to_string()))
 }
