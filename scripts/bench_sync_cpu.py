@@ -41,12 +41,19 @@ def run(sparks, vault, *args):
     return usage.ru_utime + usage.ru_stime, wall
 
 
+def run_init(sparks, vault):
+    """`sparks init VAULT`: init takes its path as an argument (`--vault` is not where it
+    creates, as in the original: without the argument it would init the current directory)."""
+    subprocess.run([sparks, "init", vault], check=True, env=ENV,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def setup(sparks, base, root):
     shutil.rmtree(root, ignore_errors=True)
     os.makedirs(root)
     a, bare, b = os.path.join(root, "a"), os.path.join(root, "remote.git"), os.path.join(root, "b")
     shutil.copytree(base, a, symlinks=True)
-    run(sparks, a, "init")
+    run_init(sparks, a)
     run(sparks, a, "scan")
     git(a, "init", "-q", "-b", "main")
     git(a, "add", "-A")
