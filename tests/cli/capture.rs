@@ -1,9 +1,24 @@
 //! `sparks capture`: one entry at the end of the inbox, from arguments or standard input,
 //! refused when empty, never lost beside a finalize.
 
-use crate::harness::{TestVault, finish};
+use crate::harness::{Run, TestVault, finish};
 use std::io::Write;
 use std::process::Stdio;
+
+/// `sparks ARGS` with `input` on its standard input (`what` names it if it cannot run).
+fn with_stdin(v: &TestVault, args: &[&str], input: &[u8], what: &str) -> Run {
+    let mut child = v
+        .cmd(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn sparks");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input).expect("write stdin");
+    drop(stdin);
+    finish(child, what)
+}
 
 /// The contents of the inbox's entries, as prepare would hand them out.
 fn entries(v: &TestVault) -> Vec<String> {
@@ -27,20 +42,13 @@ fn words_standard_input_and_a_date_each_make_one_entry() {
         "{}",
         r.stdout
     );
-    let mut child = v
-        .cmd(&["capture", "--date", "2026-04-20", "--json"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn capture");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"\n> A quote on two lines\n> with its second line  \n\n")
-        .expect("write stdin");
-    let r = finish(child, "capture from stdin").ok();
+    let r = with_stdin(
+        &v,
+        &["capture", "--date", "2026-04-20", "--json"],
+        b"\n> A quote on two lines\n> with its second line  \n\n",
+        "capture from stdin",
+    )
+    .ok();
     let j = r.json();
     assert_eq!(j["capture_date"], "2026-04-20");
     assert_eq!(j["dated"], true);
@@ -176,39 +184,19 @@ fn captures_racing_finalizes_are_each_kept_exactly_once() {
 #[test]
 fn nul_bytes_are_dropped_from_a_capture() {
     let v = TestVault::new();
-    let mut child = v
-        .cmd(&["capture", "--json"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn capture");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"nul\0 in\0 the middle\n\0\n")
-        .expect("write stdin");
-    let r = finish(child, "capture from stdin").ok();
+    let r = with_stdin(
+        &v,
+        &["capture", "--json"],
+        b"nul\0 in\0 the middle\n\0\n",
+        "capture from stdin",
+    )
+    .ok();
     assert_eq!(r.json()["content"], "nul in the middle");
     let inbox = v.read("inbox.md");
     assert!(!inbox.contains('\0'), "{inbox:?}");
     assert!(inbox.ends_with("nul in the middle\n---\n"), "{inbox:?}");
     // Nothing but NUL bytes is nothing.
-    let mut child = v
-        .cmd(&["capture"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn capture");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"\0\0\n")
-        .expect("write stdin");
-    let r = finish(child, "capture of NUL bytes").code(2);
+    let r = with_stdin(&v, &["capture"], b"\0\0\n", "capture of NUL bytes").code(2);
     assert!(r.stderr.contains("the capture is empty"), "{}", r.stderr);
     assert_eq!(entries(&v), ["nul in the middle"]);
 }

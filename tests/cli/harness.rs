@@ -126,6 +126,15 @@ impl TestVault {
         c
     }
 
+    /// Start `sparks` at the vault root, its output piped (for [`finish`], or a kill).
+    pub fn spawn(&self, args: &[&str]) -> std::process::Child {
+        self.cmd(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn sparks")
+    }
+
     /// Run `sparks` at the vault root.
     pub fn run(&self, args: &[&str]) -> Run {
         self.cmd(args).output().expect("run sparks").into()

@@ -158,15 +158,7 @@ fn any_command_sets_a_fresh_clone_up_so_its_first_pull_merges_the_inbox_by_entri
             && registered.contains("merge-driver %O %A %B %P"),
         "{registered}"
     );
-    for dir in [
-        "raw/inbox",
-        "raw/archive",
-        "wiki/entities",
-        "wiki/concepts",
-        "wiki/summaries",
-        "wiki/synthesis",
-        "wiki/collections",
-    ] {
+    for dir in sparks::vault::DIRS {
         assert!(c.path(dir).is_dir(), "{dir}");
     }
     // Set up once: the next command rewrites nothing.

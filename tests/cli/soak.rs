@@ -26,7 +26,6 @@ mod tokens;
 use crate::harness::{Run, TestVault, delete_manifest, finish, number_from_env};
 use std::collections::{BTreeSet, HashSet};
 use std::path::Path;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// Rounds of each soak in `make test` (unless `SPARKS_SOAK_ROUNDS` says otherwise): about 12 s
@@ -240,12 +239,7 @@ impl Soak {
         let ms = self.rng.between(0, self.max_delay_ms);
         let delay = Duration::from_millis(ms);
         let started = Instant::now();
-        let mut child = v
-            .cmd(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn sparks");
+        let mut child = v.spawn(args);
         // Watched while it runs: a run that ends on its own tells how long the command takes.
         while started.elapsed() < delay && child.try_wait().expect("try_wait").is_none() {
             std::thread::sleep(Duration::from_millis(1));
@@ -273,12 +267,7 @@ impl Soak {
     /// [`Soak::kill_at_random`]'s.
     pub fn kill_after(&mut self, v: &TestVault, args: &[&str], cue: &Path, max_ms: u64) -> Run {
         let ms = self.rng.between(0, max_ms);
-        let mut child = v
-            .cmd(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn sparks");
+        let mut child = v.spawn(args);
         while !cue.exists() && child.try_wait().expect("try_wait").is_none() {
             std::thread::sleep(Duration::from_micros(200));
         }
