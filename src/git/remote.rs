@@ -421,11 +421,8 @@ fn transfer(up: &Upstream, action: &'static str, e: git2::Error) -> GitError {
 /// Whether the local branch has no upstream yet (what [`set_upstream`] would set): read
 /// first, so that a sync whose branch has one writes no record for it.
 pub fn lacks_upstream(vault_root: &Path, up: &Upstream) -> Result<bool, GitError> {
-    let git = git_error(vault_root);
-    let config = repo(vault_root)?.config().map_err(&git)?;
-    Ok(config
-        .get_entry(&format!("branch.{}.remote", up.branch))
-        .is_err())
+    let config = repo(vault_root)?.config().map_err(git_error(vault_root))?;
+    Ok(!has_upstream(&config, up))
 }
 
 /// Make the remote branch the upstream of the local branch when it has none, as `git push -u`
@@ -433,14 +430,12 @@ pub fn lacks_upstream(vault_root: &Path, up: &Upstream) -> Result<bool, GitError
 /// user set (another remote, another branch) is left as it is. Whether it was set.
 pub fn set_upstream(vault_root: &Path, up: &Upstream) -> Result<bool, GitError> {
     let git = git_error(vault_root);
-    let repo = repo(vault_root)?;
-    let config = repo.config().map_err(&git)?;
-    let remote_key = format!("branch.{}.remote", up.branch);
-    if config.get_entry(&remote_key).is_ok() {
+    let config = repo(vault_root)?.config().map_err(&git)?;
+    if has_upstream(&config, up) {
         return Ok(false);
     }
     let mut local = config.open_level(git2::ConfigLevel::Local).map_err(&git)?;
-    local.set_str(&remote_key, &up.remote).map_err(&git)?;
+    local.set_str(&remote_key(up), &up.remote).map_err(&git)?;
     local
         .set_str(
             &format!("branch.{}.merge", up.branch),
@@ -448,6 +443,16 @@ pub fn set_upstream(vault_root: &Path, up: &Upstream) -> Result<bool, GitError> 
         )
         .map_err(&git)?;
     Ok(true)
+}
+
+/// Whether git's configuration names a remote for the local branch.
+fn has_upstream(config: &git2::Config, up: &Upstream) -> bool {
+    config.get_entry(&remote_key(up)).is_ok()
+}
+
+/// The key of the local branch's remote (`branch.<name>.remote`).
+fn remote_key(up: &Upstream) -> String {
+    format!("branch.{}.remote", up.branch)
 }
 
 #[cfg(test)]
