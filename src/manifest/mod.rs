@@ -69,6 +69,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0013_markdown_path_links.sql"),
     include_str!("../../migrations/0014_ingest_origins.sql"),
     include_str!("../../migrations/0015_conflict_markers.sql"),
+    include_str!("../../migrations/0016_ranked_search.sql"),
 ];
 
 /// The schema version this binary writes.

@@ -56,6 +56,11 @@ impl std::str::FromStr for Scope {
     }
 }
 
+/// The weight of a match in each field of a search table (`title, aliases, tags, headings,
+/// body`), as FTS5's `bm25()` takes them: a word in the title counts as this many in the body.
+/// A match in the title or an alias is a strong boost, not a tier above every body match.
+const WEIGHTS: &str = "10.0, 8.0, 5.0, 3.0, 1.0";
+
 /// Matching files, by rowid ascending, with their scores (lower is better, as FTS5's bm25). A
 /// sorted list, not a map: a common word matches most of a vault, and merging sorted lists
 /// costs less than hashing every match.
@@ -80,8 +85,7 @@ pub struct Hit {
 }
 
 impl Manifest {
-    /// Files matching an FTS5 expression, with scores. Title matches weigh 10, aliases 8,
-    /// tags 5, body 1.
+    /// Files matching an FTS5 expression, with scores (see [`WEIGHTS`]).
     pub fn search_match(&self, expr: &str, scope: Scope) -> Result<Scores> {
         let mut out = Scores::new();
         self.search_each(expr, scope, &mut |row| out.push(row))?;
@@ -105,7 +109,7 @@ impl Manifest {
     ) -> Result<()> {
         for table in scope.tables() {
             let sql = format!(
-                "SELECT rowid, bm25({table}, 10.0, 8.0, 5.0, 1.0) FROM {table} WHERE {table} MATCH ?1"
+                "SELECT rowid, bm25({table}, {WEIGHTS}) FROM {table} WHERE {table} MATCH ?1"
             );
             let mut stmt = self.conn.prepare_cached(&sql).at(&self.path)?;
             let mut rows = stmt.query([expr]).at(&self.path)?;
@@ -146,10 +150,10 @@ impl Manifest {
         let table = search_table(path);
         // FTS5 takes a MATCH with one rowid constraint, not an OR of two.
         let sql = format!(
-            "SELECT rowid, bm25({table}, 10.0, 8.0, 5.0, 1.0) FROM {table}
+            "SELECT rowid, bm25({table}, {WEIGHTS}) FROM {table}
              WHERE {table} MATCH ?1 AND rowid = ?2
              UNION ALL
-             SELECT rowid, bm25({table}, 10.0, 8.0, 5.0, 1.0) FROM {table}
+             SELECT rowid, bm25({table}, {WEIGHTS}) FROM {table}
              WHERE {table} MATCH ?1 AND rowid BETWEEN ?3 AND ?4"
         );
         let base = rowid << PIECE_BITS;

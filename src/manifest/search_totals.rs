@@ -11,8 +11,8 @@
 use super::{At, Manifest, Result};
 use rusqlite::{Connection, OptionalExtension};
 
-/// The columns of a search table (`title, aliases, tags, body`).
-const COLUMNS: usize = 4;
+/// The columns of a search table (`title, aliases, tags, headings, body`).
+const COLUMNS: usize = 5;
 
 /// The rowid of FTS5's totals record in a table's `_data`.
 const TOTALS_ROW: i64 = 1;
@@ -217,8 +217,8 @@ mod tests {
     fn table_after(ops: &str) -> Connection {
         let c = Connection::open_in_memory().unwrap();
         c.execute_batch(
-            "CREATE VIRTUAL TABLE s USING fts5(title, aliases, tags, body, content = '',
-             contentless_delete = 1);",
+            "CREATE VIRTUAL TABLE s USING fts5(title, aliases, tags, headings, body,
+             content = '', contentless_delete = 1);",
         )
         .unwrap();
         c.execute_batch(ops).unwrap();
@@ -233,10 +233,10 @@ mod tests {
     /// (when SQLite starts to, this test says so and the notes can go).
     #[test]
     fn fts5_counts_deleted_rows_and_a_note_takes_them_out() {
-        let insert = "INSERT INTO s (rowid, title, aliases, tags, body) VALUES
-                      (1, 'a', '', '', 'x y z'), (2, 'b', '', 't', 'x y');";
+        let insert = "INSERT INTO s (rowid, title, aliases, tags, headings, body) VALUES
+                      (1, 'a', '', '', '', 'x y z'), (2, 'b', '', 't', 'h', 'x y');";
         let drifted = totals_after(&format!("{insert} DELETE FROM s WHERE rowid = 2;"));
-        assert_eq!(drifted, [2, 2, 0, 1, 5]);
+        assert_eq!(drifted, [2, 2, 0, 1, 1, 5]);
 
         let c = table_after(insert);
         let mut gone = Removed::default();
@@ -246,7 +246,7 @@ mod tests {
             gone,
             Removed {
                 rows: 1,
-                tokens: [1, 0, 1, 2]
+                tokens: [1, 0, 1, 1, 2]
             },
             "a missing row adds nothing"
         );
@@ -255,14 +255,14 @@ mod tests {
         gone.take_out_of(&mut totals);
         write_totals(&c, "s", &totals).unwrap();
         c.execute_batch(
-            "INSERT INTO s (rowid, title, aliases, tags, body) VALUES (3, 'c', '', '', 'w');",
+            "INSERT INTO s (rowid, title, aliases, tags, headings, body) VALUES (3, 'c', '', '', '', 'w');",
         )
         .unwrap();
         assert_eq!(
             read_totals(&c, "s").unwrap().unwrap(),
             totals_after(
-                "INSERT INTO s (rowid, title, aliases, tags, body) VALUES
-                 (1, 'a', '', '', 'x y z'), (3, 'c', '', '', 'w');"
+                "INSERT INTO s (rowid, title, aliases, tags, headings, body) VALUES
+                 (1, 'a', '', '', '', 'x y z'), (3, 'c', '', '', '', 'w');"
             ),
             "the same totals as a table that never held the deleted row"
         );

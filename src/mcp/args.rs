@@ -234,7 +234,7 @@ pub struct QueryArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SearchArgs {
-    /// Words that must all match; "quoted phrase", OR, -word and prefix* work too
+    /// Words or a sentence, ranked; "phrase", +word, OR, -word, prefix* work too
     #[serde(deserialize_with = "de::query")]
     pub query: String,
     /// Where to search (default: wiki)

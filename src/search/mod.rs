@@ -1,16 +1,20 @@
-//! `search`: full-text search of the wiki and raw files. The query language is small and
-//! never an error: words (all must match), `"phrases"`, `OR` between alternatives, `-word`
-//! to exclude, `prefix*`. Any other punctuation is text. Words are looked up in the word index
-//! (accents folded); CJK text as character pairs (see [`crate::cjk`]). Hits are ranked by
-//! BM25, and only those shown are described and given a snippet.
+//! `search`: full-text search of the wiki and raw files, ranked. The query language
+//! ([`query`]) is small and never an error: plain words are scored, not required; `"phrases"`
+//! and `+word` must match, `-word` must not, `OR` joins alternatives, `prefix*` matches word
+//! beginnings. Words are looked up in the word index by their stem (accents folded); CJK text
+//! as character pairs (see [`crate::cjk`]). Hits are ranked by BM25 over the pages' fields
+//! ([`rank`]), and only those shown are described and given a snippet.
 
+mod query;
+mod rank;
 mod snippet;
 
-use crate::cjk;
-use crate::manifest::{Collision, Hit, Manifest, ManifestError, Scope, Scores};
+use crate::manifest::{Collision, Hit, Manifest, ManifestError, Scope};
 use crate::markdown::{frontmatter, title};
 use crate::pieces;
 use crate::vault::Vault;
+use query::{expression, parse};
+use rank::{Best, best_first, lexical};
 use serde::Serialize;
 pub use snippet::Piece;
 use snippet::Term;
@@ -46,104 +50,6 @@ pub struct SearchReport {
     /// Pages a new page titled like the query would collide with (same title, alias or file
     /// name, or one differing only in case, spaces, dashes, underscores or normalisation).
     pub collisions: Vec<Collision>,
-}
-
-/// One term of a query.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Atom {
-    text: String,
-    prefix: bool,
-}
-
-/// A parsed query: every group must match (each group is alternatives joined by `OR`), and
-/// no excluded atom may.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct Query {
-    groups: Vec<Vec<Atom>>,
-    excluded: Vec<Atom>,
-}
-
-fn parse(q: &str) -> Query {
-    let mut out = Query::default();
-    let mut chars = q.chars().peekable();
-    let mut pending_or = false;
-    while let Some(&c) = chars.peek() {
-        if c.is_whitespace() {
-            chars.next();
-            continue;
-        }
-        let negate = c == '-' && chars.clone().nth(1).is_some_and(|n| !n.is_whitespace());
-        if negate {
-            chars.next();
-        }
-        let (text, quoted) = if chars.peek() == Some(&'"') {
-            chars.next();
-            let t: String = chars.by_ref().take_while(|&x| x != '"').collect();
-            (t, true)
-        } else {
-            let mut t = String::new();
-            while let Some(&x) = chars.peek() {
-                if x.is_whitespace() {
-                    break;
-                }
-                t.push(x);
-                chars.next();
-            }
-            (t, false)
-        };
-        if !quoted && !negate && text == "OR" {
-            pending_or = !out.groups.is_empty();
-            continue;
-        }
-        let prefix = !quoted && text.len() > 1 && text.ends_with('*');
-        let text = if prefix {
-            text[..text.len() - 1].to_string()
-        } else {
-            text
-        };
-        if !text.chars().any(char::is_alphanumeric) {
-            pending_or = false;
-            continue;
-        }
-        let atom = Atom { text, prefix };
-        if negate {
-            out.excluded.push(atom);
-        } else if pending_or {
-            if let Some(g) = out.groups.last_mut() {
-                g.push(atom);
-            }
-        } else {
-            out.groups.push(vec![atom]);
-        }
-        pending_or = false;
-    }
-    out
-}
-
-/// The FTS5 expression of an atom. Every piece of text in it is quoted, so no character of
-/// the query is FTS syntax; CJK runs become phrases of character pairs.
-fn expression(a: &Atom) -> Option<String> {
-    let runs = cjk::runs(&a.text);
-    let last = runs.len().saturating_sub(1);
-    let parts: Vec<String> = runs
-        .iter()
-        .enumerate()
-        .filter_map(|(i, &(is_cjk, run))| {
-            if is_cjk {
-                return Some(cjk::query(run));
-            }
-            if !run.chars().any(char::is_alphanumeric) {
-                return None;
-            }
-            let star = if a.prefix && i == last { "*" } else { "" };
-            Some(format!("\"{}\"{star}", run.replace('"', "\"\"")))
-        })
-        .collect();
-    match parts.len() {
-        0 => None,
-        1 => parts.into_iter().next(),
-        _ => Some(format!("({})", parts.join(" "))),
-    }
 }
 
 /// A search could not run.
@@ -285,13 +191,18 @@ pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
         false => None,
     };
     let mut terms = Vec::new();
-    let expressions: Vec<String> = q.groups.iter().flatten().filter_map(expression).collect();
+    let expressions: Vec<String> = q
+        .groups
+        .iter()
+        .flat_map(|g| &g.atoms)
+        .filter_map(expression)
+        .collect();
     let (total, mut ranked) = match q.groups.as_slice() {
         // One word or phrase (the common search): its matches are streamed and only the best
         // kept, where combining atoms needs every match in rowid order. A word in most of a
         // large vault matches tens of thousands of files.
-        [group] if group.len() == 1 && q.excluded.is_empty() => {
-            let atom = &group[0];
+        [group] if group.atoms.len() == 1 && q.excluded.is_empty() => {
+            let atom = &group.atoms[0];
             terms.extend(Term::new(&atom.text, atom.prefix));
             let mut best = Best::new(req.limit);
             if let Some(expr) = expression(atom) {
@@ -304,7 +215,7 @@ pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
             (best.seen, best.kept)
         }
         _ => {
-            let mut scores = matches(manifest, req.scope, &q, &mut terms)?;
+            let (mut scores, _) = lexical(manifest, req.scope, &q, &mut terms)?;
             if let Some(allowed) = &allowed {
                 scores.retain(|(id, _)| allowed.contains(id));
             }
@@ -334,260 +245,4 @@ pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
         terms,
         expressions,
     })
-}
-
-/// The files matching every group of `q` (any atom of a group) and none of its exclusions,
-/// by rowid; the terms to mark in snippets are added to `terms`.
-fn matches(
-    manifest: &Manifest,
-    scope: Scope,
-    q: &Query,
-    terms: &mut Vec<Term>,
-) -> Result<Scores, SearchError> {
-    let mut matched: Option<Scores> = None;
-    for group in &q.groups {
-        let mut union = Scores::new();
-        for atom in group {
-            terms.extend(Term::new(&atom.text, atom.prefix));
-            let Some(expr) = expression(atom) else {
-                continue;
-            };
-            union = either(union, manifest.search_match(&expr, scope)?);
-        }
-        matched = Some(match matched {
-            None => union,
-            Some(prev) => both(prev, &union),
-        });
-    }
-    let mut scores = matched.unwrap_or_default();
-    for atom in &q.excluded {
-        if let Some(expr) = expression(atom) {
-            scores = without(scores, &manifest.search_match(&expr, scope)?);
-        }
-    }
-    Ok(scores)
-}
-
-/// Move the best `limit` of `scores` (lowest first, as bm25), and every one tied with the last
-/// of them, to the front, in no order; returns how many that is.
-fn best_first(scores: &mut [(i64, f64)], limit: usize) -> usize {
-    let Some(last) = limit.checked_sub(1) else {
-        return 0;
-    };
-    if last >= scores.len() {
-        return scores.len();
-    }
-    let cut = scores
-        .select_nth_unstable_by(last, |a, b| a.1.total_cmp(&b.1))
-        .1
-        .1;
-    let (mut i, mut end) = (0, scores.len());
-    while i < end {
-        if scores[i].1 <= cut {
-            i += 1;
-        } else {
-            end -= 1;
-            scores.swap(i, end);
-        }
-    }
-    end
-}
-
-/// The best `limit` of a stream of matches and those tied with the last of them, as
-/// [`best_first`] would choose from all of them, in memory proportional to `limit`: whenever
-/// the kept ones pile up, those worse than the current cut are dropped (a later match can
-/// only lower the cut, never bring a dropped one back).
-struct Best {
-    limit: usize,
-    kept: Scores,
-    /// Matches pushed in all.
-    seen: usize,
-}
-
-impl Best {
-    fn new(limit: usize) -> Best {
-        Best {
-            limit,
-            kept: Scores::new(),
-            seen: 0,
-        }
-    }
-
-    fn push(&mut self, hit: (i64, f64)) {
-        self.seen += 1;
-        self.kept.push(hit);
-        if self.kept.len() >= self.limit.saturating_mul(2).max(1024) {
-            let keep = best_first(&mut self.kept, self.limit);
-            self.kept.truncate(keep);
-        }
-    }
-}
-
-/// The files in `a` or `b` (each sorted by rowid), with the better score of the two.
-fn either(a: Scores, b: Scores) -> Scores {
-    if a.is_empty() {
-        return b;
-    }
-    let mut out = Vec::with_capacity(a.len().max(b.len()));
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].0.cmp(&b[j].0) {
-            std::cmp::Ordering::Less => {
-                out.push(a[i]);
-                i += 1;
-            }
-            std::cmp::Ordering::Greater => {
-                out.push(b[j]);
-                j += 1;
-            }
-            std::cmp::Ordering::Equal => {
-                out.push((a[i].0, a[i].1.min(b[j].1)));
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-    out
-}
-
-/// The files in both `a` and `b` (each sorted by rowid), their scores added.
-fn both(a: Scores, b: &Scores) -> Scores {
-    let mut j = 0;
-    a.into_iter()
-        .filter_map(|(id, s)| {
-            while j < b.len() && b[j].0 < id {
-                j += 1;
-            }
-            (j < b.len() && b[j].0 == id).then(|| (id, s + b[j].1))
-        })
-        .collect()
-}
-
-/// The files of `a` not in `b` (each sorted by rowid).
-fn without(a: Scores, b: &Scores) -> Scores {
-    let mut j = 0;
-    a.into_iter()
-        .filter(|&(id, _)| {
-            while j < b.len() && b[j].0 < id {
-                j += 1;
-            }
-            !(j < b.len() && b[j].0 == id)
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sorted_matches_combine_as_sets() {
-        let a = vec![(1, -1.0), (3, -3.0), (5, -5.0)];
-        let b = vec![(2, -2.0), (3, -4.0), (6, -6.0)];
-        assert_eq!(
-            either(a.clone(), b.clone()),
-            [(1, -1.0), (2, -2.0), (3, -4.0), (5, -5.0), (6, -6.0)]
-        );
-        assert_eq!(both(a.clone(), &b), [(3, -7.0)]);
-        assert_eq!(without(a.clone(), &b), [(1, -1.0), (5, -5.0)]);
-        assert_eq!(either(Vec::new(), b.clone()), b);
-        assert!(both(a, &Vec::new()).is_empty());
-    }
-
-    #[test]
-    fn the_best_of_a_stream_are_the_best_of_all() {
-        // Scores from a few values, so that ties with the cut are many and cross the points
-        // where the stream is pruned.
-        let all: Scores = (0..5000_i64)
-            .map(|i| (i, -(((i * 7919) % 13) as f64)))
-            .collect();
-        for limit in [0, 1, 5, 20, 400, 600, 4999, 5000, 9000] {
-            let mut whole = all.clone();
-            let keep = best_first(&mut whole, limit);
-            let mut want: Vec<i64> = whole[..keep].iter().map(|h| h.0).collect();
-            let mut best = Best::new(limit);
-            for &hit in &all {
-                best.push(hit);
-            }
-            let mut kept = best.kept;
-            let keep = best_first(&mut kept, limit);
-            let mut got: Vec<i64> = kept[..keep].iter().map(|h| h.0).collect();
-            want.sort_unstable();
-            got.sort_unstable();
-            assert_eq!(got, want, "limit {limit}");
-            assert_eq!(best.seen, all.len());
-        }
-        // Every match tied with the last of the best is kept, not `limit` of them.
-        let few: Scores = (0..5000_i64).map(|i| (i, -((i % 3) as f64))).collect();
-        let mut best = Best::new(20);
-        for &hit in &few {
-            best.push(hit);
-        }
-        let top = few.iter().filter(|h| h.1 == -2.0).count();
-        assert!(top > 1024, "the ties outnumber a pruning");
-        assert_eq!(best_first(&mut best.kept, 20), top);
-    }
-
-    fn atom(t: &str) -> Atom {
-        Atom {
-            text: t.into(),
-            prefix: false,
-        }
-    }
-
-    #[test]
-    fn words_phrases_or_exclusions_prefixes() {
-        let q = parse(r#"cache "write ahead" wal OR journal -sqlite pre*"#);
-        assert_eq!(q.groups.len(), 4);
-        assert_eq!(q.groups[1], [atom("write ahead")]);
-        assert_eq!(q.groups[2], [atom("wal"), atom("journal")]);
-        assert_eq!(
-            q.groups[3],
-            [Atom {
-                text: "pre".into(),
-                prefix: true
-            }]
-        );
-        assert_eq!(q.excluded, [atom("sqlite")]);
-    }
-
-    #[test]
-    fn punctuation_is_text_never_syntax() {
-        for q in [
-            r#"a AND ( b" NOT c:d ^e {f} +g *"#,
-            "\"",
-            "OR OR",
-            "- -",
-            "***",
-            "c++ (x)",
-            "NEAR(a b)",
-            "知識-(管理)",
-        ] {
-            let parsed = parse(q);
-            for a in parsed.groups.iter().flatten().chain(&parsed.excluded) {
-                let e = expression(a).unwrap_or_default();
-                let outside: String = e.split('"').step_by(2).collect::<Vec<_>>().concat();
-                assert!(
-                    outside.chars().all(|c| "()* ".contains(c)),
-                    "{q:?} gave {e:?}"
-                );
-            }
-        }
-        assert_eq!(parse("***").groups.len(), 0);
-    }
-
-    #[test]
-    fn cjk_becomes_pairs_beside_quoted_words() {
-        assert_eq!(expression(&atom("知識管理")).unwrap(), "\"知識 識管 管理\"");
-        assert_eq!(expression(&atom("知")).unwrap(), "\"知\"*");
-        assert_eq!(expression(&atom("gpt-4o")).unwrap(), "\"gpt-4o\"");
-        assert_eq!(expression(&atom("gpt知識")).unwrap(), "(\"gpt\" \"知識\")");
-        let prefix = Atom {
-            text: "inval".into(),
-            prefix: true,
-        };
-        assert_eq!(expression(&prefix).unwrap(), "\"inval\"*");
-    }
 }

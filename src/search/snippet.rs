@@ -14,11 +14,14 @@ const AFTER: usize = 100;
 /// Bytes shown when no term occurs in the text (it matched by title, alias or tag).
 const OPENING: usize = 160;
 
-/// A term to look for: folded text, and whether it may continue into a longer word.
+/// A term to look for: folded text, whether it may continue into a longer word, and for a
+/// single English word its stem, so that any word of the same stem is marked, as the index
+/// (which stems words) finds it.
 #[derive(Debug, Clone)]
 pub struct Term {
     chars: Vec<char>,
     prefix: bool,
+    stem: Option<Vec<char>>,
 }
 
 impl Term {
@@ -27,11 +30,24 @@ impl Term {
         let (chars, _) = fold(text);
         let start = chars.iter().position(|c| *c != ' ')?;
         let end = chars.iter().rposition(|c| *c != ' ')? + 1;
+        let chars = chars[start..end].to_vec();
+        let word = chars.iter().all(|c| c.is_ascii_alphabetic());
         Some(Term {
-            chars: chars[start..end].to_vec(),
+            stem: (word && !prefix).then(|| stem(&chars)),
+            chars,
             prefix,
         })
     }
+}
+
+/// The English stem of a folded word.
+fn stem(word: &[char]) -> Vec<char> {
+    use std::sync::OnceLock;
+    static STEMMER: OnceLock<rust_stemmers::Stemmer> = OnceLock::new();
+    let stemmer =
+        STEMMER.get_or_init(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English));
+    let word: String = word.iter().collect();
+    stemmer.stem(&word).chars().collect()
 }
 
 /// Text folded for comparison: lower case, combining marks dropped, every run of other
@@ -69,6 +85,9 @@ fn fold(text: &str) -> (Vec<char>, Vec<(usize, usize)>) {
 /// Where `term` occurs in `text` (folded), as folded-character ranges, honouring word
 /// boundaries for letters and digits that are not CJK.
 fn occurrences(text: &[char], term: &Term, out: &mut Vec<(usize, usize)>) {
+    if let Some(stem) = &term.stem {
+        return stemmed(text, stem, out);
+    }
     let t = &term.chars;
     if t.is_empty() || t.len() > text.len() {
         return;
@@ -85,6 +104,28 @@ fn occurrences(text: &[char], term: &Term, out: &mut Vec<(usize, usize)>) {
         if starts && ends {
             out.push((i, end));
         }
+    }
+}
+
+/// Where a word of the stem `want` occurs in `text` (folded), as folded-character ranges. A
+/// word is stemmed only when it begins as the stem does (stemming keeps a word's first
+/// letters), so that a long text is not stemmed whole.
+fn stemmed(text: &[char], want: &[char], out: &mut Vec<(usize, usize)>) {
+    let lead = &want[..want.len().min(2)];
+    let mut i = 0;
+    while i < text.len() {
+        if text[i] == ' ' || is_cjk(text[i]) {
+            i += 1;
+            continue;
+        }
+        let end = (i..text.len())
+            .find(|&j| text[j] == ' ' || is_cjk(text[j]))
+            .unwrap_or(text.len());
+        let word = &text[i..end];
+        if word.starts_with(lead) && (word == want || stem(word) == want) {
+            out.push((i, end));
+        }
+        i = end;
     }
 }
 
@@ -288,9 +329,23 @@ mod tests {
 
     #[test]
     fn words_match_whole_unless_prefix() {
-        assert!(!snippet("invalidation", &terms(&["invalid"])).contains("**"));
-        let prefix = [Term::new("invalid", true).unwrap()];
-        assert_eq!(snippet("invalidation", &prefix), "**invalid**ation");
+        assert!(!snippet("category", &terms(&["cat"])).contains("**"));
+        let prefix = [Term::new("cat", true).unwrap()];
+        assert_eq!(snippet("category", &prefix), "**cat**egory");
+    }
+
+    #[test]
+    fn a_word_marks_every_word_of_its_stem() {
+        assert_eq!(
+            snippet("We synced notes; syncing twice syncs.", &terms(&["sync"])),
+            "We **synced** notes; **syncing** twice **syncs**."
+        );
+        assert_eq!(
+            snippet("Invalidation invalidates", &terms(&["invalidated"])),
+            "**Invalidation** **invalidates**"
+        );
+        // A stem marks no word that merely begins with it.
+        assert_eq!(snippet("synchronise", &terms(&["sync"])), "synchronise");
     }
 
     #[test]

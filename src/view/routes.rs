@@ -296,8 +296,8 @@ pub fn search(site: &Site, query: Option<&str>) -> Reply {
     if q.is_empty() {
         main.push_str(
             "<p class=\"lede\">Searches the text, titles, aliases and tags as <code>sparks search</code> does: \
-             every word must match; <code>\"a phrase\"</code>, <code>OR</code>, <code>-word</code> and \
-             <code>prefix*</code> work too. Titles and aliases that merely contain what you type are listed after.</p>\n",
+             ranked, the pages with most of your words first; <code>\"a phrase\"</code>, <code>+word</code>, \
+             <code>OR</code>, <code>-word</code> and <code>prefix*</code> work too. Titles and aliases that merely contain what you type are listed after.</p>\n",
         );
     } else if let Some(m) = db.get() {
         let found = match search::find(&site.root, m, q, scope) {

@@ -78,7 +78,11 @@ fn vault() -> TestVault {
 fn a_title_match_outranks_a_body_match() {
     let v = vault();
     let got = hits(&v, &["write-ahead", "logging"]);
-    assert_eq!(got, ["wiki/concepts/WAL.md", "wiki/concepts/Journal.md"]);
+    assert_eq!(
+        got[..2],
+        ["wiki/concepts/WAL.md", "wiki/concepts/Journal.md"],
+        "{got:?}"
+    );
 }
 
 #[test]
@@ -94,18 +98,46 @@ fn query_syntax() {
         ["wiki/concepts/Cache.md", "wiki/entities/Cafe.md"]
     );
     assert_eq!(
-        hits(&v, &["write-ahead", "-journaling"]),
-        ["wiki/concepts/WAL.md"]
+        hits(&v, &["write-ahead", "-durability"]),
+        ["wiki/concepts/Journal.md"]
     );
-    assert_eq!(hits(&v, &["invalid*"]), ["wiki/concepts/Cache.md"]);
+    assert_eq!(hits(&v, &["polic*"]), ["wiki/concepts/Cache.md"]);
     assert!(
-        hits(&v, &["invalid"]).is_empty(),
-        "without * a word matches whole"
+        hits(&v, &["polic"]).is_empty(),
+        "without * a word matches whole (or by its stem)"
     );
     assert_eq!(
         hits(&v, &["durability", "journal"]),
+        ["wiki/concepts/WAL.md", "wiki/concepts/Journal.md"],
+        "words are scored, not required: the page with both first"
+    );
+    assert_eq!(
+        hits(&v, &["+durability", "journal"]),
         ["wiki/concepts/WAL.md"],
-        "all words must match"
+        "+word must match"
+    );
+    let mut scored = hits(&v, &["\"write-ahead logging\"", "lisbon"]);
+    scored.sort();
+    assert_eq!(
+        scored,
+        [
+            "wiki/concepts/Journal.md",
+            "wiki/concepts/WAL.md",
+            "wiki/entities/Cafe.md"
+        ],
+        "a phrase is scored, not required"
+    );
+    let mut required = hits(&v, &["+\"write-ahead logging\"", "lisbon"]);
+    required.sort();
+    assert_eq!(
+        required,
+        ["wiki/concepts/Journal.md", "wiki/concepts/WAL.md"],
+        "+\"a phrase\" must match"
+    );
+    assert_eq!(
+        hits(&v, &["+lisbon", "OR", "+eviction", "durability"]),
+        ["wiki/concepts/Cache.md", "wiki/entities/Cafe.md"],
+        "required alternatives joined by OR: one of them must match"
     );
 }
 
@@ -145,10 +177,18 @@ fn scopes_and_filters() {
     let v = vault();
     assert_eq!(hits(&v, &["idea", "--in", "raw"]), ["raw/ideas/idea.md"]);
     assert!(hits(&v, &["idea"]).is_empty(), "wiki by default");
-    assert_eq!(hits(&v, &["logging", "--in", "all"]).len(), 3);
-    assert_eq!(hits(&v, &["logging", "--type", "concept"]).len(), 2);
+    assert_eq!(hits(&v, &["write-ahead", "--in", "all"]).len(), 3);
+    assert_eq!(hits(&v, &["write-ahead", "--type", "concept"]).len(), 2);
     let j = v
-        .run(&["search", "logging", "--in", "all", "--limit", "1", "--json"])
+        .run(&[
+            "search",
+            "write-ahead",
+            "--in",
+            "all",
+            "--limit",
+            "1",
+            "--json",
+        ])
         .ok()
         .json();
     assert_eq!(
@@ -211,7 +251,7 @@ fn snippets_mark_the_match_and_collisions_are_reported() {
     assert_eq!(j["collisions"][0]["path"], "wiki/concepts/Cache.md");
     snapshot!(v, v.run(&["search", "write-ahead"]).ok().stdout);
     let quoted = v
-        .run(&["search", "--json", "write-ahead -journaling"])
+        .run(&["search", "--json", "write-ahead -durability"])
         .ok()
         .json();
     assert_eq!(quoted["total"], 1, "an exclusion inside a quoted query");
@@ -336,7 +376,7 @@ fn archives_indexed_with_their_markers_are_indexed_again_after_the_upgrade() {
             .json()["total"]
             .clone()
     };
-    assert_eq!(total(&v), 1, "the old index finds the marker");
+    // (Until that scan the index is empty: schema 16 indexes every file again.)
     v.run(&["scan"]).ok();
     assert_eq!(
         total(&v),
@@ -525,4 +565,46 @@ fn scores_do_not_depend_on_the_history_of_the_files() {
     assert_ne!(scores(&edited), fresh, "the planted drift shows");
     edited.run(&["scan"]).ok();
     assert_eq!(scores(&edited), fresh);
+}
+
+#[test]
+fn a_sentence_finds_the_page_with_most_of_its_words() {
+    let v = TestVault::new();
+    v.page(
+        "wiki/concepts/Sync.md",
+        "Device Sync",
+        "Keep the notes on a laptop and a phone the same with git.",
+    )
+    .page(
+        "wiki/concepts/Phone.md",
+        "Phones",
+        "A phone is a small computer.",
+    )
+    .page("wiki/concepts/Other.md", "Other", "Nothing to do with it.");
+    v.run(&["scan"]).ok();
+    // No page holds every word of the question, and the question's punctuation is text.
+    let got = hits(
+        &v,
+        &["How do I keep my notes in sync between a laptop and a phone?"],
+    );
+    assert_eq!(got, ["wiki/concepts/Sync.md", "wiki/concepts/Phone.md"]);
+}
+
+#[test]
+fn words_are_found_by_their_stem() {
+    let v = TestVault::new();
+    v.page(
+        "wiki/concepts/Sync.md",
+        "Sync",
+        "The vaults synced overnight.",
+    )
+    .page(
+        "wiki/concepts/Other.md",
+        "Other",
+        "Synchronous calls block.",
+    );
+    v.run(&["scan"]).ok();
+    assert_eq!(hits(&v, &["syncing"]), ["wiki/concepts/Sync.md"]);
+    let j = v.run(&["search", "--json", "syncing"]).ok().json();
+    assert_eq!(j["hits"][0]["snippet"], "The vaults **synced** overnight.");
 }

@@ -9,10 +9,11 @@ use clap::{Args, ValueEnum};
 
 /// Search page text, titles, aliases and tags, and raw files
 ///
-/// Words must all match; "quoted phrases" match as written; OR joins alternatives; -word
-/// excludes; prefix* matches word beginnings. Title and alias matches rank above body
-/// matches. Works for accented, hyphenated and CJK text. Reads the index as the last scan
-/// left it.
+/// Ranked: a page matching more of the words ranks higher, a match in the title or an alias
+/// counts most, and words match by their stem ("syncing" finds "synced"), so a whole sentence
+/// is a query. "quoted phrases" count where the words stand together, +word and +"a phrase"
+/// must match, -word excludes, OR joins alternatives, prefix* matches word beginnings. Works for accented, hyphenated and
+/// CJK text. Reads the index as the last scan left it.
 #[derive(Debug, Args)]
 #[command(
     after_help = "Examples:\n  sparks search write-ahead log\n  sparks search '\"cache invalidation\" OR eviction -redis'\n  \

@@ -52,8 +52,8 @@ impl ScanTx<'_> {
         Ok(())
     }
 
-    /// Index the text (and, for a page, its title, aliases and tags with the first piece) for
-    /// full-text search under the file's rowid, in pieces when it is long.
+    /// Index the text (and, for a page, its title, aliases, tags and headings with the first
+    /// piece) for full-text search under the file's rowid, in pieces when it is long.
     pub(super) fn index_text(
         &self,
         path: &str,
@@ -67,6 +67,18 @@ impl ScanTx<'_> {
         };
         let title = fm.and_then(|f| f.title.as_deref()).unwrap_or_default();
         let aliases = fm.map(|f| f.aliases.join("\n")).unwrap_or_default();
+        let headings = match doc {
+            Some(d) if fm.is_some() => d
+                .outline
+                .headings
+                .iter()
+                // The H1 that repeats the title is the title's, not a heading's.
+                .filter(|h| !h.text.trim().eq_ignore_ascii_case(title.trim()))
+                .map(|h| h.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n"),
+            _ => String::new(),
+        };
         let mut indexed = Indexed::default();
         let mut index = |body: &str| -> Result<bool> {
             let Some(id) = piece_rowid(rowid, indexed.pieces as u64) else {
@@ -90,6 +102,11 @@ impl ScanTx<'_> {
                 tags: match (first, fm) {
                     (true, Some(f)) => f.tags.join(" "),
                     _ => String::new(),
+                },
+                headings: if first {
+                    cjk::with_pairs(&headings).into_owned()
+                } else {
+                    String::new()
                 },
                 body: cjk::with_pairs(body).into_owned(),
             })?;
@@ -164,16 +181,19 @@ impl ScanTx<'_> {
                     title,
                     aliases,
                     tags,
+                    headings,
                     body,
                 } => {
                     // A plain `VALUES` insert: an `INSERT … SELECT` would open a statement
                     // savepoint of its own, and flush.
                     let sql = format!(
-                        "INSERT INTO {table} (rowid, title, aliases, tags, body) VALUES (?1, ?2, ?3, ?4, ?5)"
+                        "INSERT INTO {table} (rowid, title, aliases, tags, headings, body) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
                     );
                     self.tx
                         .prepare_cached(&sql)
-                        .and_then(|mut s| s.execute(params![rowid, title, aliases, tags, body]))
+                        .and_then(|mut s| {
+                            s.execute(params![rowid, title, aliases, tags, headings, body])
+                        })
                         .at(&self.path)?;
                 }
             }
@@ -210,6 +230,7 @@ pub(super) enum SearchOp {
         title: String,
         aliases: String,
         tags: String,
+        headings: String,
         body: String,
     },
 }
@@ -222,9 +243,10 @@ impl SearchOp {
                 title,
                 aliases,
                 tags,
+                headings,
                 body,
                 ..
-            } => 16 + title.len() + aliases.len() + tags.len() + body.len(),
+            } => 16 + title.len() + aliases.len() + tags.len() + headings.len() + body.len(),
         }
     }
 }
