@@ -40,36 +40,48 @@ def raw_dir(name):
 
 
 def check_files(collection, directory):
-    """The problems with a directory's copy of the collection's files, one line each."""
-    problems = []
+    """({path: SHA-256} of the copy's files, problems): a problem per line, each naming the
+    file, what it hashes to and what it should."""
+    hashes, problems = {}, []
     for file_name in collection.files.values():
         path = os.path.join(directory, file_name)
-        want = testsets.SHA256[file_name]
+        known = testsets.SHA256[f"{collection.name}/{file_name}"]
+        want = " or ".join(known)
         if not os.path.isfile(path):
             problems.append(f"{path}: missing (want SHA-256 {want} of its LF bytes)")
             continue
         got = testsets.sha256_lf(path)
-        if got != want:
+        if got not in known:
             problems.append(f"{path}: SHA-256 of its LF bytes is {got}, want {want}")
-    return problems
+        hashes[file_name] = got
+    return hashes, problems
 
 
 def import_source(collection, directory):
-    problems = check_files(collection, directory)
+    _, problems = check_files(collection, directory)
     if problems:
         raise testsets.DataError("\n".join(problems))
-    target = raw_dir(collection.name)
-    os.makedirs(target, exist_ok=True)
     for file_name in collection.files.values():
-        shutil.copyfile(os.path.join(directory, file_name), os.path.join(target, file_name))
+        target = os.path.join(raw_dir(collection.name), file_name)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copyfile(os.path.join(directory, file_name), target)
 
 
-def source_hash(collection):
+def source_hash(hashes):
     digest = hashlib.sha256(f"converter {CONVERTER}\n".encode())
-    for role in sorted(collection.files):
-        file_name = collection.files[role]
-        digest.update(f"{role} {file_name} {testsets.SHA256[file_name]}\n".encode())
+    for file_name in sorted(hashes):
+        digest.update(f"{file_name} {hashes[file_name]}\n".encode())
     return digest.hexdigest()
+
+
+def copies(collection, hashes):
+    """Which known copy each file is, where a file has more than one."""
+    out = {}
+    for file_name, digest in hashes.items():
+        label = testsets.SHA256[f"{collection.name}/{file_name}"][digest]
+        if label:
+            out[file_name] = label
+    return out
 
 
 def page_name(doc_id, taken):
@@ -100,14 +112,9 @@ def page_text(title, text):
     return head + body
 
 
-def convert(collection, binary):
+def convert(collection, binary, hashes):
     """Write the vault and collection.json for one collection whose raw files checked."""
-    raw = raw_dir(collection.name)
-    docs = testsets.read_docs(os.path.join(raw, collection.files["docs"]))
-    queries = testsets.read_queries(
-        os.path.join(raw, collection.files["queries"]), collection.queries_by_position
-    )
-    qrels = testsets.read_qrels(os.path.join(raw, collection.files["qrels"]), collection.grade)
+    docs, queries, qrels = testsets.load(collection, raw_dir(collection.name))
     known = {doc_id for doc_id, _, _ in docs}
     for qid, judged in qrels.items():
         unknown = sorted(set(judged) - known)
@@ -147,7 +154,8 @@ def convert(collection, binary):
         "published_bm25_ndcg10": collection.published_bm25_ndcg10,
         "licence": collection.licence,
         "origin": collection.origin,
-        "source_sha256": source_hash(collection),
+        "copies": copies(collection, hashes),
+        "source_sha256": source_hash(hashes),
     }
     with open(common.meta_path(collection.name), "w", encoding="utf-8") as f:
         json.dump(meta, f, ensure_ascii=False)
@@ -156,12 +164,12 @@ def convert(collection, binary):
     return len(docs), len(queries), len(qrels)
 
 
-def is_current(collection):
+def is_current(collection, hashes):
     stamp = os.path.join(common.collection_dir(collection.name), "source.sha256")
     if not (os.path.isfile(stamp) and os.path.isfile(common.meta_path(collection.name))):
         return False
     with open(stamp) as f:
-        return f.read().strip() == source_hash(collection)
+        return f.read().strip() == source_hash(hashes)
 
 
 def parse_sources(values):
@@ -193,13 +201,13 @@ def main():
         try:
             if collection.name in sources:
                 import_source(collection, sources[collection.name])
-            problems = check_files(collection, raw_dir(collection.name))
+            hashes, problems = check_files(collection, raw_dir(collection.name))
             if problems:
                 raise testsets.DataError("\n".join(problems))
-            if is_current(collection):
+            if is_current(collection, hashes):
                 print(f"{collection.name}: vault up to date, reused")
                 continue
-            docs, queries, judged = convert(collection, binary)
+            docs, queries, judged = convert(collection, binary, hashes)
             print(f"{collection.name}: {docs} pages, {queries} queries ({judged} judged)")
         except testsets.DataError as e:
             failed.append(collection.name)

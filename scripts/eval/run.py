@@ -128,7 +128,8 @@ def run_collection(binary, name, modes, workers):
     queries = judged_queries(meta)
     runs = {}
     db, paths = baseline.build(vault, meta["pages"])
-    runs[FTS5] = score(meta, queries, {q: (baseline.search(db, paths, t, K), None) for q, t in queries})
+    ranked = {qid: (baseline.search(db, paths, text, K), None) for qid, text in queries}
+    runs[FTS5] = score(meta, queries, ranked)
     db.close()
     for label, mode_args in modes:
         started = time.monotonic()
@@ -165,7 +166,7 @@ def table(results, na):
         for mode in na:
             lines.append(
                 f"| {c['title']} | {c['docs']:,} | {c['queries']} | {mode} | n/a | n/a "
-                "| n/a | n/a | — |"
+                f"| n/a | n/a | {fmt(c['published_bm25_ndcg10'])} |"
             )
     return "\n".join(lines)
 

@@ -107,6 +107,28 @@ class Readers(unittest.TestCase):
             testsets.read_docs(path)
         self.assertIn(f"{path}:1", str(caught.exception))
 
+    def test_beir_files(self):
+        corpus = self.write(
+            '{"_id": "d1", "title": "A  title", "text": "Some text.", "metadata": {}}\n'
+            '{"_id": "d2", "text": "No title."}\n'
+        )
+        queries = self.write('{"_id": "q1", "text": "a claim\\nover lines"}\n')
+        qrels = self.write("query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td2\t0\nq2\td2\t2\n")
+        docs = [("d1", "A title", "Some text."), ("d2", "", "No title.")]
+        self.assertEqual(testsets.read_beir_docs(corpus), docs)
+        self.assertEqual(testsets.read_beir_queries(queries), {"q1": "a claim over lines"})
+        self.assertEqual(testsets.read_beir_qrels(qrels), {"q1": {"d1": 1}, "q2": {"d2": 2}})
+
+    def test_a_bad_beir_line_is_named(self):
+        corpus = self.write('{"_id": "d1", "text": "ok"}\n{"_id": 7}\n')
+        with self.assertRaises(testsets.DataError) as caught:
+            testsets.read_beir_docs(corpus)
+        self.assertIn(f"{corpus}:2", str(caught.exception))
+        qrels = self.write("query-id\tcorpus-id\tscore\nq1 d1 1\n")
+        with self.assertRaises(testsets.DataError) as caught:
+            testsets.read_beir_qrels(qrels)
+        self.assertIn(f"{qrels}:2", str(caught.exception))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,18 +1,26 @@
 """The test collections `make eval` scores, and the readers for their files.
 
-Each collection is three files in the SMART format of the Glasgow IR group's classic
-collections: documents and queries as records that open with `.I <id>` and carry fields
-(`.T` title, `.W` text, `.A` authors, …), and relevance judgments as lines of whitespace-
-separated columns. The raw files are not fetched from the web here (no registry ships them:
-see scripts/eval/README.md); fetch.py finds them in the cache and checks each against the
-SHA-256 pinned below, taken over the file's bytes with CRLF line ends turned into LF, so a
-copy with Windows line ends checks the same.
+Two formats. The Glasgow IR group's classic collections (Cranfield, CISI, CACM) are SMART
+files: documents and queries as records that open with `.I <id>` and carry fields (`.T`
+title, `.W` text, `.A` authors, …), and judgments as lines of whitespace-separated columns.
+BEIR's (SciFact) are corpus.jsonl (`_id`, `title`, `text`), queries.jsonl (`_id`, `text`) and
+qrels/test.tsv (`query-id corpus-id score`, after a header line).
+
+The raw files are not fetched from the web here (no registry ships them: see
+scripts/eval/README.md); fetch.py finds them in the cache and checks each against the SHA-256
+pinned below, taken over the file's bytes with CRLF line ends turned into LF, so a copy with
+Windows line ends checks the same. A file may have more than one known copy; which one was
+used is recorded with the results.
 """
 
 import hashlib
+import json
+import os
 import re
 from dataclasses import dataclass
 from typing import Callable
+
+ROLES = ("docs", "queries", "qrels")
 
 # A field line: a dot, one capital letter, then the end of the line or a blank.
 FIELD = re.compile(r"^\.([A-Z])(?:\s+(.*))?$")
@@ -47,8 +55,9 @@ class Collection:
 
     name: str
     title: str
-    files: dict  # role ("docs", "queries", "qrels") -> file name (its hash: SHA256)
+    files: dict  # role ("docs", "queries", "qrels") -> path in the raw folder (SHA256 pins it)
     licence: str
+    reader: str = "smart"  # or "beir"
     origin: str = GLASGOW
     published_bm25_ndcg10: float | None = None
     # Cranfield's judgments number the queries 1..225 in file order, not by their `.I` ids.
@@ -58,17 +67,33 @@ class Collection:
     grade: Callable = binary_grade
 
 
-# SHA-256 of each raw file's bytes with CRLF turned into LF (see the module's doc).
+# The known copies of each raw file ("collection/path"): SHA-256 of its LF bytes -> what copy
+# it is ("" when there is one).
 SHA256 = {
-    "cran.all.1400": "b234544b6ceccd131520df4a3cb6d42aee6576eb577933d047e722bbfe7b0b09",
-    "cran.qry": "dd9b1419f678874daf66d5239ca372193722d74f5ea749f3b0f46a6b37cd9274",
-    "cranqrel": "92e54b58dac0b980152178f350d892fae66c8a239b8a11715b835fb8d2f6bc0e",
-    "CISI.ALL": "c13934ad921234b571e7b424af3461fe39dccb16757cb21954b3aea5250d072e",
-    "CISI.QRY": "b72de0e0cb8aa5c93ac988e5be0400cc18949d0a94913a248783a37dd97d5470",
-    "CISI.REL": "f7396c92586c61953ccb7ae99ad8d3ac749ac3b989041fc93a9e311568f58997",
-    "cacm.all": "0d0eaa9e54987161482a217dcef670a8032d687b1bbe84ba0a8e310b675bd52f",
-    "query.text": "2fe81273fd7db3beccad1090c84630dea561469b7c19ad03e71370c8c7399cc9",
-    "qrels.text": "da4202b0c70cad7d91c9a028eaf8cbd0a4ca981ebdc3955eb75ba7b6de6f185c",
+    "cranfield/cran.all.1400": {
+        "b234544b6ceccd131520df4a3cb6d42aee6576eb577933d047e722bbfe7b0b09": ""
+    },
+    "cranfield/cran.qry": {"dd9b1419f678874daf66d5239ca372193722d74f5ea749f3b0f46a6b37cd9274": ""},
+    "cranfield/cranqrel": {"92e54b58dac0b980152178f350d892fae66c8a239b8a11715b835fb8d2f6bc0e": ""},
+    "cisi/CISI.ALL": {"c13934ad921234b571e7b424af3461fe39dccb16757cb21954b3aea5250d072e": ""},
+    "cisi/CISI.QRY": {"b72de0e0cb8aa5c93ac988e5be0400cc18949d0a94913a248783a37dd97d5470": ""},
+    "cisi/CISI.REL": {"f7396c92586c61953ccb7ae99ad8d3ac749ac3b989041fc93a9e311568f58997": ""},
+    "cacm/cacm.all": {"0d0eaa9e54987161482a217dcef670a8032d687b1bbe84ba0a8e310b675bd52f": ""},
+    "cacm/query.text": {"2fe81273fd7db3beccad1090c84630dea561469b7c19ad03e71370c8c7399cc9": ""},
+    "cacm/qrels.text": {"da4202b0c70cad7d91c9a028eaf8cbd0a4ca981ebdc3955eb75ba7b6de6f185c": ""},
+    "scifact/corpus.jsonl": {
+        "dec31c8182f3d744c7d2c09423756fd1d17cbef75808db13ba01cc0aab4d1ac6": "BEIR's scifact.zip",
+        "d2d0b03f01859f5392dcfd1cd53179ae3d6fdd1291bfa579b2e34b1665e1cef1": (
+            "rebuilt from the SciFact release's corpus by scifact_corpus.py (565 bytes shorter "
+            "than BEIR's)"
+        ),
+    },
+    "scifact/queries.jsonl": {
+        "8ff84a7c903f722981cd8d595c022660140c51867b27608a6d4910db86080313": ""
+    },
+    "scifact/qrels/test.tsv": {
+        "68c0ac63f1c24b9e8ce497649694f09b2d0850bab7ec2b103cc66996f5f8b3a3": ""
+    },
 }
 
 COLLECTIONS = [
@@ -92,6 +117,18 @@ COLLECTIONS = [
         {"docs": "cacm.all", "queries": "query.text", "qrels": "qrels.text"},
         "no licence stated; titles and abstracts of Communications of the ACM (1958-1979), "
         "whose copyright is the ACM's, for research use",
+    ),
+    Collection(
+        "scifact",
+        "SciFact",
+        {"docs": "corpus.jsonl", "queries": "queries.jsonl", "qrels": "qrels/test.tsv"},
+        "CC BY-NC 2.0 (the SciFact release); abstracts from S2ORC, for research use",
+        origin=(
+            "BEIR's scifact.zip (Thakur et al. 2021), of the SciFact release (Wadden et al. "
+            "2020)"
+        ),
+        published_bm25_ndcg10=0.665,
+        reader="beir",
     ),
 ]
 
@@ -201,3 +238,59 @@ def read_qrels(path, grade):
         judged = qrels.setdefault(qid, {})
         judged[doc_id] = max(value, judged.get(doc_id, 0))
     return qrels
+
+
+def read_jsonl(path):
+    """The objects of a JSON-lines file, one a line; a bad line is named."""
+    out = []
+    for number, line in enumerate(read_text(path).split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except ValueError as e:
+            raise DataError(f"{path}:{number}: not JSON: {e}")
+        if not isinstance(value, dict) or not isinstance(value.get("_id"), str):
+            raise DataError(f"{path}:{number}: not an object with a string _id")
+        out.append(value)
+    return out
+
+
+def read_beir_docs(path):
+    """(doc id, title, text) for each document of a corpus.jsonl."""
+    docs = []
+    for d in read_jsonl(path):
+        docs.append((d["_id"], " ".join(str(d.get("title") or "").split()), d.get("text") or ""))
+    return docs
+
+
+def read_beir_queries(path):
+    return {q["_id"]: " ".join(str(q.get("text") or "").split()) for q in read_jsonl(path)}
+
+
+def read_beir_qrels(path):
+    """{query id: {doc id: grade}} from a BEIR qrels file, header line first."""
+    qrels = {}
+    lines = read_text(path).split("\n")
+    for number, line in enumerate(lines[1:], start=2):
+        cols = line.split("\t")
+        if not line.strip():
+            continue
+        if len(cols) != 3 or not cols[2].strip().lstrip("-").isdigit():
+            raise DataError(f"{path}:{number}: not `query-id<TAB>corpus-id<TAB>score`")
+        grade = int(cols[2])
+        if grade >= 1:
+            qrels.setdefault(cols[0].strip(), {})[cols[1].strip()] = grade
+    return qrels
+
+
+def load(collection, raw):
+    """(docs, queries, qrels) of a collection whose raw files are in the folder `raw`."""
+    docs, queries, qrels = (os.path.join(raw, collection.files[r]) for r in ROLES)
+    if collection.reader == "beir":
+        return read_beir_docs(docs), read_beir_queries(queries), read_beir_qrels(qrels)
+    return (
+        read_docs(docs),
+        read_queries(queries, collection.queries_by_position),
+        read_qrels(qrels, collection.grade),
+    )
