@@ -69,8 +69,8 @@ bench-smoke:
 ## (or SPARKS_EVAL_DATA), then run every judged query through `sparks search` per mode and print
 ## nDCG@10 and Recall@10 beside plain SQLite FTS5 bm25() (per-query results in
 ## target/eval/results.json). No registry ships the collections: give their raw files once with
-## EVAL_SOURCES="--source cranfield=DIR --source cisi=DIR --source cacm=DIR". Under a minute
-## after the build; not part of `make test`.
+## EVAL_SOURCES="--source cranfield=DIR --source cisi=DIR --source cacm=DIR --source scifact=DIR".
+## About a minute and a half per mode after the build; not part of `make test`.
 EVAL_SOURCES ?=
 eval:
 	$(CARGO) build --release --bin sparks
