@@ -194,6 +194,9 @@ def main():
         chosen = [testsets.by_name(n) for n in args.only] or testsets.COLLECTIONS
     except testsets.DataError as e:
         raise SystemExit(f"error: {e}")
+    ignored = sorted(set(sources) - {c.name for c in chosen})
+    if ignored:
+        raise SystemExit(f"error: --source {', '.join(ignored)} is not among the --only names")
     binary = common.check_binary(os.path.abspath(args.binary))
 
     failed = []
