@@ -76,6 +76,7 @@ eval:
 	$(CARGO) build --release --bin sparks
 	python3 scripts/eval/test_metrics.py
 	python3 scripts/eval/test_run.py
+	python3 scripts/eval/test_fetch.py
 	python3 scripts/eval/fetch.py --binary "$(TARGET)/release/sparks" $(EVAL_SOURCES)
 	python3 scripts/eval/run.py --binary "$(TARGET)/release/sparks"
 

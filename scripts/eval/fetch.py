@@ -166,7 +166,8 @@ def convert(collection, binary, hashes):
 
 def is_current(collection, hashes):
     stamp = os.path.join(common.collection_dir(collection.name), "source.sha256")
-    if not (os.path.isfile(stamp) and os.path.isfile(common.meta_path(collection.name))):
+    vault_config = os.path.join(common.vault_dir(collection.name), "sparks.toml")
+    if not all(os.path.isfile(p) for p in (stamp, common.meta_path(collection.name), vault_config)):
         return False
     with open(stamp) as f:
         return f.read().strip() == source_hash(hashes)
