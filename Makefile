@@ -5,7 +5,7 @@ DEMO_DIR ?= target/demo
 # workspace would otherwise check every dependency again in fuzz/target).
 TARGET := $(abspath $(or $(CARGO_TARGET_DIR),target))
 
-.PHONY: all build release install test demo readme-demo bench bench-smoke fuzz stress man fmt clippy
+.PHONY: all build release install test demo readme-demo bench bench-smoke eval fuzz stress man fmt clippy
 
 all: build
 
@@ -63,6 +63,22 @@ bench:
 bench-smoke:
 	$(CARGO) build --bin sparks --example gen_vault
 	bash scripts/bench-smoke.sh
+
+## Search quality on public test collections (scripts/eval/README.md): build the release binary,
+## self-check the scoring scripts, turn each collection into a vault under target/eval-data/
+## (or SPARKS_EVAL_DATA), then run every judged query through `sparks search` per mode and print
+## nDCG@10 and Recall@10 beside plain SQLite FTS5 bm25() (per-query results in
+## target/eval/results.json). No registry ships the collections: give their raw files once with
+## EVAL_SOURCES="--source cranfield=DIR --source cisi=DIR --source cacm=DIR --source scifact=DIR".
+## About a minute and a half per mode after the build; not part of `make test`.
+EVAL_SOURCES ?=
+eval:
+	$(CARGO) build --release --bin sparks
+	python3 scripts/eval/test_metrics.py
+	python3 scripts/eval/test_run.py
+	python3 scripts/eval/test_fetch.py
+	python3 scripts/eval/fetch.py --binary "$(TARGET)/release/sparks" $(EVAL_SOURCES)
+	python3 scripts/eval/run.py --binary "$(TARGET)/release/sparks"
 
 ## Fuzz every target in fuzz/ for FUZZ_SECONDS each (default 600), one after the other, on the
 ## nightly toolchain; installs cargo-fuzz if missing. Seeds come from fuzz/corpus/<target>
