@@ -350,11 +350,16 @@ fn auto_colours_a_terminal_unless_no_color() {
     // `script` runs sparks on a pseudo-terminal; its output is the terminal's.
     let on_terminal =
         |env: &[(&str, &str)]| crate::harness::on_terminal(v.dir.path(), &v.home(), "status", env);
-    let coloured = on_terminal(&[]);
-    assert!(coloured.contains("\x1b[1;31merror"), "{coloured:?}");
-    let plain = on_terminal(&[("NO_COLOR", "1")]);
-    assert!(plain.contains("error: no vault"), "{plain:?}");
-    assert!(!plain.contains('\x1b'), "{plain:?}");
+    // Escapes written as `^[`.
+    let written_out = |shown: String| shown.replace("\r\n", "\n").replace('\x1b', "^[");
+    snapshot!(v, written_out(on_terminal(&[])), @r"
+    ^[[1;31merror^[[0m: no vault found in [TMP] or any parent directory
+    ^[[1;36mhint^[[0m: run `sparks init` to create a vault, or pass --vault PATH (or set SPARKS_VAULT)
+    ");
+    snapshot!(v, written_out(on_terminal(&[("NO_COLOR", "1")])), @r"
+    error: no vault found in [TMP] or any parent directory
+    hint: run `sparks init` to create a vault, or pass --vault PATH (or set SPARKS_VAULT)
+    ");
 }
 
 #[test]

@@ -493,11 +493,7 @@ fn non_utf8_bytes_are_refused_naming_the_line() {
     let bytes = b"# Inbox\n---\nfine\n---\ncaf\xe9 au lait\n".to_vec();
     v.write("inbox.md", &bytes);
     let r = v.run(&["ingest", "--prepare"]).code(1);
-    assert!(
-        r.stderr.contains("line 5") && r.stderr.contains("UTF-8"),
-        "{}",
-        r.stderr
-    );
+    snapshot!(v, r.stderr, @"error: inbox.md line 5 is not valid UTF-8; save the file as UTF-8 and try again");
     assert_eq!(std::fs::read(v.path("inbox.md")).expect("inbox"), bytes);
     assert!(status(&v)["ingest_id"].is_null(), "nothing was opened");
 
