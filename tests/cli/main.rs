@@ -31,6 +31,10 @@ mod lint_fix;
 #[cfg(target_os = "linux")]
 mod mcp;
 mod mcp_arguments;
+#[cfg(target_os = "linux")]
+mod mcp_scenario;
+#[cfg(target_os = "linux")]
+mod mcp_sessions;
 mod mcp_stdio;
 mod merge;
 mod mv;
