@@ -49,6 +49,8 @@ mod query;
 mod races;
 mod recovery;
 mod scan;
+mod scan_derived;
+mod scan_recovery;
 mod search;
 mod session;
 mod soak;
