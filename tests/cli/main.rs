@@ -45,6 +45,8 @@ mod plurals;
 #[cfg(target_os = "linux")]
 mod progress;
 mod provenance;
+mod provenance_revert;
+mod provenance_strict;
 mod query;
 mod races;
 mod recovery;
