@@ -38,6 +38,7 @@ mod mcp_sessions;
 mod mcp_stdio;
 mod merge;
 mod mv;
+mod mv_wiki;
 mod newcomer;
 mod plain_git;
 mod plurals;
