@@ -61,6 +61,7 @@ mod status;
 mod sync;
 mod sync_history;
 mod sync_kills;
+mod sync_merge;
 mod sync_trust;
 mod sync_twice;
 mod tasks;
