@@ -23,6 +23,7 @@ mod hostile;
 mod idle_memory;
 mod index;
 mod ingest;
+mod ingest_inbox;
 mod init;
 mod journal;
 mod lint;
