@@ -10,6 +10,7 @@ mod affected;
 mod brief;
 mod capture;
 mod collections;
+mod colour_and_quiet;
 mod compat;
 mod conflicts;
 mod fault_matrix;
