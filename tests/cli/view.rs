@@ -15,7 +15,7 @@ use std::time::Duration;
 
 /// A small PNG (a gradient, as a stand-in for a diagram): stored deflate blocks, no
 /// compression library needed.
-pub(crate) fn png(width: u32, height: u32) -> Vec<u8> {
+fn png(width: u32, height: u32) -> Vec<u8> {
     fn crc(bytes: &[u8]) -> u32 {
         let mut c = 0xffff_ffffu32;
         for &b in bytes {
@@ -73,7 +73,7 @@ pub(crate) fn png(width: u32, height: u32) -> Vec<u8> {
 }
 
 /// Script payloads: each would set `window.pwned`, change the title or open a dialog.
-pub(crate) const PAYLOADS: &str = r##"Harmless text before the payloads.
+const PAYLOADS: &str = r##"Harmless text before the payloads.
 
 <script>window.pwned = 1; document.title = "PWNED"; alert("script")</script>
 
@@ -304,7 +304,7 @@ pub(crate) fn has_foreign_script(html: &str) -> bool {
     own.as_deref().unwrap_or(html).contains("<script")
 }
 
-pub(crate) fn parse(buf: &[u8]) -> Resp {
+fn parse(buf: &[u8]) -> Resp {
     let split = buf
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
