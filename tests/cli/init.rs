@@ -228,9 +228,13 @@ fn strict_config_errors_name_key_and_line() {
         "[git]\nauto_commit = true\n\n[collections.qoutes]\nglob = \"raw/q/*.md\"\n",
     );
     let run = v.run(&["status"]).code(1);
-    assert!(run.stderr.contains("line 4"), "{}", run.stderr);
-    assert!(run.stderr.contains("qoutes"), "{}", run.stderr);
-    assert!(run.stderr.contains("sparks.toml"), "{}", run.stderr);
+    snapshot!(v, run.stderr, @r"
+    error: invalid [VAULT]/sparks.toml: TOML parse error at line 4, column 14
+      |
+    4 | [collections.qoutes]
+      |              ^^^^^^
+    unknown field `qoutes`, expected one of `quotes`, `bookmarks`, `media`, `ideas`
+    ");
 }
 
 #[test]

@@ -1,10 +1,10 @@
 //! Provenance, undo and the strict gate (issue 19): what each ingest did (`ingest --show`,
-//! `--list --page`), taking an ingest back (`--revert`) with and without git, conflicts, the
-//! lint delta and `--strict`, and a revert killed after each of its steps.
+//! `--list --page`), taking an ingest back (`--revert`) with and without git, and the later
+//! changes that stop it; the lint delta and `--strict` are in `provenance_strict.rs`, the
+//! reverts that cannot be simple (undated captures, refusals, a revert killed after each of its
+//! steps) in `provenance_revert.rs`.
 
-use crate::fault_matrix::with_fault;
-use crate::faults::Disturb;
-use crate::harness::{TestVault, db, files, git, rows, undo_schema_9, undo_schema_10};
+use crate::harness::{TestVault, files, git};
 use crate::snapshot;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -31,7 +31,7 @@ fn with_git(v: &TestVault) {
 
 /// A vault with one page (`Old`) and [`CAPTURES`] in the inbox; in a committed git repository
 /// when `in_git`.
-fn vault(in_git: bool) -> TestVault {
+pub(crate) fn vault(in_git: bool) -> TestVault {
     vault_with(in_git, CAPTURES)
 }
 
@@ -51,7 +51,7 @@ fn vault_with(in_git: bool, captures: &[&str]) -> TestVault {
 }
 
 /// The agent's work for [`CAPTURES`]: two pages created, `Old` changed.
-fn agent_writes(v: &TestVault) {
+pub(crate) fn agent_writes(v: &TestVault) {
     v.page(
         "wiki/concepts/Alpha.md",
         "Alpha",
@@ -70,14 +70,14 @@ fn agent_writes(v: &TestVault) {
 }
 
 /// Prepare, let the agent write, finalize; the finalize report.
-fn ingest(v: &TestVault) -> Value {
+pub(crate) fn ingest(v: &TestVault) -> Value {
     v.run(&["ingest", "--prepare"]).ok();
     agent_writes(v);
     v.run(&["ingest", "--finalize", "--json"]).ok().json()
 }
 
 /// After the ingest: a late capture and a page written by hand.
-fn life_goes_on(v: &TestVault) {
+pub(crate) fn life_goes_on(v: &TestVault) {
     v.capture(&[LATE]);
     v.page(HAND, "Hand", "Written by hand. After the ingest. Kept.");
 }
@@ -93,7 +93,7 @@ fn expected(before: &BTreeMap<String, Vec<u8>>, v: &TestVault) -> BTreeMap<Strin
     want
 }
 
-fn assert_same(got: &BTreeMap<String, Vec<u8>>, want: &BTreeMap<String, Vec<u8>>) {
+pub(crate) fn assert_same(got: &BTreeMap<String, Vec<u8>>, want: &BTreeMap<String, Vec<u8>>) {
     let names = |m: &BTreeMap<String, Vec<u8>>| m.keys().cloned().collect::<Vec<_>>();
     assert_eq!(names(got), names(want), "the same files");
     for (p, bytes) in want {
@@ -106,7 +106,7 @@ fn assert_same(got: &BTreeMap<String, Vec<u8>>, want: &BTreeMap<String, Vec<u8>>
 }
 
 /// The pages an `ingest --show --json` lists, as (path, action).
-fn page_actions(shown: &Value) -> Vec<(String, String)> {
+pub(crate) fn page_actions(shown: &Value) -> Vec<(String, String)> {
     shown["page_changes"]
         .as_array()
         .unwrap()
@@ -120,7 +120,7 @@ fn page_actions(shown: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
-fn owned(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+pub(crate) fn owned(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
     pairs
         .iter()
         .map(|(p, a)| (p.to_string(), a.to_string()))
@@ -364,461 +364,6 @@ fn a_page_changed_since_stops_the_revert_before_anything_is_written() {
     v.run(&["ingest", "--revert", "2"]).ok();
     let j = v.run(&["ingest", "--revert", "1", "--json"]).code(1).json();
     assert_eq!(j["conflicts"].as_array().unwrap().len(), 1, "{j}");
-}
-
-#[test]
-fn strict_refuses_a_batch_that_adds_a_broken_link_and_accepts_it_once_fixed() {
-    let v = vault(false);
-    // A broken link that was there before the batch is not the batch's doing.
-    let old = v.read("wiki/concepts/Old.md");
-    v.write("wiki/concepts/Old.md", format!("{old}\n[[Long Gone]]\n"));
-    v.run(&["ingest", "--prepare"]).ok();
-    agent_writes(&v);
-    v.page(
-        "wiki/concepts/Alpha.md",
-        "Alpha",
-        "Alpha links [[Nowhere]]. Two. Three.",
-    );
-    let inbox = v.read("inbox.md");
-    let refused = v
-        .run(&["ingest", "--finalize", "--strict", "--json"])
-        .code(1);
-    // A refusal prints no report: under --json, the failure as JSON.
-    let j = refused.json();
-    assert_eq!(j["error"]["message"], "cannot finalize ingest 1", "{j}");
-    assert!(
-        j["error"]["causes"][0]
-            .as_str()
-            .is_some_and(|c| c.contains("Alpha.md:10: broken-links")),
-        "{j}"
-    );
-    assert!(
-        refused.stderr.contains(
-            "wiki/concepts/Alpha.md:10: broken-links: [[Nowhere]] matches no page or file"
-        ),
-        "{}",
-        refused.stderr
-    );
-    assert!(!refused.stderr.contains("Long Gone"), "{}", refused.stderr);
-    assert_eq!(v.read("inbox.md"), inbox, "nothing archived");
-    assert!(!v.path("raw/inbox/2026-04-10.md").exists());
-    let open = v.run(&["ingest", "--status"]).ok().json();
-    assert_eq!(open["ingest_id"], 1);
-    assert!(open["step"].is_null(), "{open}");
-
-    // Without --strict the same batch goes through and the delta is reported and kept.
-    let config = v.read("sparks.toml");
-    v.write(
-        "sparks.toml",
-        config.replace("strict = false", "strict = true"),
-    );
-    let again = v.run(&["ingest", "--finalize"]).code(1);
-    assert!(
-        again.stderr.contains("[[Nowhere]]"),
-        "[ingest] strict = true"
-    );
-
-    v.page(
-        "wiki/concepts/Alpha.md",
-        "Alpha",
-        "Alpha links [[Old]]. Two. Three.",
-    );
-    let f = v
-        .run(&["ingest", "--finalize", "--strict", "--json"])
-        .ok()
-        .json();
-    assert_eq!(f["archived"], 2, "{f}");
-    assert_eq!(f["lint_delta"], serde_json::json!([]));
-}
-
-#[test]
-fn a_finalize_that_is_not_strict_reports_and_keeps_the_lint_delta() {
-    let v = vault(false);
-    v.run(&["ingest", "--prepare"]).ok();
-    agent_writes(&v);
-    v.write("wiki/concepts/Bare.md", "No frontmatter. [[Alpha#Nope]]\n");
-    let f = v.run(&["ingest", "--finalize", "--json"]).ok().json();
-    let checks: Vec<&str> = f["lint_delta"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["check"].as_str().unwrap())
-        .collect();
-    assert_eq!(checks, ["broken-headings", "missing-frontmatter"], "{f}");
-    assert_eq!(f["lint_delta"][0]["path"], "wiki/concepts/Bare.md");
-    let shown = v.run(&["ingest", "--show", "1", "--json"]).ok().json();
-    assert_eq!(shown["lint_delta"], f["lint_delta"]);
-    let text = v.run(&["ingest", "--show", "1"]).ok().stdout;
-    assert!(text.contains("the batch added 2 issues"), "{text}");
-}
-
-/// A batch with everything around it that can happen to files between prepare and finalize,
-/// scans in between; the pages `--show` then lists, as (path, action). With `every_page`, the
-/// snapshot is stripped of its generation (as one recorded before schema 9 is): finalize
-/// compares every page instead of the files stored or deleted since.
-fn busy_batch(every_page: bool) -> Vec<(String, String)> {
-    let v = TestVault::new();
-    let pages = [
-        "Kept", "Edited", "Reverted", "Gone", "Back", "Moved", "Early",
-    ];
-    for name in pages {
-        v.page(
-            &format!("wiki/concepts/{name}.md"),
-            name,
-            "A page. Two. Three.",
-        );
-    }
-    v.write("raw/notes/n.md", "a note\n");
-    v.capture(&["2026-04-10\nalpha: plain"]);
-    v.settle();
-    v.run(&["scan"]).ok();
-    // Changed before prepare: not the batch's.
-    v.page("wiki/concepts/Early.md", "Early", "Edited before prepare.");
-    v.run(&["ingest", "--prepare"]).ok();
-    if every_page {
-        db(&v)
-            .execute("UPDATE ingest_provenance SET snapshot_gen = NULL", [])
-            .unwrap();
-    }
-    let original = v.read("wiki/concepts/Reverted.md");
-    v.page("wiki/concepts/Edited.md", "Edited", "Edited by the batch.");
-    v.page(
-        "wiki/concepts/Reverted.md",
-        "Reverted",
-        "Edited, then put back.",
-    );
-    let back = v.read("wiki/concepts/Back.md");
-    for gone in ["Gone", "Back"] {
-        std::fs::remove_file(v.path(&format!("wiki/concepts/{gone}.md"))).unwrap();
-    }
-    v.run(&["scan"]).ok();
-    v.write("wiki/concepts/Reverted.md", &original);
-    v.write("wiki/concepts/Back.md", &back);
-    std::fs::rename(
-        v.path("wiki/concepts/Moved.md"),
-        v.path("wiki/concepts/Moved there.md"),
-    )
-    .unwrap();
-    v.page("wiki/concepts/New.md", "New", "Created by the batch.");
-    v.write("raw/notes/n.md", "a note, edited\n");
-    // A command that brings the manifest up to date on its own.
-    v.run(&["query", "--tag", "none"]).ok();
-    v.run(&["ingest", "--finalize"]).ok();
-    page_actions(&v.run(&["ingest", "--show", "1", "--json"]).ok().json())
-}
-
-#[test]
-fn finalize_compares_what_changed_since_prepare_as_comparing_every_page_would() {
-    let since = busy_batch(false);
-    assert_eq!(
-        since,
-        owned(&[
-            ("wiki/concepts/Edited.md", "changed"),
-            ("wiki/concepts/Gone.md", "deleted"),
-            ("wiki/concepts/Moved there.md", "created"),
-            ("wiki/concepts/Moved.md", "deleted"),
-            ("wiki/concepts/New.md", "created"),
-        ])
-    );
-    assert_eq!(busy_batch(true), since);
-}
-
-/// The snapshot kept between ingests, as rows, and the live pages with their hashes now.
-fn kept_and_live(v: &TestVault) -> (Vec<String>, Vec<String>) {
-    (
-        rows(v, "SELECT path, hash FROM wiki_snapshot ORDER BY path"),
-        rows(
-            v,
-            "SELECT f.path, f.hash FROM files f JOIN pages p ON p.path = f.path
-             WHERE f.deleted = 0 ORDER BY f.path",
-        ),
-    )
-}
-
-#[test]
-fn the_snapshot_kept_between_ingests_is_brought_up_to_date_by_each_prepare() {
-    let v = vault(false);
-    for name in ["One", "Two", "Three", "Four"] {
-        v.page(
-            &format!("wiki/concepts/{name}.md"),
-            name,
-            "A page. Two. Three.",
-        );
-    }
-    v.write("wiki/concepts/Bare.md", "No frontmatter. [[Nowhere]]\n");
-    v.capture(&["2026-04-10\nalpha: plain", "2026-04-11\nbeta: plain"]);
-    v.settle();
-    v.run(&["ingest", "--prepare", "--limit", "1"]).ok();
-    let (kept, live) = kept_and_live(&v);
-    assert!(kept.len() > 4 && kept == live, "{kept:?}");
-    v.page("wiki/concepts/One.md", "One", "Edited by the first batch.");
-    v.run(&["ingest", "--finalize"]).ok();
-    // Between the ingests: edits, a deletion, a new page, a page's issue fixed, an aborted
-    // ingest in between.
-    v.page("wiki/concepts/Two.md", "Two", "Edited between the ingests.");
-    std::fs::remove_file(v.path("wiki/concepts/Three.md")).unwrap();
-    v.page("wiki/concepts/Five.md", "Five", "New between the ingests.");
-    v.run(&["ingest", "--prepare", "--limit", "1"]).ok();
-    v.run(&["ingest", "--abort"]).ok();
-    v.write("wiki/concepts/Bare.md", "No frontmatter, no link.\n");
-    v.run(&["ingest", "--prepare", "--limit", "1"]).ok();
-    let (kept, live) = kept_and_live(&v);
-    assert_eq!(
-        kept, live,
-        "the second prepare's snapshot is the wiki as it is"
-    );
-    let bare = rows(
-        &v,
-        "SELECT issues FROM wiki_lint_before WHERE path = 'wiki/concepts/Bare.md'",
-    );
-    assert!(
-        bare.len() == 1 && !bare[0].contains("Nowhere"),
-        "the fixed link's issue before is gone: {bare:?}"
-    );
-    // The batch: only its own changes are its.
-    v.page(
-        "wiki/concepts/Four.md",
-        "Four",
-        "Edited by the second batch.",
-    );
-    v.write("wiki/concepts/Bare.md", "No frontmatter. [[Nowhere]]\n");
-    let f = v.run(&["ingest", "--finalize", "--json"]).ok().json();
-    let id = f["ingest_id"].as_i64().unwrap().to_string();
-    assert_eq!(
-        concepts(&v.run(&["ingest", "--show", &id, "--json"]).ok().json()),
-        owned(&[
-            ("wiki/concepts/Bare.md", "changed"),
-            ("wiki/concepts/Four.md", "changed"),
-        ])
-    );
-    assert!(
-        f["lint_delta"].to_string().contains("Nowhere"),
-        "the issue the batch brought back is its: {f}"
-    );
-}
-
-#[test]
-fn an_open_ingest_from_schema_9_keeps_its_snapshot_through_the_migration() {
-    let v = vault(false);
-    for name in ["Kept", "Edited", "Gone"] {
-        v.page(
-            &format!("wiki/concepts/{name}.md"),
-            name,
-            "A page. Two. Three.",
-        );
-    }
-    v.capture(&["2026-04-10\nalpha: plain"]);
-    v.settle();
-    v.run(&["ingest", "--prepare"]).ok();
-    undo_schema_10(&v);
-    assert_eq!(rows(&v, "PRAGMA user_version"), ["9"]);
-    v.page("wiki/concepts/Edited.md", "Edited", "Edited by the batch.");
-    std::fs::remove_file(v.path("wiki/concepts/Gone.md")).unwrap();
-    let f = v.run(&["ingest", "--finalize", "--json"]).ok().json();
-    assert!(
-        !f["warnings"].to_string().contains("no snapshot"),
-        "{}",
-        f["warnings"]
-    );
-    assert_eq!(
-        concepts(&v.run(&["ingest", "--show", "1", "--json"]).ok().json()),
-        owned(&[
-            ("wiki/concepts/Edited.md", "changed"),
-            ("wiki/concepts/Gone.md", "deleted"),
-        ])
-    );
-}
-
-/// The page actions of an ingest shown, but for the collection pages its regen wrote.
-fn concepts(shown: &Value) -> Vec<(String, String)> {
-    let mut actions = page_actions(shown);
-    actions.retain(|(p, _)| !p.starts_with("wiki/collections/"));
-    actions
-}
-
-#[test]
-fn an_open_ingest_from_schema_8_keeps_its_lint_issues_before_through_the_migration() {
-    let v = vault(false);
-    v.write("wiki/concepts/Bare.md", "No frontmatter. [[Nowhere]]\n");
-    v.settle();
-    v.run(&["ingest", "--prepare"]).ok();
-    // The manifest as schema 8 left it: the issues before as one JSON text in the ingest's
-    // row, no generations.
-    let c = db(&v);
-    let issues: String = c
-        .query_row(
-            "SELECT json_group_array(json(value)) FROM wiki_lint_before, json_each(issues)",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
-    assert!(issues.contains("Nowhere"), "{issues}");
-    c.execute(
-        "UPDATE ingest_provenance SET lint_before = ?1",
-        [issues.as_str()],
-    )
-    .unwrap();
-    drop(c);
-    undo_schema_9(&v);
-    // The batch edits the page with the old issues and adds one of its own.
-    v.write(
-        "wiki/concepts/Bare.md",
-        "No frontmatter, still. [[Nowhere]] and [[Neither]]\n",
-    );
-    let f = v.run(&["ingest", "--finalize", "--json"]).ok().json();
-    let messages: Vec<&str> = f["lint_delta"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["message"].as_str().unwrap())
-        .collect();
-    assert_eq!(messages.len(), 1, "{f}");
-    assert!(messages[0].contains("Neither"), "{f}");
-    let show = v.run(&["ingest", "--show", "1", "--json"]).ok().json();
-    assert_eq!(show["pages"]["changed"], 1, "{show}");
-    assert_eq!(
-        rows(
-            &v,
-            "SELECT count(*) FROM ingest_provenance WHERE lint_before <> ''"
-        ),
-        ["0"],
-        "the whole-vault text is not kept"
-    );
-}
-
-#[test]
-fn an_undated_capture_goes_back_with_its_capture_date() {
-    let v = TestVault::new();
-    v.capture(&["undated capture"]);
-    v.run(&["ingest", "--prepare"]).ok();
-    v.run(&["ingest", "--finalize"]).ok();
-    v.run(&["ingest", "--revert", "1"]).ok();
-    let inbox = v.read("inbox.md");
-    assert!(
-        inbox.ends_with(&format!(
-            "---\n\n{}\nundated capture\n---\n",
-            crate::harness::TODAY
-        )),
-        "{inbox}"
-    );
-    assert!(
-        !v.path(&format!("raw/inbox/{}.md", crate::harness::TODAY))
-            .exists()
-    );
-}
-
-#[test]
-fn ingests_that_cannot_be_reverted_say_why() {
-    let v = vault(false);
-    let id0 = v.run(&["ingest", "--revert", "0"]).code(2);
-    assert!(id0.stderr.contains("no ingest id"), "{}", id0.stderr);
-    let none = v.run(&["ingest", "--revert", "7"]).code(1);
-    assert!(
-        none.stderr.contains("there is no ingest 7"),
-        "{}",
-        none.stderr
-    );
-    v.run(&["ingest", "--prepare"]).ok();
-    let open = v.run(&["ingest", "--revert", "1"]).code(1);
-    assert!(open.stderr.contains("still open"), "{}", open.stderr);
-    v.run(&["ingest", "--abort"]).ok();
-    let aborted = v.run(&["ingest", "--revert", "1"]).code(1);
-    assert!(aborted.stderr.contains("aborted"), "{}", aborted.stderr);
-    v.run(&["ingest", "--prepare"]).ok();
-    v.run(&["ingest", "--finalize"]).ok();
-    // An ingest finalized by a sparks before provenance has no snapshot.
-    crate::harness::db(&v)
-        .execute("DELETE FROM ingest_provenance WHERE ingest_id = 2", [])
-        .unwrap();
-    let old = v.run(&["ingest", "--revert", "2"]).code(1);
-    assert!(old.stderr.contains("earlier sparks"), "{}", old.stderr);
-    let shown = v.run(&["ingest", "--show", "2"]).ok().stdout;
-    assert!(shown.contains("not recorded"), "{shown}");
-}
-
-/// A revert killed after `step`, then run again (the manifest left as it is, rebuilt or
-/// deleted in between), ends where an uninterrupted one ends, with one revert commit and no
-/// entry put back twice: its journal in `.sparks/` holds all it needs.
-fn revert_killed_after(step: &str) {
-    let make = || {
-        let v = vault(true);
-        ingest(&v);
-        life_goes_on(&v);
-        v
-    };
-    let clean = make();
-    clean.run(&["ingest", "--revert", "1"]).ok();
-    for disturb in [Disturb::Nothing, Disturb::Rebuild, Disturb::DeleteManifest] {
-        revert_killed_after_then(step, disturb, &make, &clean);
-    }
-}
-
-fn revert_killed_after_then(
-    step: &str,
-    disturb: Disturb,
-    make: &dyn Fn() -> TestVault,
-    clean: &TestVault,
-) {
-    let v = make();
-    with_fault(&v, &["ingest", "--revert", "1"], &format!("revert.{step}"));
-    disturb.apply(&v);
-    let status = v.run(&["status"]).ok().stdout;
-    assert!(status.contains("sparks ingest --revert 1"), "{status}");
-    let blocked = v.run(&["ingest", "--prepare"]).code(1);
-    assert!(
-        blocked.stderr.contains("was interrupted"),
-        "{}",
-        blocked.stderr
-    );
-    let r = v.run(&["ingest", "--revert", "1", "--json"]).ok().json();
-    assert_eq!(
-        (r["reverted"].clone(), r["resumed"].clone()),
-        (true.into(), true.into())
-    );
-    assert_same(&files(&v), &files(clean));
-    assert_eq!(
-        v.read("inbox.md").matches("alpha: the first").count(),
-        1,
-        "{step} then {disturb:?}"
-    );
-    let log = git(&v, &v.root, &["log", "--format=%s"]);
-    assert_eq!(log.matches("revert: ingest 1").count(), 1, "{log}");
-    assert!(crate::harness::run_records(&v).is_empty());
-    assert!(v.run(&["ingest", "--prepare"]).ok().json()["ingest_id"].is_i64());
-}
-
-#[test]
-fn a_revert_killed_after_the_inbox_completes_when_run_again() {
-    revert_killed_after("inbox");
-}
-
-#[test]
-fn a_revert_killed_after_the_archive_completes_when_run_again() {
-    revert_killed_after("archive");
-}
-
-#[test]
-fn a_revert_killed_after_the_pages_completes_when_run_again() {
-    revert_killed_after("pages");
-}
-
-#[test]
-fn a_revert_killed_after_the_commit_completes_when_run_again() {
-    revert_killed_after("commit");
-}
-
-#[test]
-fn an_inbox_that_cannot_be_read_stops_the_revert_before_it_writes() {
-    let v = vault(false);
-    ingest(&v);
-    v.write("inbox.md", "captures without any separator\n");
-    let before = files(&v);
-    let r = v.run(&["ingest", "--revert", "1"]).code(1);
-    assert!(r.stderr.contains("separator"), "{}", r.stderr);
-    assert_same(&files(&v), &before);
-    // Nothing was journaled: other commands still write.
-    v.run(&["tasks", "add", "--section", "S", "--text", "t"])
-        .ok();
 }
 
 /// An ingest that adds a task and creates `Zebra`, then a `done`, then an `mv` or a `merge`:

@@ -3,8 +3,11 @@
 //! remote path that is not there, and the progress of a long transfer on a terminal.
 
 #[cfg(target_os = "linux")]
+use crate::filters::terminal;
+#[cfg(target_os = "linux")]
 use crate::harness::{TODAY, on_terminal};
 use crate::harness::{TestVault, command, finish, git, git_output};
+use crate::snapshot;
 use crate::sync::Devices;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -246,23 +249,26 @@ fn a_remote_that_never_answers_fails_within_30_seconds() {
             })
         })
         .collect();
-    for handle in runs {
-        let (url, took, run, subject) = handle.join().unwrap();
-        assert!(took < Duration::from_secs(40), "{url}: {took:?}");
-        assert_eq!(run.code, Some(1), "{url}: {run:?}");
-        assert!(
-            run.stderr.contains("origin")
-                && run.stderr.contains(&url)
-                && run.stderr.contains("timed out"),
-            "{url}: the error names the remote and the timeout: {}",
-            run.stderr
-        );
-        assert!(run.stderr.contains("hint:"), "{url}: {}", run.stderr);
-        assert_eq!(
-            subject.trim(),
-            "sparks sync: changes on this device",
-            "{url}"
-        );
+    insta::allow_duplicates! {
+        for handle in runs {
+            let (url, took, run, subject) = handle.join().unwrap();
+            assert!(took < Duration::from_secs(40), "{url}: {took:?}");
+            assert_eq!(run.code, Some(1), "{url}: {run:?}");
+            // The error names the remote (its URL stands as `[URL]`) and the timeout; what
+            // the transport said of it (`[WHY]`, on one line or several) is its own.
+            let said = run.stderr.replace(&url, "[URL]");
+            let (error, why) = said.split_once("timed out: ").unwrap_or((&said, ""));
+            let hint = why.find("\nhint: ").map_or("", |at| &why[at..]);
+            insta::assert_snapshot!(format!("{error}timed out: [WHY]{hint}"), @r"
+            error: cannot fetch from origin ([URL]): timed out: [WHY]
+            hint: check this device's network and that the remote's host is up; nothing is lost: run `sparks sync` once it answers
+            ");
+            assert_eq!(
+                subject.trim(),
+                "sparks sync: changes on this device",
+                "{url}"
+            );
+        }
     }
 }
 
@@ -270,31 +276,23 @@ fn a_remote_that_never_answers_fails_within_30_seconds() {
 /// be that, by libgit2's transfers and the `git` executable's alike, as a path or `file://`.
 #[test]
 fn a_remote_path_that_does_not_exist_is_said_so() {
-    for (scheme, cli) in [("", false), ("file://", false), ("", true)] {
-        let v = TestVault::new();
-        if cli {
-            let config = v.read("sparks.toml");
-            v.write("sparks.toml", format!("{config}\n[sync]\ngit_cli = true\n"));
+    insta::allow_duplicates! {
+        for (scheme, cli) in [("", false), ("file://", false), ("", true)] {
+            let v = TestVault::new();
+            if cli {
+                let config = v.read("sparks.toml");
+                v.write("sparks.toml", format!("{config}\n[sync]\ngit_cli = true\n"));
+            }
+            crate::harness::commit_all(&v);
+            let gone = v.dir.path().join("usb/vault.git");
+            let url = format!("{scheme}{}", gone.display());
+            git(&v, &v.root, &["remote", "add", "origin", &url]);
+            let run = v.run(&["sync"]).code(1);
+            snapshot!(v, run.stderr, @r"
+            error: cannot fetch from origin: the path [TMP]/usb/vault.git does not exist
+            hint: connect the disk the remote is on, or point the remote at the repository's path (in git's configuration of this repository)
+            ");
         }
-        crate::harness::commit_all(&v);
-        let gone = v.dir.path().join("usb/vault.git");
-        let url = format!("{scheme}{}", gone.display());
-        git(&v, &v.root, &["remote", "add", "origin", &url]);
-        let run = v.run(&["sync"]).code(1);
-        assert!(
-            run.stderr.contains(&format!(
-                "cannot fetch from origin: the path {} does not exist",
-                gone.display()
-            )),
-            "{url} (git executable: {cli}): {}",
-            run.stderr
-        );
-        assert!(!run.stderr.contains("unsupported URL"), "{}", run.stderr);
-        assert!(
-            run.stderr.contains("hint: connect the disk"),
-            "{}",
-            run.stderr
-        );
     }
 }
 
@@ -310,6 +308,17 @@ fn many_pages(v: &TestVault, who: &str, n: usize) {
     }
 }
 
+/// What a terminal showed of `sparks sync` on `v` ([`terminal`]), the commits it names
+/// (abbreviated) standing as `[SHA]`.
+#[cfg(target_os = "linux")]
+fn shown_sync(v: &TestVault, env: &[(&str, &str)]) -> String {
+    let mut shown = terminal(&on_terminal(&v.root, &v.home(), "sync", env));
+    for sha in git(v, &v.root, &["log", "--all", "--format=%h", "-10"]).lines() {
+        shown = shown.replace(sha, "[SHA]");
+    }
+    shown
+}
+
 /// A long transfer shows its objects moving on a terminal: received by a fetch, sent by a
 /// push, through libgit2 and through the `git` executable; never with `--json`.
 #[cfg(target_os = "linux")]
@@ -318,21 +327,43 @@ fn a_transfer_shows_its_progress_on_a_terminal() {
     let d = Devices::new();
     let delay = [("SPARKS_PROGRESS_DELAY_MS", "0")];
     many_pages(&d.a, "A", 300);
-    let shown = on_terminal(&d.a.root, &d.a.home(), "sync", &delay);
-    assert!(shown.contains("sending: objects"), "{shown:?}");
-    let shown = on_terminal(&d.b.root, &d.b.home(), "sync", &delay);
-    assert!(shown.contains("receiving: objects"), "{shown:?}");
+    let sync = |v: &TestVault| shown_sync(v, &delay);
+    snapshot!(d.a, sync(&d.a), @r"
+    [bar] sending: objects …/304
+    synced with origin (origin/main, via libgit2)
+      committed 300 files on this device ([SHA])
+      out: 1 commit pushed
+    ");
+    snapshot!(d.b, sync(&d.b), @r"
+    [bar] receiving: objects …/304
+    [bar] reading: files …/300
+    [bar] resolving links: targets …/0
+    [bar] indexing: files …/300
+    synced with origin (origin/main, via libgit2)
+      in: 1 commit (fast-forward), 300 files changed
+        sparks sync: changes on this device
+    ");
     // The same through the `git` executable, on B.
     let config = d.b.read("sparks.toml");
     d.b.write("sparks.toml", format!("{config}\n[sync]\ngit_cli = true\n"));
     many_pages(&d.b, "B", 300);
-    let shown = on_terminal(&d.b.root, &d.b.home(), "sync", &delay);
-    assert!(shown.contains("via git"), "{shown:?}");
-    assert!(shown.contains("sending: objects"), "{shown:?}");
+    snapshot!(d.b, sync(&d.b), @r"
+    [bar] sending: objects …/305
+    synced with origin (origin/main, via git)
+      committed 301 files on this device ([SHA])
+      out: 1 commit pushed
+    ");
     many_pages(&d.a, "C", 300);
     let shown = on_terminal(&d.a.root, &d.a.home(), "sync --json", &delay);
     assert!(!shown.contains("objects"), "no bar with --json: {shown:?}");
-    let shown = on_terminal(&d.b.root, &d.b.home(), "sync", &delay);
-    assert!(shown.contains("via git"), "{shown:?}");
-    assert!(shown.contains("receiving: objects"), "{shown:?}");
+    snapshot!(d.b, sync(&d.b), @r"
+    [bar] receiving: objects …/312
+    [bar] reading: files …/303
+    [bar] resolving links: targets …/904
+    [bar] indexing: files …/304
+    synced with origin (origin/main, via git)
+      in: 2 commits (fast-forward), 303 files changed
+        sparks sync: merge origin/main
+        sparks sync: changes on this device
+    ");
 }
