@@ -13,6 +13,7 @@ mod imported;
 mod ingests;
 mod journal;
 mod links;
+mod meaning;
 pub mod meta;
 mod provenance;
 mod query;
@@ -37,6 +38,7 @@ pub use imported::Imported;
 pub use ingests::{BatchEntry, IngestRow, Mirrored, NewEntry, Opened};
 pub use journal::LegacyJournal;
 pub use links::{Resolution, Resolver};
+pub use meaning::Near;
 pub use provenance::{PageAction, PageChange, Snapshot};
 pub use query::{Collision, PageFilter, PageRow};
 pub use recent::{RawFile, UpdatedPage};
@@ -70,6 +72,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0014_ingest_origins.sql"),
     include_str!("../../migrations/0015_conflict_markers.sql"),
     include_str!("../../migrations/0016_ranked_search.sql"),
+    include_str!("../../migrations/0017_meanings.sql"),
 ];
 
 /// The schema version this binary writes.

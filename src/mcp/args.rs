@@ -4,6 +4,7 @@
 //! rejected, and every value goes through [`super::lenient`], so an error names its argument.
 
 use crate::manifest::Scope;
+use crate::search::Mode;
 use crate::{collections, lint, schema};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Deserialize;
@@ -251,6 +252,10 @@ pub struct SearchArgs {
     /// At most this many hits (default: 20)
     #[serde(default, deserialize_with = "de::limit")]
     pub limit: Option<usize>,
+    /// Rank by words, meaning or both (default: hybrid)
+    #[serde(default, deserialize_with = "de::mode")]
+    #[schemars(schema_with = "mode_schema")]
+    pub mode: Option<Mode>,
 }
 
 /// `sparks_collections_regen`.
@@ -373,6 +378,10 @@ fn scope_schema(_: &mut SchemaGenerator) -> Schema {
     json_schema!({"type": "string", "enum": Scope::NAMES})
 }
 
+fn mode_schema(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({"type": "string", "enum": Mode::NAMES})
+}
+
 fn type_schema(_: &mut SchemaGenerator) -> Schema {
     json_schema!({"type": "string", "enum": schema::TYPES})
 }
@@ -422,6 +431,9 @@ mod de {
         names: Vec<String> => lenient::strings,
         scope: Option<Scope> => |_, v| lenient::text::<Option<String>>("in", v)?
             .map(|n| n.parse().map_err(|e| format!("in: {e}")))
+            .transpose(),
+        mode: Option<crate::search::Mode> => |f, v| lenient::text::<Option<String>>(f, v)?
+            .map(|n| n.parse().map_err(|e| format!("{f}: {e}")))
             .transpose(),
         // The tool finds the topic, and names the topics when there is none of that name.
         topic: Option<String> => lenient::text,

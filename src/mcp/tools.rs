@@ -366,7 +366,7 @@ impl Server {
         )
     )]
     async fn sparks_search(&self, Parameters(a): Parameters<SearchArgs>) -> CallToolResult {
-        let search = request::Search::new(a.query, a.scope, a.kind, a.tag, a.limit);
+        let search = request::Search::new(a.query, a.scope, a.kind, a.tag, a.limit, a.mode);
         self.runner.call(Ok(search)).await
     }
 

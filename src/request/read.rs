@@ -70,13 +70,15 @@ pub struct Search(crate::search::Request);
 pub const SEARCH_LIMIT: usize = 20;
 
 impl Search {
-    /// A search for `query` in `scope` (`wiki` when `None`), filtered by type and tag.
+    /// A search for `query` in `scope` (`wiki` when `None`), filtered by type and tag, ranked
+    /// by `mode` (`hybrid` when `None`).
     pub fn new(
         query: String,
         scope: Option<Scope>,
         kind: Option<String>,
         tag: Option<String>,
         limit: Option<usize>,
+        mode: Option<crate::search::Mode>,
     ) -> Search {
         Search(crate::search::Request {
             query,
@@ -84,6 +86,7 @@ impl Search {
             kind,
             tag,
             limit: limit.unwrap_or(SEARCH_LIMIT),
+            mode: mode.unwrap_or_default(),
         })
     }
 }

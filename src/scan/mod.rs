@@ -12,6 +12,7 @@
 //! decides what to read and stores the results in one transaction.
 
 mod fresh;
+pub mod meaning;
 mod read;
 mod report;
 mod walk;
@@ -213,7 +214,7 @@ fn store(
         tx.fill_empty()?;
     }
     let mut dirty = Dirty::new();
-    let (mut hashed, mut changed) = (0, 0);
+    let (mut hashed, mut changed, mut embedded) = (0, 0, 0);
     let mut touched = Touched::default();
     let mut vanished = std::collections::HashSet::new();
     // Readers hash and parse in parallel while this thread writes, in walk order, with a
@@ -230,10 +231,12 @@ fn store(
                 hash,
                 doc,
                 text,
+                meaning,
                 markers,
             } => {
                 hashed += 1;
                 changed += 1;
+                embedded += meaning.len();
                 touched.add(f.rel);
                 let mut failed = None;
                 let mut large = match &text {
@@ -249,6 +252,7 @@ fn store(
                     hash: &hash,
                     doc: doc.as_ref(),
                     text,
+                    meaning: &meaning,
                     markers,
                 };
                 let indexed = tx.store(f.rel, f.stat, content, (clock_ns, now_ns), &mut dirty)?;
@@ -296,6 +300,7 @@ fn store(
         skipped,
         deleted,
         resolved,
+        embedded,
         errors,
         duration_ms: 0,
         duration_ns: 0,

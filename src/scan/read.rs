@@ -20,11 +20,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub(super) enum Read {
     /// Same content as stored (and its first conflict marker's line: [`Markers`]).
     Same(Markers),
-    /// New or different content (with the parsed page, for wiki Markdown).
+    /// New or different content (with the parsed page, for wiki Markdown, and the vectors of
+    /// its sections: [`super::meaning`]).
     Changed {
         hash: String,
         doc: Option<Document>,
         text: Option<Searchable>,
+        meaning: Vec<(usize, crate::embed::Vector)>,
         markers: Markers,
     },
     /// It could not be read.
@@ -126,11 +128,23 @@ fn read_one(root: &Path, f: Found<'_>, row: Option<&FileRow>) -> Read {
     }
     let hash = hash.to_hex().to_string();
     let doc = is_page(f.rel).then(|| parse_page(&bytes));
-    let text = searchable(f.rel, &bytes).map(Searchable::Held);
+    let text = searchable(f.rel, &bytes);
+    // Embedded from the whole file, as search cuts its passages.
+    let meaning = match (&text, std::str::from_utf8(&bytes)) {
+        (Some(_), Ok(whole)) => {
+            let title = match doc.as_ref().map(|d| &d.block) {
+                Some(Block::Valid(fm)) => fm.title.as_deref().unwrap_or_default(),
+                _ => "",
+            };
+            super::meaning::meaning(f.rel, whole, title)
+        }
+        _ => Vec::new(),
+    };
     Read::Changed {
         hash,
         doc,
-        text,
+        text: text.map(Searchable::Held),
+        meaning,
         markers,
     }
 }
@@ -212,6 +226,8 @@ fn read_large(path: &Path, row: Option<&FileRow>) -> Read {
         hash,
         doc: None,
         text: (text && carry.is_empty()).then_some(Searchable::Large),
+        // Not held, so not embedded: a file this long is found by its words.
+        meaning: Vec::new(),
         markers: None,
     }
 }

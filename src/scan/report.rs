@@ -30,6 +30,8 @@ pub struct ScanReport {
     pub deleted: usize,
     /// Link targets resolved again.
     pub resolved: usize,
+    /// Sections embedded (read for search by meaning): only those of changed files.
+    pub embedded: usize,
     /// Files and directories that could not be read.
     pub errors: Vec<ScanIssue>,
     /// Wall time, in milliseconds.

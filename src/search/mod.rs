@@ -5,6 +5,7 @@
 //! as character pairs (see [`crate::cjk`]). Hits are ranked by BM25 over the pages' fields
 //! ([`rank`]), and only those shown are described and given a snippet.
 
+mod fuse;
 mod query;
 mod rank;
 mod snippet;
@@ -12,13 +13,16 @@ mod snippet;
 use crate::manifest::{Collision, Hit, Manifest, ManifestError, Scope};
 use crate::markdown::{frontmatter, title};
 use crate::pieces;
+use crate::scan::meaning;
 use crate::vault::Vault;
-use query::{expression, parse};
-use rank::{Best, best_first, lexical};
+pub use fuse::Mode;
+use fuse::{Found, hybrid, semantic};
+use query::{Query, expression, parse};
+use rank::{Best, best_first, filter, lexical};
 use serde::Serialize;
 pub use snippet::Piece;
 use snippet::Term;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 /// A search request.
@@ -34,6 +38,8 @@ pub struct Request {
     pub tag: Option<String>,
     /// At most this many hits.
     pub limit: usize,
+    /// By words, by meaning, or both.
+    pub mode: Mode,
 }
 
 /// Search results.
@@ -41,6 +47,8 @@ pub struct Request {
 pub struct SearchReport {
     /// The query as given.
     pub query: String,
+    /// How it was ranked.
+    pub mode: Mode,
     /// Hits in all.
     pub total: usize,
     /// True when the limit cut the list.
@@ -80,6 +88,8 @@ pub struct Ranked {
     terms: Vec<Term>,
     /// The FTS5 expression of each term that must or may match (not the excluded ones).
     expressions: Vec<String>,
+    /// The section that matched, of each hit found by meaning, by path.
+    passages: HashMap<String, usize>,
 }
 
 impl Ranked {
@@ -112,9 +122,17 @@ impl Ranked {
             let Ok(text) = crate::fsio::read_to_string(&file) else {
                 return Ok(Vec::new());
             };
-            let text = shown(&text, true);
+            let text = meaning::readable(path, &text, title);
             let parts = pieces::split(&text, pieces::PIECE);
-            return Ok(snippet::extract_parts(parts, &self.terms));
+            let extract = snippet::extract_parts(parts, &self.terms);
+            // Found by meaning where no word of the query occurs: the passage that matched.
+            if !extract.iter().any(|p| p.hit)
+                && let Some(&n) = self.passages.get(path)
+                && let Some(section) = meaning::sections(&text).nth(n)
+            {
+                return Ok(snippet::extract_parts([section], &self.terms));
+            }
+            return Ok(extract);
         }
         let wanted = self.best_piece(manifest, path)?;
         let Ok(reader) = pieces::Reader::open(&file, pieces::PIECE) else {
@@ -177,6 +195,7 @@ pub fn search(
     Ok(SearchReport {
         collisions: manifest.collisions(&req.query)?,
         query: req.query.clone(),
+        mode: req.mode,
         total: ranked.total,
         truncated: ranked.hits.len() < ranked.total,
         hits,
@@ -190,6 +209,7 @@ pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
         true => Some(manifest.search_allowed(req.kind.as_deref(), req.tag.as_deref())?),
         false => None,
     };
+    let allows = |id: i64| allowed.as_ref().is_none_or(|a| a.contains(&id));
     let mut terms = Vec::new();
     let expressions: Vec<String> = q
         .groups
@@ -197,39 +217,46 @@ pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
         .flat_map(|g| &g.atoms)
         .filter_map(expression)
         .collect();
-    let (total, mut ranked) = match q.groups.as_slice() {
-        // One word or phrase (the common search): its matches are streamed and only the best
-        // kept, where combining atoms needs every match in rowid order. A word in most of a
-        // large vault matches tens of thousands of files.
-        [group] if group.atoms.len() == 1 && q.excluded.is_empty() => {
-            let atom = &group.atoms[0];
-            terms.extend(Term::new(&atom.text, atom.prefix));
-            let mut best = Best::new(req.limit);
-            if let Some(expr) = expression(atom) {
-                manifest.search_each(&expr, req.scope, &mut |hit| {
-                    if allowed.as_ref().is_none_or(|a| a.contains(&hit.0)) {
-                        best.push(hit);
-                    }
-                })?;
-            }
-            (best.seen, best.kept)
+    let found = match req.mode {
+        Mode::Lexical => words(manifest, req, &q, &allows, &mut terms)?,
+        Mode::Semantic => {
+            terms.extend(
+                q.groups
+                    .iter()
+                    .flat_map(|g| &g.atoms)
+                    .filter_map(|a| Term::new(&a.text, a.prefix)),
+            );
+            let filter = match q.filters() {
+                true => Some(filter(manifest, req.scope, &q)?),
+                false => None,
+            };
+            let keep = |id: i64| allows(id) && filter.as_ref().is_none_or(|f| f.allows(id));
+            semantic(manifest, req.scope, &q, &keep)?
         }
-        _ => {
-            let (mut scores, _) = lexical(manifest, req.scope, &q, &mut terms)?;
-            if let Some(allowed) = &allowed {
-                scores.retain(|(id, _)| allowed.contains(id));
-            }
-            (scores.len(), scores)
+        Mode::Hybrid => {
+            let (mut scores, filter) = lexical(manifest, req.scope, &q, &mut terms)?;
+            scores.retain(|&(id, _)| allows(id));
+            let keep = |id: i64| allows(id) && filter.allows(id);
+            hybrid(manifest, req.scope, &q, scores, &keep)?
         }
     };
+    let Found {
+        total,
+        scores: mut ranked,
+        sections,
+    } = found;
     // Describe only what is shown: the best `limit`, and any tied with the last of them, so
     // that ties are broken by path as before the cut. Only those are sorted.
     let keep = best_first(&mut ranked, req.limit);
     ranked.truncate(keep);
     ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
     let mut hits = Vec::new();
+    let mut passages = HashMap::new();
     for &(id, score) in &ranked {
         if let Some(h) = manifest.search_hit(id, score)? {
+            if let Some(&n) = sections.get(&id) {
+                passages.insert(h.path.clone(), n);
+            }
             hits.push(h);
         }
     }
@@ -244,5 +271,44 @@ pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
         hits,
         terms,
         expressions,
+        passages,
+    })
+}
+
+/// The hits of a search by words alone.
+fn words(
+    manifest: &Manifest,
+    req: &Request,
+    q: &Query,
+    allows: &dyn Fn(i64) -> bool,
+    terms: &mut Vec<Term>,
+) -> Result<Found, SearchError> {
+    let (total, scores) = match q.groups.as_slice() {
+        // One word or phrase (the common search): its matches are streamed and only the best
+        // kept, where combining atoms needs every match in rowid order. A word in most of a
+        // large vault matches tens of thousands of files.
+        [group] if group.atoms.len() == 1 && q.excluded.is_empty() => {
+            let atom = &group.atoms[0];
+            terms.extend(Term::new(&atom.text, atom.prefix));
+            let mut best = Best::new(req.limit);
+            if let Some(expr) = expression(atom) {
+                manifest.search_each(&expr, req.scope, &mut |hit| {
+                    if allows(hit.0) {
+                        best.push(hit);
+                    }
+                })?;
+            }
+            (best.seen, best.kept)
+        }
+        _ => {
+            let (mut scores, _) = lexical(manifest, req.scope, q, terms)?;
+            scores.retain(|&(id, _)| allows(id));
+            (scores.len(), scores)
+        }
+    };
+    Ok(Found {
+        total,
+        scores,
+        sections: HashMap::new(),
     })
 }

@@ -52,6 +52,18 @@ pub(super) struct Query {
 }
 
 impl Query {
+    /// The query's words as one text, its operators taken away (excluded words left out): what
+    /// is embedded for a search by meaning.
+    pub fn text(&self) -> String {
+        let words: Vec<&str> = self
+            .groups
+            .iter()
+            .flat_map(|g| &g.atoms)
+            .map(|a| a.text.as_str())
+            .collect();
+        words.join(" ")
+    }
+
     /// Whether the query asks for anything beyond scoring its words: a required group or an
     /// exclusion.
     pub fn filters(&self) -> bool {
@@ -221,6 +233,14 @@ mod tests {
         // Quoted, required or prefixed, a common word is kept.
         assert_eq!(parse(r#"sync "the" +and in*"#).groups.len(), 4);
         assert!(STOPWORDS.is_sorted(), "binary search needs the list sorted");
+    }
+
+    #[test]
+    fn the_text_to_embed_has_no_operators() {
+        assert_eq!(
+            parse(r#"+sync "two devices" -cloud pre* OR x"#).text(),
+            "sync two devices pre x"
+        );
     }
 
     #[test]

@@ -67,6 +67,23 @@ pub(super) fn lexical(
     Ok((sum, filter))
 }
 
+/// The filter of a query's operators alone, for a search by meaning: the files matching each
+/// required group and the excluded atoms.
+pub(super) fn filter(manifest: &Manifest, scope: Scope, q: &Query) -> Result<Filter, SearchError> {
+    let mut filter = Filter::default();
+    for group in q.groups.iter().filter(|g| g.required()) {
+        let mut members = Vec::new();
+        for expr in group.atoms.iter().filter_map(expression) {
+            members = union_ids(&members, &manifest.search_match(&expr, scope)?);
+        }
+        filter.required.push(members);
+    }
+    for expr in q.excluded.iter().filter_map(expression) {
+        filter.excluded = union_ids(&filter.excluded, &manifest.search_match(&expr, scope)?);
+    }
+    Ok(filter)
+}
+
 /// Move the best `limit` of `scores` (lowest first, as bm25), and every one tied with the last
 /// of them, to the front, in no order; returns how many that is.
 pub(super) fn best_first(scores: &mut [(i64, f64)], limit: usize) -> usize {

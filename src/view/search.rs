@@ -65,6 +65,7 @@ pub fn find(
         kind: None,
         tag: None,
         limit: TEXT_LIMIT,
+        mode: search::Mode::default(),
     };
     let ranked = search::rank(manifest, &req)?;
     let text: Vec<TextHit> = ranked

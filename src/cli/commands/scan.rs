@@ -60,8 +60,13 @@ pub fn run(ctx: &Ctx, args: ScanArgs) -> anyhow::Result<Exit> {
                 report.duration_ms
             ),
             format!(
-                "  walked: {}  hashed: {}  skipped: {}  deleted: {}  changed: {}",
-                report.walked, report.hashed, report.skipped, report.deleted, report.changed
+                "  walked: {}  hashed: {}  skipped: {}  deleted: {}  changed: {}  embedded: {}",
+                report.walked,
+                report.hashed,
+                report.skipped,
+                report.deleted,
+                report.changed,
+                report.embedded
             ),
         ])?;
         for e in &report.errors {

@@ -4,6 +4,7 @@ use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
 use crate::manifest::Scope;
 use crate::request;
+use crate::search::Mode;
 use clap::builder::PossibleValue;
 use clap::{Args, ValueEnum};
 
@@ -33,6 +34,9 @@ pub struct SearchArgs {
     /// Only pages with this tag
     #[arg(long)]
     tag: Option<String>,
+    /// How to rank: by words and meaning together, by words alone, or by meaning alone
+    #[arg(long, value_enum, default_value_t = Mode::Hybrid)]
+    mode: Mode,
     /// At most N hits
     #[arg(long, default_value_t = request::SEARCH_LIMIT, value_name = "N", value_parser = crate::cli::number::count)]
     limit: usize,
@@ -57,6 +61,22 @@ impl ValueEnum for Scope {
     }
 }
 
+/// The core's modes, by their names, with the help clap shows for each.
+impl ValueEnum for Mode {
+    fn value_variants<'a>() -> &'a [Mode] {
+        &Mode::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let help = match self {
+            Mode::Hybrid => "Words and meaning together",
+            Mode::Lexical => "Words alone (BM25)",
+            Mode::Semantic => "Meaning alone (the compiled-in embedding model)",
+        };
+        Some(PossibleValue::new(self.as_str()).help(help))
+    }
+}
+
 /// Run `search`.
 pub fn run(ctx: &Ctx, args: SearchArgs) -> anyhow::Result<Exit> {
     let report = ctx.run(request::Search::new(
@@ -65,6 +85,7 @@ pub fn run(ctx: &Ctx, args: SearchArgs) -> anyhow::Result<Exit> {
         args.kind,
         args.tag,
         Some(args.limit),
+        Some(args.mode),
     ))?;
     output::print(&report, args.json, |report| {
         let mut lines = Vec::new();

@@ -5,9 +5,11 @@
 
 mod bulk;
 mod links;
+mod meaning;
 mod pages;
 mod search;
 
+pub(super) use meaning::section_of;
 pub(super) use search::{PIECE_BITS, file_rowid, search_table};
 
 use super::files::Stat;
@@ -33,6 +35,8 @@ pub struct Content<'a> {
     pub doc: Option<&'a Document>,
     /// The text to index for search.
     pub text: Option<Text<'a>>,
+    /// The vectors of its sections, by section number (`scan::meaning`).
+    pub meaning: &'a [(usize, crate::embed::Vector)],
     /// The line of its first conflict marker, 0 for none; `None` when it was not checked.
     pub markers: Option<usize>,
 }
@@ -197,6 +201,7 @@ impl ScanTx<'_> {
             hash,
             doc,
             text,
+            meaning,
             markers,
         } = content;
         let path_key = key::link_key(path);
@@ -207,10 +212,11 @@ impl ScanTx<'_> {
         // asked to read again (`reindex:`) has all its rows written anew.
         let previous = self.previous(path)?;
         let live = previous.as_ref().is_some_and(|p| p.live);
-        if let Some(p) = &previous
-            && p.indexed > 0
-        {
-            self.unindex(path, p.rowid, p.indexed)?;
+        if let Some(p) = &previous {
+            if p.indexed > 0 {
+                self.unindex(path, p.rowid, p.indexed)?;
+            }
+            self.forget_meaning(path, p.rowid)?;
         }
         if previous.is_some() && !live {
             self.clear_derived(path, dirty)?;
@@ -255,6 +261,7 @@ impl ScanTx<'_> {
             })
             .at(&self.path)?;
         self.stamped.set(true);
+        self.store_meaning(path, rowid, meaning)?;
         match doc {
             Some(doc) if live => self.update_document(path, doc, dirty)?,
             Some(doc) => self.insert_document(path, doc, dirty)?,
@@ -286,10 +293,11 @@ impl ScanTx<'_> {
         let path_key = key::link_key(path);
         dirty.insert(key::last_component(&path_key).to_string());
         dirty.insert(path_key);
-        if let Some(p) = self.previous(path)?
-            && p.indexed > 0
-        {
-            self.unindex(path, p.rowid, p.indexed)?;
+        if let Some(p) = self.previous(path)? {
+            if p.indexed > 0 {
+                self.unindex(path, p.rowid, p.indexed)?;
+            }
+            self.forget_meaning(path, p.rowid)?;
         }
         self.clear_derived(path, dirty)?;
         self.tx

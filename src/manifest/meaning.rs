@@ -1,0 +1,96 @@
+//! Search by meaning over the tables that `scan` keeps (`meaning_wiki`, `meaning_raw`): every
+//! section's vector compared with the query's, in one pass over the table in id order (a
+//! file's sections are neighbours), each file scored by its closest section. Embedding the
+//! query and fusing with the word index is [`crate::search`]'s job.
+
+use super::scan_tx::section_of;
+use super::{At, Manifest, Result, Scope};
+use crate::embed::{Vector, similarity};
+
+/// A file near a query in meaning.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Near {
+    /// The file's rowid.
+    pub file: i64,
+    /// Its section closest to the query.
+    pub section: usize,
+    /// The cosine of that section and the query (1 is the same meaning).
+    pub similarity: f32,
+}
+
+impl Scope {
+    fn meaning_tables(self) -> &'static [&'static str] {
+        match self {
+            Scope::Wiki => &["meaning_wiki"],
+            Scope::Raw => &["meaning_raw"],
+            Scope::All => &["meaning_wiki", "meaning_raw"],
+        }
+    }
+}
+
+impl Manifest {
+    /// The files of `scope` whose closest section is at least `floor` similar to `query` and
+    /// that `keep` accepts, best first, at most `limit` of them (and how many there were in
+    /// all). Reads every vector once; memory grows with the files that pass, not the sections.
+    pub fn nearest(
+        &self,
+        query: &Vector,
+        scope: Scope,
+        floor: f32,
+        limit: usize,
+        keep: &dyn Fn(i64) -> bool,
+    ) -> Result<(usize, Vec<Near>)> {
+        let mut found: Vec<Near> = Vec::new();
+        for table in scope.meaning_tables() {
+            let mut stmt = self
+                .conn
+                .prepare_cached(&format!("SELECT id, vec FROM {table} ORDER BY id"))
+                .at(&self.path)?;
+            let mut rows = stmt.query([]).at(&self.path)?;
+            let mut best: Option<Near> = None;
+            let settle = |near: Option<Near>, found: &mut Vec<Near>| {
+                if let Some(n) = near.filter(|n| n.similarity >= floor && keep(n.file)) {
+                    found.push(n);
+                }
+            };
+            while let Some(r) = rows.next().at(&self.path)? {
+                let id: i64 = r.get(0).at(&self.path)?;
+                let bytes = r.get_ref(1).at(&self.path)?;
+                // A blob that is no vector (never written by a scan) is no meaning.
+                let Ok(v) = bytes
+                    .as_blob()
+                    .map_err(drop)
+                    .and_then(|b| Vector::from_bytes(b).map_err(drop))
+                else {
+                    continue;
+                };
+                let (file, section) = section_of(id);
+                let s = similarity(query, &v);
+                match &mut best {
+                    Some(b) if b.file == file => {
+                        if s > b.similarity {
+                            (b.section, b.similarity) = (section, s);
+                        }
+                    }
+                    _ => {
+                        settle(best.take(), &mut found);
+                        best = Some(Near {
+                            file,
+                            section,
+                            similarity: s,
+                        });
+                    }
+                }
+            }
+            settle(best, &mut found);
+        }
+        let total = found.len();
+        found.sort_unstable_by(|a, b| {
+            b.similarity
+                .total_cmp(&a.similarity)
+                .then(a.file.cmp(&b.file))
+        });
+        found.truncate(limit);
+        Ok((total, found))
+    }
+}

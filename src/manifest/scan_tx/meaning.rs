@@ -1,0 +1,79 @@
+//! What the scan writes of the files' meanings: the vectors of a file's sections in its scope's
+//! table (`meaning_wiki`, `meaning_raw`), under ids that make a file's sections one range of
+//! the primary key ([`section_id`]).
+
+use super::ScanTx;
+use crate::embed::Vector;
+use crate::manifest::{At, Result};
+use rusqlite::params;
+
+/// The sections of one file the tables can hold: `scan::meaning::SECTIONS`.
+const SECTIONS: i64 = crate::scan::meaning::SECTIONS as i64;
+
+/// The id of section `n` of the file with rowid `file`.
+pub(in crate::manifest) fn section_id(file: i64, n: usize) -> i64 {
+    file * SECTIONS + n as i64
+}
+
+/// The file rowid and section number of a section's id.
+pub(in crate::manifest) fn section_of(id: i64) -> (i64, usize) {
+    (id.div_euclid(SECTIONS), id.rem_euclid(SECTIONS) as usize)
+}
+
+/// The meaning table of a file: wiki pages in one, raw files in the other, as the word index.
+pub(in crate::manifest) fn meaning_table(path: &str) -> &'static str {
+    match path.starts_with("wiki/") {
+        true => "meaning_wiki",
+        false => "meaning_raw",
+    }
+}
+
+impl ScanTx<'_> {
+    /// Take every section of the file with this rowid out of its meaning table.
+    pub(super) fn forget_meaning(&self, path: &str, rowid: i64) -> Result<()> {
+        let table = meaning_table(path);
+        self.tx
+            .prepare_cached(&format!("DELETE FROM {table} WHERE id BETWEEN ?1 AND ?2"))
+            .and_then(|mut s| {
+                s.execute(params![
+                    section_id(rowid, 0),
+                    section_id(rowid, SECTIONS as usize - 1)
+                ])
+            })
+            .at(&self.path)?;
+        Ok(())
+    }
+
+    /// Write the vectors of the file's sections (its old ones are gone: [`Self::forget_meaning`]).
+    pub(super) fn store_meaning(
+        &self,
+        path: &str,
+        rowid: i64,
+        sections: &[(usize, Vector)],
+    ) -> Result<()> {
+        let table = meaning_table(path);
+        for (n, v) in sections.iter().filter(|(n, _)| (*n as i64) < SECTIONS) {
+            self.tx
+                .prepare_cached(&format!("INSERT INTO {table} (id, vec) VALUES (?1, ?2)"))
+                .and_then(|mut s| s.execute(params![section_id(rowid, *n), &v.to_bytes()[..]]))
+                .at(&self.path)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_section_id_holds_its_file_and_number() {
+        for (file, n) in [(1, 0), (1, 63), (7, 5), (1 << 40, 63)] {
+            assert_eq!(section_of(section_id(file, n)), (file, n));
+        }
+        assert!(
+            section_id(2, 0) > section_id(1, 63),
+            "a file's sections are one range"
+        );
+    }
+}
