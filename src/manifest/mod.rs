@@ -88,11 +88,16 @@ pub struct Manifest {
     /// Who hears the progress of the long operations run on it (a scan): the session's
     /// listener, silent unless the CLI draws a bar.
     progress: Listener,
-    /// Backlinks this connection has counted past a list's limit, while the manifest stays as
-    /// it was (a viewer's kept connection shows a hub page again without counting again).
+}
+
+/// What a reader counted on one connection, kept beside it (not in it) until the manifest
+/// changes: the viewer owns one beside each connection it keeps and lends it to the methods
+/// that count, so a hub page is shown, and `/graph` drawn, again without counting again.
+#[derive(Debug, Default)]
+pub struct Counted {
+    /// Backlinks counted past a list's limit ([`Manifest::backlinks`]).
     backlink_totals: std::cell::RefCell<Box<view::Totals>>,
-    /// The graph's most linked pages this connection ranked last, while the manifest stays
-    /// as it was (a viewer's kept connection draws `/graph` again without counting again).
+    /// The graph's most linked pages, as last ranked ([`Manifest::graph_most_linked`]).
     graph_ranked: std::cell::RefCell<Option<Box<graph::Ranked>>>,
 }
 
@@ -340,8 +345,6 @@ impl Manifest {
             conn,
             path: path.to_path_buf(),
             progress: Listener::default(),
-            backlink_totals: Default::default(),
-            graph_ranked: Default::default(),
         };
         m.configure().at(path)?;
         m.migrate()?;
@@ -410,8 +413,6 @@ impl Manifest {
             conn,
             path: path.to_path_buf(),
             progress: Listener::default(),
-            backlink_totals: Default::default(),
-            graph_ranked: Default::default(),
         };
         let found = m.schema_version()?;
         if found > SCHEMA_VERSION {
