@@ -47,7 +47,6 @@ pub use stats::{Counts, TypeCount};
 pub use view::{Backlink, NameHit, TagCount, ViewPage};
 
 use crate::failure::{Action, Advice, Hint};
-use crate::progress::Listener;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -85,9 +84,6 @@ const CACHE_KIB: i64 = 16 * 1024;
 pub struct Manifest {
     conn: Connection,
     path: PathBuf,
-    /// Who hears the progress of the long operations run on it (a scan): the session's
-    /// listener, silent unless the CLI draws a bar.
-    progress: Listener,
 }
 
 /// What a reader counted on one connection, kept beside it (not in it) until the manifest
@@ -344,7 +340,6 @@ impl Manifest {
         let mut m = Manifest {
             conn,
             path: path.to_path_buf(),
-            progress: Listener::default(),
         };
         m.configure().at(path)?;
         m.migrate()?;
@@ -412,7 +407,6 @@ impl Manifest {
         let m = Manifest {
             conn,
             path: path.to_path_buf(),
-            progress: Listener::default(),
         };
         let found = m.schema_version()?;
         if found > SCHEMA_VERSION {
@@ -428,16 +422,6 @@ impl Manifest {
             });
         }
         Ok(m)
-    }
-
-    /// Report the progress of the long operations run on this manifest to `listener`.
-    pub fn listen(&mut self, listener: Listener) {
-        self.progress = listener;
-    }
-
-    /// Who hears the progress of the operations run on this manifest.
-    pub fn progress(&self) -> Listener {
-        self.progress.clone()
     }
 
     /// The database file.

@@ -279,7 +279,8 @@ pub(super) fn scanned_vault(files: &[(&str, &str)]) -> tempfile::TempDir {
     }
     let vault = crate::vault::Vault::open(root).unwrap();
     let mut m = Manifest::open(&root.join(MANIFEST)).unwrap();
-    crate::scan::rescan(&vault, &mut m, &crate::clock::Now::read(None)).unwrap();
+    let now = crate::clock::Now::read(None);
+    crate::scan::rescan(&vault, &mut m, &now, &crate::progress::Silent).unwrap();
     dir
 }
 
