@@ -130,15 +130,17 @@ pub fn window_days(days: i64) -> Result<u32, String> {
     }
 }
 
-/// Make the brief for the `days` calendar days ending today.
+/// Make the brief for the `days` calendar days ending today (`progress` hears how the scan
+/// before it goes).
 pub fn brief(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &Now,
     days: u32,
     fresh: &mut crate::scan::Freshness,
+    progress: &dyn crate::progress::Progress,
 ) -> Result<Brief, BriefError> {
-    let seen = crate::scan::refresh(vault, manifest, now, fresh)?;
+    let seen = crate::scan::refresh(vault, manifest, now, fresh, progress)?;
     let today = now.today;
     let days = days.max(1);
     let from = today

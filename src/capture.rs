@@ -9,6 +9,7 @@ use crate::fsio::FileError;
 use crate::inbox::{CaptureTextError, Inbox, InboxError};
 use crate::lock::VaultLock;
 use crate::manifest::Manifest;
+use crate::progress::Silent;
 use crate::scan::{self, ScanError};
 use crate::vault::{INBOX, Vault};
 use chrono::NaiveDate;
@@ -110,7 +111,9 @@ pub fn capture(
         }
         // The entry is in the inbox: whatever fails now, the capture is made, and a caller
         // that took an error for "not captured" would add it twice.
-        let warnings = match scan::scan_paths(vault, manifest, &[INBOX.to_string()], now.ns) {
+        // One file: nothing worth a progress bar.
+        let inbox = [INBOX.to_string()];
+        let warnings = match scan::scan_paths(vault, manifest, &inbox, now.ns, &Silent) {
             Ok(_) => Vec::new(),
             Err(e) => vec![not_recorded(&e)],
         };

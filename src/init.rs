@@ -185,7 +185,9 @@ pub fn init(req: &InitRequest) -> Result<InitReport, InitError> {
     }
     if !written.is_empty() {
         let vault = Vault::open(&root)?;
-        crate::scan::scan_paths(&vault, &mut manifest, &written, req.now_ns)?;
+        // A few files: nothing worth a progress bar.
+        let silent = &crate::progress::Silent;
+        crate::scan::scan_paths(&vault, &mut manifest, &written, req.now_ns, silent)?;
     }
     Ok(InitReport {
         vault_root: root,

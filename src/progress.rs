@@ -73,7 +73,8 @@ impl Progress for Silent {
     fn advance(&self, _: u64) {}
 }
 
-/// A shared listener, as a session and a manifest hold it.
+/// A shared listener, as a session holds it; the request passes it down to the core
+/// functions that report progress as a `&dyn Progress`.
 #[derive(Clone)]
 pub struct Listener(pub Arc<dyn Progress>);
 

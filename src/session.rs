@@ -35,7 +35,8 @@ pub struct Session {
     pub vault: Vault,
     /// The clock, read once.
     pub now: Now,
-    /// Who hears the progress of long operations: silent unless the CLI draws a bar.
+    /// Who hears the progress of long operations: silent unless the CLI draws a bar. The
+    /// request passes it to the core functions it calls; the manifest carries none.
     pub progress: Listener,
     /// How fresh the manifest must be before the operation answers from it: the front end's
     /// choice ([`Place::fresh`]), which the request layer settles for the request it runs
@@ -101,7 +102,6 @@ impl Session {
             return Ok(m);
         }
         let mut m = Manifest::open(&self.vault.path(MANIFEST))?;
-        m.listen(self.progress.clone());
         crate::runstate::restore(&self.vault.root, &mut m)?;
         Ok(m)
     }
@@ -134,7 +134,7 @@ mod tests {
         };
         let s = place.open().expect("a session");
         let mut m = s.manifest().expect("a manifest");
-        crate::scan::rescan(&s.vault, &mut m, &s.now).expect("a scan");
+        crate::scan::rescan(&s.vault, &mut m, &s.now, &*s.progress).expect("a scan");
         assert!(m.meta(LAST_SCAN).expect("meta").is_some());
         s.keep(m);
         for f in ["sparks.db", "sparks.db-wal", "sparks.db-shm"] {

@@ -12,6 +12,7 @@ use sparks::clock::Now;
 use sparks::manifest::Manifest;
 use sparks::markdown::rewrite;
 use sparks::mv::{MoveRequest, mv};
+use sparks::progress::Silent;
 use sparks::scan::{ScanOptions, scan};
 use sparks::vault::{MANIFEST, Vault};
 use std::collections::BTreeMap;
@@ -220,7 +221,7 @@ proptest! {
         let vault = Vault::open(root).unwrap();
         let mut manifest = Manifest::open(&root.join(MANIFEST)).unwrap();
         let now = now();
-        scan(&vault, &mut manifest, ScanOptions::default(), &now.timestamp, now.ns).unwrap();
+        scan(&vault, &mut manifest, ScanOptions::default(), &now.timestamp, now.ns, &Silent).unwrap();
         let before_links = resolutions(root);
         let before_files: BTreeMap<String, String> = pages
             .iter()
@@ -234,10 +235,10 @@ proptest! {
             _ => format!("wiki/synthesis/{}", moved.path.rsplit('/').next().unwrap()),
         };
         let req = MoveRequest { page: moved.path.clone(), new, no_alias, dry_run: false };
-        let report = mv(&vault, &mut manifest, &now, &req).unwrap();
+        let report = mv(&vault, &mut manifest, &now, &req, &Silent).unwrap();
         let to = report.to.clone();
         let map = |p: &str| if p == moved.path { to.clone() } else { p.to_string() };
-        scan(&vault, &mut manifest, ScanOptions::default(), &now.timestamp, now.ns).unwrap();
+        scan(&vault, &mut manifest, ScanOptions::default(), &now.timestamp, now.ns, &Silent).unwrap();
         let after_links = resolutions(root);
 
         for (source, before) in &before_links {

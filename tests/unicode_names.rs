@@ -13,6 +13,7 @@ use sparks::clock::Now;
 use sparks::manifest::{Manifest, Resolution};
 use sparks::markdown::rewrite;
 use sparks::mv::{MergeRequest, MoveRequest, NewName, Operation, mv};
+use sparks::progress::Silent;
 use sparks::scan::{ScanOptions, scan};
 use sparks::tasks::{self, Done, Filter};
 use sparks::vault::{MANIFEST, Vault};
@@ -95,6 +96,7 @@ fn rescan(vault: &Vault, manifest: &mut Manifest) {
         ScanOptions::default(),
         &now.timestamp,
         now.ns,
+        &Silent,
     )
     .unwrap();
     assert!(report.errors.is_empty(), "{:?}", report.errors);
@@ -156,7 +158,7 @@ proptest! {
             false => name.clone(),
         };
         let req = MoveRequest { page: EPSILON.into(), new: new.clone(), no_alias: false, dry_run: false };
-        let result = mv(&vault, &mut manifest, &now, &req);
+        let result = mv(&vault, &mut manifest, &now, &req, &Silent);
         let to = match NewName::parse(&new) {
             Ok(NewName::Title(t)) => format!("wiki/concepts/{t}.md"),
             Ok(NewName::Path(p)) => p,
@@ -187,11 +189,11 @@ proptest! {
 
         // The page of that name receives a merge, and is merged away.
         let into = MergeRequest { from: BETA.into(), into: to.clone(), dry_run: false };
-        into.run(&vault, &mut manifest, &now).unwrap();
+        into.run(&vault, &mut manifest, &now, &Silent).unwrap();
         rescan(&vault, &mut manifest);
         prop_assert_eq!(links_of(root, GAMMA), vec![Some(to.clone()); 2]);
         let away = MergeRequest { from: to.clone(), into: GAMMA.into(), dry_run: false };
-        away.run(&vault, &mut manifest, &now).unwrap();
+        away.run(&vault, &mut manifest, &now, &Silent).unwrap();
         prop_assert!(!root.join(&to).exists());
         rescan(&vault, &mut manifest);
         prop_assert_eq!(

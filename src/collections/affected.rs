@@ -82,14 +82,16 @@ impl crate::failure::Hint for AffectedError {
     }
 }
 
-/// Bring the manifest up to date with the files, then work out which collections are affected.
+/// Bring the manifest up to date with the files (`progress` hearing how the scan goes), then
+/// work out which collections are affected.
 pub fn affected_now(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &Now,
     fresh: &mut crate::scan::Freshness,
+    progress: &dyn crate::progress::Progress,
 ) -> Result<Affected, AffectedError> {
-    let seen = crate::scan::refresh(vault, manifest, now, fresh)?;
+    let seen = crate::scan::refresh(vault, manifest, now, fresh, progress)?;
     Ok(Affected {
         seen,
         ..affected(vault, manifest)?

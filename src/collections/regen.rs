@@ -18,7 +18,7 @@ use crate::fsio;
 use crate::git::{Commit, GitError};
 use crate::lock::VaultLock;
 use crate::manifest::{Manifest, ManifestError};
-use crate::progress::Phase;
+use crate::progress::{Phase, Progress};
 use crate::scan;
 use crate::vault::Vault;
 use serde::Serialize;
@@ -188,21 +188,22 @@ pub fn by_name(name: &str) -> Result<Collection, RegenError> {
         .ok_or_else(|| RegenError::Unknown(name.to_string()))
 }
 
-/// Regenerate the requested collections.
+/// Regenerate the requested collections, `progress` hearing how the scans and the writing go.
 pub fn regen(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &Now,
     req: &RegenRequest,
     fresh: &mut scan::Freshness,
+    progress: &dyn Progress,
 ) -> Result<RegenReport, RegenError> {
     let _lock = if req.dry_run {
         None
     } else {
         Some(VaultLock::acquire(&vault.root).map_err(RegenError::Lock)?)
     };
-    let seen =
-        scan::refresh(vault, manifest, now, fresh).map_err(|e| RegenError::Scan(e.to_string()))?;
+    let seen = scan::refresh(vault, manifest, now, fresh, progress)
+        .map_err(|e| RegenError::Scan(e.to_string()))?;
     let mut chosen: Vec<Collection> = if req.all {
         ALL.to_vec()
     } else if req.names.is_empty() {
@@ -218,7 +219,7 @@ pub fn regen(
     };
     chosen.sort();
     chosen.dedup();
-    let outcomes = write_pages(vault, manifest, now, &chosen, req.dry_run)?;
+    let outcomes = write_pages(vault, manifest, now, &chosen, req.dry_run, progress)?;
     let written: Vec<String> = outcomes
         .iter()
         .filter(|o| o.status == Status::Written)
@@ -226,7 +227,7 @@ pub fn regen(
         .collect();
     let (mut commit, mut commit_skipped) = (None, None);
     if !written.is_empty() {
-        scan::scan_paths(vault, manifest, &written, now.ns)
+        scan::scan_paths(vault, manifest, &written, now.ns, progress)
             .map_err(|e| RegenError::Scan(e.to_string()))?;
         if req.commit && vault.config.git.auto_commit {
             let names: Vec<&str> = outcomes
@@ -253,18 +254,18 @@ pub fn regen(
     })
 }
 
-/// Render and (unless `dry_run`) write the pages of `chosen`.
+/// Render and (unless `dry_run`) write the pages of `chosen`, `progress` hearing how it goes.
 pub fn write_pages(
     vault: &Vault,
     manifest: &Manifest,
     now: &Now,
     chosen: &[Collection],
     dry_run: bool,
+    progress: &dyn Progress,
 ) -> Result<Vec<Outcome>, RegenError> {
     let inputs = Inputs::new(vault, manifest);
     let today = now.today.to_string();
     let mut out = Vec::new();
-    let progress = manifest.progress();
     progress.phase(Phase::Writing, Some(chosen.len() as u64));
     // The pages share a directory, synced once after the last rename.
     let mut renames = fsio::Renames::default();

@@ -209,7 +209,7 @@ mod tests {
         let vault = Vault::open(root).expect("the vault");
         let mut m = Manifest::open(&root.join("sparks.db")).expect("the manifest");
         let now = crate::clock::Now::read(None);
-        crate::scan::rescan(&vault, &mut m, &now).expect("scan");
+        crate::scan::rescan(&vault, &mut m, &now, &crate::progress::Silent).expect("scan");
         let reads = Cell::new(0);
         let run = |m: &Manifest| {
             let inputs = Inputs::new(&vault, m);
@@ -232,7 +232,14 @@ mod tests {
         assert_eq!(run(&m), first, "the same findings, from the manifest");
         assert_eq!(reads.replace(0), 0, "nothing changed: nothing read");
         fs_err::write(root.join("raw/quotes/b.md"), "> bee\n").expect("an edit");
-        crate::scan::scan_paths(&vault, &mut m, &["raw/quotes/b.md".into()], now.ns).expect("scan");
+        crate::scan::scan_paths(
+            &vault,
+            &mut m,
+            &["raw/quotes/b.md".into()],
+            now.ns,
+            &crate::progress::Silent,
+        )
+        .expect("scan");
         let again = run(&m);
         assert_eq!(reads.get(), 1, "only the edited file is read");
         assert_eq!(

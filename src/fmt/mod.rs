@@ -104,17 +104,18 @@ pub fn fmt(root: &Path, req: &FmtRequest, progress: &dyn Progress) -> Result<Fmt
 }
 
 /// [`fmt`] on the vault, then, when files were fixed, record them in the manifest (so that the
-/// next `lint` or `query` sees them as they are now).
+/// next `lint` or `query` sees them as they are now); `progress` hears how both go.
 pub fn fmt_recorded(
     vault: &Vault,
     manifest: &mut Manifest,
     req: &FmtRequest,
     now_ns: i64,
+    progress: &dyn Progress,
 ) -> Result<FmtReport, FmtError> {
-    let report = fmt(&vault.root, req, &*manifest.progress())?;
+    let report = fmt(&vault.root, req, progress)?;
     let fixed: Vec<String> = report.fixes.iter().map(|f| f.path.clone()).collect();
     if !fixed.is_empty() {
-        crate::scan::scan_paths(vault, manifest, &fixed, now_ns)?;
+        crate::scan::scan_paths(vault, manifest, &fixed, now_ns, progress)?;
     }
     Ok(report)
 }

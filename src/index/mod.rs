@@ -34,6 +34,7 @@ use crate::clock::Now;
 use crate::fsio;
 use crate::lock::VaultLock;
 use crate::manifest::{Manifest, ManifestError};
+use crate::progress::Progress;
 use crate::scan::{self, ScanError};
 use crate::vault::{INDEX, Vault};
 use apply::apply;
@@ -85,21 +86,22 @@ impl crate::failure::Hint for IndexError {
 }
 
 /// Bring the manifest up to date, then rebuild the index (or, with `dry_run`, work out what
-/// would change and write nothing).
+/// would change and write nothing); `progress` hears how it goes.
 pub fn index(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &Now,
     dry_run: bool,
     fresh: &mut scan::Freshness,
+    progress: &dyn Progress,
 ) -> Result<IndexReport, IndexError> {
     let _lock = if dry_run {
         None
     } else {
         Some(VaultLock::acquire(&vault.root).map_err(IndexError::Lock)?)
     };
-    let seen = scan::refresh(vault, manifest, now, fresh)?;
-    let report = build(vault, manifest, now, dry_run)?;
+    let seen = scan::refresh(vault, manifest, now, fresh, progress)?;
+    let report = build(vault, manifest, now, dry_run, progress)?;
     Ok(IndexReport { seen, ..report })
 }
 
@@ -109,8 +111,9 @@ pub fn rebuild(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &Now,
+    progress: &dyn Progress,
 ) -> Result<IndexReport, IndexError> {
-    build(vault, manifest, now, false)
+    build(vault, manifest, now, false, progress)
 }
 
 fn build(
@@ -118,6 +121,7 @@ fn build(
     manifest: &mut Manifest,
     now: &Now,
     dry_run: bool,
+    progress: &dyn Progress,
 ) -> Result<IndexReport, IndexError> {
     let seen = scan::Seen::default();
     let catalog = manifest.catalog_pages()?;
@@ -125,7 +129,7 @@ fn build(
     let names = manifest.resolver()?;
     let today = now.today.format("%Y-%m-%d").to_string();
     for _ in 0..ATTEMPTS {
-        let plan = plan(vault, &names, &catalog, &today, &*manifest.progress())?;
+        let plan = plan(vault, &names, &catalog, &today, progress)?;
         if dry_run {
             return Ok(plan.report(false, true, seen).at(vault));
         }
@@ -137,7 +141,7 @@ fn build(
                 .map(|o| o.path.clone())
                 .collect();
             if !written.is_empty() {
-                scan::scan_paths(vault, manifest, &written, now.ns)?;
+                scan::scan_paths(vault, manifest, &written, now.ns, progress)?;
             }
             return Ok(plan.report(true, false, seen).at(vault));
         }

@@ -29,18 +29,21 @@ pub struct FinalizeOptions {
     pub strict: bool,
 }
 
-/// Finalize the open ingest, or resume an interrupted finalize.
+/// Finalize the open ingest, or resume an interrupted finalize; `progress` hears how its
+/// scans, checks and writing go.
 pub fn finalize(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &Now,
     opts: &FinalizeOptions,
+    progress: &dyn crate::progress::Progress,
 ) -> Result<Finalized, FinalizeFailed> {
     let (_lock, row) = open_ingest(vault, manifest)?;
     let id = row.id;
     let mut run = Run {
         vault,
         now,
+        progress,
         id,
         token: row.token.clone(),
         done: Vec::new(),
@@ -51,7 +54,8 @@ pub fn finalize(
     if resumed {
         // The manifest may have been rebuilt or deleted since the run that stopped: the
         // steps still to run decide from it, so it sees the files first.
-        crate::scan::refresh(vault, manifest, now, &mut crate::scan::Freshness::Scan)
+        let fresh = &mut crate::scan::Freshness::Scan;
+        crate::scan::refresh(vault, manifest, now, fresh, progress)
             .map_err(|e| run.fail(e.into()))?;
     }
     let row_has_snapshot = manifest.has_snapshot(id).map_err(|e| run.fail(e.into()))?;
@@ -191,7 +195,7 @@ fn run_steps(
             Step::Scan => run.scan(manifest).map(|errors| scan_errors = errors),
             Step::Regen => run.regen(manifest, regenerated).and_then(|others| {
                 also_regenerated = others;
-                provenance::record(run.vault, manifest, run.id)
+                provenance::record(run.vault, manifest, run.id, run.progress)
             }),
             Step::Commit => run
                 .commit(archived.len(), message)

@@ -14,12 +14,14 @@ use crate::vault::{INBOX, Vault};
 
 /// Open an ingest of at most `limit` entries (`None`: the configured batch size; 0: all).
 /// With one open already, show it; with none recorded but an interrupted finalize found in
-/// the archive (its records lost with the manifest), reopen that one.
+/// the archive (its records lost with the manifest), reopen that one. `progress` hears how the
+/// scan and the checks of the snapshot go.
 pub fn prepare(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &Now,
     limit: Option<usize>,
+    progress: &dyn crate::progress::Progress,
 ) -> Result<Prepared, IngestError> {
     // Prepares run one at a time, and never while a finalize or abort changes the record.
     let _lock = VaultLock::acquire(&vault.root).map_err(IngestError::Lock)?;
@@ -61,7 +63,7 @@ pub fn prepare(
     // ingest for, there is nothing to record.
     let snapshot = match entries.is_empty() {
         true => None,
-        false => Some(super::provenance::take(vault, manifest, now)?),
+        false => Some(super::provenance::take(vault, manifest, now, progress)?),
     };
     match manifest.open_ingest(
         &token,

@@ -9,6 +9,7 @@ use crate::fsio;
 use crate::git;
 use crate::lint::{Issue, delta};
 use crate::manifest::{Manifest, PageAction, PageChange, Pages, Snapshot};
+use crate::progress::Progress;
 use crate::scan;
 use crate::vault::Vault;
 use std::collections::HashSet;
@@ -16,13 +17,20 @@ use std::collections::HashSet;
 /// Bring the manifest up to date and record what a new ingest needs to tell later what its
 /// batch did. The contents of pages git holds as they are (committed, unchanged) are not
 /// copied: a revert reads them from git. Of the others, only those the manifest does not
-/// already keep are read.
+/// already keep are read. `progress` hears how the scan and the checks go.
 pub(super) fn take(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &Now,
+    progress: &dyn Progress,
 ) -> Result<Snapshot, IngestError> {
-    scan::refresh(vault, manifest, now, &mut crate::scan::Freshness::Scan)?;
+    scan::refresh(
+        vault,
+        manifest,
+        now,
+        &mut crate::scan::Freshness::Scan,
+        progress,
+    )?;
     // The generation first: a scan between the two readings stamps what it stores after it,
     // so finalize compares that file too.
     let generation = manifest.generation()?;
@@ -48,7 +56,7 @@ pub(super) fn take(
         }
         Ok(None)
     })?;
-    let issues = delta::gate_issues(vault, manifest, Pages::All)?;
+    let issues = delta::gate_issues(vault, manifest, Pages::All, progress)?;
     Ok(Snapshot {
         pages,
         base_commit: git.and_then(|g| g.head),
@@ -63,6 +71,7 @@ pub(super) fn lint_delta(
     manifest: &Manifest,
     id: i64,
     changes: &[PageChange],
+    progress: &dyn Progress,
 ) -> Result<Vec<Issue>, IngestError> {
     let touched: Vec<String> = changes
         .iter()
@@ -75,18 +84,23 @@ pub(super) fn lint_delta(
         .flat_map(|json| delta::decode(json))
         .collect();
     // Only the touched pages' issues can be new: lint those, not the vault.
-    let after = delta::gate_issues(vault, manifest, Pages::Only(&touched))?;
+    let after = delta::gate_issues(vault, manifest, Pages::Only(&touched), progress)?;
     let touched: HashSet<&str> = touched.iter().map(String::as_str).collect();
     Ok(delta::delta(&before, &after, &touched))
 }
 
 /// Record what the batch of ingest `id` did and the issues it added (finalize, once the
 /// batch's pages and its regen's are scanned). Nothing is recorded without a snapshot.
-pub(super) fn record(vault: &Vault, manifest: &mut Manifest, id: i64) -> Result<(), IngestError> {
+pub(super) fn record(
+    vault: &Vault,
+    manifest: &mut Manifest,
+    id: i64,
+    progress: &dyn Progress,
+) -> Result<(), IngestError> {
     let Some(changes) = manifest.page_changes(id)? else {
         return Ok(());
     };
-    let issues = lint_delta(vault, manifest, id, &changes)?;
+    let issues = lint_delta(vault, manifest, id, &changes, progress)?;
     manifest.record_provenance(id, &changes, &delta::encode(&issues))?;
     Ok(())
 }

@@ -14,6 +14,7 @@ use crate::fsio::FileError;
 use crate::git::Commit;
 use crate::inbox::Inbox;
 use crate::manifest::{BatchEntry, Manifest, Outcome, Step};
+use crate::progress::Progress;
 use crate::runstate::{self, RunDir};
 use crate::scan::{self, ScanIssue};
 use crate::vault::{INBOX, Vault};
@@ -22,6 +23,8 @@ use crate::vault::{INBOX, Vault};
 pub(super) struct Run<'a> {
     pub(super) vault: &'a Vault,
     pub(super) now: &'a Now,
+    /// Who hears how the scans, the checks and the writing go.
+    pub(super) progress: &'a dyn Progress,
     pub(super) id: i64,
     pub(super) token: String,
     pub(super) done: Vec<Step>,
@@ -41,13 +44,15 @@ impl Run<'_> {
             manifest,
             self.now,
             &mut crate::scan::Freshness::Scan,
+            self.progress,
         )?;
         // Without a snapshot (an ingest opened by an earlier sparks) there is nothing to
         // compare with; finalize warns.
         let Some(changes) = manifest.page_changes(self.id)? else {
             return Ok(());
         };
-        let issues = provenance::lint_delta(self.vault, manifest, self.id, &changes)?;
+        let issues =
+            provenance::lint_delta(self.vault, manifest, self.id, &changes, self.progress)?;
         match issues.is_empty() {
             true => Ok(()),
             false => Err(IngestError::Strict {
@@ -185,7 +190,7 @@ impl Run<'_> {
     }
 
     pub(super) fn scan(&self, manifest: &mut Manifest) -> Result<Vec<ScanIssue>, IngestError> {
-        let report = scan::rescan(self.vault, manifest, self.now)?;
+        let report = scan::rescan(self.vault, manifest, self.now, self.progress)?;
         Ok(report.errors)
     }
 
@@ -204,7 +209,7 @@ impl Run<'_> {
             .into_iter()
             .filter(|c| batch.contains(c) || affected.affected.contains(&c.name()))
             .collect();
-        let written = write_pages(self.vault, manifest, self.now, &chosen)?;
+        let written = write_pages(self.vault, manifest, self.now, &chosen, self.progress)?;
         Ok(written.into_iter().filter(|c| !batch.contains(c)).collect())
     }
 
@@ -235,14 +240,16 @@ impl Run<'_> {
     }
 }
 
-/// Regenerate the pages of `chosen` and rescan if any was written; returns those written.
+/// Regenerate the pages of `chosen` and rescan if any was written (`progress` hearing how it
+/// goes); returns those written.
 pub(super) fn write_pages(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &Now,
     chosen: &[Collection],
+    progress: &dyn Progress,
 ) -> Result<Vec<Collection>, IngestError> {
-    let outcomes = regen::write_pages(vault, manifest, now, chosen, false)?;
+    let outcomes = regen::write_pages(vault, manifest, now, chosen, false, progress)?;
     let written: Vec<Collection> = outcomes
         .iter()
         .filter(|o| o.status == regen::Status::Written)
@@ -252,7 +259,7 @@ pub(super) fn write_pages(
     // vault again.
     let paths: Vec<String> = written.iter().map(|c| c.output()).collect();
     if !paths.is_empty() {
-        scan::scan_paths(vault, manifest, &paths, now.ns)?;
+        scan::scan_paths(vault, manifest, &paths, now.ns, progress)?;
     }
     Ok(written)
 }

@@ -5,6 +5,7 @@
 
 use super::{Check, Issue, LintError};
 use crate::manifest::{Manifest, Pages};
+use crate::progress::Progress;
 use crate::vault::Vault;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -34,13 +35,15 @@ struct Stored {
     message: String,
 }
 
-/// The issues the gate's checks find in the manifest as it is, on the pages in `scope`.
+/// The issues the gate's checks find in the manifest as it is, on the pages in `scope`,
+/// `progress` hearing how the checks go.
 pub fn gate_issues(
     vault: &Vault,
     manifest: &Manifest,
     scope: Pages<'_>,
+    progress: &dyn Progress,
 ) -> Result<Vec<Issue>, LintError> {
-    Ok(super::lint_in(vault, manifest, GATE_CHECKS, scope)?.issues)
+    Ok(super::lint_in(vault, manifest, GATE_CHECKS, scope, progress)?.issues)
 }
 
 /// Issues as stored JSON.

@@ -11,6 +11,7 @@ use crate::clock::Now;
 use crate::fsio;
 use crate::manifest::{Manifest, Pages};
 use crate::markdown::{Block, edit, frontmatter};
+use crate::progress::Progress;
 use crate::scan;
 use crate::schema;
 use crate::vault::Vault;
@@ -56,6 +57,7 @@ pub fn lint_and_fix(
     manifest: &mut Manifest,
     checks: &[Check],
     now: &Now,
+    progress: &dyn Progress,
 ) -> Result<LintReport, LintError> {
     let on = |c: Check| checks.contains(&c);
     let mut plans: BTreeMap<String, Plan> = BTreeMap::new();
@@ -107,10 +109,10 @@ pub fn lint_and_fix(
         }
     }
     if !written.is_empty() {
-        scan::scan_paths(vault, manifest, &written, now.ns)
+        scan::scan_paths(vault, manifest, &written, now.ns, progress)
             .map_err(|e| LintError::Rescan(e.to_string()))?;
     }
-    let mut report = lint(vault, manifest, checks)?;
+    let mut report = lint(vault, manifest, checks, progress)?;
     report.fixes = fixes;
     Ok(report)
 }

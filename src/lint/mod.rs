@@ -16,6 +16,7 @@ use crate::clock::Now;
 use crate::contract::{self, FileState};
 use crate::failure::{Action, Advice, Hint, Wording};
 use crate::manifest::{Manifest, ManifestError, Pages};
+use crate::progress::Progress;
 use crate::scan::{self, Seen};
 use crate::vault::Vault;
 use serde::Serialize;
@@ -157,7 +158,8 @@ pub fn select(names: &[String]) -> Result<Vec<Check>, LintError> {
 
 /// Bring the manifest up to date with the files (lint answers about the vault as it is, not
 /// as the last scan saw it), then run the given checks, applying the safe fixes first when
-/// `fix`; the notes about the vault come with the report.
+/// `fix`; the notes about the vault come with the report. `progress` hears how the scan and
+/// the checks go.
 pub fn run(
     vault: &Vault,
     manifest: &mut Manifest,
@@ -165,12 +167,13 @@ pub fn run(
     fix: bool,
     now: &Now,
     fresh: &mut scan::Freshness,
+    progress: &dyn Progress,
 ) -> Result<LintReport, LintError> {
-    let seen =
-        scan::refresh(vault, manifest, now, fresh).map_err(|e| LintError::Rescan(e.to_string()))?;
+    let seen = scan::refresh(vault, manifest, now, fresh, progress)
+        .map_err(|e| LintError::Rescan(e.to_string()))?;
     let mut report = match fix {
-        true => fix::lint_and_fix(vault, manifest, checks, now)?,
-        false => lint(vault, manifest, checks)?,
+        true => fix::lint_and_fix(vault, manifest, checks, now, progress)?,
+        false => lint(vault, manifest, checks, progress)?,
     };
     report.notes = notes(&vault.root);
     report.seen = seen;
@@ -178,9 +181,14 @@ pub fn run(
 }
 
 /// Run the given checks on the vault's manifest as it is (the vault's configuration sets the
-/// thin threshold).
-pub fn lint(vault: &Vault, manifest: &Manifest, checks: &[Check]) -> Result<LintReport, LintError> {
-    lint_in(vault, manifest, checks, Pages::All)
+/// thin threshold), `progress` hearing how they go.
+pub fn lint(
+    vault: &Vault,
+    manifest: &Manifest,
+    checks: &[Check],
+    progress: &dyn Progress,
+) -> Result<LintReport, LintError> {
+    lint_in(vault, manifest, checks, Pages::All, progress)
 }
 
 /// [`lint`], reporting only the issues of the pages in `scope`: what [`lint`] reports of
@@ -191,12 +199,14 @@ pub fn lint_in(
     manifest: &Manifest,
     checks: &[Check],
     scope: Pages<'_>,
+    progress: &dyn Progress,
 ) -> Result<LintReport, LintError> {
     let cx = checks::Context {
         vault,
         manifest,
         checks,
         scope,
+        progress,
     };
     let mut issues = checks::run(&cx)?;
     issues.sort_by(|a, b| (a.check, &a.path, a.line).cmp(&(b.check, &b.path, b.line)));
@@ -217,6 +227,7 @@ pub fn lint_in(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::progress::Silent;
 
     #[test]
     fn an_unknown_check_suggests_the_nearest_name() {
@@ -281,14 +292,14 @@ mod tests {
         let vault = Vault::open(root).expect("the vault");
         let mut m = Manifest::open(&root.join("sparks.db")).expect("the manifest");
         let now = crate::clock::Now::read(None);
-        crate::scan::rescan(&vault, &mut m, &now).expect("scan");
+        crate::scan::rescan(&vault, &mut m, &now, &Silent).expect("scan");
         (dir, vault, m)
     }
 
     #[test]
     fn a_lint_of_some_pages_reports_what_the_whole_lint_reports_of_them() {
         let (_dir, vault, m) = troubled_vault();
-        let all = lint(&vault, &m, Check::ALL).expect("lint").issues;
+        let all = lint(&vault, &m, Check::ALL, &Silent).expect("lint").issues;
         let gate = delta::GATE_CHECKS;
         let checks: std::collections::BTreeSet<Check> = all.iter().map(|i| i.check).collect();
         for c in gate {
@@ -305,9 +316,9 @@ mod tests {
                 .map(|i| paths[i].clone())
                 .collect();
             for checks in [Check::ALL, gate] {
-                let full = lint(&vault, &m, checks).expect("lint").issues;
+                let full = lint(&vault, &m, checks, &Silent).expect("lint").issues;
                 let want: Vec<&Issue> = full.iter().filter(|i| only.contains(&i.path)).collect();
-                let got = lint_in(&vault, &m, checks, Pages::Only(&only))
+                let got = lint_in(&vault, &m, checks, Pages::Only(&only), &Silent)
                     .expect("lint of some pages")
                     .issues;
                 assert_eq!(got.iter().collect::<Vec<_>>(), want, "pages {only:?}");
@@ -318,7 +329,7 @@ mod tests {
     #[test]
     fn tags_are_checked_on_their_own_page_and_a_file_fragment_is_not() {
         let (_dir, vault, m) = troubled_vault();
-        let all = lint(&vault, &m, Check::ALL).expect("lint").issues;
+        let all = lint(&vault, &m, Check::ALL, &Silent).expect("lint").issues;
         let of = |name: &str| -> Vec<&str> {
             let path = format!("wiki/concepts/{name}.md");
             all.iter()

@@ -2,11 +2,11 @@
 //! left out, as backlinks leave them out: they link to every page), the links between them as
 //! the last scan resolved them (one edge per linking page and target, a page's links to itself
 //! left out), the most linked of them (ranked here, before any link between them is read, and
-//! kept on the connection until the manifest changes), and a page's neighbours. Drawing is the
+//! kept in the caller's [`Counted`] until the manifest changes), and a page's neighbours. Drawing is the
 //! viewer's business.
 
 use super::view::live;
-use super::{At, Manifest, Result};
+use super::{At, Counted, Manifest, Result};
 use rusqlite::Row;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
@@ -25,7 +25,8 @@ pub struct GraphPage {
 /// The most linked pages, each with how many pages link to it, and how many pages there were.
 pub type MostLinked = (Vec<(GraphPage, usize)>, usize);
 
-/// The last ranking a connection counted, and the manifest's state it was counted in.
+/// The last ranking a connection counted, and the manifest's state it was counted in (kept in
+/// a [`super::Counted`]).
 #[derive(Debug)]
 pub(super) struct Ranked {
     state: (i64, u64),
@@ -62,11 +63,17 @@ impl Manifest {
     /// The `limit` pages `filter` keeps that the most of its pages link to, most linked first
     /// and then by path (pages nothing links to fill the rest, by path), each with how many of
     /// those pages link to it; and how many pages `filter` keeps. Counting reads every link,
-    /// so the answer is kept on the connection until the manifest changes: a viewer's kept
-    /// connection draws `/graph` again at the cost of the pages it draws.
-    pub fn graph_most_linked(&self, filter: &GraphFilter, limit: usize) -> Result<MostLinked> {
+    /// so the answer is kept in `counted` (the caller's, beside this connection) until the
+    /// manifest changes: a viewer's kept connection draws `/graph` again at the cost of the
+    /// pages it draws.
+    pub fn graph_most_linked(
+        &self,
+        filter: &GraphFilter,
+        limit: usize,
+        counted: &Counted,
+    ) -> Result<MostLinked> {
         let state = self.read_state()?;
-        if let Some(r) = self.graph_ranked.borrow().as_deref()
+        if let Some(r) = counted.graph_ranked.borrow().as_deref()
             && r.state == state
             && r.filter == *filter
             && r.limit == limit
@@ -74,7 +81,7 @@ impl Manifest {
             return Ok(r.most.clone());
         }
         let most = self.rank_most_linked(filter, limit)?;
-        *self.graph_ranked.borrow_mut() = Some(Box::new(Ranked {
+        *counted.graph_ranked.borrow_mut() = Some(Box::new(Ranked {
             state,
             filter: filter.clone(),
             limit,
@@ -269,7 +276,9 @@ mod tests {
     }
 
     fn ranked(m: &Manifest, filter: &GraphFilter, limit: usize) -> (Vec<(String, usize)>, usize) {
-        let (most, total) = m.graph_most_linked(filter, limit).unwrap();
+        let (most, total) = m
+            .graph_most_linked(filter, limit, &Counted::default())
+            .unwrap();
         let most = most.into_iter().map(|(p, n)| (p.path, n)).collect();
         (most, total)
     }
@@ -281,7 +290,9 @@ mod tests {
     #[test]
     fn pages_filters_and_links() {
         let (_dir, m) = manifest();
-        let (all, total) = m.graph_most_linked(&GraphFilter::default(), 10).unwrap();
+        let (all, total) = m
+            .graph_most_linked(&GraphFilter::default(), 10, &Counted::default())
+            .unwrap();
         let paths: Vec<&str> = all.iter().map(|(p, _)| p.path.as_str()).collect();
         assert_eq!(paths, ["wiki/a.md", "wiki/b.md", "wiki/c.md"], "no index");
         assert_eq!(total, 3);

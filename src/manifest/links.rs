@@ -401,7 +401,7 @@ mod tests {
         let vault = crate::vault::Vault::open(root).expect("the vault");
         let mut m = Manifest::open(&root.join("sparks.db")).expect("the manifest");
         let now = crate::clock::Now::read(None);
-        crate::scan::rescan(&vault, &mut m, &now).expect("scan");
+        crate::scan::rescan(&vault, &mut m, &now, &crate::progress::Silent).expect("scan");
         // A page whose file is marked deleted (as between a scan's two passes): its title and
         // alias still name it, and the memory keeps its own copy of its path.
         m.conn

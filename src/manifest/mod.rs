@@ -49,7 +49,6 @@ pub use stats::{Counts, TypeCount};
 pub use view::{Backlink, NameHit, TagCount, ViewPage};
 
 use crate::failure::{Action, Advice, Hint};
-use crate::progress::Listener;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -89,14 +88,16 @@ const CACHE_KIB: i64 = 16 * 1024;
 pub struct Manifest {
     conn: Connection,
     path: PathBuf,
-    /// Who hears the progress of the long operations run on it (a scan): the session's
-    /// listener, silent unless the CLI draws a bar.
-    progress: Listener,
-    /// Backlinks this connection has counted past a list's limit, while the manifest stays as
-    /// it was (a viewer's kept connection shows a hub page again without counting again).
+}
+
+/// What a reader counted on one connection, kept beside it (not in it) until the manifest
+/// changes: the viewer owns one beside each connection it keeps and lends it to the methods
+/// that count, so a hub page is shown, and `/graph` drawn, again without counting again.
+#[derive(Debug, Default)]
+pub struct Counted {
+    /// Backlinks counted past a list's limit ([`Manifest::backlinks`]).
     backlink_totals: std::cell::RefCell<Box<view::Totals>>,
-    /// The graph's most linked pages this connection ranked last, while the manifest stays
-    /// as it was (a viewer's kept connection draws `/graph` again without counting again).
+    /// The graph's most linked pages, as last ranked ([`Manifest::graph_most_linked`]).
     graph_ranked: std::cell::RefCell<Option<Box<graph::Ranked>>>,
 }
 
@@ -343,9 +344,6 @@ impl Manifest {
         let mut m = Manifest {
             conn,
             path: path.to_path_buf(),
-            progress: Listener::default(),
-            backlink_totals: Default::default(),
-            graph_ranked: Default::default(),
         };
         m.configure().at(path)?;
         m.migrate()?;
@@ -413,9 +411,6 @@ impl Manifest {
         let m = Manifest {
             conn,
             path: path.to_path_buf(),
-            progress: Listener::default(),
-            backlink_totals: Default::default(),
-            graph_ranked: Default::default(),
         };
         let found = m.schema_version()?;
         if found > SCHEMA_VERSION {
@@ -431,16 +426,6 @@ impl Manifest {
             });
         }
         Ok(m)
-    }
-
-    /// Report the progress of the long operations run on this manifest to `listener`.
-    pub fn listen(&mut self, listener: Listener) {
-        self.progress = listener;
-    }
-
-    /// Who hears the progress of the operations run on this manifest.
-    pub fn progress(&self) -> Listener {
-        self.progress.clone()
     }
 
     /// The database file.

@@ -2,7 +2,7 @@
 //! writes), pages by type, recently updated, tags, backlinks, the stored resolution of a
 //! page's links, and the title/alias search that full-text search will later replace.
 
-use super::{At, LinkStatus, Manifest, Result, links::Resolution};
+use super::{At, Counted, LinkStatus, Manifest, Result, links::Resolution};
 use crate::key;
 use rusqlite::{OptionalExtension, Row, ToSql};
 use std::collections::HashMap;
@@ -156,9 +156,14 @@ impl Manifest {
     /// The pages whose links resolve to `path`, by path: at most `limit` of them, and how many
     /// there are. The index and its shards link to every page, so they do not count (as for
     /// orphans). The list stops at the limit: a hub page's tens of thousands of backlinks cost
-    /// a count, not a list, and the count is kept on the connection until the manifest
-    /// changes.
-    pub fn backlinks(&self, path: &str, limit: usize) -> Result<(Vec<Backlink>, usize)> {
+    /// a count, not a list, and the count is kept in `counted` (the caller's, beside this
+    /// connection) until the manifest changes.
+    pub fn backlinks(
+        &self,
+        path: &str,
+        limit: usize,
+        counted: &Counted,
+    ) -> Result<(Vec<Backlink>, usize)> {
         const LINKING: &str = "l.resolved = ?1 AND l.source <> ?1
                AND l.source <> 'wiki/index.md' AND substr(l.source, 1, 11) <> 'wiki/index/'";
         let limit = limit as i64;
@@ -178,7 +183,7 @@ impl Manifest {
         }
         let state = self.read_state()?;
         {
-            let mut totals = self.backlink_totals.borrow_mut();
+            let mut totals = counted.backlink_totals.borrow_mut();
             if totals.state != state {
                 **totals = Totals {
                     state,
@@ -210,7 +215,8 @@ impl Manifest {
                 && !source.starts_with(b"wiki/index/");
             total += usize::from(counts);
         }
-        self.backlink_totals
+        counted
+            .backlink_totals
             .borrow_mut()
             .by_path
             .insert(path.to_string(), total);
@@ -410,7 +416,8 @@ mod tests {
         assert!(m.view_pages().unwrap().is_empty());
         assert!(m.tag_counts().unwrap().is_empty());
         assert!(m.recent_pages(10).unwrap().is_empty());
-        assert!(m.backlinks("wiki/a.md", 10).unwrap().0.is_empty());
+        let counted = Counted::default();
+        assert!(m.backlinks("wiki/a.md", 10, &counted).unwrap().0.is_empty());
         assert!(m.citing_pages("raw/a.md").unwrap().is_empty());
         assert!(m.link_resolutions("wiki/a.md").unwrap().is_empty());
         assert!(!m.has_heading("wiki/a.md", "x").unwrap());
@@ -500,19 +507,20 @@ mod tests {
                     ('wiki/indexing.md', 1, 1, 'H', 'h', 'h', 0, 'resolved', 'wiki/h.md');",
             )
             .unwrap();
-        let (all, n) = m.backlinks("wiki/h.md", 10).unwrap();
+        let counted = Counted::default();
+        let (all, n) = m.backlinks("wiki/h.md", 10, &counted).unwrap();
         assert_eq!(
             (all.len(), n),
             (4, 4),
             "the index, its shards and the page itself do not count"
         );
         assert_eq!(all[0].links, 2);
-        let (some, n) = m.backlinks("wiki/h.md", 2).unwrap();
+        let (some, n) = m.backlinks("wiki/h.md", 2, &counted).unwrap();
         assert_eq!((some.len(), n), (2, 4), "counted past the limit alike");
         assert_eq!(
-            m.backlink_totals.borrow().by_path.get("wiki/h.md"),
+            counted.backlink_totals.borrow().by_path.get("wiki/h.md"),
             Some(&4),
-            "the count past the limit is kept on the connection"
+            "the count past the limit is kept beside the connection"
         );
         let other = rusqlite::Connection::open(dir.path().join("sparks.db")).unwrap();
         other
@@ -524,7 +532,7 @@ mod tests {
             )
             .unwrap();
         assert_eq!(
-            m.backlinks("wiki/h.md", 2).unwrap().1,
+            m.backlinks("wiki/h.md", 2, &counted).unwrap().1,
             5,
             "another connection's commit is counted"
         );
@@ -532,7 +540,7 @@ mod tests {
             .execute("DELETE FROM links WHERE source = 'wiki/b.md'", [])
             .unwrap();
         assert_eq!(
-            m.backlinks("wiki/h.md", 2).unwrap().1,
+            m.backlinks("wiki/h.md", 2, &counted).unwrap().1,
             4,
             "the connection's own write is counted"
         );

@@ -32,9 +32,10 @@ use crate::index::IndexError;
 use crate::lock::VaultLock;
 use crate::manifest::{Collision, Manifest, ManifestError};
 use crate::operation;
+use crate::progress::Progress;
 use crate::query::QueryError;
 use crate::runstate::{self, RunDir, RunStateError};
-use crate::scan::ScanError;
+use crate::scan::{Freshness, ScanError};
 use crate::vault::Vault;
 use serde::Serialize;
 
@@ -274,12 +275,13 @@ pub trait Operation: Serialize + Sized + Send + 'static {
     }
 
     /// Run it (or, with `dry_run`, say what would change), or complete the same one that was
-    /// interrupted.
+    /// interrupted; `progress` hears how its scans and writing go.
     fn run(
         &self,
         vault: &Vault,
         manifest: &mut Manifest,
         now: &Now,
+        progress: &dyn Progress,
     ) -> Result<MoveReport, MoveError> {
         let op = Op {
             kind: Self::KIND,
@@ -287,7 +289,7 @@ pub trait Operation: Serialize + Sized + Send + 'static {
             key: journal_key(self),
             dry_run: self.dry_run(),
         };
-        op.run(vault, manifest, now, |manifest| {
+        op.run(vault, manifest, now, progress, |manifest| {
             self.plan(vault, manifest, now)
         })
     }
@@ -348,8 +350,9 @@ pub fn mv(
     manifest: &mut Manifest,
     now: &Now,
     req: &MoveRequest,
+    progress: &dyn Progress,
 ) -> Result<MoveReport, MoveError> {
-    req.run(vault, manifest, now)
+    req.run(vault, manifest, now, progress)
 }
 
 /// One `mv` or `merge` run.
@@ -366,6 +369,7 @@ impl Op {
         vault: &Vault,
         manifest: &mut Manifest,
         now: &Now,
+        progress: &dyn Progress,
         make: impl FnOnce(&Manifest) -> Result<plan::Planned, MoveError>,
     ) -> Result<MoveReport, MoveError> {
         let _lock = match self.dry_run {
@@ -390,14 +394,14 @@ impl Op {
                 }
                 // The manifest may have been rebuilt or deleted since the run that stopped:
                 // the steps still to run regenerate pages from it, so it sees the files first.
-                crate::scan::refresh(vault, manifest, now, &mut crate::scan::Freshness::Scan)?;
-                return run::execute(vault, manifest, now, &plan, &j, true);
+                crate::scan::refresh(vault, manifest, now, &mut Freshness::Scan, progress)?;
+                return run::execute(vault, manifest, now, &plan, &j, true, progress);
             }
             if !self.dry_run {
                 return Err(MoveError::Unfinished(j.operation));
             }
         }
-        crate::scan::refresh(vault, manifest, now, &mut crate::scan::Freshness::Scan)?;
+        crate::scan::refresh(vault, manifest, now, &mut Freshness::Scan, progress)?;
         let planned = make(manifest)?;
         if self.dry_run {
             return Ok(planned.plan.report(planned.changes, true, false));
@@ -419,6 +423,14 @@ impl Op {
                 started_at: &now.timestamp,
             })?
         };
-        run::execute(vault, manifest, now, &planned.plan, &journaled, false)
+        run::execute(
+            vault,
+            manifest,
+            now,
+            &planned.plan,
+            &journaled,
+            false,
+            progress,
+        )
     }
 }

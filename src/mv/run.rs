@@ -18,6 +18,7 @@ use crate::key;
 use crate::manifest::Manifest;
 use crate::markdown::rewrite;
 use crate::par::par_map_on;
+use crate::progress::Progress;
 use crate::runstate::{self, Journaled, RunDir};
 use crate::scan;
 use crate::vault::{INDEX, Vault};
@@ -57,7 +58,8 @@ enum State {
     Conflict(String),
 }
 
-/// Carry out `plan` (the operation `journaled`), after the last step it recorded.
+/// Carry out `plan` (the operation `journaled`), after the last step it recorded; `progress`
+/// hears how its scans and writing go.
 pub fn execute(
     vault: &Vault,
     manifest: &mut Manifest,
@@ -65,6 +67,7 @@ pub fn execute(
     plan: &Plan,
     journaled: &Journaled,
     resumed: bool,
+    progress: &dyn Progress,
 ) -> Result<MoveReport, MoveError> {
     let journal = RunDir::of(&vault.root);
     let done = journaled.step.as_deref();
@@ -92,8 +95,8 @@ pub fn execute(
         .flat_map(|f| std::iter::once(f.path.clone()).chain(f.to.clone()))
         .collect();
     if !after("scan") {
-        scan::scan_paths(vault, manifest, &paths, now.ns)?;
-        let written = regenerate(vault, manifest, now, plan)?;
+        scan::scan_paths(vault, manifest, &paths, now.ns, progress)?;
+        let written = regenerate(vault, manifest, now, plan, progress)?;
         report.files_changed.extend(written);
         report.files_changed.sort();
         report.files_changed.dedup();
@@ -295,22 +298,24 @@ fn regenerate(
     manifest: &mut Manifest,
     now: &Now,
     plan: &Plan,
+    progress: &dyn Progress,
 ) -> Result<Vec<String>, MoveError> {
     let chosen: Vec<Collection> = plan
         .collections
         .iter()
         .filter_map(|n| Collection::from_name(n))
         .collect();
-    let mut written: Vec<String> = regen::write_pages(vault, manifest, now, &chosen, false)?
-        .into_iter()
-        .filter(|o| o.status == regen::Status::Written)
-        .map(|o| o.path)
-        .collect();
+    let mut written: Vec<String> =
+        regen::write_pages(vault, manifest, now, &chosen, false, progress)?
+            .into_iter()
+            .filter(|o| o.status == regen::Status::Written)
+            .map(|o| o.path)
+            .collect();
     if !written.is_empty() {
-        scan::scan_paths(vault, manifest, &written, now.ns)?;
+        scan::scan_paths(vault, manifest, &written, now.ns, progress)?;
     }
     if plan.index && vault.path(INDEX).exists() {
-        let report = crate::index::rebuild(vault, manifest, now)?;
+        let report = crate::index::rebuild(vault, manifest, now, progress)?;
         written.extend(report.diff.into_iter().map(|d| d.path));
     }
     Ok(written)

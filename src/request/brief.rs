@@ -40,6 +40,7 @@ impl Request for Brief {
             &s.now,
             self.days,
             &mut fresh,
+            &*s.progress,
         )?)
     }
 }

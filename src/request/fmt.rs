@@ -42,6 +42,7 @@ impl Request for Fmt {
             &mut manifest,
             &req,
             s.now.ns,
+            &*s.progress,
         )?)
     }
 }

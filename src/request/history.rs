@@ -35,7 +35,7 @@ impl Request for ListIngests {
         // `--page` resolves a name against the pages as they are now.
         if self.page.is_some() {
             let mut fresh = s.fresh;
-            crate::scan::refresh(&s.vault, &mut manifest, &s.now, &mut fresh)?;
+            crate::scan::refresh(&s.vault, &mut manifest, &s.now, &mut fresh, &*s.progress)?;
         }
         Ok(crate::ingest::history::list(
             &manifest,
@@ -185,6 +185,7 @@ impl Request for Revert {
                 ingest,
                 dry_run: self.dry_run,
             },
+            &*s.progress,
         )?)
     }
 }

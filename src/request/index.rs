@@ -32,6 +32,7 @@ impl Request for Index {
             &s.now,
             self.dry_run,
             &mut fresh,
+            &*s.progress,
         )?)
     }
 }

@@ -33,7 +33,8 @@ impl Request for Prepare {
     fn run(self, s: &Session) -> Result<PreparedBatch, Failure> {
         let mut manifest = s.manifest()?;
         Ok(
-            match crate::ingest::prepare(&s.vault, &mut manifest, &s.now, self.limit)? {
+            match crate::ingest::prepare(&s.vault, &mut manifest, &s.now, self.limit, &*s.progress)?
+            {
                 Prepared::Opened(batch) | Prepared::Empty(batch) => PreparedBatch {
                     batch,
                     in_progress: false,
@@ -112,6 +113,7 @@ impl Request for Finalize {
             &mut manifest,
             &s.now,
             &self.0,
+            &*s.progress,
         )?)
     }
 }

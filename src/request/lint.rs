@@ -46,6 +46,7 @@ impl Request for Lint {
             self.fix,
             &s.now,
             &mut fresh,
+            &*s.progress,
         )?)
     }
 }

@@ -100,6 +100,7 @@ pub fn run<R: Request>(request: R, mut session: Session) -> Result<R::Report, Fa
             &mut manifest,
             &session.now,
             &mut session.fresh,
+            &*session.progress,
         )?;
         session.keep(manifest);
     }

@@ -64,7 +64,7 @@ impl<T: Operation + std::fmt::Debug> Request for Reorganise<T> {
 
     fn run(self, s: &Session) -> Result<MoveReport, Failure> {
         let mut manifest = s.manifest()?;
-        Ok(self.0.run(&s.vault, &mut manifest, &s.now)?)
+        Ok(self.0.run(&s.vault, &mut manifest, &s.now, &*s.progress)?)
     }
 }
 

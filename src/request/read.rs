@@ -56,6 +56,7 @@ impl Request for Affected {
             &mut manifest,
             &s.now,
             &mut fresh,
+            &*s.progress,
         )?)
     }
 }

@@ -40,6 +40,7 @@ impl Request for Regen {
             &s.now,
             &self.0,
             &mut fresh,
+            &*s.progress,
         )?)
     }
 }

@@ -47,7 +47,14 @@ impl Request for Scan {
         }
         let mut manifest = s.manifest()?;
         let opts = ScanOptions { full: self.full };
-        let report = crate::scan::scan(&s.vault, &mut manifest, opts, &s.now.timestamp, s.now.ns)?;
+        let report = crate::scan::scan(
+            &s.vault,
+            &mut manifest,
+            opts,
+            &s.now.timestamp,
+            s.now.ns,
+            &*s.progress,
+        )?;
         Ok(ScanReport {
             set_aside,
             history_kept,

@@ -58,6 +58,7 @@ impl Request for SyncVault {
             &mut manifest,
             &s.now,
             &self.options,
+            &*s.progress,
         )?)
     }
 }

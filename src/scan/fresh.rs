@@ -5,6 +5,7 @@
 
 use super::{ScanError, Seen, rescan};
 use crate::manifest::{Manifest, meta::LAST_SCAN};
+use crate::progress::Progress;
 use crate::vault::Vault;
 
 /// How fresh the manifest must be before it answers.
@@ -26,12 +27,14 @@ pub enum Freshness {
 /// the files as they are now (cheap when nothing changed: a walk and a stat per file), as
 /// `fresh` asks: none for [`Freshness::AsIs`], and after the scan a [`Freshness::Once`] becomes
 /// [`Freshness::AsIs`] for the rest of the request. In a vault nobody may write to, the
-/// manifest stays as the last scan left it, and the result says so.
+/// manifest stays as the last scan left it, and the result says so. `progress` hears how the
+/// scan goes.
 pub fn refresh(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &crate::clock::Now,
     fresh: &mut Freshness,
+    progress: &dyn Progress,
 ) -> Result<Seen, ScanError> {
     if *fresh == Freshness::AsIs {
         return Ok(Seen::default());
@@ -43,7 +46,7 @@ pub fn refresh(
             manifest_as_of: Some(last.unwrap_or_else(|| "never".into())),
         });
     }
-    let report = rescan(vault, manifest, now)?;
+    let report = rescan(vault, manifest, now, progress)?;
     if *fresh == Freshness::Once {
         *fresh = Freshness::AsIs;
     }
@@ -56,6 +59,7 @@ pub fn refresh(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::progress::Silent;
 
     /// Each freshness does what it says: `AsIs` scans nothing, `Once` scans and then answers as
     /// it is, `Scan` scans every time. A scan is told by the last scan's time it records.
@@ -68,14 +72,14 @@ mod tests {
         let now = crate::clock::Now::read(None);
         let scanned = |m: &Manifest| m.meta(LAST_SCAN).expect("meta").is_some();
         let mut fresh = Freshness::AsIs;
-        refresh(&vault, &mut m, &now, &mut fresh).expect("as it is");
+        refresh(&vault, &mut m, &now, &mut fresh, &Silent).expect("as it is");
         assert!(!scanned(&m), "as it is: no scan");
         let mut fresh = Freshness::Once;
-        refresh(&vault, &mut m, &now, &mut fresh).expect("a scan");
+        refresh(&vault, &mut m, &now, &mut fresh, &Silent).expect("a scan");
         assert!(scanned(&m), "once: a scan");
         assert_eq!(fresh, Freshness::AsIs, "once scanned, as it is");
         let mut fresh = Freshness::Scan;
-        refresh(&vault, &mut m, &now, &mut fresh).expect("a scan");
+        refresh(&vault, &mut m, &now, &mut fresh, &Silent).expect("a scan");
         assert_eq!(
             fresh,
             Freshness::Scan,

@@ -26,7 +26,7 @@ use crate::fsio;
 use crate::manifest::{
     Content, Dirty, FileRow, FileRows, Manifest, ManifestError, Stat, Text, meta::LAST_SCAN,
 };
-use crate::progress::Phase;
+use crate::progress::{Phase, Progress};
 use crate::vault::{MANIFEST, Vault};
 use read::{Read, Searchable, large_text, read_streaming};
 use std::path::{Path, PathBuf};
@@ -62,13 +62,15 @@ impl crate::failure::Hint for ScanError {
     }
 }
 
-/// Scan the vault into the manifest. `now_ns` is the wall clock (for "changed since").
+/// Scan the vault into the manifest. `now_ns` is the wall clock (for "changed since");
+/// `progress` hears how the scan goes.
 pub fn scan(
     vault: &Vault,
     manifest: &mut Manifest,
     opts: ScanOptions,
     now_rfc3339: &str,
     now_ns: i64,
+    progress: &dyn Progress,
 ) -> Result<ScanReport, ScanError> {
     let started = Instant::now();
     let root = &vault.root;
@@ -80,9 +82,8 @@ pub fn scan(
     // The walk (a stat per file, in the kernel) and reading the stored rows (in SQLite) take
     // about as long as each other when little changed, and need nothing from each other: the
     // rows are read on this thread while another walks.
-    let progress = manifest.progress();
     let (walked, known) = std::thread::scope(|threads| {
-        let walker = threads.spawn(|| walk(root, &*progress, live as usize));
+        let walker = threads.spawn(|| walk(root, progress, live as usize));
         let known = manifest.file_rows();
         (walker.join(), known)
     });
@@ -116,7 +117,7 @@ pub fn scan(
         // Only a scan of every file says how old the manifest is.
         last_scan: Some(now_rfc3339),
     };
-    let mut report = store(vault, manifest, work, gone, now_ns)?;
+    let mut report = store(vault, manifest, work, gone, now_ns, progress)?;
     crate::fault::reached("scan.commit");
     report.timed(started);
     Ok(report)
@@ -124,12 +125,13 @@ pub fn scan(
 
 /// Bring the manifest up to date for these vault-relative files only, after a command wrote
 /// them: no walk, so the cost is that of the files, not of the vault. A path that no longer
-/// exists is marked deleted.
+/// exists is marked deleted. `progress` hears how it goes.
 pub fn scan_paths(
     vault: &Vault,
     manifest: &mut Manifest,
     paths: &[String],
     now_ns: i64,
+    progress: &dyn Progress,
 ) -> Result<ScanReport, ScanError> {
     let started = Instant::now();
     let mut found = FoundList::default();
@@ -163,7 +165,7 @@ pub fn scan_paths(
         empty: false,
         last_scan: None,
     };
-    let mut report = store(vault, manifest, work, gone, now_ns)?;
+    let mut report = store(vault, manifest, work, gone, now_ns, progress)?;
     report.timed(started);
     Ok(report)
 }
@@ -185,13 +187,14 @@ struct Work<'a> {
 }
 
 /// Read what changed of `work.found` and write it in one transaction; mark deleted the known
-/// rows not found for which `gone` says so.
+/// rows not found for which `gone` says so; `progress` hears how it goes.
 fn store(
     vault: &Vault,
     manifest: &mut Manifest,
     work: Work<'_>,
     gone: impl Fn(&str, &FileRow) -> bool,
     now_ns: i64,
+    progress: &dyn Progress,
 ) -> Result<ScanReport, ScanError> {
     let root = &vault.root;
     let clock_ns = fs_clock(root).unwrap_or(now_ns);
@@ -205,11 +208,10 @@ fn store(
         last_scan,
     } = work;
     let (to_read, skipped, live_found) = sort_out(&found, &known, full);
-    let progress = manifest.progress();
     if !to_read.is_empty() {
         progress.phase(Phase::Reading, Some(to_read.len() as u64));
     }
-    let mut tx = manifest.scan_tx()?;
+    let mut tx = manifest.scan_tx(progress)?;
     if empty {
         tx.fill_empty()?;
     }
@@ -377,11 +379,13 @@ pub fn watched(rel: &str) -> bool {
     walked(rel)
 }
 
-/// The incremental scan a command runs after writing files, at its own clock reading.
+/// The incremental scan a command runs after writing files, at its own clock reading,
+/// `progress` hearing how it goes.
 pub fn rescan(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &crate::clock::Now,
+    progress: &dyn Progress,
 ) -> Result<ScanReport, ScanError> {
     scan(
         vault,
@@ -389,6 +393,7 @@ pub fn rescan(
         ScanOptions::default(),
         &now.timestamp,
         now.ns,
+        progress,
     )
 }
 

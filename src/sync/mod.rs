@@ -35,6 +35,7 @@ use crate::git::{self, Commit, GitError, worktree};
 use crate::index::{self, IndexError};
 use crate::lock::VaultLock;
 use crate::manifest::{Manifest, ManifestError};
+use crate::progress::Progress;
 use crate::runstate::{self, RunDir, RunStateError, SyncMerge};
 use crate::scan::{self, ScanError};
 use crate::vault::Vault;
@@ -135,12 +136,13 @@ impl crate::failure::Hint for SyncError {
     }
 }
 
-/// Sync the vault with its remote.
+/// Sync the vault with its remote, `progress` hearing how the transfers and scans go.
 pub fn sync(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &Now,
     opts: &SyncOptions,
+    progress: &dyn Progress,
 ) -> Result<SyncReport, SyncError> {
     let root = &vault.root;
     let _lock = VaultLock::acquire(root).map_err(|source| SyncError::Lock {
@@ -161,6 +163,7 @@ pub fn sync(
         vault,
         manifest,
         now,
+        progress,
         up: &up,
         run: RunDir::of(root),
         report: &mut report,
@@ -181,6 +184,8 @@ struct Syncing<'a> {
     vault: &'a Vault,
     manifest: &'a mut Manifest,
     now: &'a Now,
+    /// Who hears how the transfers and scans go.
+    progress: &'a dyn Progress,
     up: &'a Upstream,
     run: RunDir,
     report: &'a mut SyncReport,
@@ -209,10 +214,10 @@ impl Syncing<'_> {
         self.report.leave_out(left_out);
         crate::fault::reached("sync.commit");
         let mut why = String::new();
-        let progress = self.manifest.progress();
+        let progress = self.progress;
         for round in 1..=ROUNDS {
             self.report.rounds = round;
-            let theirs = runstate::guarded(root, || remote::fetch(root, self.up, &*progress))?;
+            let theirs = runstate::guarded(root, || remote::fetch(root, self.up, progress))?;
             if let Some(t) = &theirs {
                 self.bring_in(t)?;
             }
@@ -228,7 +233,7 @@ impl Syncing<'_> {
             }
             // A push to a repository on this disk writes its refs there too.
             let also: Vec<PathBuf> = remote::local_git_dir(self.up).into_iter().collect();
-            let push = || remote::push(root, self.up, &*progress);
+            let push = || remote::push(root, self.up, progress);
             match runstate::guarded_also(root, &also, push)? {
                 Pushed::Done => {
                     self.report.outgoing = ahead;
@@ -345,7 +350,13 @@ impl Syncing<'_> {
             .add_brought(&rec.changed, self.up, root, |p| p.exists());
         // The files the fast-forward wrote, not the vault: a file changed by hand is for the
         // next command's refresh to find, as it would be without a sync.
-        scan::scan_paths(self.vault, self.manifest, &rec.changed, self.now.ns)?;
+        scan::scan_paths(
+            self.vault,
+            self.manifest,
+            &rec.changed,
+            self.now.ns,
+            self.progress,
+        )?;
         Ok(())
     }
 
@@ -454,6 +465,7 @@ impl Syncing<'_> {
             self.manifest,
             self.now,
             &mut crate::scan::Freshness::Scan,
+            self.progress,
         )?;
         let regenerated = self.regenerate()?;
         let subject = format!(
@@ -488,17 +500,29 @@ impl Syncing<'_> {
                 self.vault.path(&c.output()).exists() || affected.affected.contains(&c.name())
             })
             .collect();
-        let mut written: Vec<String> =
-            regen::write_pages(self.vault, self.manifest, self.now, &chosen, false)?
-                .into_iter()
-                .filter(|o| o.status == regen::Status::Written)
-                .map(|o| o.path)
-                .collect();
+        let mut written: Vec<String> = regen::write_pages(
+            self.vault,
+            self.manifest,
+            self.now,
+            &chosen,
+            false,
+            self.progress,
+        )?
+        .into_iter()
+        .filter(|o| o.status == regen::Status::Written)
+        .map(|o| o.path)
+        .collect();
         // The pages written, recorded (the index lists them); the index records its own.
         if !written.is_empty() {
-            scan::scan_paths(self.vault, self.manifest, &written, self.now.ns)?;
+            scan::scan_paths(
+                self.vault,
+                self.manifest,
+                &written,
+                self.now.ns,
+                self.progress,
+            )?;
         }
-        let index = index::rebuild(self.vault, self.manifest, self.now)?;
+        let index = index::rebuild(self.vault, self.manifest, self.now, self.progress)?;
         written.extend(index.diff.iter().map(|d| d.path.clone()));
         written.sort();
         written.dedup();
@@ -520,8 +544,8 @@ impl Syncing<'_> {
             self.report.would_commit = pending.paths.len();
             self.report.leave_out(pending.left_out);
         }
-        let progress = self.manifest.progress();
-        let theirs = runstate::guarded(root, || remote::fetch(root, self.up, &*progress))?;
+        let progress = self.progress;
+        let theirs = runstate::guarded(root, || remote::fetch(root, self.up, progress))?;
         if let Some(t) = &theirs {
             match gitmerge::relation(root, t)? {
                 Relation::UpToDate => {}

@@ -26,6 +26,7 @@ use crate::inbox::hints::{checkbox_task, ticked_task};
 use crate::key::key;
 use crate::lock::VaultLock;
 use crate::manifest::Manifest;
+use crate::progress::Silent;
 use crate::scan::{self, ScanError};
 use crate::vault::{TASKS, Vault};
 use choose::{Choice, choose, tasks_where};
@@ -97,7 +98,7 @@ pub fn add_recorded(
 ) -> Result<Added, TaskError> {
     let added = add(&vault.root, section, text, &now.today.to_string())?;
     if !added.already_open {
-        scan::scan_paths(vault, manifest, &[TASKS.to_string()], now.ns)?;
+        scan::scan_paths(vault, manifest, &[TASKS.to_string()], now.ns, &Silent)?;
     }
     Ok(added)
 }
@@ -111,7 +112,7 @@ pub fn done_recorded(
 ) -> Result<Done, TaskError> {
     let result = done(&vault.root, query)?;
     if matches!(result, Done::Completed { .. }) {
-        scan::scan_paths(vault, manifest, &[TASKS.to_string()], now.ns)?;
+        scan::scan_paths(vault, manifest, &[TASKS.to_string()], now.ns, &Silent)?;
     }
     Ok(result)
 }

@@ -132,7 +132,7 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
         return site.not_found();
     };
     let db = site.db();
-    let view = match page::view_file(&site.root, &f.rel, &bytes, db.get()) {
+    let view = match page::view_file(&site.root, &f.rel, &bytes, db.lease()) {
         Ok(v) => v,
         Err(e) => return site.failed(&e.to_string()),
     };

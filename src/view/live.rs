@@ -58,21 +58,14 @@ impl Change {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manifest::Manifest;
 
     #[test]
     fn a_change_names_the_pages_its_files_link_to_now() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        fs_err::write(root.join("sparks.toml"), "").unwrap();
-        fs_err::create_dir_all(root.join("wiki")).unwrap();
-        fs_err::write(root.join("wiki/A.md"), "See [[B]] and [[A]].\n").unwrap();
-        fs_err::write(root.join("wiki/B.md"), "# B\n").unwrap();
-        let vault = crate::vault::Vault::open(root).unwrap();
-        let mut m = Manifest::open(&root.join("sparks.db")).unwrap();
-        crate::scan::rescan(&vault, &mut m, &crate::clock::Now::read(None)).unwrap();
-        drop(m);
-        let site = Site::new(root.to_path_buf(), "v".into());
+        let dir = crate::view::site::scanned_vault(&[
+            ("wiki/A.md", "See [[B]] and [[A]].\n"),
+            ("wiki/B.md", "# B\n"),
+        ]);
+        let site = Site::new(dir.path().to_path_buf(), "v".into());
         let applied = Applied {
             seq: 3,
             at: "2026-12-05T00:00:00Z".into(),

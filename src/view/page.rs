@@ -7,6 +7,7 @@
 use super::embed::Embedder;
 use super::paths::{is_image, is_markdown};
 use super::render::{self, Rendered};
+use super::site::Lease;
 use crate::manifest::{Backlink, Manifest};
 use crate::markdown::{Block, Frontmatter, frontmatter, outline};
 use std::path::Path;
@@ -92,16 +93,16 @@ pub enum Freshness {
 }
 
 /// Build the view of a file of the vault at `root` from its bytes (embedded files are read
-/// from `root`).
+/// from `root`), with the manifest when there is one (and what was counted on it).
 pub fn view_file(
     root: &Path,
     rel: &str,
     bytes: &[u8],
-    manifest: Option<&Manifest>,
+    db: Option<&Lease>,
 ) -> crate::manifest::Result<FileView> {
     let content = if is_markdown(rel) {
         match std::str::from_utf8(bytes) {
-            Ok(text) => Content::Markdown(Box::new(markdown(root, rel, text, bytes, manifest)?)),
+            Ok(text) => Content::Markdown(Box::new(markdown(root, rel, text, bytes, db)?)),
             Err(e) => Content::NotUtf8 {
                 offset: e.valid_up_to(),
             },
@@ -140,8 +141,9 @@ fn markdown(
     rel: &str,
     text: &str,
     bytes: &[u8],
-    manifest: Option<&Manifest>,
+    db: Option<&Lease>,
 ) -> crate::manifest::Result<MarkdownView> {
+    let manifest: Option<&Manifest> = db.map(|l| &**l);
     let mut embeds = Embedder::new(root, rel);
     // An archive file of the inbox is its captures, not a page (`None`: not in that shape).
     let captures = if crate::archive::is_archive(rel) {
@@ -163,7 +165,7 @@ fn markdown(
         },
         None => page_body(manifest, rel, text, &mut embeds)?,
     };
-    let ((backlinks, backlinks_total), cited_by, freshness) = match manifest {
+    let ((backlinks, backlinks_total), cited_by, freshness) = match db {
         Some(m) => {
             let freshness = match m.file_hash(rel)? {
                 None => Freshness::Unscanned,
@@ -171,7 +173,7 @@ fn markdown(
                 Some(_) => Freshness::Changed,
             };
             (
-                m.backlinks(rel, BACKLINKS_SHOWN)?,
+                m.backlinks(rel, BACKLINKS_SHOWN, m.counted())?,
                 m.citing_pages(rel)?,
                 freshness,
             )

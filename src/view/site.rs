@@ -2,14 +2,15 @@
 //! manifest as one request finds it ([`Db`]): read-only, never created or migrated here, and
 //! read afresh by every request, so that a scan shows on the next refresh. The connections are
 //! kept between requests ([`Pool`]): SQLite begins each read where the last write left the
-//! file and keeps the pages it read while nothing was written, and a kept connection keeps
-//! the backlink totals it counted until the manifest changes, so a hub page's thousands of
-//! backlinks are not counted again on the next visit. A connection is
+//! file and keeps the pages it read while nothing was written, and beside each kept connection
+//! the viewer keeps what was counted on it ([`Counted`]: backlink totals, the graph's ranking)
+//! until the manifest changes, so a hub page's thousands of backlinks are not counted again on
+//! the next visit. A connection is
 //! kept only for the file it was opened on: a manifest deleted and made again (`rm sparks.db;
 //! sparks scan`) or migrated is opened anew.
 
 use super::html::{Layout, esc, notice};
-use crate::manifest::Manifest;
+use crate::manifest::{Counted, Manifest};
 use crate::vault::MANIFEST;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -29,15 +30,16 @@ pub struct Site {
 /// The most connections kept between requests (as many as requests run at once, usually one).
 const KEPT: usize = 4;
 
-/// Manifest connections between requests, each with the identity of the file it was opened on.
+/// Manifest connections between requests, each with the identity of the file it was opened on
+/// and what was counted on it.
 #[derive(Debug, Default)]
 struct Pool {
-    idle: Mutex<Vec<(FileId, Manifest)>>,
+    idle: Mutex<Vec<(FileId, Manifest, Counted)>>,
 }
 
 impl Pool {
     /// The idle connections (a request that panicked holding the lock left them usable).
-    fn idle(&self) -> std::sync::MutexGuard<'_, Vec<(FileId, Manifest)>> {
+    fn idle(&self) -> std::sync::MutexGuard<'_, Vec<(FileId, Manifest, Counted)>> {
         self.idle.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -64,6 +66,8 @@ fn file_id(path: &Path) -> Option<FileId> {
 /// A connection lent to one request; it goes back to the pool when the request is done.
 pub struct Lease {
     manifest: Option<Manifest>,
+    /// What was counted on it, kept with it.
+    counted: Counted,
     /// The file it was opened on, when it may be kept.
     keep: Option<FileId>,
     pool: Arc<Pool>,
@@ -79,12 +83,20 @@ impl std::ops::Deref for Lease {
     }
 }
 
+impl Lease {
+    /// What was counted on this connection while the manifest stayed as it is, for the
+    /// manifest's methods that count ([`Manifest::backlinks`], [`Manifest::graph_most_linked`]).
+    pub fn counted(&self) -> &Counted {
+        &self.counted
+    }
+}
+
 impl Drop for Lease {
     fn drop(&mut self) {
         if let (Some(m), Some(id)) = (self.manifest.take(), self.keep) {
             let mut idle = self.pool.idle();
             if idle.len() < KEPT {
-                idle.push((id, m));
+                idle.push((id, m, std::mem::take(&mut self.counted)));
             }
         }
     }
@@ -138,8 +150,13 @@ pub enum Db {
 impl Db {
     /// The manifest, if open.
     pub fn get(&self) -> Option<&Manifest> {
+        self.lease().map(|l| &**l)
+    }
+
+    /// The manifest with what was counted on it, if open.
+    pub fn lease(&self) -> Option<&Lease> {
         match self {
-            Db::Open(m) => Some(&**m),
+            Db::Open(l) => Some(l),
             _ => None,
         }
     }
@@ -191,23 +208,24 @@ impl Site {
         let kept = {
             let mut idle = self.pool.idle();
             // Connections to a file no longer at the path are closed.
-            idle.retain(|(other, _)| Some(*other) == id);
+            idle.retain(|(other, _, _)| Some(*other) == id);
             idle.pop()
         };
-        if let Some((_, m)) = kept
+        if let Some((_, m, counted)) = kept
             && m.still_current()
         {
-            return Db::Open(self.lease(m, id));
+            return Db::Open(self.lease(m, counted, id));
         }
         match Manifest::open_to_keep(&path) {
-            Ok((m, keep)) => Db::Open(self.lease(m, id.filter(|_| keep))),
+            Ok((m, keep)) => Db::Open(self.lease(m, Counted::default(), id.filter(|_| keep))),
             Err(e) => Db::Failed(e.to_string()),
         }
     }
 
-    fn lease(&self, manifest: Manifest, keep: Option<FileId>) -> Lease {
+    fn lease(&self, manifest: Manifest, counted: Counted, keep: Option<FileId>) -> Lease {
         Lease {
             manifest: Some(manifest),
+            counted,
             keep,
             pool: self.pool.clone(),
         }
@@ -245,5 +263,53 @@ impl Site {
             notice("warn", &esc(what))
         );
         Reply::html(500, self.layout(Some("Error"), main, None).render())
+    }
+}
+
+/// A vault in a temporary directory holding `files` (path, text), scanned into its manifest.
+#[cfg(test)]
+pub(super) fn scanned_vault(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs_err::write(root.join("sparks.toml"), "").unwrap();
+    for (path, text) in files {
+        let at = root.join(path);
+        fs_err::create_dir_all(at.parent().unwrap()).unwrap();
+        fs_err::write(at, text).unwrap();
+    }
+    let vault = crate::vault::Vault::open(root).unwrap();
+    let mut m = Manifest::open(&root.join(MANIFEST)).unwrap();
+    let now = crate::clock::Now::read(None);
+    crate::scan::rescan(&vault, &mut m, &now, &crate::progress::Silent).unwrap();
+    dir
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a request counted on a kept connection is there for the next request that takes
+    /// it: the pool keeps it beside the connection (told by its debug form, which names the
+    /// page counted).
+    #[test]
+    fn what_was_counted_comes_back_with_its_connection() {
+        let see = "See [[Hub]].\n";
+        let dir = scanned_vault(&[
+            ("wiki/Hub.md", "# Hub\n"),
+            ("wiki/A.md", see),
+            ("wiki/B.md", see),
+            ("wiki/C.md", see),
+        ]);
+        let site = Site::new(dir.path().to_path_buf(), "v".into());
+        {
+            let db = site.db();
+            let lease = db.lease().expect("a manifest");
+            let (shown, total) = lease.backlinks("wiki/Hub.md", 1, lease.counted()).unwrap();
+            assert_eq!((shown.len(), total), (1, 3), "counted past the limit");
+        }
+        let db = site.db();
+        let lease = db.lease().expect("the kept manifest");
+        let kept = format!("{:?}", lease.counted());
+        assert!(kept.contains("wiki/Hub.md"), "{kept}");
     }
 }

@@ -179,7 +179,7 @@ pub fn start(place: &Place, options: Options, listen: Listener) -> Result<Starte
     let now = place.now();
     let session = place.open()?;
     let mut manifest = session.manifest()?;
-    let found = scan::rescan(&vault, &mut manifest, &now)?.touched;
+    let found = scan::rescan(&vault, &mut manifest, &now, &*session.progress)?.touched;
     drop(manifest);
     drop(session);
     crate::memory::give_back();
@@ -390,10 +390,16 @@ impl Run {
         let session = self.place.open()?;
         let mut manifest = session.manifest()?;
         let report = match work.full {
-            true => scan::rescan(&self.vault, &mut manifest, &now)?,
+            true => scan::rescan(&self.vault, &mut manifest, &now, &*session.progress)?,
             false => {
                 let paths: Vec<String> = work.paths.iter().cloned().collect();
-                scan::scan_paths(&self.vault, &mut manifest, &paths, now.ns)?
+                scan::scan_paths(
+                    &self.vault,
+                    &mut manifest,
+                    &paths,
+                    now.ns,
+                    &*session.progress,
+                )?
             }
         };
         // The burst's connection closed, what it held goes back while the watcher idles (a

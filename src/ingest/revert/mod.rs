@@ -128,12 +128,14 @@ pub struct Reverted {
     pub warnings: Vec<String>,
 }
 
-/// Revert ingest `opts.ingest`, or complete its interrupted revert.
+/// Revert ingest `opts.ingest`, or complete its interrupted revert; `progress` hears how its
+/// scan and writing go.
 pub fn revert(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &Now,
     opts: RevertOptions,
+    progress: &dyn crate::progress::Progress,
 ) -> Result<Reverted, IngestError> {
     let id = opts.ingest;
     let _lock = match opts.dry_run {
@@ -220,8 +222,8 @@ pub fn revert(
         });
         journal.journal_step(step)?;
     }
-    scan::rescan(vault, manifest, now)?;
-    report.regenerated = steps::regen(vault, manifest, now, &plan.collections)?;
+    scan::rescan(vault, manifest, now, progress)?;
+    report.regenerated = steps::regen(vault, manifest, now, &plan.collections, progress)?;
     let commit = commit(vault, &plan)?;
     fault::reached("revert.commit");
     let sha = match &commit {

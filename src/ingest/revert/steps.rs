@@ -145,19 +145,20 @@ pub(super) fn restore_pages(vault: &Vault, plan: &Plan) -> Result<(), IngestErro
 
 /// Regenerate the collections the ingest fed or wrote, from the sources as they are now; a
 /// collection with nothing in it whose page does not exist is not created. Returns those
-/// whose pages were written.
+/// whose pages were written. `progress` hears how it goes.
 pub(super) fn regen(
     vault: &Vault,
     manifest: &mut Manifest,
     now: &Now,
     collections: &[Collection],
+    progress: &dyn crate::progress::Progress,
 ) -> Result<Vec<Collection>, IngestError> {
-    let would = regen::write_pages(vault, manifest, now, collections, true)?;
+    let would = regen::write_pages(vault, manifest, now, collections, true, progress)?;
     let chosen: Vec<Collection> = would
         .iter()
         .filter(|o| o.status == regen::Status::WouldWrite)
         .filter(|o| o.items > 0 || o.output_path.exists())
         .map(|o| o.name)
         .collect();
-    crate::ingest::steps::write_pages(vault, manifest, now, &chosen)
+    crate::ingest::steps::write_pages(vault, manifest, now, &chosen, progress)
 }

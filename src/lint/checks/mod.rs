@@ -10,19 +10,20 @@ mod pages;
 
 use super::{Check, Issue, LintError};
 use crate::manifest::{Manifest, Pages};
-use crate::progress::Phase;
+use crate::progress::{Phase, Progress};
 use crate::vault::Vault;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// What every check gets: the vault, its manifest, the checks selected and the pages to
-/// report on. A family may report pages outside the scope (those it cannot tell apart in its
-/// query); [`run`] drops them.
+/// report on, and who hears how the checks go. A family may report pages outside the scope
+/// (those it cannot tell apart in its query); [`run`] drops them.
 pub(super) struct Context<'a> {
     pub vault: &'a Vault,
     pub manifest: &'a Manifest,
     pub checks: &'a [Check],
     pub scope: Pages<'a>,
+    pub progress: &'a dyn Progress,
 }
 
 impl Context<'_> {
@@ -77,7 +78,7 @@ const COSTLIEST_FIRST: [usize; 9] = [1, 6, 4, 2, 5, 0, 3, 7, 8];
 /// depend on another's); the issues come out as the families run one after the other would
 /// give them. A few pages' lint (an ingest's delta) costs less than the second connection.
 pub(super) fn run(cx: &Context<'_>) -> Result<Vec<Issue>, LintError> {
-    let progress = cx.manifest.progress();
+    let progress = cx.progress;
     progress.phase(Phase::Checking, Some(FAMILIES.len() as u64));
     let second = match cx.scope {
         Pages::All => cx.manifest.another_reader().ok(),
@@ -122,6 +123,7 @@ pub(super) fn run(cx: &Context<'_>) -> Result<Vec<Issue>, LintError> {
                         manifest: &manifest,
                         checks,
                         scope,
+                        progress,
                     })
                 });
                 let mine = work(cx);

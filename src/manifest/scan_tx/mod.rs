@@ -17,7 +17,7 @@ use super::search_totals::Removed;
 use super::{At, Manifest, Result};
 use crate::key;
 use crate::markdown::Document;
-use crate::progress::Listener;
+use crate::progress::Progress;
 use rusqlite::{OptionalExtension, Transaction, params};
 use search::SearchBatch;
 use std::cell::{Cell, RefCell};
@@ -59,8 +59,9 @@ pub struct Indexed {
 }
 
 impl Manifest {
-    /// Begin the scan's one write transaction.
-    pub fn scan_tx(&mut self) -> Result<ScanTx<'_>> {
+    /// Begin the scan's one write transaction; `progress` hears how resolution and indexing
+    /// go.
+    pub fn scan_tx<'a>(&'a mut self, progress: &'a dyn Progress) -> Result<ScanTx<'a>> {
         let path = self.path.clone();
         // The scan writes every derived row itself, and removes them itself (`clear_derived`):
         // checking each insert against `files` would cost a lookup and a statement journal
@@ -79,7 +80,7 @@ impl Manifest {
             stamp,
             stamped: Cell::new(false),
             search: RefCell::default(),
-            progress: self.progress.clone(),
+            progress,
             set_aside: Vec::new(),
             removed: RefCell::default(),
         })
@@ -121,8 +122,8 @@ pub struct ScanTx<'a> {
     stamped: Cell<bool>,
     /// Search-index changes not written yet.
     search: RefCell<SearchBatch>,
-    /// Who hears how resolution goes.
-    progress: Listener,
+    /// Who hears how resolution and indexing go.
+    progress: &'a dyn Progress,
     /// Indexes and triggers set aside while an empty manifest is filled.
     set_aside: Vec<bulk::SetAside>,
     /// What the rows deleted from each search table held (`search::SEARCH_TABLES` order).

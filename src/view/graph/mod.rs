@@ -11,7 +11,7 @@ mod svg;
 
 use super::html::{count, display_title, esc, type_heading};
 use super::paths::query_value;
-use super::site::{Reply, Site};
+use super::site::{Lease, Reply, Site};
 use crate::manifest::{GraphFilter, GraphPage, Manifest};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -104,8 +104,8 @@ impl Graph {
 /// The whole vault's graph as `filter` narrows it: its most linked [`MAX_NODES`] pages, hubs
 /// first, and how many pages there were. The pages are ranked by the manifest before any link
 /// between them is read, so only the links among those drawn are fetched.
-pub fn whole(m: &Manifest, filter: &GraphFilter) -> crate::manifest::Result<(Graph, usize)> {
-    let (most, total) = m.graph_most_linked(filter, MAX_NODES)?;
+pub fn whole(m: &Lease, filter: &GraphFilter) -> crate::manifest::Result<(Graph, usize)> {
+    let (most, total) = m.graph_most_linked(filter, MAX_NODES, m.counted())?;
     let rank: HashMap<&str, (usize, usize)> = most
         .iter()
         .enumerate()
@@ -212,7 +212,7 @@ pub fn page(site: &Site, query: Option<&str>) -> Reply {
     let mut main = String::from("<h1>Graph</h1>\n");
     main.push_str(&db.notice());
     main.push_str(&form(&filter));
-    if let Some(m) = db.get() {
+    if let Some(m) = db.lease() {
         let (g, total) = match whole(m, &filter) {
             Ok(w) => w,
             Err(e) => return site.failed(&e.to_string()),
