@@ -90,6 +90,8 @@ pub struct Ranked {
     expressions: Vec<String>,
     /// The section that matched, of each hit found by meaning, by path.
     passages: HashMap<String, usize>,
+    /// The query's meaning, when it was searched by meaning.
+    meaning: Option<crate::embed::Vector>,
 }
 
 impl Ranked {
@@ -129,8 +131,10 @@ impl Ranked {
             if !extract.iter().any(|p| p.hit)
                 && let Some(&n) = self.passages.get(path)
                 && let Some(section) = meaning::sections(&text).nth(n)
+                && let Some(query) = &self.meaning
             {
-                return Ok(snippet::extract_parts([section], &self.terms));
+                let from = fuse::closest_line(section, query);
+                return Ok(snippet::extract_parts([&section[from..]], &self.terms));
             }
             return Ok(extract);
         }
@@ -244,6 +248,7 @@ pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
         total,
         scores: mut ranked,
         sections,
+        meaning,
     } = found;
     // Describe only what is shown: the best `limit`, and any tied with the last of them, so
     // that ties are broken by path as before the cut. Only those are sorted.
@@ -272,6 +277,7 @@ pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
         terms,
         expressions,
         passages,
+        meaning,
     })
 }
 
@@ -309,6 +315,6 @@ fn words(
     Ok(Found {
         total,
         scores,
-        sections: HashMap::new(),
+        ..Found::default()
     })
 }

@@ -373,10 +373,23 @@ pub fn db(v: &TestVault) -> rusqlite::Connection {
     rusqlite::Connection::open(v.path("sparks.db")).unwrap()
 }
 
-/// Put a manifest back into schema 14's shape (migration 15 undone): no note of which files
-/// hold conflict markers, no index of the conflict copies. (Migration 14, the ingests brought
-/// in from git, can run twice: it is left.)
+/// Put a manifest back into schema 16's shape (migration 17 undone): no meanings. (Migration
+/// 16, the word index made anew, can run twice: it is left.)
+pub fn undo_schema_17(v: &TestVault) {
+    db(v)
+        .execute_batch(
+            "DROP TABLE meaning_wiki;
+             DROP TABLE meaning_raw;
+             PRAGMA user_version = 16;",
+        )
+        .unwrap();
+}
+
+/// Put a manifest back into schema 14's shape (migrations 17 and 15 undone): no note of which
+/// files hold conflict markers, no index of the conflict copies. (Migrations 14, the ingests
+/// brought in from git, and 16 can run twice: they are left.)
 pub fn undo_schema_15(v: &TestVault) {
+    undo_schema_17(v);
     db(v)
         .execute_batch(
             "DROP INDEX files_markers;

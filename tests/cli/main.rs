@@ -57,6 +57,7 @@ mod scan;
 mod scan_derived;
 mod scan_recovery;
 mod search;
+mod search_ranked;
 mod session;
 mod soak;
 mod status;

@@ -3,7 +3,7 @@
 use crate::harness::TestVault;
 use crate::snapshot;
 
-fn hits(v: &TestVault, args: &[&str]) -> Vec<String> {
+pub(crate) fn hits(v: &TestVault, args: &[&str]) -> Vec<String> {
     // Options first, then the query after `--`, so that `-word` exclusions are query text.
     let (opts, words): (Vec<&str>, Vec<&str>) = split(args);
     let mut all = vec!["search", "--json"];
@@ -17,6 +17,14 @@ fn hits(v: &TestVault, args: &[&str]) -> Vec<String> {
         .iter()
         .map(|h| h["path"].as_str().unwrap().to_string())
         .collect()
+}
+
+/// The hits of a search by words alone (`--mode lexical`): what the query language selects,
+/// without the pages found by meaning.
+fn lexical(v: &TestVault, args: &[&str]) -> Vec<String> {
+    let mut all = vec!["--mode", "lexical"];
+    all.extend(args);
+    hits(v, &all)
 }
 
 /// Separate `--in X`, `--type X`, `--limit X` from query words.
@@ -88,35 +96,38 @@ fn a_title_match_outranks_a_body_match() {
 #[test]
 fn query_syntax() {
     let v = vault();
-    assert_eq!(hits(&v, &["\"crème brûlée\""]), ["wiki/entities/Cafe.md"]);
+    assert_eq!(
+        lexical(&v, &["\"crème brûlée\""]),
+        ["wiki/entities/Cafe.md"]
+    );
     assert!(
-        hits(&v, &["\"brûlée crème\""]).is_empty(),
+        lexical(&v, &["\"brûlée crème\""]).is_empty(),
         "a phrase keeps its order"
     );
     assert_eq!(
-        hits(&v, &["lisbon", "OR", "eviction"]),
+        lexical(&v, &["lisbon", "OR", "eviction"]),
         ["wiki/concepts/Cache.md", "wiki/entities/Cafe.md"]
     );
     assert_eq!(
-        hits(&v, &["write-ahead", "-durability"]),
+        lexical(&v, &["write-ahead", "-durability"]),
         ["wiki/concepts/Journal.md"]
     );
-    assert_eq!(hits(&v, &["polic*"]), ["wiki/concepts/Cache.md"]);
+    assert_eq!(lexical(&v, &["polic*"]), ["wiki/concepts/Cache.md"]);
     assert!(
-        hits(&v, &["polic"]).is_empty(),
+        lexical(&v, &["polic"]).is_empty(),
         "without * a word matches whole (or by its stem)"
     );
     assert_eq!(
-        hits(&v, &["durability", "journal"]),
+        lexical(&v, &["durability", "journal"]),
         ["wiki/concepts/WAL.md", "wiki/concepts/Journal.md"],
         "words are scored, not required: the page with both first"
     );
     assert_eq!(
-        hits(&v, &["+durability", "journal"]),
+        lexical(&v, &["+durability", "journal"]),
         ["wiki/concepts/WAL.md"],
         "+word must match"
     );
-    let mut scored = hits(&v, &["\"write-ahead logging\"", "lisbon"]);
+    let mut scored = lexical(&v, &["\"write-ahead logging\"", "lisbon"]);
     scored.sort();
     assert_eq!(
         scored,
@@ -127,7 +138,7 @@ fn query_syntax() {
         ],
         "a phrase is scored, not required"
     );
-    let mut required = hits(&v, &["+\"write-ahead logging\"", "lisbon"]);
+    let mut required = lexical(&v, &["+\"write-ahead logging\"", "lisbon"]);
     required.sort();
     assert_eq!(
         required,
@@ -135,7 +146,7 @@ fn query_syntax() {
         "+\"a phrase\" must match"
     );
     assert_eq!(
-        hits(&v, &["+lisbon", "OR", "+eviction", "durability"]),
+        lexical(&v, &["+lisbon", "OR", "+eviction", "durability"]),
         ["wiki/concepts/Cache.md", "wiki/entities/Cafe.md"],
         "required alternatives joined by OR: one of them must match"
     );
@@ -535,7 +546,14 @@ fn scores_do_not_depend_on_the_history_of_the_files() {
     }
     let scores = |v: &TestVault| -> Vec<(String, f64)> {
         let out = v
-            .run(&["search", "oak", "--json", "--no-refresh"])
+            .run(&[
+                "search",
+                "oak",
+                "--mode",
+                "lexical",
+                "--json",
+                "--no-refresh",
+            ])
             .ok()
             .json();
         out["hits"]
@@ -565,46 +583,4 @@ fn scores_do_not_depend_on_the_history_of_the_files() {
     assert_ne!(scores(&edited), fresh, "the planted drift shows");
     edited.run(&["scan"]).ok();
     assert_eq!(scores(&edited), fresh);
-}
-
-#[test]
-fn a_sentence_finds_the_page_with_most_of_its_words() {
-    let v = TestVault::new();
-    v.page(
-        "wiki/concepts/Sync.md",
-        "Device Sync",
-        "Keep the notes on a laptop and a phone the same with git.",
-    )
-    .page(
-        "wiki/concepts/Phone.md",
-        "Phones",
-        "A phone is a small computer.",
-    )
-    .page("wiki/concepts/Other.md", "Other", "Nothing to do with it.");
-    v.run(&["scan"]).ok();
-    // No page holds every word of the question, and the question's punctuation is text.
-    let got = hits(
-        &v,
-        &["How do I keep my notes in sync between a laptop and a phone?"],
-    );
-    assert_eq!(got, ["wiki/concepts/Sync.md", "wiki/concepts/Phone.md"]);
-}
-
-#[test]
-fn words_are_found_by_their_stem() {
-    let v = TestVault::new();
-    v.page(
-        "wiki/concepts/Sync.md",
-        "Sync",
-        "The vaults synced overnight.",
-    )
-    .page(
-        "wiki/concepts/Other.md",
-        "Other",
-        "Synchronous calls block.",
-    );
-    v.run(&["scan"]).ok();
-    assert_eq!(hits(&v, &["syncing"]), ["wiki/concepts/Sync.md"]);
-    let j = v.run(&["search", "--json", "syncing"]).ok().json();
-    assert_eq!(j["hits"][0]["snippet"], "The vaults **synced** overnight.");
 }
