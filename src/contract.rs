@@ -80,6 +80,16 @@ pub const TOPICS: &[Topic] = &[
         text: include_str!("../contract/topics/config.md"),
     },
     Topic {
+        name: "model",
+        aliases: &["licence", "license", "notice"],
+        summary: "the embedding model compiled in for search by meaning, and its MIT notice",
+        // The model's notice itself follows the topic's text, verbatim (`embed::NOTICE`).
+        text: concat!(
+            include_str!("../contract/topics/model.md"),
+            include_str!("../model/potion-base-8M/LICENSE")
+        ),
+    },
+    Topic {
         name: "template",
         aliases: &[],
         summary: "the instruction a human pastes to an agent",
@@ -252,6 +262,13 @@ mod tests {
     }
 
     #[test]
+    fn the_model_topic_ships_the_models_notice_verbatim() {
+        let model = topic("licence").expect("the model topic, by an alias");
+        assert!(model.text.ends_with(crate::embed::NOTICE));
+        assert!(model.text.contains("MIT License") && model.text.contains("MinishLab"));
+    }
+
+    #[test]
     fn the_contract_is_small_and_names_every_topic() {
         // The original's contract was 13.7 KB; room is left below that for more rules.
         assert!(CONTRACT.len() <= 12_500, "{} bytes", CONTRACT.len());
@@ -292,7 +309,7 @@ mod tests {
         assert_eq!(
             err,
             "there is no topic called \"synk\" (topics: ingest, commands, links, tasks, \
-             collections, exit-codes, git, devices, config, template)"
+             collections, exit-codes, git, devices, config, model, template)"
         );
     }
 }

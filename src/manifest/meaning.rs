@@ -1,6 +1,6 @@
-//! Search by meaning over the tables that `scan` keeps (`meaning_wiki`, `meaning_raw`): every
+//! Search by meaning over the table that `scan` keeps (`meanings`, wiki pages only): every
 //! section's vector compared with the query's, in one pass over the table in id order (a
-//! file's sections are neighbours), each file scored by its closest section. Embedding the
+//! page's sections are neighbours), each page scored by its closest section. Embedding the
 //! query and fusing with the word index is [`crate::search`]'s job.
 
 use super::scan_tx::section_of;
@@ -18,18 +18,8 @@ pub struct Near {
     pub similarity: f32,
 }
 
-impl Scope {
-    fn meaning_tables(self) -> &'static [&'static str] {
-        match self {
-            Scope::Wiki => &["meaning_wiki"],
-            Scope::Raw => &["meaning_raw"],
-            Scope::All => &["meaning_wiki", "meaning_raw"],
-        }
-    }
-}
-
 impl Manifest {
-    /// The files of `scope` whose closest section is at least `floor` similar to `query` and
+    /// The pages (when `scope` holds the wiki) whose closest section is at least `floor` similar to `query` and
     /// that `keep` accepts, best first, at most `limit` of them (and how many there were in
     /// all). Reads every vector once; memory grows with the files that pass, not the sections.
     pub fn nearest(
@@ -41,7 +31,12 @@ impl Manifest {
         keep: &dyn Fn(i64) -> bool,
     ) -> Result<(usize, Vec<Near>)> {
         let mut found: Vec<Near> = Vec::new();
-        for table in scope.meaning_tables() {
+        // Raw files have no meanings: they are found by their words.
+        let tables: &[&str] = match scope {
+            Scope::Raw => &[],
+            Scope::Wiki | Scope::All => &["meanings"],
+        };
+        for table in tables {
             let mut stmt = self
                 .conn
                 .prepare_cached(&format!("SELECT id, vec FROM {table} ORDER BY id"))

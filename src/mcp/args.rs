@@ -252,7 +252,7 @@ pub struct SearchArgs {
     /// At most this many hits (default: 20)
     #[serde(default, deserialize_with = "de::limit")]
     pub limit: Option<usize>,
-    /// Rank by words, meaning or both (default: hybrid)
+    /// By words, meaning or both (default: hybrid)
     #[serde(default, deserialize_with = "de::mode")]
     #[schemars(schema_with = "mode_schema")]
     pub mode: Option<Mode>,

@@ -357,7 +357,7 @@ impl Server {
     }
 
     #[tool(
-        description = "Full-text search of pages (text, titles, aliases, tags) or raw files, best first.",
+        description = "Search pages or raw files by words and meaning, best first.",
         annotations(
             read_only_hint = true,
             destructive_hint = false,

@@ -1,10 +1,10 @@
-//! `search`: full-text search of the wiki and raw files, ranked. The query language
-//! ([`query`]) is small and never an error: plain words are scored, not required; `"phrases"`
-//! and `+word` must match, `-word` must not, `OR` joins alternatives, `prefix*` matches word
-//! beginnings. Words are looked up in the word index by their stem (accents folded); CJK text
-//! as character pairs (see [`crate::cjk`]). Hits are ranked by BM25 over the pages' fields
-//! ([`rank`]), and only those shown are described and given a snippet.
-
+//! `search`: search of the wiki and raw files, ranked by words, by meaning, or both
+//! ([`Mode`]; both by default). The query language ([`query`]) is small and never an error:
+//! words and `"phrases"` are scored, not required; `+word` must match, `-word` must not, `OR`
+//! joins alternatives, `prefix*` matches word beginnings. Words are looked up in the word index
+//! by their stem (accents folded); CJK text as character pairs (see [`crate::cjk`]); hits are
+//! ranked by BM25 over the pages' fields ([`rank`]). Meaning is the pages' embedded sections
+//! against the query's ([`fuse`]). Only the hits shown are described and given a snippet.
 mod fuse;
 mod query;
 mod rank;

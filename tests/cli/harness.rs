@@ -378,8 +378,7 @@ pub fn db(v: &TestVault) -> rusqlite::Connection {
 pub fn undo_schema_17(v: &TestVault) {
     db(v)
         .execute_batch(
-            "DROP TABLE meaning_wiki;
-             DROP TABLE meaning_raw;
+            "DROP TABLE meanings;
              PRAGMA user_version = 16;",
         )
         .unwrap();

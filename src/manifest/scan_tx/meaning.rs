@@ -1,6 +1,6 @@
-//! What the scan writes of the files' meanings: the vectors of a file's sections in its scope's
-//! table (`meaning_wiki`, `meaning_raw`), under ids that make a file's sections one range of
-//! the primary key ([`section_id`]).
+//! What the scan writes of the pages' meanings: the vectors of a page's sections in
+//! `meanings`, under ids that make a page's sections one range of the primary key
+//! ([`section_id`]).
 
 use super::ScanTx;
 use crate::embed::Vector;
@@ -20,20 +20,14 @@ pub(in crate::manifest) fn section_of(id: i64) -> (i64, usize) {
     (id.div_euclid(SECTIONS), id.rem_euclid(SECTIONS) as usize)
 }
 
-/// The meaning table of a file: wiki pages in one, raw files in the other, as the word index.
-pub(in crate::manifest) fn meaning_table(path: &str) -> &'static str {
-    match path.starts_with("wiki/") {
-        true => "meaning_wiki",
-        false => "meaning_raw",
-    }
-}
-
 impl ScanTx<'_> {
-    /// Take every section of the file with this rowid out of its meaning table.
+    /// Take every section of the file with this rowid out of `meanings` (only pages have any).
     pub(super) fn forget_meaning(&self, path: &str, rowid: i64) -> Result<()> {
-        let table = meaning_table(path);
+        if !path.starts_with("wiki/") {
+            return Ok(());
+        }
         self.tx
-            .prepare_cached(&format!("DELETE FROM {table} WHERE id BETWEEN ?1 AND ?2"))
+            .prepare_cached("DELETE FROM meanings WHERE id BETWEEN ?1 AND ?2")
             .and_then(|mut s| {
                 s.execute(params![
                     section_id(rowid, 0),
@@ -45,16 +39,10 @@ impl ScanTx<'_> {
     }
 
     /// Write the vectors of the file's sections (its old ones are gone: [`Self::forget_meaning`]).
-    pub(super) fn store_meaning(
-        &self,
-        path: &str,
-        rowid: i64,
-        sections: &[(usize, Vector)],
-    ) -> Result<()> {
-        let table = meaning_table(path);
+    pub(super) fn store_meaning(&self, rowid: i64, sections: &[(usize, Vector)]) -> Result<()> {
         for (n, v) in sections.iter().filter(|(n, _)| (*n as i64) < SECTIONS) {
             self.tx
-                .prepare_cached(&format!("INSERT INTO {table} (id, vec) VALUES (?1, ?2)"))
+                .prepare_cached("INSERT INTO meanings (id, vec) VALUES (?1, ?2)")
                 .and_then(|mut s| s.execute(params![section_id(rowid, *n), &v.to_bytes()[..]]))
                 .at(&self.path)?;
         }

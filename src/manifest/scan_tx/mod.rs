@@ -262,7 +262,7 @@ impl ScanTx<'_> {
             })
             .at(&self.path)?;
         self.stamped.set(true);
-        self.store_meaning(path, rowid, meaning)?;
+        self.store_meaning(rowid, meaning)?;
         match doc {
             Some(doc) if live => self.update_document(path, doc, dirty)?,
             Some(doc) => self.insert_document(path, doc, dirty)?,
