@@ -30,7 +30,7 @@ pub const BYTES: usize = 4 + DIM;
 /// The model's licence (MIT) and where it comes from, to ship with the binary.
 pub const NOTICE: &str = include_str!("../model/potion-base-8M/LICENSE");
 
-const TOKENIZER: &[u8] = include_bytes!("../model/potion-base-8M/tokenizer.json");
+const TOKENIZER_JSON: &[u8] = include_bytes!("../model/potion-base-8M/tokenizer.json");
 const MATRIX: &[u8] = include_bytes!("../model/potion-base-8M/model.safetensors");
 const CONFIG: &[u8] = include_bytes!("../model/potion-base-8M/config.json");
 
@@ -132,7 +132,7 @@ fn model() -> &'static StaticModel {
         tokenizers::utils::parallelism::set_parallelism(false);
         // The files are compiled in and their loading is tested (`tests::the_model_loads`):
         // a failure here is a build that lost them, not anything a user did.
-        StaticModel::from_bytes(TOKENIZER, MATRIX, CONFIG, Some(true))
+        StaticModel::from_bytes(TOKENIZER_JSON, MATRIX, CONFIG, Some(true))
             .expect("the embedding model compiled in from model/potion-base-8M/ loads")
     })
 }
