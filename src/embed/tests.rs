@@ -4,6 +4,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use super::matrix::{Matrix, MatrixError};
 use super::*;
 
 fn vector(text: &str) -> Vector {
@@ -17,7 +18,8 @@ fn sim(a: &str, b: &str) -> f32 {
 #[test]
 fn the_model_loads() {
     load();
-    assert_eq!(model().dim(), DIM);
+    assert_eq!(model().tokenizer.len(), 29_528);
+    assert_eq!(model().matrix.rows(), 29_528);
 }
 
 #[test]
@@ -50,21 +52,14 @@ fn a_synonym_is_closer_than_an_unrelated_word() {
 fn int8_scores_are_within_0_003_of_the_f32_model() {
     let reference: serde_json::Value =
         serde_json::from_str(include_str!("../../model/reference.json")).unwrap();
-    let tokenizer = tokenizers::Tokenizer::from_bytes(TOKENIZER_JSON).unwrap();
     let pairs = reference["pairs"].as_array().unwrap();
     assert!(pairs.len() >= 5);
     for pair in pairs {
         let (a, b) = (pair["a"].as_str().unwrap(), pair["b"].as_str().unwrap());
         // The script tokenised as the model does: the same tokens were pooled.
-        for (text, ids) in [(a, &pair["a_ids"]), (b, &pair["b_ids"])] {
-            let ours: Vec<u64> = tokenizer
-                .encode(text, false)
-                .unwrap()
-                .get_ids()
-                .iter()
-                .map(|&i| u64::from(i))
-                .collect();
-            let theirs: Vec<u64> = ids
+        for (text, want) in [(a, &pair["a_ids"]), (b, &pair["b_ids"])] {
+            let ours: Vec<u64> = ids(text).into_iter().map(u64::from).collect();
+            let theirs: Vec<u64> = want
                 .as_array()
                 .unwrap()
                 .iter()
@@ -236,13 +231,9 @@ fn hand_written() -> Vec<String> {
 
 /// The token ids of `text` as the tokenizer gives them (unknown words as the unk id).
 fn ids(text: &str) -> Vec<u32> {
-    static TOKENIZER: OnceLock<tokenizers::Tokenizer> = OnceLock::new();
-    TOKENIZER
-        .get_or_init(|| tokenizers::Tokenizer::from_bytes(TOKENIZER_JSON).unwrap())
-        .encode(text, false)
-        .unwrap()
-        .get_ids()
-        .to_vec()
+    let mut ids = Vec::new();
+    model().tokenizer.encode(text, &mut ids);
+    ids
 }
 
 /// A short hash: the first 12 hex digits of BLAKE3.
@@ -294,7 +285,7 @@ fn write_fixture() {
         collections.insert(name.to_string(), Value::Object(entries));
     }
     let fixture = json!({
-        "about": "token ids and vector bytes (BLAKE3, 12 hex digits) of model2vec-rs 0.4 + tokenizers 0.21; src/embed/reference.rs",
+        "about": "token ids and vector bytes (BLAKE3, 12 hex digits) of model2vec-rs 0.4 + tokenizers 0.21; src/embed/tests.rs",
         "page_chars": CHARS,
         "hand_written": hand,
         "collections": collections,
@@ -401,5 +392,81 @@ fn the_collections_give_the_reference_ids_and_vectors() {
         "vectors differ ({}):\n{}",
         vectors_differ.len(),
         vectors_differ.join("\n")
+    );
+}
+
+/// A safetensors file of `header` (JSON) and `data`, leaked for the `'static` the matrix needs.
+fn safetensors(header: &Value, data: &[u8]) -> &'static [u8] {
+    let header = serde_json::to_vec(header).unwrap();
+    let mut bytes = (header.len() as u64).to_le_bytes().to_vec();
+    bytes.extend(header);
+    bytes.extend(data);
+    bytes.leak()
+}
+
+#[test]
+fn the_matrix_is_read_in_place_and_pooled_as_a_unit_mean() {
+    let matrix = Matrix::new(MATRIX).unwrap();
+    assert_eq!(matrix.rows(), 29_528);
+    // The model's config asks for what `Matrix::mean` does: unit vectors of DIM components.
+    let config: Value =
+        serde_json::from_str(include_str!("../../model/potion-base-8M/config.json")).unwrap();
+    assert_eq!(
+        (&config["normalize"], &config["hidden_dim"]),
+        (&json!(true), &json!(DIM))
+    );
+    // Borrowed, not copied: the rows are the compiled-in bytes.
+    assert!(
+        MATRIX
+            .as_ptr_range()
+            .contains(&matrix.row(5).as_ptr().cast())
+    );
+    // Two rows of a hand-made matrix: row 0 all 1 (scale 2), row 1 all -1 (scale 1).
+    let mut data = vec![1_u8; DIM];
+    data.extend(vec![(-1_i8).cast_unsigned(); DIM]);
+    data.extend(2.0_f32.to_le_bytes());
+    data.extend(1.0_f32.to_le_bytes());
+    let header = json!({
+        "embeddings": {"dtype": "I8", "shape": [2, DIM], "data_offsets": [0, 2 * DIM]},
+        "weights": {"dtype": "F32", "shape": [2], "data_offsets": [2 * DIM, 2 * DIM + 8]},
+    });
+    let small = Matrix::new(safetensors(&header, &data)).unwrap();
+    let unit = 1.0 / (DIM as f32).sqrt();
+    assert_eq!(small.mean(&[0, 1, 0]), [unit; DIM]);
+    assert_eq!(small.mean(&[1]), [-unit; DIM]);
+    assert_eq!(small.mean(&[]), [0.0; DIM]);
+}
+
+#[test]
+fn a_bad_matrix_says_what_is_wrong() {
+    assert_eq!(
+        Matrix::new(&[1, 2]).err(),
+        Some(MatrixError::Short("no header length"))
+    );
+    let short: &'static [u8] = safetensors(&json!({}), &[]).split_last().unwrap().1;
+    assert_eq!(
+        Matrix::new(short).err(),
+        Some(MatrixError::Short("the header"))
+    );
+    let bad_json: &'static [u8] = b"\x02\0\0\0\0\0\0\0{]";
+    assert!(matches!(Matrix::new(bad_json), Err(MatrixError::Header(_))));
+    let header = |dtype: &str, end: usize| {
+        json!({
+            "embeddings": {"dtype": dtype, "shape": [1, DIM], "data_offsets": [0, DIM]},
+            "weights": {"dtype": "F32", "shape": [1], "data_offsets": [DIM, end]},
+        })
+    };
+    let data = vec![0_u8; DIM + 4];
+    let matrix = |dtype: &str, end: usize| Matrix::new(safetensors(&header(dtype, end), &data));
+    let bad_tensor = |dtype: &str, end: usize| match matrix(dtype, end) {
+        Err(MatrixError::Tensor { name, .. }) => name,
+        other => panic!("{:?}", other.err()),
+    };
+    assert!(matrix("I8", DIM + 4).is_ok());
+    assert_eq!(bad_tensor("F16", DIM + 4), "embeddings");
+    assert_eq!(bad_tensor("I8", DIM + 2), "weights");
+    assert_eq!(
+        matrix("I8", DIM + 8).err(),
+        Some(MatrixError::Short("weights"))
     );
 }
