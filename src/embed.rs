@@ -7,8 +7,8 @@
 //! derived by `scripts/model/derive.py` (the embedding matrix quantised to int8 with one scale
 //! per row) and compiled in with `include_bytes!`: nothing is read or fetched at run time. The
 //! model is loaded on first use, once per process, in about a millisecond: the tokenizer's
-//! vocabulary read into a hash map (`wordpiece`, BERT's WordPiece written for Sparks), the
-//! matrix used where it lies in the binary (`matrix`).
+//! vocabulary hashed into a table of ids (`wordpiece`, BERT's WordPiece written for Sparks),
+//! the matrix used where it lies in the binary (`matrix`).
 //!
 //! A [`Vector`] is stored as 256 int8 components and one scale (260 bytes, [`Vector::to_bytes`]),
 //! a quarter of the f32 form: a scan of every vector per query reads four times less memory, and

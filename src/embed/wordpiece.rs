@@ -16,8 +16,8 @@
 //!    of more than [`MAX_CHARS`] characters, is the one token `[UNK]`.
 //!
 //! The vocabulary is `model/potion-base-8M/vocab.txt` (derived from `tokenizer.json` by
-//! `scripts/model/derive.py`: line n holds the token of id n), compiled in and read into a hash
-//! map on first use. The Unicode categories are those of the `unicode_categories` crate, the
+//! `scripts/model/derive.py`: line n holds the token of id n), compiled in and hashed into a
+//! table of ids on first use. The Unicode categories are those of the `unicode_categories` crate, the
 //! tables the Hugging Face tokenizer uses, so the same characters count as control or
 //! punctuation; the decomposition is `unicode-normalization`'s.
 
