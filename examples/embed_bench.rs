@@ -5,6 +5,11 @@
 //! (median of many), the pages per second a scan would embed (~1,000-word texts, one thread
 //! and all cores), and a brute-force scan of 100,000 random unit vectors per query (median),
 //! in the stored int8 form and, for comparison, in f32.
+//!
+//! `embed_bench --first-use` measures only what a process that embeds one text pays, as
+//! `sparks search` does: the load, the first embedding, the resident set before and after (one
+//! line, `load_us … first_embed_us … rss_kb … -> …`), then exits. Run it many times, fresh each
+//! time, for the median (`hyperfine -N 'target/release/examples/embed_bench --first-use'`).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -97,6 +102,20 @@ fn main() {
     let start = Instant::now();
     embed::load();
     let load = start.elapsed();
+    if std::env::args().any(|a| a == "--first-use") {
+        let start = Instant::now();
+        black_box(embed::embed(
+            "how do I keep my notes in sync between devices",
+        ));
+        let first = start.elapsed();
+        println!(
+            "load_us {} first_embed_us {} rss_kb {rss_before} -> {}",
+            load.as_micros(),
+            first.as_micros(),
+            rss_kb()
+        );
+        return;
+    }
     println!(
         "load (first use): {load:.2?}; RSS {rss_before} KB -> {} KB",
         rss_kb()

@@ -6,7 +6,9 @@
 //! mean of its tokens' vectors, made unit length. Its files are in `model/potion-base-8M/`,
 //! derived by `scripts/model/derive.py` (the embedding matrix quantised to int8 with one scale
 //! per row) and compiled in with `include_bytes!`: nothing is read or fetched at run time. The
-//! model is loaded on first use, once per process.
+//! model is loaded on first use, once per process, in about a millisecond: the tokenizer's
+//! vocabulary hashed into a table of ids (`wordpiece`, BERT's WordPiece written for Sparks),
+//! the matrix used where it lies in the binary (`matrix`).
 //!
 //! A [`Vector`] is stored as 256 int8 components and one scale (260 bytes, [`Vector::to_bytes`]),
 //! a quarter of the f32 form: a scan of every vector per query reads four times less memory, and
@@ -19,7 +21,11 @@
 
 use std::sync::OnceLock;
 
-use model2vec_rs::model::StaticModel;
+use matrix::Matrix;
+use wordpiece::WordPiece;
+
+mod matrix;
+mod wordpiece;
 
 /// The number of components of a [`Vector`].
 pub const DIM: usize = 256;
@@ -30,9 +36,10 @@ pub const BYTES: usize = 4 + DIM;
 /// The model's licence (MIT) and where it comes from, to ship with the binary.
 pub const NOTICE: &str = include_str!("../model/potion-base-8M/LICENSE");
 
-const TOKENIZER: &[u8] = include_bytes!("../model/potion-base-8M/tokenizer.json");
+/// The tokenizer's vocabulary, one token a line (`src/embed/wordpiece.rs`).
+const VOCAB: &str = include_str!("../model/potion-base-8M/vocab.txt");
+/// The int8 embedding matrix and its row scales, read in place (`src/embed/matrix.rs`).
 const MATRIX: &[u8] = include_bytes!("../model/potion-base-8M/model.safetensors");
-const CONFIG: &[u8] = include_bytes!("../model/potion-base-8M/config.json");
 
 /// A text's meaning: a unit vector of [`DIM`] components, each `q[i] * scale`.
 ///
@@ -123,21 +130,57 @@ pub fn similarity(a: &Vector, b: &Vector) -> f32 {
     (dot as f32 * a.scale * b.scale).clamp(-1.0, 1.0)
 }
 
+/// The model: its tokenizer and its matrix.
+struct Model {
+    tokenizer: WordPiece,
+    matrix: Matrix,
+}
+
+thread_local! {
+    /// A text's token ids, kept between texts.
+    static IDS: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Model {
+    /// The model of the compiled-in files.
+    fn new() -> Result<Model, String> {
+        let tokenizer = WordPiece::new(VOCAB).map_err(|e| e.to_string())?;
+        let matrix = Matrix::new(MATRIX).map_err(|e| e.to_string())?;
+        if tokenizer.len() != matrix.rows() {
+            return Err(format!(
+                "{} tokens but {} rows",
+                tokenizer.len(),
+                matrix.rows()
+            ));
+        }
+        Ok(Model { tokenizer, matrix })
+    }
+
+    /// The unit mean of the vectors of `text`'s known tokens; all zeros when it has none.
+    fn mean(&self, text: &str) -> [f32; DIM] {
+        IDS.with_borrow_mut(|ids| {
+            ids.clear();
+            self.tokenizer.encode(text, ids);
+            let unk = self.tokenizer.unk();
+            ids.retain(|&id| id != unk);
+            self.matrix.mean(ids)
+        })
+    }
+}
+
 /// The model, loaded on first use.
-fn model() -> &'static StaticModel {
-    static MODEL: OnceLock<StaticModel> = OnceLock::new();
+fn model() -> &'static Model {
+    static MODEL: OnceLock<Model> = OnceLock::new();
     MODEL.get_or_init(|| {
-        // model2vec-rs shares a batch out over threads through `tokenizers`' switch, which
-        // would start a thread pool of its own; Sparks shares work out itself (`crate::par`).
-        tokenizers::utils::parallelism::set_parallelism(false);
         // The files are compiled in and their loading is tested (`tests::the_model_loads`):
         // a failure here is a build that lost them, not anything a user did.
-        StaticModel::from_bytes(TOKENIZER, MATRIX, CONFIG, Some(true))
-            .expect("the embedding model compiled in from model/potion-base-8M/ loads")
+        Model::new().unwrap_or_else(|e| {
+            panic!("the embedding model compiled in from model/potion-base-8M/ loads: {e}")
+        })
     })
 }
 
-/// Load the model now rather than on the first [`embed`] (it takes a few milliseconds).
+/// Load the model now rather than on the first [`embed`] (it takes about a millisecond).
 pub fn load() {
     model();
 }
@@ -163,9 +206,7 @@ fn latin(text: &str) -> Option<String> {
 /// Latin letter or no token the model knows (an empty text, a text in another script).
 pub fn embed(text: &str) -> Option<Vector> {
     let text = latin(text)?;
-    let v = model().encode_with_args(std::slice::from_ref(&text), None, 1);
-    let v: &[f32; DIM] = v.first()?.as_slice().try_into().ok()?;
-    Vector::from_f32(v)
+    Vector::from_f32(&model().mean(&text))
 }
 
 /// [`embed`] of every text, in order, shared out over the cores (`crate::par`): for a scan

