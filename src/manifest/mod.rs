@@ -42,7 +42,7 @@ pub use meaning::Near;
 pub use provenance::{PageAction, PageChange, Snapshot};
 pub use query::{Collision, PageFilter, PageRow};
 pub use recent::{RawFile, UpdatedPage};
-pub use scan_tx::{Content, Dirty, Indexed, ScanTx, Text};
+pub use scan_tx::{Content, Dirty, Indexed, MEANING_SECTIONS, ScanTx, Text};
 pub use search::{Hit, Scope, Scores};
 pub use states::{FrontmatterState, IngestStatus, LinkStatus, UnknownState};
 pub use stats::{Counts, TypeCount};

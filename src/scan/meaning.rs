@@ -13,21 +13,17 @@ use crate::markdown::{frontmatter, title};
 /// without meanings at 100,000 pages, and scored the same on `make eval`.)
 pub const SECTION: usize = 3000;
 
-/// Sections embedded of one file, at most: a long file's first 192 KB of text. A section's id
-/// in the manifest is its file's rowid times this plus its number.
-pub const SECTIONS: usize = 64;
+/// Sections embedded of one page, at most (what the manifest holds): a long page's first
+/// 192 KB of text.
+pub const SECTIONS: usize = crate::manifest::MEANING_SECTIONS;
 
 /// The readable text of a file (`text`, all of it) as search shows it: a page's body without
-/// its frontmatter and the H1 that repeats its title, Markdown made plain; a raw file's text as
-/// the word index holds it (an archive without its markers), plain when it is Markdown.
+/// its frontmatter and the H1 that repeats its title, Markdown made plain (an archive's markers
+/// are HTML comments: they go); another file's text as it is.
 pub fn readable(rel: &str, text: &str, title: &str) -> String {
-    let indexed;
-    let body = match crate::scan::is_wiki_markdown(rel) {
+    let body = match super::kind::is_wiki_markdown(rel) {
         true => title::without_title(frontmatter::body(text).0, title),
-        false => {
-            indexed = super::read::indexed_text(rel, text);
-            &indexed
-        }
+        false => text,
     };
     match crate::key::strip_md(rel).is_some_and(|stem| !stem.is_empty()) {
         true => crate::markdown::plain::text(body),

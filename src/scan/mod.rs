@@ -12,13 +12,14 @@
 //! decides what to read and stores the results in one transaction.
 
 mod fresh;
+mod kind;
 pub mod meaning;
 mod read;
 mod report;
 mod walk;
 
 pub use fresh::{Freshness, refresh};
-pub use read::{is_page, is_wiki_markdown};
+pub use kind::{is_page, is_wiki_markdown};
 pub use report::{ScanIssue, ScanOptions, ScanReport, Seen, Touched};
 pub use walk::stat_of;
 

@@ -7,8 +7,11 @@ use crate::embed::Vector;
 use crate::manifest::{At, Result};
 use rusqlite::params;
 
-/// The sections of one file the tables can hold: `scan::meaning::SECTIONS`.
-const SECTIONS: i64 = crate::scan::meaning::SECTIONS as i64;
+/// The sections of one page `meanings` holds, at most: a section's id is its page's rowid times
+/// this plus its number.
+pub const MEANING_SECTIONS: usize = 64;
+
+const SECTIONS: i64 = MEANING_SECTIONS as i64;
 
 /// The id of section `n` of the file with rowid `file`.
 pub(in crate::manifest) fn section_id(file: i64, n: usize) -> i64 {

@@ -9,6 +9,7 @@ mod meaning;
 mod pages;
 mod search;
 
+pub use meaning::MEANING_SECTIONS;
 pub(super) use meaning::section_of;
 pub(super) use search::{PIECE_BITS, file_rowid, search_table};
 
