@@ -25,14 +25,14 @@ pub use walk::stat_of;
 
 use crate::fsio;
 use crate::manifest::{
-    Content, Dirty, FileRow, FileRows, Manifest, ManifestError, Stat, Text, meta::LAST_SCAN,
+    Content, Dirty, FileRow, FileRows, Manifest, ManifestError, ScanTx, Stat, Text, meta::LAST_SCAN,
 };
 use crate::progress::{Phase, Progress};
 use crate::vault::{MANIFEST, Vault};
-use read::{Read, Searchable, large_text, read_streaming};
+use read::{Changed, Read, Searchable, large_text, read_streaming};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use walk::{FoundList, walk, walked};
+use walk::{Found, FoundList, walk, walked};
 
 /// The scan could not run at all.
 #[derive(Debug, thiserror::Error)]
@@ -230,38 +230,13 @@ fn store(
                 hashed += 1;
                 tx.touch(f.rel, f.stat, clock_ns, markers)?;
             }
-            Read::Changed {
-                hash,
-                doc,
-                text,
-                meaning,
-                markers,
-            } => {
+            Read::Changed(new) => {
                 hashed += 1;
                 changed += 1;
-                embedded += meaning.len();
+                embedded += new.meaning.len();
                 touched.add(f.rel);
-                let mut failed = None;
-                let mut large = match &text {
-                    Some(Searchable::Large) => Some(large_text(&f.path(root), f.rel, &mut failed)),
-                    _ => None,
-                };
-                let text = match (&text, &mut large) {
-                    (Some(Searchable::Held(t)), _) => Some(Text::Whole(t)),
-                    (_, Some(pieces)) => Some(Text::Pieces(pieces)),
-                    _ => None,
-                };
-                let content = Content {
-                    hash: &hash,
-                    doc: doc.as_ref(),
-                    text,
-                    meaning: &meaning,
-                    markers,
-                };
-                let indexed = tx.store(f.rel, f.stat, content, (clock_ns, now_ns), &mut dirty)?;
-                drop(large);
-                // Not searchable to the end: said, never silently.
-                errors.extend(unsearchable(f.rel, failed, indexed.cut, indexed.pieces));
+                let at = (clock_ns, now_ns);
+                store_changed(&tx, root, f, new, at, &mut dirty, &mut errors)?;
                 if all {
                     dirty.clear();
                 }
@@ -312,6 +287,41 @@ fn store(
         warnings: Vec::new(),
         touched,
     })
+}
+
+/// Store a new or changed file: its text indexed (a file too large to hold read again a piece
+/// at a time), its meaning kept; a text not searchable to its end is said in `errors`, never
+/// silently.
+fn store_changed(
+    tx: &ScanTx<'_>,
+    root: &Path,
+    f: Found<'_>,
+    new: Changed,
+    at: (i64, i64),
+    dirty: &mut Dirty,
+    errors: &mut Vec<ScanIssue>,
+) -> Result<(), ScanError> {
+    let mut failed = None;
+    let mut large = match &new.text {
+        Some(Searchable::Large) => Some(large_text(&f.path(root), f.rel, &mut failed)),
+        _ => None,
+    };
+    let text = match (&new.text, &mut large) {
+        (Some(Searchable::Held(t)), _) => Some(Text::Whole(t)),
+        (_, Some(pieces)) => Some(Text::Pieces(pieces)),
+        _ => None,
+    };
+    let content = Content {
+        hash: &new.hash,
+        doc: new.doc.as_ref(),
+        text,
+        meaning: &new.meaning,
+        markers: new.markers,
+    };
+    let indexed = tx.store(f.rel, f.stat, content, at, dirty)?;
+    drop(large);
+    errors.extend(unsearchable(f.rel, failed, indexed.cut, indexed.pieces));
+    Ok(())
 }
 
 /// The issue of a file whose text is not searchable to its end: reading it for the search

@@ -21,19 +21,26 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub(super) enum Read {
     /// Same content as stored (and its first conflict marker's line: [`Markers`]).
     Same(Markers),
-    /// New or different content (with the parsed page, for wiki Markdown, and the vectors of
-    /// its sections: [`super::meaning`]).
-    Changed {
-        hash: String,
-        doc: Option<Document>,
-        text: Option<Searchable>,
-        meaning: Vec<(usize, crate::embed::Vector)>,
-        markers: Markers,
-    },
+    /// New or different content.
+    Changed(Changed),
     /// It could not be read.
     Failed(String),
     /// It was removed between the walk and the read: as if the walk had not found it.
     Vanished,
+}
+
+/// What a new or changed file gives the manifest.
+pub(super) struct Changed {
+    /// blake3 of its bytes, in hex.
+    pub hash: String,
+    /// The parsed page, for wiki Markdown.
+    pub doc: Option<Document>,
+    /// Its text for the search index.
+    pub text: Option<Searchable>,
+    /// The vectors of its sections, for a page ([`super::meaning`]).
+    pub meaning: Vec<(usize, crate::embed::Vector)>,
+    /// Its first conflict marker's line.
+    pub markers: Markers,
 }
 
 /// The line of a file's first conflict marker ([`crate::markers::first`]), 0 when it holds
@@ -142,13 +149,13 @@ fn read_one(root: &Path, f: Found<'_>, row: Option<&FileRow>) -> Read {
         }
         _ => Vec::new(),
     };
-    Read::Changed {
+    Read::Changed(Changed {
         hash,
         doc,
         text: text.map(Searchable::Held),
         meaning,
         markers,
-    }
+    })
 }
 
 /// Whether a file's text is searched: a file under `wiki/` or `raw/`.
@@ -224,14 +231,14 @@ fn read_large(path: &Path, row: Option<&FileRow>) -> Read {
         return Read::Same(None);
     }
     let hash = hash.to_hex().to_string();
-    Read::Changed {
+    Read::Changed(Changed {
         hash,
         doc: None,
         text: (text && carry.is_empty()).then_some(Searchable::Large),
         // Not held, so not embedded: a file this long is found by its words.
         meaning: Vec::new(),
         markers: None,
-    }
+    })
 }
 
 /// The pieces of a large file's text for the index, read as they are indexed; the first
