@@ -47,7 +47,7 @@ fn a_bar_names_the_phase_and_its_count_on_a_terminal() {
     [bar] resolving links: targets …/40
     [bar] indexing: files …/80
     Scanned [VAULT] in [N]ms
-      walked: 85  hashed: 85  skipped: 0  deleted: 0  changed: 80
+      walked: 85  hashed: 85  skipped: 0  deleted: 0  changed: 80  embedded: 40
     ");
     for (args, phase) in [
         ("lint", "checking: checks"),
