@@ -19,9 +19,9 @@ pub struct Near {
 }
 
 impl Manifest {
-    /// The pages (when `scope` holds the wiki) whose closest section is at least `floor` similar to `query` and
-    /// that `keep` accepts, best first, at most `limit` of them (and how many there were in
-    /// all). Reads every vector once; memory grows with the files that pass, not the sections.
+    /// The pages (when `scope` holds the wiki) whose closest section is at least `floor`
+    /// similar to `query` and that `keep` accepts, best first, at most `limit` of them (and how
+    /// many there were in all).
     pub fn nearest(
         &self,
         query: &Vector,
@@ -30,55 +30,8 @@ impl Manifest {
         limit: usize,
         keep: &dyn Fn(i64) -> bool,
     ) -> Result<(usize, Vec<Near>)> {
-        let mut found: Vec<Near> = Vec::new();
-        // Raw files have no meanings: they are found by their words.
-        let tables: &[&str] = match scope {
-            Scope::Raw => &[],
-            Scope::Wiki | Scope::All => &["meanings"],
-        };
-        for table in tables {
-            let mut stmt = self
-                .conn
-                .prepare_cached(&format!("SELECT id, vec FROM {table} ORDER BY id"))
-                .at(&self.path)?;
-            let mut rows = stmt.query([]).at(&self.path)?;
-            let mut best: Option<Near> = None;
-            let settle = |near: Option<Near>, found: &mut Vec<Near>| {
-                if let Some(n) = near.filter(|n| n.similarity >= floor && keep(n.file)) {
-                    found.push(n);
-                }
-            };
-            while let Some(r) = rows.next().at(&self.path)? {
-                let id: i64 = r.get(0).at(&self.path)?;
-                let bytes = r.get_ref(1).at(&self.path)?;
-                // A blob that is no vector (never written by a scan) is no meaning.
-                let Ok(v) = bytes
-                    .as_blob()
-                    .map_err(drop)
-                    .and_then(|b| Vector::from_bytes(b).map_err(drop))
-                else {
-                    continue;
-                };
-                let (file, section) = section_of(id);
-                let s = similarity(query, &v);
-                match &mut best {
-                    Some(b) if b.file == file => {
-                        if s > b.similarity {
-                            (b.section, b.similarity) = (section, s);
-                        }
-                    }
-                    _ => {
-                        settle(best.take(), &mut found);
-                        best = Some(Near {
-                            file,
-                            section,
-                            similarity: s,
-                        });
-                    }
-                }
-            }
-            settle(best, &mut found);
-        }
+        let mut found = self.similarities(query, scope, keep)?;
+        found.retain(|n| n.similarity >= floor);
         let total = found.len();
         found.sort_unstable_by(|a, b| {
             b.similarity
@@ -87,5 +40,63 @@ impl Manifest {
         });
         found.truncate(limit);
         Ok((total, found))
+    }
+
+    /// Every page's (when `scope` holds the wiki) similarity to `query` by its closest section,
+    /// among those `keep` accepts, by rowid. Reads every vector once; memory grows with the
+    /// pages, not the sections.
+    pub fn similarities(
+        &self,
+        query: &Vector,
+        scope: Scope,
+        keep: &dyn Fn(i64) -> bool,
+    ) -> Result<Vec<Near>> {
+        let mut found: Vec<Near> = Vec::new();
+        // Raw files have no meanings: they are found by their words.
+        if scope == Scope::Raw {
+            return Ok(found);
+        }
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT id, vec FROM meanings ORDER BY id")
+            .at(&self.path)?;
+        let mut rows = stmt.query([]).at(&self.path)?;
+        let mut best: Option<Near> = None;
+        let settle = |near: Option<Near>, found: &mut Vec<Near>| {
+            if let Some(n) = near.filter(|n| keep(n.file)) {
+                found.push(n);
+            }
+        };
+        while let Some(r) = rows.next().at(&self.path)? {
+            let id: i64 = r.get(0).at(&self.path)?;
+            let bytes = r.get_ref(1).at(&self.path)?;
+            // A blob that is no vector (never written by a scan) is no meaning.
+            let Ok(v) = bytes
+                .as_blob()
+                .map_err(drop)
+                .and_then(|b| Vector::from_bytes(b).map_err(drop))
+            else {
+                continue;
+            };
+            let (file, section) = section_of(id);
+            let s = similarity(query, &v);
+            match &mut best {
+                Some(b) if b.file == file => {
+                    if s > b.similarity {
+                        (b.section, b.similarity) = (section, s);
+                    }
+                }
+                _ => {
+                    settle(best.take(), &mut found);
+                    best = Some(Near {
+                        file,
+                        section,
+                        similarity: s,
+                    });
+                }
+            }
+        }
+        settle(best, &mut found);
+        Ok(found)
     }
 }

@@ -11,7 +11,6 @@ use super::SearchError;
 use super::query::Query;
 use crate::embed::{self, Vector};
 use crate::manifest::{Manifest, Scope, Scores};
-use std::collections::HashMap;
 
 /// How to rank a search.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
@@ -69,7 +68,8 @@ const WORDS: f64 = 0.7;
 pub(super) struct Found {
     pub total: usize,
     pub scores: Scores,
-    pub sections: HashMap<i64, usize>,
+    /// By rowid.
+    pub sections: Vec<(i64, usize)>,
     /// The query's meaning, when it was searched by meaning.
     pub meaning: Option<Vector>,
 }
@@ -115,9 +115,10 @@ pub(super) fn semantic(
     let Some(v) = embed::embed(&q.text()) else {
         return Ok(Found::default());
     };
-    let (total, near) = manifest.nearest(&v, scope, FLOOR, usize::MAX, keep)?;
+    let mut near = manifest.similarities(&v, scope, keep)?;
+    near.retain(|n| n.similarity >= FLOOR);
     Ok(Found {
-        total,
+        total: near.len(),
         scores: near
             .iter()
             .map(|n| (n.file, -f64::from(n.similarity)))
@@ -142,36 +143,47 @@ pub(super) fn hybrid(
             ..Found::default()
         });
     };
-    // Every file's similarity, so that a match by words is scored by its meaning too.
-    let (_, near) = manifest.nearest(&v, scope, f32::MIN, usize::MAX, keep)?;
+    // Every page's similarity, so that a match by words is scored by its meaning too; both
+    // lists by rowid, joined in one pass.
+    let near = manifest.similarities(&v, scope, keep)?;
     let best_words = words.iter().map(|w| -w.1).fold(0.0_f64, f64::max);
-    let best_meaning = near.first().map_or(FLOOR, |n| n.similarity);
+    let best_meaning = near.iter().map(|n| n.similarity).fold(FLOOR, f32::max);
     let word_share = |bm25: f64| match best_words > 0.0 {
-        true => -bm25 / best_words,
+        true => WORDS * -bm25 / best_words,
         false => 0.0,
     };
     let meaning_share = |s: f32| match best_meaning > FLOOR {
-        true => f64::from((s - FLOOR).max(0.0) / (best_meaning - FLOOR)),
+        true => (1.0 - WORDS) * f64::from((s - FLOOR).max(0.0) / (best_meaning - FLOOR)),
         false => 0.0,
     };
-    let by_words: HashMap<i64, f64> = words.iter().copied().collect();
-    let mut sections = HashMap::new();
-    let mut scores = Scores::new();
-    for n in &near {
-        let w = by_words.get(&n.file).copied();
-        if w.is_none() && n.similarity < FLOOR {
-            continue;
-        }
-        let fused = WORDS * w.map_or(0.0, word_share) + (1.0 - WORDS) * meaning_share(n.similarity);
-        scores.push((n.file, -fused));
-        sections.insert(n.file, n.section);
-    }
-    // A match by words the meaning tables do not hold (a file too long to embed, a text the
-    // model cannot read) keeps its words' share.
-    let seen: std::collections::HashSet<i64> = near.iter().map(|n| n.file).collect();
-    for &(id, bm25) in &words {
-        if !seen.contains(&id) {
-            scores.push((id, -WORDS * word_share(bm25)));
+    let mut scores = Scores::with_capacity(words.len());
+    let mut sections = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < words.len() || j < near.len() {
+        let (w, n) = (words.get(i), near.get(j));
+        match (w, n) {
+            (Some(&(id, bm25)), Some(n)) if id == n.file => {
+                scores.push((id, -(word_share(bm25) + meaning_share(n.similarity))));
+                sections.push((id, n.section));
+                (i, j) = (i + 1, j + 1);
+            }
+            // A match by words without a meaning (a raw file, a text the model cannot read).
+            (Some(&(id, bm25)), None) => {
+                scores.push((id, -word_share(bm25)));
+                i += 1;
+            }
+            (Some(&(id, bm25)), Some(n)) if id < n.file => {
+                scores.push((id, -word_share(bm25)));
+                i += 1;
+            }
+            (_, Some(n)) => {
+                if n.similarity >= FLOOR {
+                    scores.push((n.file, -meaning_share(n.similarity)));
+                    sections.push((n.file, n.section));
+                }
+                j += 1;
+            }
+            (None, None) => break,
         }
     }
     Ok(Found {

@@ -259,8 +259,8 @@ pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
     let mut passages = HashMap::new();
     for &(id, score) in &ranked {
         if let Some(h) = manifest.search_hit(id, score)? {
-            if let Some(&n) = sections.get(&id) {
-                passages.insert(h.path.clone(), n);
+            if let Ok(at) = sections.binary_search_by_key(&id, |s| s.0) {
+                passages.insert(h.path.clone(), sections[at].1);
             }
             hits.push(h);
         }
