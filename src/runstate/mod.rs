@@ -135,11 +135,15 @@ impl RunDir {
         if !self.path.is_dir() {
             fs_err::create_dir_all(&self.path).map_err(|e| io("create", e))?;
         }
+        // The life lock first: a file staged after it carries this process's tag, so that a
+        // later process sweeps it when this one was killed writing it (untagged, it was left
+        // for ever: the merge soak found `.sparks/.sparks-XXXXXX.tmp` after a kill).
+        let tag = crate::life::register(&self.path).map_err(|e| io("take a life lock in", e))?;
         let ignore = self.file(".gitignore");
         if !ignore.exists() {
             crate::fsio::write_atomic(&ignore, IGNORE_ALL).map_err(|e| io("write", e))?;
         }
-        crate::life::register(&self.path).map_err(|e| io("take a life lock in", e))
+        Ok(tag)
     }
 
     /// The record `name`, if it exists and this device's Sparks wrote it.
