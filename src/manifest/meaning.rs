@@ -19,29 +19,6 @@ pub struct Near {
 }
 
 impl Manifest {
-    /// The pages (when `scope` holds the wiki) whose closest section is at least `floor`
-    /// similar to `query` and that `keep` accepts, best first, at most `limit` of them (and how
-    /// many there were in all).
-    pub fn nearest(
-        &self,
-        query: &Vector,
-        scope: Scope,
-        floor: f32,
-        limit: usize,
-        keep: &dyn Fn(i64) -> bool,
-    ) -> Result<(usize, Vec<Near>)> {
-        let mut found = self.similarities(query, scope, keep)?;
-        found.retain(|n| n.similarity >= floor);
-        let total = found.len();
-        found.sort_unstable_by(|a, b| {
-            b.similarity
-                .total_cmp(&a.similarity)
-                .then(a.file.cmp(&b.file))
-        });
-        found.truncate(limit);
-        Ok((total, found))
-    }
-
     /// Every page's (when `scope` holds the wiki) similarity to `query` by its closest section,
     /// among those `keep` accepts, by rowid. Reads every vector once; memory grows with the
     /// pages, not the sections.

@@ -21,13 +21,18 @@ pub const SECTIONS: usize = crate::manifest::MEANING_SECTIONS;
 /// its frontmatter and the H1 that repeats its title, Markdown made plain (an archive's markers
 /// are HTML comments: they go); another file's text as it is.
 pub fn readable(rel: &str, text: &str, title: &str) -> String {
-    let body = match super::kind::is_wiki_markdown(rel) {
-        true => title::without_title(frontmatter::body(text).0, title),
-        false => text,
-    };
+    match super::kind::is_wiki_markdown(rel) {
+        true => plain(rel, title::without_title(frontmatter::body(text).0, title)),
+        false => plain(rel, text),
+    }
+}
+
+/// A text of the file `rel` (all of it, or a later piece of a long one) as a reader sees it:
+/// Markdown made plain, any other text as it is.
+pub fn plain(rel: &str, text: &str) -> String {
     match crate::key::strip_md(rel).is_some_and(|stem| !stem.is_empty()) {
-        true => crate::markdown::plain::text(body),
-        false => body.to_string(),
+        true => crate::markdown::plain::text(text),
+        false => text.to_string(),
     }
 }
 

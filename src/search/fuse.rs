@@ -1,6 +1,6 @@
 //! Search by meaning, and its fusion with search by words. A query's words (its operators
 //! taken away) are embedded by the model compiled into the binary and compared with every
-//! section the scan embedded ([`Manifest::nearest`]); a file scores by its closest section.
+//! section the scan embedded ([`Manifest::similarities`]); a page scores by its closest section.
 //! The default search (`hybrid`) adds the two scores, each made comparable first: the words'
 //! BM25 as a share of the best one, the meaning's similarity as how far it stands above
 //! [`FLOOR`] (what unrelated texts reach) as a share of the best one. Hits found by meaning obey

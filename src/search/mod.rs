@@ -11,7 +11,6 @@ mod rank;
 mod snippet;
 
 use crate::manifest::{Collision, Hit, Manifest, ManifestError, Scope};
-use crate::markdown::{frontmatter, title};
 use crate::pieces;
 use crate::scan::meaning;
 use crate::vault::Vault;
@@ -110,16 +109,6 @@ impl Ranked {
         let (path, title) = (hit.path.as_str(), hit.title.as_deref().unwrap_or_default());
         let file = root.join(path);
         let size = crate::fsio::symlink_metadata(&file).map_or(0, |m| m.len());
-        let shown = |text: &str, first: bool| -> String {
-            let body = match first && crate::scan::is_wiki_markdown(path) {
-                true => title::without_title(frontmatter::body(text).0, title),
-                false => text,
-            };
-            match is_markdown(path) {
-                true => crate::markdown::plain::text(body),
-                false => body.to_string(),
-            }
-        };
         if size < pieces::HELD_BELOW {
             let Ok(text) = crate::fsio::read_to_string(&file) else {
                 return Ok(Vec::new());
@@ -145,10 +134,11 @@ impl Ranked {
         let Some(piece) = reader.map_while(Result::ok).nth(wanted as usize) else {
             return Ok(Vec::new());
         };
-        Ok(snippet::extract_parts(
-            [shown(&piece, wanted == 0)],
-            &self.terms,
-        ))
+        let shown = match wanted {
+            0 => meaning::readable(path, &piece, title),
+            _ => meaning::plain(path, &piece),
+        };
+        Ok(snippet::extract_parts([shown], &self.terms))
     }
 
     /// The piece of a long file in which the index finds the most of the query's terms (the
@@ -172,11 +162,6 @@ impl Ranked {
             })
             .map_or(0, |(piece, _)| piece))
     }
-}
-
-/// Whether a path names a Markdown file.
-fn is_markdown(path: &str) -> bool {
-    crate::key::strip_md(path).is_some_and(|stem| !stem.is_empty())
 }
 
 /// Run a search. Snippets are cut from the files of `vault`.
