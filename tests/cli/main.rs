@@ -5,6 +5,7 @@
 
 mod filters;
 mod harness;
+mod old_schemas;
 
 mod affected;
 mod brief;

@@ -252,7 +252,7 @@ fn a_manifest_from_before_the_check_finds_the_markers_already_there() {
     .settle();
     v.run(&["scan"]).ok();
     // The manifest as schema 13 left it, the page already read then.
-    crate::harness::undo_schema_15(&v);
+    crate::old_schemas::undo_schema_15(&v);
     let j = v
         .run(&["lint", "--check", "conflict-markers", "--json"])
         .code(1)

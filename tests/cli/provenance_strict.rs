@@ -2,7 +2,8 @@
 //! refused until fixed, a finalize that is not strict reports and keeps the delta, the pages
 //! compared, and the snapshot kept between ingests, through the schema 8 and 9 migrations.
 
-use crate::harness::{TestVault, db, rows, undo_schema_9, undo_schema_10};
+use crate::harness::{TestVault, db, rows};
+use crate::old_schemas::{undo_schema_9, undo_schema_10};
 use crate::provenance::{agent_writes, owned, page_actions, vault};
 use serde_json::Value;
 

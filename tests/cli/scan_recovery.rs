@@ -2,7 +2,8 @@
 //! of older schemas migrated, and rebuilds that keep the history of ingests and every manifest
 //! they set aside.
 
-use crate::harness::{TestVault, db, rows, undo_schema_9};
+use crate::harness::{TestVault, db, rows};
+use crate::old_schemas::undo_schema_9;
 use crate::scan::{links, scan};
 use crate::snapshot;
 

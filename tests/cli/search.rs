@@ -363,7 +363,7 @@ fn archives_indexed_with_their_markers_are_indexed_again_after_the_upgrade() {
     v.run(&["ingest", "--finalize"]).ok();
     // The archive as schema 11 indexed it: markers and separators with the captures.
     let text = v.read("raw/inbox/2026-04-10.md");
-    crate::harness::undo_schema_13(&v);
+    crate::old_schemas::undo_schema_13(&v);
     let db = crate::harness::db(&v);
     let rowid: i64 = db
         .query_row(
