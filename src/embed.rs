@@ -130,6 +130,23 @@ pub fn similarity(a: &Vector, b: &Vector) -> f32 {
     (dot as f32 * a.scale * b.scale).clamp(-1.0, 1.0)
 }
 
+/// [`similarity`] of `a` and the vector whose [`Vector::to_bytes`] are `bytes`, read in place:
+/// `None` when the bytes are no vector (see [`Vector::from_bytes`]).
+pub fn similarity_to_bytes(a: &Vector, bytes: &[u8]) -> Option<f32> {
+    let (scale, rest) = bytes.split_first_chunk::<4>()?;
+    let q: &[u8; DIM] = rest.try_into().ok()?;
+    let scale = f32::from_le_bytes(*scale);
+    if !(scale.is_finite() && scale >= 0.0) {
+        return None;
+    }
+    let dot: i32 =
+        a.q.iter()
+            .zip(q)
+            .map(|(x, y)| i32::from(*x) * i32::from(y.cast_signed()))
+            .sum();
+    Some((dot as f32 * a.scale * scale).clamp(-1.0, 1.0))
+}
+
 /// The model: its tokenizer and its matrix.
 struct Model {
     tokenizer: WordPiece,

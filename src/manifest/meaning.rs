@@ -1,11 +1,18 @@
 //! Search by meaning over the table that `scan` keeps (`meanings`, wiki pages only): every
-//! section's vector compared with the query's, in one pass over the table in id order (a
-//! page's sections are neighbours), each page scored by its closest section. Embedding the
-//! query and fusing with the word index is [`crate::search`]'s job.
+//! section's vector compared with the query's, in one pass in id order (a page's sections are
+//! neighbours), each page scored by its closest section. Embedding the query and fusing with
+//! the word index is [`crate::search`]'s job.
+//!
+//! The pass reads a copy of the table kept beside the manifest (`sparks.db-meanings`, one
+//! read of 27 MB at 100,000 pages, where SQLite's pages cost a read call each), labelled with
+//! the token the scan renews whenever a vector changes (migration 18). A copy whose label is
+//! not the manifest's token (older, torn, another manifest's, planted) is never read: the
+//! table is, and the copy written again when the vault can be written.
 
-use super::scan_tx::section_of;
+use super::scan_tx::{MEANINGS_TOKEN, section_of};
 use super::{At, Manifest, Result, Scope};
-use crate::embed::{Vector, similarity};
+use crate::embed::{BYTES, Vector, similarity_to_bytes};
+use std::path::PathBuf;
 
 /// A file near a query in meaning.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -18,62 +25,174 @@ pub struct Near {
     pub similarity: f32,
 }
 
+/// The copy's first bytes, then its format's version.
+const MAGIC: &[u8; 16] = b"sparks-meanings\n";
+const VERSION: u32 = 1;
+/// A record of the copy: a section's id (i64, little-endian), then its vector's bytes.
+const RECORD: usize = 8 + BYTES;
+/// Records read at a time.
+const BATCH: usize = 4096;
+
+/// The copy's header for `token`: the magic, the version, the token's length and bytes.
+fn header(token: &str) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(MAGIC.len() + 8 + token.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&VERSION.to_le_bytes());
+    bytes.extend_from_slice(&(token.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(token.as_bytes());
+    bytes
+}
+
+/// Each file's closest section, from sections given in id order.
+struct Closest<'k> {
+    query: &'k Vector,
+    keep: &'k (dyn Fn(i64) -> bool + Sync),
+    best: Option<Near>,
+    found: Vec<Near>,
+}
+
+impl<'k> Closest<'k> {
+    fn new(query: &'k Vector, keep: &'k (dyn Fn(i64) -> bool + Sync)) -> Closest<'k> {
+        Closest {
+            query,
+            keep,
+            best: None,
+            found: Vec::new(),
+        }
+    }
+
+    /// The section with this id and vector bytes (bytes that are no vector are no meaning).
+    fn section(&mut self, id: i64, bytes: &[u8]) {
+        let Some(s) = similarity_to_bytes(self.query, bytes) else {
+            return;
+        };
+        let (file, section) = section_of(id);
+        match &mut self.best {
+            Some(b) if b.file == file => {
+                if s > b.similarity {
+                    (b.section, b.similarity) = (section, s);
+                }
+            }
+            _ => {
+                self.settle();
+                self.best = Some(Near {
+                    file,
+                    section,
+                    similarity: s,
+                });
+            }
+        }
+    }
+
+    fn settle(&mut self) {
+        if let Some(n) = self.best.take().filter(|n| (self.keep)(n.file)) {
+            self.found.push(n);
+        }
+    }
+
+    fn finish(mut self) -> Vec<Near> {
+        self.settle();
+        self.found
+    }
+}
+
+/// Where the copy of `meanings` is, and the label it must bear to be read: what a thread
+/// beside the manifest's own needs to read it ([`MeaningsCopy::similarities`]).
+#[derive(Debug, Clone)]
+pub struct MeaningsCopy {
+    path: PathBuf,
+    token: String,
+}
+
+impl MeaningsCopy {
+    /// [`Manifest::similarities`] read from the copy alone: `None` when there is no copy, or
+    /// it bears another label, or is torn (the manifest's table is then to be read).
+    pub fn similarities(
+        &self,
+        query: &Vector,
+        keep: &(dyn Fn(i64) -> bool + Sync),
+    ) -> Option<Vec<Near>> {
+        use std::io::Read;
+        if self.token.is_empty() {
+            return None;
+        }
+        let mut file = crate::fsio::open_nofollow(&self.path).ok()?;
+        let expected = header(&self.token);
+        let size = usize::try_from(file.metadata().ok()?.len()).ok()?;
+        let body = size.checked_sub(expected.len())?;
+        let mut found = vec![0_u8; expected.len()];
+        file.read_exact(&mut found).ok()?;
+        if found != expected || !body.is_multiple_of(RECORD) {
+            return None;
+        }
+        let mut closest = Closest::new(query, keep);
+        let mut buffer = vec![0_u8; BATCH * RECORD];
+        let mut left = body;
+        while left > 0 {
+            let batch = &mut buffer[..left.min(BATCH * RECORD)];
+            file.read_exact(batch).ok()?;
+            for r in batch.chunks_exact(RECORD) {
+                let (id, vector) = r.split_first_chunk::<8>()?;
+                closest.section(i64::from_le_bytes(*id), vector);
+            }
+            left -= batch.len();
+        }
+        Some(closest.finish())
+    }
+}
+
 impl Manifest {
     /// Every page's (when `scope` holds the wiki) similarity to `query` by its closest section,
-    /// among those `keep` accepts, by rowid. Reads every vector once; memory grows with the
-    /// pages, not the sections.
+    /// among those `keep` accepts, by rowid. Reads every vector once, from the copy beside the
+    /// manifest when it is current, else from the table (and writes the copy again, where the
+    /// vault can be written: a failed write only leaves the next search to read the table
+    /// too). Memory grows with the pages, not the sections.
     pub fn similarities(
         &self,
         query: &Vector,
         scope: Scope,
-        keep: &dyn Fn(i64) -> bool,
+        keep: &(dyn Fn(i64) -> bool + Sync),
     ) -> Result<Vec<Near>> {
-        let mut found: Vec<Near> = Vec::new();
         // Raw files have no meanings: they are found by their words.
         if scope == Scope::Raw {
-            return Ok(found);
+            return Ok(Vec::new());
+        }
+        let copy = self.meanings_copy()?;
+        if let Some(near) = copy.similarities(query, keep) {
+            return Ok(near);
         }
         let mut stmt = self
             .conn
             .prepare_cached("SELECT id, vec FROM meanings ORDER BY id")
             .at(&self.path)?;
         let mut rows = stmt.query([]).at(&self.path)?;
-        let mut best: Option<Near> = None;
-        let settle = |near: Option<Near>, found: &mut Vec<Near>| {
-            if let Some(n) = near.filter(|n| keep(n.file)) {
-                found.push(n);
-            }
-        };
+        let mut bytes = header(&copy.token);
+        let mut closest = Closest::new(query, keep);
         while let Some(r) = rows.next().at(&self.path)? {
             let id: i64 = r.get(0).at(&self.path)?;
-            let bytes = r.get_ref(1).at(&self.path)?;
-            // A blob that is no vector (never written by a scan) is no meaning.
-            let Ok(v) = bytes
-                .as_blob()
-                .map_err(drop)
-                .and_then(|b| Vector::from_bytes(b).map_err(drop))
-            else {
-                continue;
-            };
-            let (file, section) = section_of(id);
-            let s = similarity(query, &v);
-            match &mut best {
-                Some(b) if b.file == file => {
-                    if s > b.similarity {
-                        (b.section, b.similarity) = (section, s);
-                    }
-                }
-                _ => {
-                    settle(best.take(), &mut found);
-                    best = Some(Near {
-                        file,
-                        section,
-                        similarity: s,
-                    });
-                }
+            if let Ok(blob) = r.get_ref(1).at(&self.path)?.as_blob()
+                && blob.len() == BYTES
+            {
+                closest.section(id, blob);
+                bytes.extend_from_slice(&id.to_le_bytes());
+                bytes.extend_from_slice(blob);
             }
         }
-        settle(best, &mut found);
-        Ok(found)
+        if !copy.token.is_empty() && !self.is_read_only() {
+            let _ = crate::fsio::write_atomic(&copy.path, &bytes);
+        }
+        Ok(closest.finish())
+    }
+
+    /// The copy of `meanings` beside the manifest and the label it must bear. The token is read
+    /// before any row: a scan that commits between the two makes a copy's label older than its
+    /// rows, and the next reader rebuilds it; never the reverse.
+    pub fn meanings_copy(&self) -> Result<MeaningsCopy> {
+        let mut name = self.path.clone().into_os_string();
+        name.push("-meanings");
+        Ok(MeaningsCopy {
+            path: PathBuf::from(name),
+            token: self.meta(MEANINGS_TOKEN)?.unwrap_or_default(),
+        })
     }
 }

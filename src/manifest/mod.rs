@@ -6,6 +6,7 @@ pub mod catalog;
 mod extracts;
 mod files;
 mod finalize;
+mod fts5;
 mod graph;
 mod health;
 mod history;
@@ -38,7 +39,7 @@ pub use imported::Imported;
 pub use ingests::{BatchEntry, IngestRow, Mirrored, NewEntry, Opened};
 pub use journal::LegacyJournal;
 pub use links::{Resolution, Resolver};
-pub use meaning::Near;
+pub use meaning::{MeaningsCopy, Near};
 pub use provenance::{PageAction, PageChange, Snapshot};
 pub use query::{Collision, PageFilter, PageRow};
 pub use recent::{RawFile, UpdatedPage};
@@ -72,6 +73,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0015_conflict_markers.sql"),
     include_str!("../../migrations/0016_ranked_search.sql"),
     include_str!("../../migrations/0017_meanings.sql"),
+    include_str!("../../migrations/0018_meanings_mirror.sql"),
 ];
 
 /// The schema version this binary writes.
@@ -88,6 +90,9 @@ const CACHE_KIB: i64 = 16 * 1024;
 pub struct Manifest {
     conn: Connection,
     path: PathBuf,
+    /// Whether the ranking functions of [`fts5`] are registered on `conn` (at its first
+    /// search).
+    fts5: std::cell::OnceCell<()>,
 }
 
 /// What a reader counted on one connection, kept beside it (not in it) until the manifest
@@ -344,6 +349,7 @@ impl Manifest {
         let mut m = Manifest {
             conn,
             path: path.to_path_buf(),
+            fts5: std::cell::OnceCell::new(),
         };
         m.configure().at(path)?;
         m.migrate()?;
@@ -411,6 +417,7 @@ impl Manifest {
         let m = Manifest {
             conn,
             path: path.to_path_buf(),
+            fts5: std::cell::OnceCell::new(),
         };
         let found = m.schema_version()?;
         if found > SCHEMA_VERSION {
@@ -436,6 +443,15 @@ impl Manifest {
     /// Whether the manifest was opened read-only (a vault nobody may write to).
     pub fn is_read_only(&self) -> bool {
         self.conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false)
+    }
+
+    /// Register the ranking functions of [`fts5`] on this connection, once.
+    fn register_fts5(&self) -> Result<()> {
+        if self.fts5.get().is_none() {
+            fts5::register(&self.conn).at(&self.path)?;
+            let _ = self.fts5.set(());
+        }
+        Ok(())
     }
 
     fn configure(&self) -> rusqlite::Result<()> {

@@ -5,7 +5,7 @@
 //! [`crate::search`]'s job; this module only asks the indexes.
 
 use super::scan_tx::{PIECE_BITS, file_rowid, search_table};
-use super::{At, Manifest, Result};
+use super::{At, Manifest, Result, fts5};
 use rusqlite::OptionalExtension;
 use std::collections::{BTreeMap, HashSet};
 
@@ -57,8 +57,9 @@ impl std::str::FromStr for Scope {
 }
 
 /// The weight of a match in each field of a search table (`title, aliases, tags, headings,
-/// body`), as FTS5's `bm25()` takes them: a word in the title counts as this many in the body.
-/// A match in the title or an alias is a strong boost, not a tier above every body match.
+/// body`), as FTS5's `bm25()` takes them: a word in the title counts as this many in the body
+/// ([`fts5::WEIGHTS`]). A match in the title or an alias is a strong boost, not a tier above
+/// every body match.
 const WEIGHTS: &str = "10.0, 8.0, 5.0, 3.0, 1.0";
 
 /// Matching files, by rowid ascending, with their scores (lower is better, as FTS5's bm25). A
@@ -108,15 +109,9 @@ impl Manifest {
         each: &mut dyn FnMut((i64, f64)),
     ) -> Result<()> {
         for table in scope.tables() {
-            let sql = format!(
-                "SELECT rowid, bm25({table}, {WEIGHTS}) FROM {table} WHERE {table} MATCH ?1"
-            );
-            let mut stmt = self.conn.prepare_cached(&sql).at(&self.path)?;
-            let mut rows = stmt.query([expr]).at(&self.path)?;
             // Only long files have later pieces: this holds few.
             let mut later: BTreeMap<i64, f64> = BTreeMap::new();
-            while let Some(r) = rows.next().at(&self.path)? {
-                let (row, score): (i64, f64) = (r.get(0).at(&self.path)?, r.get(1).at(&self.path)?);
+            for (row, score) in self.scored(table, expr)? {
                 if row < 0 {
                     let best = later.entry(file_rowid(row)).or_insert(score);
                     *best = best.min(score);
@@ -130,6 +125,68 @@ impl Manifest {
             }
         }
         Ok(())
+    }
+
+    /// Every row of `table` (a file, or a later piece of a long one) that matches `expr`, by
+    /// rowid, with FTS5's `bm25()` score. A one-phrase expression (a word, a phrase, a prefix:
+    /// nearly every search) is scored from each row's weighted count of the phrase and its
+    /// length, read in one statement ([`fts5`]); others by `bm25()` itself.
+    fn scored(&self, table: &str, expr: &str) -> Result<Scores> {
+        self.register_fts5()?;
+        let (freq, rows, tokens) = (fts5::FREQ, fts5::ROWS, fts5::TOKENS);
+        // CROSS JOIN keeps the word index outside: its matches in rowid order, each row's
+        // length looked up beside it.
+        let sql = format!(
+            "SELECT s.rowid, {freq}({table}), d.sz FROM {table} s
+             CROSS JOIN {table}_docsize d ON d.id = s.rowid WHERE {table} MATCH ?1"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql).at(&self.path)?;
+        let mut found: Vec<(i64, f64, u64)> = Vec::new();
+        let mut q = stmt.query([expr]).at(&self.path)?;
+        while let Some(r) = q.next().at(&self.path)? {
+            let Some(f) = r.get::<_, Option<f64>>(1).at(&self.path)? else {
+                return self.scored_by_fts5(table, expr);
+            };
+            let length = r
+                .get_ref(2)
+                .at(&self.path)?
+                .as_blob()
+                .map_or(0, fts5::length);
+            found.push((r.get(0).at(&self.path)?, f, length));
+        }
+        if found.is_empty() {
+            return Ok(Scores::new());
+        }
+        let totals = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {rows}({table}), {tokens}({table}) FROM {table} WHERE {table} MATCH ?1
+                 LIMIT 1"
+            ))
+            .and_then(|mut s| {
+                s.query_row([expr], |r| {
+                    Ok(fts5::Totals {
+                        rows: r.get::<_, i64>(0)? as f64,
+                        tokens: r.get::<_, i64>(1)? as f64,
+                    })
+                })
+            })
+            .at(&self.path)?;
+        let hits = found.len() as f64;
+        Ok(found
+            .into_iter()
+            .map(|(row, f, length)| (row, fts5::bm25(f, length as f64, hits, totals)))
+            .collect())
+    }
+
+    /// [`Manifest::scored`] by FTS5's `bm25()`.
+    fn scored_by_fts5(&self, table: &str, expr: &str) -> Result<Scores> {
+        let sql =
+            format!("SELECT rowid, bm25({table}, {WEIGHTS}) FROM {table} WHERE {table} MATCH ?1");
+        let mut stmt = self.conn.prepare_cached(&sql).at(&self.path)?;
+        stmt.query_map([expr], |r| Ok((r.get(0)?, r.get(1)?)))
+            .and_then(Iterator::collect)
+            .at(&self.path)
     }
 
     /// The pieces of the long file at `path` that match an FTS5 expression, by number (0 the
@@ -236,5 +293,100 @@ mod tests {
             "Wiki".parse::<Scope>(),
             Err("\"Wiki\" is not one of wiki, raw, all".into())
         );
+    }
+
+    /// Rows of every shape: fields weighted differently, a long file's later pieces (negative
+    /// rowids), a deleted row, lengths far from the mean.
+    fn indexed() -> (tempfile::TempDir, Manifest) {
+        let dir = tempfile::tempdir().unwrap();
+        let m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
+        let rows: [(i64, [&str; 5]); 8] = [
+            (
+                1,
+                ["Cache invalidation", "", "cache", "", "We cache pages."],
+            ),
+            (
+                2,
+                [
+                    "Rust",
+                    "caching",
+                    "",
+                    "Cache",
+                    "cache cache cache invalidation",
+                ],
+            ),
+            (
+                3,
+                ["Gardens", "", "", "", "Nothing here but soil and caches."],
+            ),
+            (4, ["漢字の本", "", "", "", "漢字 and kanji, cached"]),
+            (5, ["Long", "", "", "", &"filler words ".repeat(400)]),
+            (
+                -(5 << 20) - 1,
+                ["", "", "", "", "the cache again, later in the file"],
+            ),
+            (6, ["Deleted", "", "", "", "cache"]),
+            (7, ["Short", "", "", "", "invalidation"]),
+        ];
+        for (rowid, [title, aliases, tags, headings, body]) in rows {
+            m.conn
+                .execute(
+                    "INSERT INTO search_wiki (rowid, title, aliases, tags, headings, body)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    rusqlite::params![rowid, title, aliases, tags, headings, body],
+                )
+                .unwrap();
+        }
+        m.conn
+            .execute("DELETE FROM search_wiki WHERE rowid = 6", [])
+            .unwrap();
+        (dir, m)
+    }
+
+    #[test]
+    fn a_phrase_is_scored_to_the_bit_as_bm25_scores_it() {
+        let (_dir, m) = indexed();
+        let one_phrase = [
+            "\"cache\"",
+            "\"cache invalidation\"",
+            "\"cach\"*",
+            "\"漢字\"",
+            "\"soil\"",
+        ];
+        for expr in one_phrase {
+            // The fast path is taken (a NULL would send it to bm25()).
+            m.register_fts5().unwrap();
+            let freq: Option<f64> = m
+                .conn
+                .query_row(
+                    "SELECT phrase_freq(search_wiki) FROM search_wiki WHERE search_wiki MATCH ?1
+                     LIMIT 1",
+                    [expr],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert!(freq.is_some_and(|f| f >= 1.0), "{expr}: {freq:?}");
+            let fast = m.scored("search_wiki", expr).unwrap();
+            assert!(!fast.is_empty(), "{expr}");
+            assert_eq!(
+                fast,
+                m.scored_by_fts5("search_wiki", expr).unwrap(),
+                "{expr}"
+            );
+        }
+        // Every stem's row but the deleted one; the title and the tag outweigh the alias, the
+        // heading and three words of the body.
+        let mut cache = m.scored("search_wiki", "\"cache\"").unwrap();
+        let rows: Vec<i64> = cache.iter().map(|c| c.0).collect();
+        assert_eq!(rows, [-(5 << 20) - 1, 1, 2, 3, 4]);
+        cache.sort_by(|a, b| a.1.total_cmp(&b.1));
+        assert_eq!((cache[0].0, cache[1].0), (1, 2));
+        // More than one phrase: bm25() itself.
+        let two = "(\"cache\" \"invalidation\")";
+        assert_eq!(
+            m.scored("search_wiki", two).unwrap(),
+            m.scored_by_fts5("search_wiki", two).unwrap()
+        );
+        assert_eq!(m.scored("search_wiki", "\"absent\"").unwrap(), []);
     }
 }

@@ -9,6 +9,7 @@
 
 use super::SearchError;
 use super::query::Query;
+use super::rank::Filter;
 use crate::embed::{self, Vector};
 use crate::manifest::{Manifest, Scope, Scores};
 
@@ -110,7 +111,7 @@ pub(super) fn semantic(
     manifest: &Manifest,
     scope: Scope,
     q: &Query,
-    keep: &dyn Fn(i64) -> bool,
+    keep: &(dyn Fn(i64) -> bool + Sync),
 ) -> Result<Found, SearchError> {
     let Some(v) = embed::embed(&q.text()) else {
         return Ok(Found::default());
@@ -128,24 +129,47 @@ pub(super) fn semantic(
     })
 }
 
-/// The words' matches `words` (by rowid, bm25) fused with the files near the query in meaning.
+/// The words' matches (by rowid, bm25), from `words`, fused with the files near the query in
+/// meaning that `allows` accepts and the words' `Filter` lets through. The two are found at the
+/// same time: the meanings are read from their copy on a second thread while `words` asks the
+/// word index on this one (the copy's file alone, no SQLite: nothing is shared but the cores).
 pub(super) fn hybrid(
     manifest: &Manifest,
     scope: Scope,
     q: &Query,
-    words: Scores,
-    keep: &dyn Fn(i64) -> bool,
+    allows: &(dyn Fn(i64) -> bool + Sync),
+    words: impl FnOnce() -> Result<(Scores, Filter), SearchError>,
 ) -> Result<Found, SearchError> {
     let Some(v) = embed::embed(&q.text()) else {
+        let (mut words, _) = words()?;
+        words.retain(|&(id, _)| allows(id));
         return Ok(Found {
             total: words.len(),
             scores: words,
             ..Found::default()
         });
     };
-    // Every page's similarity, so that a match by words is scored by its meaning too; both
-    // lists by rowid, joined in one pass.
-    let near = manifest.similarities(&v, scope, keep)?;
+    let copy = match scope {
+        Scope::Raw => None,
+        _ => Some(manifest.meanings_copy()?),
+    };
+    let (found, from_copy) = std::thread::scope(|s| {
+        let near = copy
+            .as_ref()
+            .map(|c| s.spawn(|| c.similarities(&v, allows)));
+        let found = words();
+        let near = near.and_then(|n| n.join().ok().flatten());
+        (found, near)
+    });
+    let (mut words, filter) = found?;
+    words.retain(|&(id, _)| allows(id));
+    let keep = |id: i64| allows(id) && filter.allows(id);
+    let mut near = match from_copy {
+        Some(near) => near,
+        // No current copy: the table, on this thread (which writes the copy again).
+        None => manifest.similarities(&v, scope, &keep)?,
+    };
+    near.retain(|n| filter.allows(n.file));
     let best_words = words.iter().map(|w| -w.1).fold(0.0_f64, f64::max);
     let best_meaning = near.iter().map(|n| n.similarity).fold(FLOOR, f32::max);
     let word_share = |bm25: f64| match best_words > 0.0 {

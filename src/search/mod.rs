@@ -222,12 +222,9 @@ pub fn rank(manifest: &Manifest, req: &Request) -> Result<Ranked, SearchError> {
             let keep = |id: i64| allows(id) && filter.as_ref().is_none_or(|f| f.allows(id));
             semantic(manifest, req.scope, &q, &keep)?
         }
-        Mode::Hybrid => {
-            let (mut scores, filter) = lexical(manifest, req.scope, &q, &mut terms)?;
-            scores.retain(|&(id, _)| allows(id));
-            let keep = |id: i64| allows(id) && filter.allows(id);
-            hybrid(manifest, req.scope, &q, scores, &keep)?
-        }
+        Mode::Hybrid => hybrid(manifest, req.scope, &q, &allows, || {
+            lexical(manifest, req.scope, &q, &mut terms)
+        })?,
     };
     let Found {
         total,

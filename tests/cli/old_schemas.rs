@@ -3,18 +3,19 @@
 
 use crate::harness::{TestVault, db};
 
-/// Put a manifest back into schema 16's shape (migration 17 undone): no meanings. (Migration
-/// 16, the word index made anew, can run twice: it is left.)
+/// Put a manifest back into schema 16's shape (migrations 18 and 17 undone): no meanings, no
+/// token for their copy. (Migration 16, the word index made anew, can run twice: it is left.)
 pub fn undo_schema_17(v: &TestVault) {
     db(v)
         .execute_batch(
             "DROP TABLE meanings;
+             DELETE FROM meta WHERE key = 'meanings_token';
              PRAGMA user_version = 16;",
         )
         .unwrap();
 }
 
-/// Put a manifest back into schema 14's shape (migrations 17 and 15 undone): no note of which
+/// Put a manifest back into schema 14's shape (migrations 18, 17 and 15 undone): no note of which
 /// files hold conflict markers, no index of the conflict copies. (Migrations 14, the ingests
 /// brought in from git, and 16 can run twice: they are left.)
 pub fn undo_schema_15(v: &TestVault) {

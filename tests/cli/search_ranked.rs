@@ -161,6 +161,62 @@ fn scan_embeds_only_what_changed_and_forgets_what_went() {
     );
 }
 
+/// The file's inode: a file replaced (written atomically) has another.
+#[cfg(unix)]
+fn inode(path: &std::path::Path) -> u64 {
+    std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(path).unwrap())
+}
+
+/// The copy of the meanings a search keeps beside the manifest (`sparks.db-meanings`) is read
+/// only while it bears the manifest's token: one of an older state, or torn, is rebuilt, by
+/// the default mode (which reads it on a second thread) as by `--mode semantic`.
+#[test]
+fn a_copy_of_the_meanings_from_before_a_change_is_never_read() {
+    let v = TestVault::new();
+    v.page(
+        "wiki/concepts/Omelette.md",
+        "Omelette",
+        "The recipe needs two eggs and butter.",
+    );
+    v.run(&["scan"]).ok();
+    // No word of it is in the page that answers it: only its meaning finds that page.
+    let question = "keep the files identical on laptop and phone";
+    let sync = "wiki/concepts/Device Sync.md";
+    assert!(hits(&v, &["--mode", "semantic", question]).is_empty());
+    let copy = v.path("sparks.db-meanings");
+    let before = std::fs::read(&copy).expect("the search kept a copy");
+    v.page(
+        "wiki/concepts/Device Sync.md",
+        "Device Sync",
+        "Synchronise my notebook across computers with git.",
+    );
+    v.run(&["scan"]).ok();
+    for mode in ["hybrid", "semantic"] {
+        // The copy from before the page was written, put back: its label is not the token.
+        std::fs::write(&copy, &before).unwrap();
+        assert_eq!(hits(&v, &["--mode", mode, question]), [sync], "{mode}");
+        assert_ne!(
+            std::fs::read(&copy).unwrap(),
+            before,
+            "{mode}: written again"
+        );
+    }
+    let after = std::fs::read(&copy).unwrap();
+    #[cfg(unix)]
+    let current = inode(&copy);
+    v.run(&["scan"]).ok();
+    assert_eq!(hits(&v, &[question]), [sync], "the current copy is read");
+    #[cfg(unix)]
+    assert_eq!(
+        inode(&copy),
+        current,
+        "not written again: a scan that changed nothing kept it"
+    );
+    std::fs::write(&copy, &after[..after.len() - 7]).unwrap();
+    assert_eq!(hits(&v, &[question]), [sync], "a torn copy is not read");
+    assert_eq!(std::fs::read(&copy).unwrap(), after);
+}
+
 #[test]
 fn a_long_page_shows_the_section_that_matched() {
     let v = TestVault::new();

@@ -13,6 +13,10 @@ pub const MEANING_SECTIONS: usize = 64;
 
 const SECTIONS: i64 = MEANING_SECTIONS as i64;
 
+/// The `meta` key of the token that changes with `meanings` (migration 18): the label of the
+/// table's copy beside the manifest ([`crate::manifest::Manifest::similarities`]).
+pub(in crate::manifest) const MEANINGS_TOKEN: &str = "meanings_token";
+
 /// The id of section `n` of the file with rowid `file`.
 pub(in crate::manifest) fn section_id(file: i64, n: usize) -> i64 {
     file * SECTIONS + n as i64
@@ -29,7 +33,8 @@ impl ScanTx<'_> {
         if !path.starts_with("wiki/") {
             return Ok(());
         }
-        self.tx
+        let gone = self
+            .tx
             .prepare_cached("DELETE FROM meanings WHERE id BETWEEN ?1 AND ?2")
             .and_then(|mut s| {
                 s.execute(params![
@@ -38,6 +43,9 @@ impl ScanTx<'_> {
                 ])
             })
             .at(&self.path)?;
+        if gone > 0 {
+            self.meanings_changed.set(true);
+        }
         Ok(())
     }
 
@@ -47,6 +55,21 @@ impl ScanTx<'_> {
             self.tx
                 .prepare_cached("INSERT INTO meanings (id, vec) VALUES (?1, ?2)")
                 .and_then(|mut s| s.execute(params![section_id(rowid, *n), &v.to_bytes()[..]]))
+                .at(&self.path)?;
+            self.meanings_changed.set(true);
+        }
+        Ok(())
+    }
+
+    /// Draw a new [`MEANINGS_TOKEN`] when this scan wrote or deleted a vector: any copy of the
+    /// table labelled with the old one is out of date.
+    pub(super) fn renew_meanings_token(&self) -> Result<()> {
+        if self.meanings_changed.get() {
+            self.tx
+                .execute(
+                    "UPDATE meta SET value = lower(hex(randomblob(16))) WHERE key = ?1",
+                    [MEANINGS_TOKEN],
+                )
                 .at(&self.path)?;
         }
         Ok(())

@@ -10,7 +10,7 @@ mod pages;
 mod search;
 
 pub use meaning::MEANING_SECTIONS;
-pub(super) use meaning::section_of;
+pub(super) use meaning::{MEANINGS_TOKEN, section_of};
 pub(super) use search::{PIECE_BITS, file_rowid, search_table};
 
 use super::files::Stat;
@@ -80,6 +80,7 @@ impl Manifest {
             path,
             stamp,
             stamped: Cell::new(false),
+            meanings_changed: Cell::new(false),
             search: RefCell::default(),
             progress,
             set_aside: Vec::new(),
@@ -121,6 +122,8 @@ pub struct ScanTx<'a> {
     stamp: i64,
     /// A row was stamped: the generation is recorded at commit.
     stamped: Cell<bool>,
+    /// A vector was written or deleted: `meanings` gets a new token at commit.
+    meanings_changed: Cell<bool>,
     /// Search-index changes not written yet.
     search: RefCell<SearchBatch>,
     /// Who hears how resolution and indexing go.
@@ -340,6 +343,7 @@ impl ScanTx<'_> {
         if self.stamped.get() {
             self.set_meta(GENERATION, &self.stamp.to_string())?;
         }
+        self.renew_meanings_token()?;
         self.tx.commit().at(&self.path)?;
         Ok(Committed {
             removed: self.removed.into_inner(),
