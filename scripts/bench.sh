@@ -208,6 +208,8 @@ for i in "${!sizes[@]}"; do
   # shellcheck disable=SC1091
   . "$vault/.bench-hints"
   export HUB_TITLE
+  # The question of the sentence row: words of the generated pages, in a sentence.
+  SENTENCE="why does $WORD rise when the cache is cold"
 
   # Set-up, not measured: a first scan, the index and collection pages written, a rescan, so
   # that the measured commands see a vault in its steady state.
@@ -257,6 +259,8 @@ for i in "${!sizes[@]}"; do
   measure search_word "search $WORD --no-refresh" list "0 1" "" -- "$sparks" "${nr[@]}" search "$WORD"
   measure search_phrase "search '$PHRASE' --no-refresh" list "0 1" "" -- "$sparks" "${nr[@]}" search "$PHRASE"
   measure search_limit "search $WORD --limit 20 --no-refresh" list "0 1" "" -- "$sparks" "${nr[@]}" search "$WORD" --limit 20
+  # A question, as an agent asks one (issue 51): words and meaning, most of its words common.
+  measure search_sentence "search '$SENTENCE' --limit 20 --no-refresh" list "0 1" "" -- "$sparks" "${nr[@]}" search "$SENTENCE" --limit 20
   measure lint "lint" list "0 1" "" -- "$sparks" "${v[@]}" lint
   measure fmt "fmt --check" list "0 1" "" -- "$sparks" "${v[@]}" fmt --check
   measure index "index --dry-run" list "0 1" "" -- "$sparks" "${v[@]}" index --dry-run
@@ -407,7 +411,7 @@ def n(x):
     return "{:,}".format(int(x))
 
 ORDER = ["cold_scan", "warm_scan", "changed_scan", "status", "query_tag", "query_limit",
-         "query_links", "query_resolve", "search_word", "search_phrase", "search_limit", "lint",
+         "query_links", "query_resolve", "search_word", "search_phrase", "search_limit", "search_sentence", "lint",
          "fmt", "index", "brief", "regen", "prepare", "finalize", "mv", "mcp", "view",
          "view_graph"]
 # Issue 39's additions, beside mv: merge rewrites as many pages, capture appends one entry.
@@ -734,7 +738,7 @@ if len(sizes) > 1:
 
 # A million pages, extrapolated from the two largest vaults of this run.
 LOOKUPS = {"status", "query_tag", "query_limit", "query_links", "query_resolve", "search_word",
-           "search_phrase", "search_limit", "mcp", "view", "view_graph", "capture"}
+           "search_phrase", "search_limit", "search_sentence", "mcp", "view", "view_graph", "capture"}
 if "10000" in sizes and "100000" in sizes:
     w("## A million pages, extrapolated")
     w("")
