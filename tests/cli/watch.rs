@@ -233,7 +233,7 @@ fn a_watcher_starts_says_so_in_status_stops_on_a_signal_and_is_one_per_vault() {
     let text = text.replace(&format!("pid {}", w.pid()), "pid [PID]");
     snapshot!(v, text, @r"
     vault: vault ([VAULT])
-    schema: v17
+    schema: v18
     pages: 0 entities, 1 concept, 0 summaries, 0 syntheses, 3 collections
     inbox: 0 entries pending
     manifest: 6 files tracked, 6 changed since last ingest, 0 deleted
