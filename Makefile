@@ -71,7 +71,11 @@ bench-smoke:
 ## target/eval/results.json). No registry ships the collections: give their raw files once with
 ## EVAL_SOURCES="--source cranfield=DIR --source cisi=DIR --source cacm=DIR --source scifact=DIR".
 ## About a minute and a half per mode after the build; not part of `make test`.
+## `related` is scored on real notes by hiding links (scripts/eval/related.py, about 3 minutes):
+## give a folder of Markdown notes with EVAL_NOTES=DIR (BENCHMARKS.md used `en/` of
+## github.com/obsidianmd/obsidian-help).
 EVAL_SOURCES ?=
+EVAL_NOTES ?=
 eval:
 	$(CARGO) build --release --bin sparks
 	python3 scripts/eval/test_metrics.py
@@ -79,6 +83,11 @@ eval:
 	python3 scripts/eval/test_fetch.py
 	python3 scripts/eval/fetch.py --binary "$(TARGET)/release/sparks" $(EVAL_SOURCES)
 	python3 scripts/eval/run.py --binary "$(TARGET)/release/sparks"
+	@if [ -n "$(EVAL_NOTES)" ]; then \
+		python3 scripts/eval/related.py --binary "$(TARGET)/release/sparks" --notes "$(EVAL_NOTES)"; \
+	else \
+		echo "related: not scored: give EVAL_NOTES=DIR, a folder of Markdown notes (scripts/eval/related.py)"; \
+	fi
 
 ## Fuzz every target in fuzz/ for FUZZ_SECONDS each (default 600), one after the other, on the
 ## nightly toolchain; installs cargo-fuzz if missing. Seeds come from fuzz/corpus/<target>

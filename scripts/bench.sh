@@ -261,6 +261,7 @@ for i in "${!sizes[@]}"; do
   measure search_limit "search $WORD --limit 20 --no-refresh" list "0 1" "" -- "$sparks" "${nr[@]}" search "$WORD" --limit 20
   # A question, as an agent asks one (issue 51): words and meaning, most of its words common.
   measure search_sentence "search '$SENTENCE' --limit 20 --no-refresh" list "0 1" "" -- "$sparks" "${nr[@]}" search "$SENTENCE" --limit 20
+  measure related "related (hub page) --no-refresh" list 0 "" -- "$sparks" "${nr[@]}" related "$HUB_TITLE"
   measure lint "lint" list "0 1" "" -- "$sparks" "${v[@]}" lint
   measure fmt "fmt --check" list "0 1" "" -- "$sparks" "${v[@]}" fmt --check
   measure index "index --dry-run" list "0 1" "" -- "$sparks" "${v[@]}" index --dry-run
@@ -310,6 +311,8 @@ EOF
   fi
   measure changed_scan "scan (1% of pages edited)" list 0 change -- "$sparks" "${v[@]}" scan
   measure prepare "ingest --prepare --limit $ingest_limit" list 0 ingest -- "$sparks" "${v[@]}" ingest --prepare --limit "$ingest_limit"
+  # An agent's batch (the default batch_size), each entry told where it may belong (issue 52).
+  measure prepare_15 "ingest --prepare --limit 15" list 0 ingest -- "$sparks" "${v[@]}" ingest --prepare --limit 15
   measure finalize "ingest --finalize ($finalize_batch entries, $finalize_pages pages)" list 0 finalize -- "$sparks" "${v[@]}" ingest --finalize -m bench
   bash "$helper" ingest "$vault" "$snap" || true
   if has mv; then
@@ -411,8 +414,8 @@ def n(x):
     return "{:,}".format(int(x))
 
 ORDER = ["cold_scan", "warm_scan", "changed_scan", "status", "query_tag", "query_limit",
-         "query_links", "query_resolve", "search_word", "search_phrase", "search_limit", "search_sentence", "lint",
-         "fmt", "index", "brief", "regen", "prepare", "finalize", "mv", "mcp", "view",
+         "query_links", "query_resolve", "search_word", "search_phrase", "search_limit", "search_sentence", "related", "lint",
+         "fmt", "index", "brief", "regen", "prepare", "prepare_15", "finalize", "mv", "mcp", "view",
          "view_graph"]
 # Issue 39's additions, beside mv: merge rewrites as many pages, capture appends one entry.
 ORDER.insert(ORDER.index("mv") + 1, "merge")
@@ -533,7 +536,8 @@ per_size("scan after 1% of pages changed ≤ 2× a warm scan + the read floor of
          sizes, ratio("changed_scan", "warm_scan", 2, one_percent_read), at_big)
 for id, limit, label in [("status", 0.020, "status"), ("query_resolve", 0.020, "query --resolve"),
                          ("query_limit", 0.020, "query --tag --limit 50"),
-                         ("search_limit", 0.050, "search --limit 20")]:
+                         ("search_limit", 0.050, "search --limit 20"),
+                         ("related", 0.030, "related (the hub page)")]:
     per_size("%s ≤ %d ms" % (label, limit * 1000), [big] if big else [], absolute(id, limit))
 # The viewer's graph (issues 38, 39).
 per_size("viewer: the hub page with its neighbourhood ≤ 20 ms, at 10,000 and 100,000 pages",
@@ -738,7 +742,7 @@ if len(sizes) > 1:
 
 # A million pages, extrapolated from the two largest vaults of this run.
 LOOKUPS = {"status", "query_tag", "query_limit", "query_links", "query_resolve", "search_word",
-           "search_phrase", "search_limit", "search_sentence", "mcp", "view", "view_graph", "capture"}
+           "search_phrase", "search_limit", "search_sentence", "related", "mcp", "view", "view_graph", "capture"}
 if "10000" in sizes and "100000" in sizes:
     w("## A million pages, extrapolated")
     w("")

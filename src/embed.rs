@@ -133,18 +133,57 @@ pub fn similarity(a: &Vector, b: &Vector) -> f32 {
 /// [`similarity`] of `a` and the vector whose [`Vector::to_bytes`] are `bytes`, read in place:
 /// `None` when the bytes are no vector (see [`Vector::from_bytes`]).
 pub fn similarity_to_bytes(a: &Vector, bytes: &[u8]) -> Option<f32> {
+    let (scale, q) = in_place(bytes)?;
+    Some(similarity_to(a, scale, q))
+}
+
+/// The scale and components of the vector whose [`Vector::to_bytes`] are `bytes`, read in
+/// place: `None` when the bytes are no vector (see [`Vector::from_bytes`]).
+pub fn in_place(bytes: &[u8]) -> Option<(f32, &[u8; DIM])> {
     let (scale, rest) = bytes.split_first_chunk::<4>()?;
     let q: &[u8; DIM] = rest.try_into().ok()?;
     let scale = f32::from_le_bytes(*scale);
-    if !(scale.is_finite() && scale >= 0.0) {
-        return None;
+    (scale.is_finite() && scale >= 0.0).then_some((scale, q))
+}
+
+/// A vector's components widened to 16 bits, and its scale: a query compared with many vectors
+/// read [`in_place`] ([`Widened::similarity_to`]), the widening done once.
+#[derive(Debug, Clone)]
+pub struct Widened {
+    scale: f32,
+    q: [i16; DIM],
+}
+
+impl Widened {
+    /// `v`, widened.
+    pub fn of(v: &Vector) -> Widened {
+        Widened {
+            scale: v.scale,
+            q: v.q.map(i16::from),
+        }
     }
+
+    /// [`similarity`] of this vector and one read [`in_place`]: the same number as
+    /// [`similarity_to`].
+    pub fn similarity_to(&self, scale: f32, q: &[u8; DIM]) -> f32 {
+        let dot: i32 = self
+            .q
+            .iter()
+            .zip(q)
+            .map(|(x, y)| i32::from(*x) * i32::from(i16::from(y.cast_signed())))
+            .sum();
+        (dot as f32 * self.scale * scale).clamp(-1.0, 1.0)
+    }
+}
+
+/// [`similarity`] of `a` and a vector read [`in_place`].
+pub fn similarity_to(a: &Vector, scale: f32, q: &[u8; DIM]) -> f32 {
     let dot: i32 =
         a.q.iter()
             .zip(q)
             .map(|(x, y)| i32::from(*x) * i32::from(y.cast_signed()))
             .sum();
-    Some((dot as f32 * a.scale * scale).clamp(-1.0, 1.0))
+    (dot as f32 * a.scale * scale).clamp(-1.0, 1.0)
 }
 
 /// The model: its tokenizer and its matrix.

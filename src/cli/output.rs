@@ -190,6 +190,13 @@ const OWN_SGR: [&str; 6] = [
     "\x1b[0m",
 ];
 
+/// A page's path, painted as a label, and its title in brackets when it has one: how a list of
+/// pages names each.
+pub fn page_label(path: &str, title: Option<&str>) -> String {
+    let title = title.map(|t| format!(" ({t})")).unwrap_or_default();
+    format!("{}{title}", paint(Style::Label, path))
+}
+
 /// `text` in `style` when stdout is coloured (`--color always`, or auto on a terminal), else
 /// as it is; control characters in `text` made visible either way.
 pub fn paint(style: Style, text: &str) -> String {

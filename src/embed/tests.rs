@@ -470,3 +470,24 @@ fn a_bad_matrix_says_what_is_wrong() {
         Some(MatrixError::Short("weights"))
     );
 }
+
+#[test]
+fn a_widened_query_scores_as_the_vector_does() {
+    let texts = [
+        "keep files the same on two computers",
+        "two eggs and butter",
+        "compost",
+    ];
+    let vectors: Vec<Vector> = texts.iter().filter_map(|t| embed(t)).collect();
+    assert_eq!(vectors.len(), 3);
+    for a in &vectors {
+        let wide = Widened::of(a);
+        for b in &vectors {
+            let bytes = b.to_bytes();
+            let (scale, q) = in_place(&bytes).unwrap();
+            assert_eq!(wide.similarity_to(scale, q), similarity(a, b));
+            assert_eq!(similarity_to_bytes(a, &bytes), Some(similarity(a, b)));
+        }
+    }
+    assert_eq!(in_place(&[0_u8; 3]), None, "too short");
+}

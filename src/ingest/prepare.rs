@@ -90,8 +90,10 @@ pub fn prepare(
                     content: e.content.clone(),
                     hash: e.hash.clone(),
                     hints: Hints::of(&e.content),
+                    related: Vec::new(),
                 })
-                .collect();
+                .collect::<Vec<_>>();
+            let items = with_related(manifest, items)?;
             let mut batch = batch_of(
                 Some(id),
                 items,
@@ -157,6 +159,19 @@ fn large_entries(entries: &[BatchItem]) -> Vec<String> {
         .collect()
 }
 
+/// `items` with the pages each may belong in (`related`), found as the wiki is now.
+fn with_related(
+    manifest: &Manifest,
+    mut items: Vec<BatchItem>,
+) -> Result<Vec<BatchItem>, IngestError> {
+    let texts: Vec<&str> = items.iter().map(|i| i.content.as_str()).collect();
+    let related = crate::search::related::where_each_belongs(manifest, &texts)?;
+    for (item, related) in items.iter_mut().zip(related) {
+        item.related = related;
+    }
+    Ok(items)
+}
+
 fn batch_of(
     id: Option<i64>,
     entries: Vec<BatchItem>,
@@ -195,8 +210,10 @@ pub fn open_batch(
             content: e.content.clone(),
             hash: e.hash.clone(),
             hints: serde_json::from_str(&e.hints).unwrap_or_default(),
+            related: Vec::new(),
         })
         .collect();
+    let items = with_related(manifest, items)?;
     let mut warnings = Vec::new();
     let remaining = match read_inbox(vault)?.map(|b| Inbox::parse(&b, now.today)) {
         Some(Ok(inbox)) => {

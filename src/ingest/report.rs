@@ -46,6 +46,9 @@ pub struct BatchItem {
     pub hash: String,
     /// What the content looks like it holds.
     pub hints: Hints,
+    /// Existing pages where it may belong, the closest first (`[]` when none is close): read
+    /// them before writing a page, and extend or link one rather than repeat it.
+    pub related: Vec<crate::search::related::Belongs>,
 }
 
 /// What prepare did.

@@ -11,7 +11,7 @@
 
 use super::scan_tx::{MEANINGS_TOKEN, section_of};
 use super::{At, Manifest, Result, Scope};
-use crate::embed::{BYTES, Vector, similarity_to_bytes};
+use crate::embed::{BYTES, DIM, Vector, Widened, in_place, similarity_to_bytes};
 use std::path::PathBuf;
 
 /// A file near a query in meaning.
@@ -96,6 +96,84 @@ impl<'k> Closest<'k> {
     }
 }
 
+/// The `k` files closest to a query, at least `floor` similar, by their closest section, from
+/// sections given in id order.
+struct Nearest {
+    query: Widened,
+    k: usize,
+    floor: f32,
+    best: Option<Near>,
+    /// The closest first, at most `k`.
+    top: Vec<Near>,
+}
+
+impl Nearest {
+    fn new(query: &Vector, k: usize, floor: f32) -> Nearest {
+        Nearest {
+            query: Widened::of(query),
+            k,
+            floor,
+            best: None,
+            top: Vec::with_capacity(k + 1),
+        }
+    }
+
+    fn section(
+        &mut self,
+        (file, section): (i64, usize),
+        (scale, q): (f32, &[u8; DIM]),
+        keep: &(dyn Fn(i64) -> bool + Sync),
+    ) {
+        let s = self.query.similarity_to(scale, q);
+        match &mut self.best {
+            Some(b) if b.file == file => {
+                if s > b.similarity {
+                    (b.section, b.similarity) = (section, s);
+                }
+            }
+            _ => {
+                self.settle(keep);
+                self.best = Some(Near {
+                    file,
+                    section,
+                    similarity: s,
+                });
+            }
+        }
+    }
+
+    /// Hand the section with this id and vector bytes to each of `each`.
+    fn feed(each: &mut [Nearest], id: i64, bytes: &[u8], keep: &(dyn Fn(i64) -> bool + Sync)) {
+        if let Some(v) = in_place(bytes) {
+            let at = section_of(id);
+            for n in each {
+                n.section(at, v, keep);
+            }
+        }
+    }
+
+    fn settle(&mut self, keep: &(dyn Fn(i64) -> bool + Sync)) {
+        let Some(n) = self.best.take() else {
+            return;
+        };
+        let last = self.top.last().map_or(f32::MIN, |l| l.similarity);
+        if n.similarity < self.floor || (self.top.len() == self.k && n.similarity <= last) {
+            return;
+        }
+        if !keep(n.file) {
+            return;
+        }
+        let at = self.top.partition_point(|t| t.similarity >= n.similarity);
+        self.top.insert(at, n);
+        self.top.truncate(self.k);
+    }
+
+    fn finish(mut self, keep: &(dyn Fn(i64) -> bool + Sync)) -> Vec<Near> {
+        self.settle(keep);
+        self.top
+    }
+}
+
 /// Where the copy of `meanings` is, and the label it must bear to be read: what a thread
 /// beside the manifest's own needs to read it ([`MeaningsCopy::similarities`]).
 #[derive(Debug, Clone)]
@@ -112,6 +190,14 @@ impl MeaningsCopy {
         query: &Vector,
         keep: &(dyn Fn(i64) -> bool + Sync),
     ) -> Option<Vec<Near>> {
+        let mut closest = Closest::new(query, keep);
+        self.each_section(&mut |id, v| closest.section(id, v))?;
+        Some(closest.finish())
+    }
+
+    /// The copy, open past its header, and the length of its records, when it bears the label
+    /// and is whole.
+    fn open_current(&self) -> Option<(std::fs::File, usize)> {
         use std::io::Read;
         if self.token.is_empty() {
             return None;
@@ -122,10 +208,28 @@ impl MeaningsCopy {
         let body = size.checked_sub(expected.len())?;
         let mut found = vec![0_u8; expected.len()];
         file.read_exact(&mut found).ok()?;
-        if found != expected || !body.is_multiple_of(RECORD) {
-            return None;
-        }
-        let mut closest = Closest::new(query, keep);
+        (found == expected && body.is_multiple_of(RECORD)).then_some((file, body))
+    }
+
+    /// [`Manifest::nearest_each`] from the copy alone: `None` when it is not current.
+    fn nearest_each(
+        &self,
+        queries: &[Vector],
+        k: usize,
+        floor: f32,
+        keep: &(dyn Fn(i64) -> bool + Sync),
+    ) -> Option<Vec<Vec<Near>>> {
+        let mut each: Vec<Nearest> = queries.iter().map(|q| Nearest::new(q, k, floor)).collect();
+        self.each_section(&mut |id, v| Nearest::feed(&mut each, id, v, keep))?;
+        Some(each.into_iter().map(|n| n.finish(keep)).collect())
+    }
+
+    /// Hand every section's id and vector bytes to `each`, in id order, from the copy: `None`
+    /// (having handed over some, perhaps) when there is no copy, or it bears another label, or
+    /// is torn.
+    fn each_section(&self, each: &mut dyn FnMut(i64, &[u8])) -> Option<()> {
+        use std::io::Read;
+        let (mut file, body) = self.open_current()?;
         let mut buffer = vec![0_u8; BATCH * RECORD];
         let mut left = body;
         while left > 0 {
@@ -133,20 +237,18 @@ impl MeaningsCopy {
             file.read_exact(batch).ok()?;
             for r in batch.chunks_exact(RECORD) {
                 let (id, vector) = r.split_first_chunk::<8>()?;
-                closest.section(i64::from_le_bytes(*id), vector);
+                each(i64::from_le_bytes(*id), vector);
             }
             left -= batch.len();
         }
-        Some(closest.finish())
+        Some(())
     }
 }
 
 impl Manifest {
     /// Every page's (when `scope` holds the wiki) similarity to `query` by its closest section,
-    /// among those `keep` accepts, by rowid. Reads every vector once, from the copy beside the
-    /// manifest when it is current, else from the table (and writes the copy again, where the
-    /// vault can be written: a failed write only leaves the next search to read the table
-    /// too). Memory grows with the pages, not the sections.
+    /// among those `keep` accepts, by rowid. Reads every vector once ([`Manifest::each_section`]).
+    /// Memory grows with the pages, not the sections.
     pub fn similarities(
         &self,
         query: &Vector,
@@ -157,9 +259,68 @@ impl Manifest {
         if scope == Scope::Raw {
             return Ok(Vec::new());
         }
+        let mut closest = Closest::new(query, keep);
+        self.each_section(&mut |id, v| closest.section(id, v))?;
+        Ok(closest.finish())
+    }
+
+    /// For each of `queries`, the `k` pages closest to it by their closest section, at least
+    /// `floor` similar, among those `keep` accepts, the closest first: one pass over the
+    /// vectors for a share of them on each core, from the copy (brought up to date first);
+    /// one pass over the table where the copy cannot be written.
+    pub fn nearest_each(
+        &self,
+        queries: &[Vector],
+        k: usize,
+        floor: f32,
+        keep: &(dyn Fn(i64) -> bool + Sync),
+    ) -> Result<Vec<Vec<Near>>> {
+        if queries.is_empty() {
+            return Ok(Vec::new());
+        }
         let copy = self.meanings_copy()?;
-        if let Some(near) = copy.similarities(query, keep) {
-            return Ok(near);
+        if copy.open_current().is_none() {
+            // Rebuilt from the table; read from it once more where it cannot be written.
+            self.each_section(&mut |_, _| {})?;
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let share = queries.len().div_ceil(cores.min(queries.len()));
+        let found: Vec<Option<Vec<Vec<Near>>>> = std::thread::scope(|s| {
+            let each: Vec<_> = queries
+                .chunks(share)
+                .map(|qs| s.spawn(|| copy.nearest_each(qs, k, floor, keep)))
+                .collect();
+            each.into_iter().map(|h| h.join().ok().flatten()).collect()
+        });
+        if let Some(all) = found.into_iter().collect::<Option<Vec<_>>>() {
+            return Ok(all.into_iter().flatten().collect());
+        }
+        let mut each: Vec<Nearest> = queries.iter().map(|q| Nearest::new(q, k, floor)).collect();
+        self.each_section(&mut |id, v| Nearest::feed(&mut each, id, v, keep))?;
+        Ok(each.into_iter().map(|n| n.finish(keep)).collect())
+    }
+
+    /// Hand every section's id and vector bytes to `each`, in id order: from the copy beside
+    /// the manifest when it is current, else from the table (writing the copy again, where the
+    /// vault can be written: a failed write only leaves the next reader to read the table too).
+    fn each_section(&self, each: &mut dyn FnMut(i64, &[u8])) -> Result<()> {
+        let copy = self.meanings_copy()?;
+        // The copy is checked whole (label, length) before a section is handed over; a read
+        // that fails after that (an I/O error) cannot be taken back, and is an error.
+        let mut handed = false;
+        let read = copy.each_section(&mut |id, v| {
+            handed = true;
+            each(id, v);
+        });
+        match (read, handed) {
+            (Some(()), _) => return Ok(()),
+            (None, true) => {
+                return Err(super::ManifestError::Corrupt {
+                    path: copy.path.clone(),
+                    what: "the copy of the meanings could not be read to its end; delete it".into(),
+                });
+            }
+            (None, false) => {}
         }
         let mut stmt = self
             .conn
@@ -167,13 +328,12 @@ impl Manifest {
             .at(&self.path)?;
         let mut rows = stmt.query([]).at(&self.path)?;
         let mut bytes = header(&copy.token);
-        let mut closest = Closest::new(query, keep);
         while let Some(r) = rows.next().at(&self.path)? {
             let id: i64 = r.get(0).at(&self.path)?;
             if let Ok(blob) = r.get_ref(1).at(&self.path)?.as_blob()
                 && blob.len() == BYTES
             {
-                closest.section(id, blob);
+                each(id, blob);
                 bytes.extend_from_slice(&id.to_le_bytes());
                 bytes.extend_from_slice(blob);
             }
@@ -181,7 +341,7 @@ impl Manifest {
         if !copy.token.is_empty() && !self.is_read_only() {
             let _ = crate::fsio::write_atomic(&copy.path, &bytes);
         }
-        Ok(closest.finish())
+        Ok(())
     }
 
     /// The copy of `meanings` beside the manifest and the label it must bear. The token is read

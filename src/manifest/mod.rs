@@ -21,6 +21,7 @@ mod query;
 mod rebuild;
 mod recent;
 mod refs;
+mod related;
 mod scan_tx;
 mod search;
 mod search_totals;
@@ -43,6 +44,7 @@ pub use meaning::{MeaningsCopy, Near};
 pub use provenance::{PageAction, PageChange, Snapshot};
 pub use query::{Collision, PageFilter, PageRow};
 pub use recent::{RawFile, UpdatedPage};
+pub use related::Neighbour;
 pub use scan_tx::{Content, Dirty, Indexed, MEANING_SECTIONS, ScanTx, Text};
 pub use search::{Hit, Scope, Scores};
 pub use states::{FrontmatterState, IngestStatus, LinkStatus, UnknownState};
@@ -90,8 +92,7 @@ const CACHE_KIB: i64 = 16 * 1024;
 pub struct Manifest {
     conn: Connection,
     path: PathBuf,
-    /// Whether the ranking functions of [`fts5`] are registered on `conn` (at its first
-    /// search).
+    /// Whether [`fts5`]'s ranking functions are registered on `conn` (at its first search).
     fts5: std::cell::OnceCell<()>,
 }
 
@@ -443,15 +444,6 @@ impl Manifest {
     /// Whether the manifest was opened read-only (a vault nobody may write to).
     pub fn is_read_only(&self) -> bool {
         self.conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false)
-    }
-
-    /// Register the ranking functions of [`fts5`] on this connection, once.
-    fn register_fts5(&self) -> Result<()> {
-        if self.fts5.get().is_none() {
-            fts5::register(&self.conn).at(&self.path)?;
-            let _ = self.fts5.set(());
-        }
-        Ok(())
     }
 
     fn configure(&self) -> rusqlite::Result<()> {

@@ -127,6 +127,15 @@ impl Manifest {
         Ok(())
     }
 
+    /// Register the ranking functions of [`fts5`] on this connection, once.
+    pub(super) fn register_fts5(&self) -> Result<()> {
+        if self.fts5.get().is_none() {
+            fts5::register(&self.conn).at(&self.path)?;
+            let _ = self.fts5.set(());
+        }
+        Ok(())
+    }
+
     /// Every row of `table` (a file, or a later piece of a long one) that matches `expr`, by
     /// rowid, with FTS5's `bm25()` score. A one-phrase expression (a word, a phrase, a prefix:
     /// nearly every search) is scored from each row's weighted count of the phrase and its

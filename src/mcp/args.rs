@@ -258,6 +258,21 @@ pub struct SearchArgs {
     pub mode: Option<Mode>,
 }
 
+/// `sparks_related`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RelatedArgs {
+    /// Title, alias, file name or path
+    #[serde(default, deserialize_with = "de::page")]
+    pub page: Option<String>,
+    /// Or a text
+    #[serde(default, deserialize_with = "de::about_text")]
+    pub text: Option<String>,
+    /// At most this many (default: 10)
+    #[serde(default, deserialize_with = "de::limit")]
+    pub limit: Option<usize>,
+}
+
 /// `sparks_collections_regen`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -447,6 +462,8 @@ mod de {
         // `section` of the task list (optional); `sparks_tasks_add`'s is required.
         list_section: Option<String> => |_, v| lenient::text("section", v),
         text: String => lenient::text,
+        // `sparks_related`'s (optional, or `page`).
+        about_text: Option<String> => |_, v| lenient::text("text", v),
         date: Option<String> => lenient::text,
         title: Option<String> => lenient::text,
         alias: Option<String> => lenient::text,

@@ -371,6 +371,29 @@ impl Server {
     }
 
     #[tool(
+        description = "Pages nearest a page or a text (meaning, words, links), with why. Read them before writing a page.",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn sparks_related(&self, Parameters(a): Parameters<RelatedArgs>) -> CallToolResult {
+        use crate::search::related::About;
+        let about = match (a.page, a.text) {
+            (Some(page), None) => Ok(About::Page(page)),
+            (None, Some(text)) => Ok(About::Text(text)),
+            _ => Err(crate::failure::Failure::usage(
+                "give `page` or `text`, one of the two",
+            )),
+        };
+        self.runner
+            .call(about.map(|about| request::Related::new(about, a.limit)))
+            .await
+    }
+
+    #[tool(
         description = "Rename or move a page, rewriting every link to it (never rename files yourself). Repeat an interrupted call to complete it.",
         annotations(
             read_only_hint = false,

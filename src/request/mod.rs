@@ -31,7 +31,7 @@ pub use ingest::{Abort, Finalize, IngestStatus, OpenBatch, Prepare, PreparedBatc
 pub use lint::Lint;
 pub use mv::{Merge, Mv, Reorganise};
 pub use query::{Query, QueryAnswer};
-pub use read::{Affected, SEARCH_LIMIT, Search, Status};
+pub use read::{Affected, Related, SEARCH_LIMIT, Search, Status};
 pub use regen::Regen;
 pub use scan::Scan;
 pub use sync::SyncVault;

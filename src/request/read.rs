@@ -1,4 +1,4 @@
-//! The lookups that change no file: `status`, `affected`, `search`.
+//! The lookups that change no file: `status`, `affected`, `search`, `related`.
 
 use super::{Refresh, Report, Request};
 use crate::failure::Failure;
@@ -110,3 +110,39 @@ impl Request for Search {
 }
 
 impl Report for crate::search::SearchReport {}
+
+/// `related`: the pages nearest a page or a text, by meaning, words and links.
+#[derive(Debug, Clone)]
+pub struct Related(crate::search::related::Request);
+
+impl Related {
+    /// The pages related to `about`, at most `limit` ([`crate::search::related::LIMIT`] when
+    /// `None`).
+    pub fn new(about: crate::search::related::About, limit: Option<usize>) -> Related {
+        Related(crate::search::related::Request {
+            about,
+            limit: limit.unwrap_or(crate::search::related::LIMIT),
+        })
+    }
+}
+
+impl Request for Related {
+    type Report = crate::search::related::RelatedReport;
+
+    fn writes(&self) -> bool {
+        false
+    }
+
+    fn refresh(&self) -> Refresh {
+        Refresh::First
+    }
+
+    fn run(self, s: &Session) -> Result<Self::Report, Failure> {
+        let manifest = s.manifest()?;
+        Ok(crate::search::related::related(
+            &s.vault, &manifest, &self.0,
+        )?)
+    }
+}
+
+impl Report for crate::search::related::RelatedReport {}

@@ -8,6 +8,7 @@
 mod fuse;
 mod query;
 mod rank;
+pub mod related;
 mod snippet;
 
 use crate::manifest::{Collision, Hit, Manifest, ManifestError, Scope};

@@ -71,6 +71,11 @@ impl Query {
     }
 }
 
+/// Whether `word` (lower case) is a common English word, too common to rank by.
+pub(super) fn is_stopword(word: &str) -> bool {
+    STOPWORDS.binary_search(&word).is_ok()
+}
+
 /// English words too common to rank by, dropped from a query that has other words (sorted,
 /// for a binary search). A query of nothing else keeps them.
 const STOPWORDS: &[&str] = &[

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::Stdio;
 
 /// `sparks ARGS` with `input` on its standard input (`what` names it if it cannot run).
-fn with_stdin(v: &TestVault, args: &[&str], input: &[u8], what: &str) -> Run {
+pub fn with_stdin(v: &TestVault, args: &[&str], input: &[u8], what: &str) -> Run {
     let mut child = v
         .cmd(args)
         .stdin(Stdio::piped())

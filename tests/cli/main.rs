@@ -54,6 +54,7 @@ mod provenance_strict;
 mod query;
 mod races;
 mod recovery;
+mod related;
 mod scan;
 mod scan_derived;
 mod scan_recovery;

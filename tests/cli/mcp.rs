@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Every tool, sorted by name as `tools/list` sorts them.
-pub(crate) const TOOLS: [&str; 25] = [
+pub(crate) const TOOLS: [&str; 26] = [
     "sparks_abort_ingest",
     "sparks_affected",
     "sparks_brief",
@@ -30,6 +30,7 @@ pub(crate) const TOOLS: [&str; 25] = [
     "sparks_move",
     "sparks_prepare_ingest",
     "sparks_query",
+    "sparks_related",
     "sparks_revert_ingest",
     "sparks_scan",
     "sparks_search",
@@ -41,7 +42,7 @@ pub(crate) const TOOLS: [&str; 25] = [
 
 /// The tools that change nothing whatever their arguments. (lint, fmt, index and collections
 /// regen write with `fix` or without `dry_run`, so they are not read-only.)
-const READ_ONLY: [&str; 10] = [
+const READ_ONLY: [&str; 11] = [
     "sparks_affected",
     "sparks_brief",
     "sparks_describe",
@@ -49,6 +50,7 @@ const READ_ONLY: [&str; 10] = [
     "sparks_ingest_show",
     "sparks_ingest_status",
     "sparks_query",
+    "sparks_related",
     "sparks_search",
     "sparks_status",
     "sparks_tasks_list",

@@ -1,11 +1,8 @@
 //! `sparks capture`: add one entry to the inbox.
 
 use crate::cli::{Ctx, exit::Exit, output};
-use crate::failure::Failure;
 use crate::request;
-use anyhow::Context as _;
 use clap::Args;
-use std::io::Read as _;
 
 /// Add one capture to inbox.md
 ///
@@ -35,8 +32,8 @@ pub struct CaptureArgs {
 /// Run `capture`.
 pub fn run(ctx: &Ctx, args: CaptureArgs) -> anyhow::Result<Exit> {
     let text = match args.text.as_slice() {
-        [] => stdin()?,
-        [dash] if dash == "-" => stdin()?,
+        [] => super::stdin("the capture")?,
+        [dash] if dash == "-" => super::stdin("the capture")?,
         words => words.join(" "),
     };
     let captured = ctx.run(request::Capture::new(text, args.date.as_deref())?)?;
@@ -56,18 +53,4 @@ pub fn run(ctx: &Ctx, args: CaptureArgs) -> anyhow::Result<Exit> {
         )])?;
         Ok(())
     })
-}
-
-fn stdin() -> anyhow::Result<String> {
-    let mut text = String::new();
-    std::io::stdin()
-        .read_to_string(&mut text)
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::InvalidData => {
-                anyhow::Error::from(Failure::usage("standard input is not UTF-8 text"))
-            }
-            _ => anyhow::Error::from(e),
-        })
-        .context("reading the capture from standard input")?;
-    Ok(text)
 }

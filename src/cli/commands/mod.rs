@@ -16,6 +16,7 @@ pub mod merge;
 pub mod merge_driver;
 pub mod mv;
 pub mod query;
+pub mod related;
 pub mod scan;
 pub mod search;
 pub mod serve;
@@ -24,3 +25,20 @@ pub mod sync;
 pub mod tasks;
 pub mod view;
 pub mod watch;
+
+/// Standard input, all of it, as text: `what` ("the capture") names it in errors.
+fn stdin(what: &str) -> anyhow::Result<String> {
+    use anyhow::Context as _;
+    use std::io::Read as _;
+    let mut text = String::new();
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidData => anyhow::Error::from(crate::failure::Failure::usage(
+                "standard input is not UTF-8 text",
+            )),
+            _ => anyhow::Error::from(e),
+        })
+        .with_context(|| format!("reading {what} from standard input"))?;
+    Ok(text)
+}

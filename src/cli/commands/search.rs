@@ -1,6 +1,6 @@
 //! `sparks search`: full-text search.
 
-use crate::cli::output::{self, Style};
+use crate::cli::output;
 use crate::cli::{Ctx, exit::Exit};
 use crate::manifest::Scope;
 use crate::request;
@@ -90,12 +90,7 @@ pub fn run(ctx: &Ctx, args: SearchArgs) -> anyhow::Result<Exit> {
     output::print(&report, args.json, |report| {
         let mut lines = Vec::new();
         for h in &report.hits {
-            let title = h
-                .title
-                .as_deref()
-                .map(|t| format!(" ({t})"))
-                .unwrap_or_default();
-            lines.push(format!("{}{title}", output::paint(Style::Label, &h.path)));
+            lines.push(output::page_label(&h.path, h.title.as_deref()));
             lines.push(format!("  {}", h.snippet));
         }
         if report.truncated {
