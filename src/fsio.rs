@@ -129,6 +129,39 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     commit(tmp, path)
 }
 
+/// Replace `path`, a derived file any command may rebuild without the vault lock (a cache beside
+/// the manifest), with `bytes`: atomically, staged under a name that begins with the file's
+/// own (`sparks.db-meanings.XXXXXX`), so that whatever ignores the file (the vault's
+/// `.gitignore`, sync's own rule for `sparks.db*`, the watcher) ignores the staged file too: a
+/// sync that lists the vault while it is written never meets a file that then disappears.
+/// Not made durable: a copy lost to a crash is rebuilt. Staged files a killed writer left go
+/// first.
+pub fn replace_derived(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = parent(path);
+    let name = path
+        .file_name()
+        .map(|n| format!("{}.", n.to_string_lossy()))
+        .unwrap_or_default();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let n = e.file_name();
+            let n = n.to_string_lossy();
+            if n.starts_with(&name) && n.len() > name.len() {
+                // A writer at work loses its staged file: its rename fails, and the next
+                // reader rebuilds the copy.
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&name)
+        .tempfile_in(dir)
+        .map_err(FileError::io("create a temporary file in", dir))?;
+    tmp.write_all(bytes)
+        .map_err(FileError::io("write", tmp.path()))?;
+    persist(tmp, path)
+}
+
 /// Create `path` holding `bytes`, atomically and only if no file of that name exists: the
 /// file appears whole or not at all. Returns `false`, writing nothing, when one exists.
 pub fn create_atomic(path: &Path, bytes: &[u8]) -> io::Result<bool> {
@@ -440,5 +473,23 @@ mod tests {
         assert_eq!(utf8(b"a\nb"), Ok("a\nb"));
         assert_eq!(utf8(b"\xff"), Err(1));
         assert_eq!(utf8(b"one\r\ntwo\nth\xffree\n"), Err(3));
+    }
+
+    #[test]
+    fn a_derived_file_is_staged_under_its_own_name_and_leftovers_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let copy = dir.path().join("sparks.db-meanings");
+        let leftover = dir.path().join("sparks.db-meanings.Ab12Cd");
+        fs_err::write(&leftover, b"half").unwrap();
+        fs_err::write(dir.path().join("sparks.db"), b"kept").unwrap();
+        replace_derived(&copy, b"one").unwrap();
+        replace_derived(&copy, b"two").unwrap();
+        assert_eq!(fs_err::read(&copy).unwrap(), b"two");
+        let mut names: Vec<String> = fs_err::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["sparks.db", "sparks.db-meanings"]);
     }
 }

@@ -339,7 +339,7 @@ impl Manifest {
             }
         }
         if !copy.token.is_empty() && !self.is_read_only() {
-            let _ = crate::fsio::write_atomic(&copy.path, &bytes);
+            let _ = crate::fsio::replace_derived(&copy.path, &bytes);
         }
         Ok(())
     }
