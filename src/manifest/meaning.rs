@@ -11,7 +11,7 @@
 
 use super::scan_tx::{MEANINGS_TOKEN, section_of};
 use super::{At, Manifest, Result, Scope};
-use crate::embed::{BYTES, DIM, Vector, Widened, in_place, similarity_to_bytes};
+use crate::embed::{BYTES, Vector, Widened, in_place, similarity_to_bytes};
 use std::path::PathBuf;
 
 /// A file near a query in meaning.
@@ -43,11 +43,43 @@ fn header(token: &str) -> Vec<u8> {
     bytes
 }
 
+/// The closest section of the file being read, from sections given in id order (a file's
+/// sections are neighbours): what [`Closest`] and [`Nearest`] share.
+#[derive(Default)]
+struct ByFile {
+    best: Option<Near>,
+}
+
+impl ByFile {
+    /// Section `section` of `file`, `similarity` to the query: the previous file's closest
+    /// section when this one starts another file.
+    fn offer(&mut self, file: i64, section: usize, similarity: f32) -> Option<Near> {
+        match &mut self.best {
+            Some(b) if b.file == file => {
+                if similarity > b.similarity {
+                    (b.section, b.similarity) = (section, similarity);
+                }
+                None
+            }
+            _ => self.best.replace(Near {
+                file,
+                section,
+                similarity,
+            }),
+        }
+    }
+
+    /// The last file's closest section, at the end.
+    fn last(&mut self) -> Option<Near> {
+        self.best.take()
+    }
+}
+
 /// Each file's closest section, from sections given in id order.
 struct Closest<'k> {
     query: &'k Vector,
     keep: &'k (dyn Fn(i64) -> bool + Sync),
-    best: Option<Near>,
+    by_file: ByFile,
     found: Vec<Near>,
 }
 
@@ -56,7 +88,7 @@ impl<'k> Closest<'k> {
         Closest {
             query,
             keep,
-            best: None,
+            by_file: ByFile::default(),
             found: Vec::new(),
         }
     }
@@ -67,31 +99,21 @@ impl<'k> Closest<'k> {
             return;
         };
         let (file, section) = section_of(id);
-        match &mut self.best {
-            Some(b) if b.file == file => {
-                if s > b.similarity {
-                    (b.section, b.similarity) = (section, s);
-                }
-            }
-            _ => {
-                self.settle();
-                self.best = Some(Near {
-                    file,
-                    section,
-                    similarity: s,
-                });
-            }
+        if let Some(n) = self.by_file.offer(file, section, s) {
+            self.settle(n);
         }
     }
 
-    fn settle(&mut self) {
-        if let Some(n) = self.best.take().filter(|n| (self.keep)(n.file)) {
+    fn settle(&mut self, n: Near) {
+        if (self.keep)(n.file) {
             self.found.push(n);
         }
     }
 
     fn finish(mut self) -> Vec<Near> {
-        self.settle();
+        if let Some(n) = self.by_file.last() {
+            self.settle(n);
+        }
         self.found
     }
 }
@@ -102,7 +124,7 @@ struct Nearest {
     query: Widened,
     k: usize,
     floor: f32,
-    best: Option<Near>,
+    by_file: ByFile,
     /// The closest first, at most `k`.
     top: Vec<Near>,
 }
@@ -113,49 +135,25 @@ impl Nearest {
             query: Widened::of(query),
             k,
             floor,
-            best: None,
+            by_file: ByFile::default(),
             top: Vec::with_capacity(k + 1),
-        }
-    }
-
-    fn section(
-        &mut self,
-        (file, section): (i64, usize),
-        (scale, q): (f32, &[u8; DIM]),
-        keep: &(dyn Fn(i64) -> bool + Sync),
-    ) {
-        let s = self.query.similarity_to(scale, q);
-        match &mut self.best {
-            Some(b) if b.file == file => {
-                if s > b.similarity {
-                    (b.section, b.similarity) = (section, s);
-                }
-            }
-            _ => {
-                self.settle(keep);
-                self.best = Some(Near {
-                    file,
-                    section,
-                    similarity: s,
-                });
-            }
         }
     }
 
     /// Hand the section with this id and vector bytes to each of `each`.
     fn feed(each: &mut [Nearest], id: i64, bytes: &[u8], keep: &(dyn Fn(i64) -> bool + Sync)) {
-        if let Some(v) = in_place(bytes) {
-            let at = section_of(id);
+        if let Some((scale, q)) = in_place(bytes) {
+            let (file, section) = section_of(id);
             for n in each {
-                n.section(at, v, keep);
+                let s = n.query.similarity_to(scale, q);
+                if let Some(done) = n.by_file.offer(file, section, s) {
+                    n.settle(done, keep);
+                }
             }
         }
     }
 
-    fn settle(&mut self, keep: &(dyn Fn(i64) -> bool + Sync)) {
-        let Some(n) = self.best.take() else {
-            return;
-        };
+    fn settle(&mut self, n: Near, keep: &(dyn Fn(i64) -> bool + Sync)) {
         let last = self.top.last().map_or(f32::MIN, |l| l.similarity);
         if n.similarity < self.floor || (self.top.len() == self.k && n.similarity <= last) {
             return;
@@ -169,7 +167,9 @@ impl Nearest {
     }
 
     fn finish(mut self, keep: &(dyn Fn(i64) -> bool + Sync)) -> Vec<Near> {
-        self.settle(keep);
+        if let Some(n) = self.by_file.last() {
+            self.settle(n, keep);
+        }
         self.top
     }
 }
