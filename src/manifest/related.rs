@@ -201,13 +201,4 @@ impl Manifest {
             .map(|n| n as usize)
             .at(&self.path)
     }
-
-    /// How many live wiki pages the manifest holds.
-    pub fn page_count(&self) -> Result<usize> {
-        self.conn
-            .prepare_cached("SELECT count(*) FROM pages")
-            .and_then(|mut s| s.query_row([], |r| r.get::<_, i64>(0)))
-            .map(|n| n as usize)
-            .at(&self.path)
-    }
 }

@@ -32,6 +32,16 @@ const CHANGED_SINCE: &str = "SELECT count(*) FROM files INDEXED BY files_changed
                              WHERE changed_ns > ?1 AND deleted = 0";
 
 impl Manifest {
+    /// Live wiki Markdown files: the tally [`Manifest::counts`] reads, without the others.
+    pub fn page_count(&self) -> Result<usize> {
+        use rusqlite::OptionalExtension;
+        self.conn
+            .prepare_cached("SELECT n FROM tallies WHERE key = 'pages'")
+            .and_then(|mut s| s.query_row([], |r| r.get::<_, i64>(0)).optional())
+            .map(|n| n.unwrap_or(0).max(0) as usize)
+            .at(&self.path)
+    }
+
     /// Count files and pages: from the tallies the schema keeps as files and pages change,
     /// and the files changed since the last ingest through `files_changed`, so that the cost
     /// is that of the changes, not of the vault.
