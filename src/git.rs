@@ -518,7 +518,7 @@ mod tests {
         let mut calls = 0;
         let r = again_while_growing(|| {
             calls += 1;
-            Err(grew())
+            Err::<(), _>(grew())
         });
         assert_eq!(
             r.unwrap_err().message(),
@@ -526,10 +526,25 @@ mod tests {
         );
         assert_eq!(calls, ADD_TRIES, "it gives up after a few tries");
 
+        // A status that hashed a file grown since it was measured, as a prepare reported it.
         let mut calls = 0;
         let r = again_while_growing(|| {
             calls += 1;
-            Err(git2::Error::new(
+            match calls {
+                1 => Err(git2::Error::new(
+                    ErrorCode::GenericError,
+                    ErrorClass::Os,
+                    "error reading file for hashing: ",
+                )),
+                _ => Ok(calls),
+            }
+        });
+        assert_eq!(r.unwrap(), 2);
+
+        let mut calls = 0;
+        let r = again_while_growing(|| {
+            calls += 1;
+            Err::<(), _>(git2::Error::new(
                 ErrorCode::NotFound,
                 ErrorClass::Os,
                 "could not find 'inbox.md'",
