@@ -15,6 +15,8 @@ pub const DEFAULT_SHARD_ABOVE: usize = 500;
 
 /// The default sentence count below which a page is thin (the original's rule).
 pub const DEFAULT_THIN_BELOW_SENTENCES: usize = 3;
+/// Two pages at least this similar (meaning and titles, 0 to 1) are near-duplicates.
+pub const DEFAULT_NEAR_DUPLICATE_ABOVE: f32 = 0.93;
 
 /// A parsed `sparks.toml`; absent keys hold their defaults.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -139,12 +141,17 @@ pub struct LintSection {
     /// A page with fewer sentences of prose than this is thin (0: no page is).
     #[serde(deserialize_with = "whole_number")]
     pub thin_below_sentences: usize,
+    /// Two pages at least this similar, by meaning and titles, are near-duplicates (0 to 1;
+    /// 1: only pages that say exactly the same).
+    #[serde(deserialize_with = "fraction")]
+    pub near_duplicate_above: f32,
 }
 
 impl Default for LintSection {
     fn default() -> Self {
         LintSection {
             thin_below_sentences: DEFAULT_THIN_BELOW_SENTENCES,
+            near_duplicate_above: DEFAULT_NEAR_DUPLICATE_ABOVE,
         }
     }
 }
@@ -187,6 +194,36 @@ fn whole_number<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
         }
     }
     d.deserialize_u64(WholeNumber)
+}
+
+/// A share: a number from 0 to 1, with an error that says so.
+fn fraction<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
+    struct Fraction;
+    impl de::Visitor<'_> for Fraction {
+        type Value = f32;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a number from 0 to 1")
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<f32, E> {
+            match (0.0..=1.0).contains(&v) {
+                true => Ok(v as f32),
+                false => Err(E::invalid_value(de::Unexpected::Float(v), &self)),
+            }
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<f32, E> {
+            match v {
+                0 | 1 => Ok(v as f32),
+                _ => Err(E::invalid_value(de::Unexpected::Signed(v), &self)),
+            }
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<f32, E> {
+            match v {
+                0 | 1 => Ok(v as f32),
+                _ => Err(E::invalid_value(de::Unexpected::Unsigned(v), &self)),
+            }
+        }
+    }
+    d.deserialize_f64(Fraction)
 }
 
 /// Reading or parsing `sparks.toml` failed.
@@ -259,6 +296,7 @@ shard_above = {DEFAULT_SHARD_ABOVE}      # above this many pages, one index page
 
 [lint]
 thin_below_sentences = {DEFAULT_THIN_BELOW_SENTENCES}  # a page with fewer sentences of prose is thin
+near_duplicate_above = {DEFAULT_NEAR_DUPLICATE_ABOVE}  # two pages this similar (0 to 1) are near-duplicates
 
 # Collection source globs (relative to the vault root). Omit a section to keep
 # the default shown here.
@@ -424,9 +462,28 @@ mod tests {
     }
 
     #[test]
+    fn the_near_duplicate_threshold_is_a_number_from_0_to_1() {
+        let c = Config::parse("[lint]\nnear_duplicate_above = 0.9\n").unwrap();
+        assert_eq!(c.lint.near_duplicate_above, 0.9);
+        let c = Config::parse("[lint]\nnear_duplicate_above = 1\n").unwrap();
+        assert_eq!(c.lint.near_duplicate_above, 1.0);
+        for bad in ["-0.1", "1.5", "2", "\"0.9\""] {
+            let err =
+                Config::parse(&format!("[lint]\nnear_duplicate_above = {bad}\n")).unwrap_err();
+            assert!(
+                err.contains("line 2")
+                    && err.contains("near_duplicate_above")
+                    && err.contains("a number from 0 to 1"),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
     fn missing_sections_take_defaults() {
         let c = Config::parse("").unwrap();
         assert_eq!(c.lint.thin_below_sentences, 3);
+        assert_eq!(c.lint.near_duplicate_above, DEFAULT_NEAR_DUPLICATE_ABOVE);
         assert!(c.git.auto_commit);
         assert_eq!(c.raw.mode, RawMode::AppendOnly);
     }

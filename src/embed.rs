@@ -75,7 +75,7 @@ impl Vector {
         let mut squares = 0_i32;
         for (out, x) in q.iter_mut().zip(v) {
             // In [-127, 127] by construction: |x| <= top.
-            *out = (x / top * 127.0).round() as i8;
+            *out = round(x / top * 127.0) as i8;
             squares += i32::from(*out) * i32::from(*out);
         }
         Some(Vector {
@@ -112,22 +112,43 @@ impl Vector {
         Ok(Vector { scale, q })
     }
 
+    /// The int8 components (the vector is each times the scale).
+    pub fn components(&self) -> &[i8; DIM] {
+        &self.q
+    }
+
     /// The components as f32 (unit length).
     pub fn to_f32(&self) -> [f32; DIM] {
         self.q.map(|q| f32::from(q) * self.scale)
     }
 }
 
+/// `x.round()` (half away from zero) for `|x|` under 2^23, in instructions every x86-64 has:
+/// `f32::round` is a call into libm there (its instruction needs SSE4.1), once for each of a
+/// vector's components. The truncation is exact, and so is `x` less it.
+fn round(x: f32) -> f32 {
+    let whole = x as i32 as f32;
+    let rest = x - whole;
+    // Without branches: a component's half is as likely up as down.
+    whole + f32::from(u8::from(rest >= 0.5)) - f32::from(u8::from(rest <= -0.5))
+}
+
 /// The cosine of two vectors, in [-1, 1]: 1 for the same meaning, about 0 for unrelated ones.
 ///
 /// A dot product of the int8 components in integers, then one multiplication by the scales.
 pub fn similarity(a: &Vector, b: &Vector) -> f32 {
+    dot(a, b).clamp(-1.0, 1.0)
+}
+
+/// The dot product of two vectors, as quantised: [`similarity`] before it is clamped to
+/// [-1, 1] (a vector's with itself is 1 within a rounding).
+pub fn dot(a: &Vector, b: &Vector) -> f32 {
     let dot: i32 =
         a.q.iter()
             .zip(&b.q)
             .map(|(x, y)| i32::from(*x) * i32::from(*y))
             .sum();
-    (dot as f32 * a.scale * b.scale).clamp(-1.0, 1.0)
+    dot as f32 * a.scale * b.scale
 }
 
 /// [`similarity`] of `a` and the vector whose [`Vector::to_bytes`] are `bytes`, read in place:

@@ -88,6 +88,13 @@ pub fn last_component(link_key: &str) -> &str {
     link_key.rsplit('/').next().unwrap_or(link_key)
 }
 
+/// The file name of a vault-relative path without its `.md` (in any case): what a link
+/// names a page by (`wiki/a/Old Name.md` is `Old Name`; `wiki/a/pic.png` is `pic.png`).
+pub fn stem(path: &str) -> &str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    strip_md(name).unwrap_or(name)
+}
+
 /// A file name or path without its `.md`, in any case (`Note.MD` is Markdown too); `None`
 /// when it does not end in `.md`. Safe on any text: `x.m💡` ends in no `.md`, and no byte of a
 /// character is cut.

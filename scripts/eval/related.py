@@ -126,6 +126,36 @@ def rank_of(paths, target, page):
     return paths.index(target) + 1 if target in paths[:K] else None
 
 
+NEAR_LISTED = 0.8
+NEAR_SHOWN = 15
+
+
+def near_duplicates(binary, vault):
+    """The pairs `lint --check near-duplicates` reports at the default threshold, and at
+    NEAR_LISTED: each as (similarity, page, page), the most similar first."""
+    out = []
+    config = os.path.join(vault, "sparks.toml")
+    with open(config, encoding="utf-8") as f:
+        original = f.read()
+    for threshold in [None, NEAR_LISTED]:
+        if threshold is not None:
+            with open(config, "w", encoding="utf-8") as f:
+                f.write(original.replace("near_duplicate_above = 0.93",
+                                         f"near_duplicate_above = {threshold}"))
+        run = subprocess.run([binary, "lint", "--check", "near-duplicates", "--json"],
+                             cwd=vault, capture_output=True, text=True)
+        pairs = {}
+        for issue in json.loads(run.stdout)["issues"]:
+            other = issue["message"].split("says nearly what ", 1)[1].split(" says (")[0]
+            score = float(issue["message"].split("(similarity ", 1)[1].split(",")[0])
+            pairs[tuple(sorted([issue["path"], other]))] = score
+        listed = sorted(((s, a, b) for (a, b), s in pairs.items()), reverse=True)
+        out.append((threshold or "0.93 (default)", listed))
+    with open(config, "w", encoding="utf-8") as f:
+        f.write(original)
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--notes", required=True, help="a folder of Markdown notes")
@@ -169,6 +199,7 @@ def main():
             with open(path, "w", encoding="utf-8") as f:
                 f.write(original)
         common.sparks(binary, "scan", cwd=vault)
+        near = near_duplicates(binary, vault)
     scored = len(hits["related"])
     lines = [
         f"{len(pairs)} links between pages; {scored} hidden one at a time "
@@ -187,6 +218,11 @@ def main():
     verdict = "met" if recall["related"] > base else "NOT met"
     lines += ["", f"related Recall@10 {recall['related']:.3f} > the better search's "
               f"{base:.3f}: {verdict}"]
+    lines += ["", "near-duplicates (pairs at the default threshold, then the closest pairs "
+              f"at {NEAR_LISTED} or more, to be judged by reading):"]
+    for threshold, listed in near:
+        lines.append(f"  at {threshold}: {len(listed)} pairs")
+        lines += [f"    {score:.2f}  {a}  ~  {b}" for score, a, b in listed[:NEAR_SHOWN]]
     print("\n".join(lines))
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "related.json"), "w") as f:

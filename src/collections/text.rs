@@ -182,11 +182,7 @@ pub fn link_text(s: &str) -> String {
     out
 }
 
-/// The file name of a path without its `.md`.
-pub fn stem(path: &str) -> &str {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    name.strip_suffix(".md").unwrap_or(name)
-}
+pub use crate::key::stem;
 
 #[cfg(test)]
 mod tests {

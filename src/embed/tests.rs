@@ -491,3 +491,28 @@ fn a_widened_query_scores_as_the_vector_does() {
     }
     assert_eq!(in_place(&[0_u8; 3]), None, "too short");
 }
+
+#[test]
+fn rounding_is_f32_round_for_every_quantised_value() {
+    // Every component a quantisation gives is in [-127, 127]: each step of a 1/64 there, the
+    // halves and the values a hair either side of them.
+    let mut x = -127.0_f32;
+    while x <= 127.0 {
+        for y in [x, x.next_down(), x.next_up()] {
+            assert_eq!(super::round(y), y.round(), "{y}");
+        }
+        x += 1.0 / 64.0;
+    }
+    for y in [
+        0.5_f32,
+        -0.5,
+        0.49999997,
+        -0.49999997,
+        126.5,
+        -126.5,
+        0.0,
+        -0.0,
+    ] {
+        assert_eq!(super::round(y), y.round(), "{y}");
+    }
+}

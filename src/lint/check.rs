@@ -53,6 +53,8 @@ checks! {
     MissingEmbeds = "missing-embeds",
     /// No frontmatter, or a required key missing.
     MissingFrontmatter = "missing-frontmatter",
+    /// Two pages that say nearly the same thing (meaning and titles).
+    NearDuplicates = "near-duplicates",
     /// A page no other page links to.
     Orphans = "orphans",
     /// A page older than one of its sources.

@@ -77,6 +77,8 @@ pub fn decode(json: &str) -> Vec<Issue> {
                 path: s.path,
                 line: s.line,
                 message: s.message,
+                hint: String::new(),
+                action: None,
             })
         })
         .collect()
@@ -115,6 +117,8 @@ mod tests {
             path: path.into(),
             line: Some(line),
             message: message.into(),
+            hint: String::new(),
+            action: None,
         }
     }
 

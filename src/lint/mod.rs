@@ -34,6 +34,13 @@ pub struct Issue {
     pub line: Option<usize>,
     /// What is wrong.
     pub message: String,
+    /// What to do about it, in the words of the front end that tells it (worded by
+    /// [`LintReport::word`]; only where a check has advice: `near-duplicates`'s merge).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub hint: String,
+    /// What to do about it, for the front end to word.
+    #[serde(skip)]
+    pub action: Option<Action>,
 }
 
 /// The result of a lint run.
@@ -72,10 +79,16 @@ pub struct Note {
 }
 
 impl LintReport {
-    /// Word the hint of each note, each front end its own way.
+    /// Word the hint of each note and of each issue that has advice, each front end its own
+    /// way.
     pub fn word(&mut self, word: Wording) {
         for n in &mut self.notes {
             n.hint = word(&n.action);
+        }
+        for i in &mut self.issues {
+            if let Some(action) = &i.action {
+                i.hint = word(action);
+            }
         }
     }
 }

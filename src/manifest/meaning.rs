@@ -303,7 +303,7 @@ impl Manifest {
     /// Hand every section's id and vector bytes to `each`, in id order: from the copy beside
     /// the manifest when it is current, else from the table (writing the copy again, where the
     /// vault can be written: a failed write only leaves the next reader to read the table too).
-    fn each_section(&self, each: &mut dyn FnMut(i64, &[u8])) -> Result<()> {
+    pub(super) fn each_section(&self, each: &mut dyn FnMut(i64, &[u8])) -> Result<()> {
         let copy = self.meanings_copy()?;
         // The copy is checked whole (label, length) before a section is handed over; a read
         // that fails after that (an I/O error) cannot be taken back, and is an error.

@@ -28,6 +28,7 @@ mod search_totals;
 mod sql;
 mod states;
 mod stats;
+mod twins;
 mod view;
 
 pub use extracts::{Extract, Fresh};

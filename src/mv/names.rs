@@ -131,11 +131,7 @@ pub fn check_title(title: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The file name of a path without `.md`.
-pub fn stem(path: &str) -> &str {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    crate::key::strip_md(name).unwrap_or(name)
-}
+pub use crate::key::stem;
 
 /// The folder of a vault-relative path (`""` at the root).
 pub fn dir(path: &str) -> &str {

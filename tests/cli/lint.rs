@@ -59,7 +59,7 @@ fn json_has_the_same_facts_and_exit_code() {
     );
     assert_eq!(
         j["counts"].as_object().unwrap().len(),
-        15,
+        16,
         "every check is counted"
     );
 }

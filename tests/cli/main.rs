@@ -42,6 +42,7 @@ mod mcp_stdio;
 mod merge;
 mod mv;
 mod mv_wiki;
+mod near_duplicates;
 mod newcomer;
 mod plain_git;
 mod plurals;

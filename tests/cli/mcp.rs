@@ -420,7 +420,7 @@ pub(crate) fn check_tools(record: &Value) {
         json!(["section", "text"])
     );
     let checks = props("sparks_lint")["checks"]["items"]["enum"].clone();
-    assert_eq!(checks.as_array().map(Vec::len), Some(15), "{checks}");
+    assert_eq!(checks.as_array().map(Vec::len), Some(16), "{checks}");
     assert!(
         checks
             .as_array()

@@ -314,8 +314,8 @@ fn scenario() -> Vec<Step> {
             json!({"checks": ["orphan"]}),
             "there is no lint check called \"orphan\" (checks: ambiguous-links, broken-blocks, \
              broken-headings, broken-links, conflict-markers, dead-sources, duplicate-aliases, \
-             duplicate-titles, invalid-frontmatter, missing-embeds, missing-frontmatter, orphans, \
-             stale-pages, sync-conflicts, thin-pages)\nhint: did you mean `orphans`?",
+             duplicate-titles, invalid-frontmatter, missing-embeds, missing-frontmatter, \
+             near-duplicates, orphans, stale-pages, sync-conflicts, thin-pages)\nhint: did you mean `orphans`?",
         ),
         refused(
             "sparks_query",

@@ -7,8 +7,10 @@ mod links;
 mod markers;
 mod names;
 mod pages;
+mod twins;
 
 use super::{Check, Issue, LintError};
+use crate::failure::Action;
 use crate::manifest::{Manifest, Pages};
 use crate::progress::{Phase, Progress};
 use crate::vault::Vault;
@@ -45,7 +47,17 @@ impl Issues {
             path: path.to_string(),
             line,
             message,
+            hint: String::new(),
+            action: None,
         });
+    }
+
+    /// An issue of `check` at `path`, with advice for the front end to word.
+    pub fn advise(&mut self, check: Check, path: &str, message: String, action: Action) {
+        self.push(check, path, None, message);
+        if let Some(i) = self.0.last_mut() {
+            i.action = Some(action);
+        }
     }
 }
 
@@ -53,7 +65,7 @@ impl Issues {
 type Family = fn(&Context<'_>, &mut Issues) -> Result<(), LintError>;
 
 /// Every family, in report order.
-const FAMILIES: [Family; 9] = [
+const FAMILIES: [Family; 10] = [
     links::unresolved,
     links::fragments,
     pages::orphans,
@@ -63,14 +75,15 @@ const FAMILIES: [Family; 9] = [
     frontmatter::frontmatter,
     copies::conflicts,
     markers::markers,
+    twins::near_duplicates,
 ];
 
 /// The order in which a whole-vault lint takes the families up (indexes into [`FAMILIES`]):
 /// the costliest first, as measured at 10,000 pages (fragments 150 ms, frontmatter 120,
 /// sources 60, orphans 33, names 25, unresolved 16, thin 6, conflict copies 1, conflict
-/// markers under 1), so that two threads each taking the next family when done end close
-/// together.
-const COSTLIEST_FIRST: [usize; 9] = [1, 6, 4, 2, 5, 0, 3, 7, 8];
+/// markers under 1; near-duplicates 25 at 10,000 pages, 250 at 100,000), so that two threads
+/// each taking the next family when done end close together.
+const COSTLIEST_FIRST: [usize; 10] = [1, 6, 4, 2, 9, 5, 0, 3, 7, 8];
 
 /// Run every selected check, telling the manifest's listener how far it got. A whole-vault
 /// lint shares the families between this thread, on the manifest's connection, and a second
