@@ -77,13 +77,15 @@ impl Manifest {
             Ok::<(), super::ManifestError>(())
         };
         // Pages linking to what the page links to: each shared target once, weighted by how
-        // many pages link to it.
+        // many pages link to it (counted to TOO_COMMON and one more, where counting stops:
+        // a target beyond is not followed, however many more link to it; so for a tag).
         add(
             "WITH targets AS (
                  SELECT DISTINCT l.resolved AS t FROM links l
                  WHERE l.source = ?1 AND l.status = 'resolved' AND l.resolved <> ?1),
              sized AS (
-                 SELECT t, (SELECT count(DISTINCT source) FROM links WHERE resolved = t) AS n
+                 SELECT t, (SELECT count(*) FROM (SELECT DISTINCT source FROM links
+                                                    WHERE resolved = t LIMIT ?2 + 1)) AS n
                  FROM targets)
              SELECT DISTINCT f.rowid, s.n, s.t FROM sized s
              JOIN links o ON o.resolved = s.t
@@ -147,7 +149,8 @@ impl Manifest {
         add(
             "WITH mine AS (SELECT tag_key FROM tags WHERE path = ?1),
              sized AS (
-                 SELECT m.tag_key, (SELECT count(*) FROM tags t WHERE t.tag_key = m.tag_key) AS n
+                 SELECT m.tag_key, (SELECT count(*) FROM (SELECT 1 FROM tags t
+                                     WHERE t.tag_key = m.tag_key LIMIT ?2 + 1)) AS n
                  FROM mine m)
              SELECT f.rowid, s.n, t.tag FROM sized s
              JOIN tags t ON t.tag_key = s.tag_key

@@ -23,6 +23,10 @@ const MEANING: f64 = 0.45;
 const WORDS: f64 = 0.25;
 const GRAPH: f64 = 0.30;
 
+/// Candidates scored by meaning alone beyond those shown (see [`fuse`]): room for the system
+/// pages and conflict copies among them, which are not shown.
+const SPARE: usize = 256;
+
 /// Telling words of a text looked up, at most.
 const WORDS_KEPT: usize = 8;
 /// Words of a text considered, the most frequent first, before they are looked up.
@@ -153,7 +157,15 @@ pub fn related(
         (None, None) => Vec::new(),
     };
     let self_id = subject.as_ref().map(|s| s.rowid);
-    let mut scored = fuse(&near, &words, &graph, self_id);
+    // Hits are taken in order but for system pages and conflict copies: a few hundred more
+    // than shown leave room for them.
+    let mut scored = fuse(
+        &near,
+        &words,
+        &graph,
+        self_id,
+        req.limit.saturating_add(SPARE),
+    );
     scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let mut hits = Vec::new();
     for (id, score) in scored {
@@ -318,13 +330,16 @@ fn near_of(near: &[crate::manifest::Near], id: i64) -> Option<f32> {
         .map(|i| near[i].similarity)
 }
 
-/// Every candidate's fused score, the subject left out: meaning above [`FLOOR`], words and
-/// graph, each as a share of its best.
+/// The candidates' fused scores, the subject left out: meaning above [`FLOOR`], words and
+/// graph, each as a share of its best. The candidates are the pages found by words or links
+/// and the `keep` closest by meaning: of 100,000 pages near in meaning, a page found by
+/// nothing else ranks below those `keep`, and the rest need not be scored.
 fn fuse(
     near: &[crate::manifest::Near],
     words: &HashMap<i64, (f64, Vec<String>)>,
     graph: &HashMap<i64, Neighbour>,
     self_id: Option<i64>,
+    keep: usize,
 ) -> Vec<(i64, f64)> {
     let other = |id: &i64| Some(*id) != self_id;
     let best_meaning = near
@@ -343,16 +358,30 @@ fn fuse(
         .map(|(_, g)| g.weight)
         .fold(0.0, f64::max);
     let share = |x: f64, best: f64| if best > 0.0 { x / best } else { 0.0 };
-    let mut scores: HashMap<i64, f64> = HashMap::new();
-    for n in near
+    let by_meaning = |s: f32| {
+        let s = share(f64::from(s - FLOOR), f64::from(best_meaning - FLOOR));
+        MEANING * s
+    };
+    // Of the pages scored by meaning alone, the `keep` closest: any other has `keep` pages
+    // above it.
+    let mut closest: Vec<&crate::manifest::Near> = near
         .iter()
         .filter(|n| other(&n.file) && n.similarity > FLOOR)
-    {
-        let s = share(
-            f64::from(n.similarity - FLOOR),
-            f64::from(best_meaning - FLOOR),
-        );
-        *scores.entry(n.file).or_default() += MEANING * s;
+        .collect();
+    if closest.len() > keep {
+        closest.select_nth_unstable_by(keep - 1, |a, b| b.similarity.total_cmp(&a.similarity));
+        closest.truncate(keep);
+    }
+    let mut scores: HashMap<i64, f64> = closest
+        .iter()
+        .map(|n| (n.file, by_meaning(n.similarity)))
+        .collect();
+    for id in words.keys().chain(graph.keys()).filter(|id| other(id)) {
+        scores.entry(*id).or_insert_with(|| {
+            near_of(near, *id)
+                .filter(|s| *s > FLOOR)
+                .map_or(0.0, by_meaning)
+        });
     }
     for (id, w) in words.iter().filter(|(id, _)| other(id)) {
         *scores.entry(*id).or_default() += WORDS * share(w.0, best_words);
@@ -470,4 +499,53 @@ pub fn where_each_belongs(
         out.push(pages);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::Near;
+
+    fn near(file: i64, similarity: f32) -> Near {
+        Near {
+            file,
+            section: 0,
+            similarity,
+        }
+    }
+
+    #[test]
+    fn fusing_scores_the_closest_by_meaning_and_every_page_found_otherwise_as_in_full() {
+        // 1,000 pages, rowid i similar 0.3 + i/2000; page 7 found by a word, page 9 by a link.
+        let all: Vec<Near> = (1..=1000)
+            .map(|i| near(i, 0.3 + i as f32 / 2000.0))
+            .collect();
+        let mut words = HashMap::new();
+        words.insert(7, (2.0, vec!["wal".to_string()]));
+        let mut graph = HashMap::new();
+        graph.insert(
+            9,
+            Neighbour {
+                weight: 1.0,
+                ..Neighbour::default()
+            },
+        );
+        let sorted = |mut v: Vec<(i64, f64)>| {
+            v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            v
+        };
+        let full = sorted(fuse(&all, &words, &graph, Some(1000), usize::MAX));
+        let cut = sorted(fuse(&all, &words, &graph, Some(1000), 20));
+        // The 20 closest (the subject, 1000, left out) and the two found otherwise, each
+        // scored as the full fusion scores it.
+        assert_eq!(cut.len(), 22, "{cut:?}");
+        for (id, score) in &cut {
+            let same = full.iter().find(|(i, _)| i == id).expect("scored in full");
+            assert_eq!(same.1, *score, "page {id}");
+        }
+        assert!(cut.iter().any(|(id, s)| *id == 7 && *s > WORDS));
+        assert!(cut.iter().any(|(id, s)| *id == 9 && *s > GRAPH));
+        // The first 20 of the full fusion are the first 20 of the cut one.
+        assert_eq!(full[..20], cut[..20]);
+    }
 }
