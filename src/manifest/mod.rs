@@ -106,6 +106,8 @@ pub struct Counted {
     backlink_totals: std::cell::RefCell<Box<view::Totals>>,
     /// The graph's most linked pages, as last ranked ([`Manifest::graph_most_linked`]).
     graph_ranked: std::cell::RefCell<Option<Box<graph::Ranked>>>,
+    /// Lists found for a page ([`Manifest::remembered`]: the viewer's related pages).
+    remembered: std::cell::RefCell<view::Remembered>,
 }
 
 /// A manifest operation failed.

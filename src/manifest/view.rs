@@ -54,6 +54,16 @@ pub(super) struct Totals {
     by_path: HashMap<String, usize>,
 }
 
+/// Lists of pages found for a page on one connection, and the state of the manifest they were
+/// found in ([`Manifest::remembered`]).
+#[derive(Debug, Default)]
+pub(super) struct Remembered {
+    /// As [`Totals::state`].
+    state: (i64, u64),
+    /// The list found for each page, by path.
+    by_path: HashMap<String, Vec<Backlink>>,
+}
+
 /// A page whose title, alias or file name contains every search term.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NameHit {
@@ -363,6 +373,38 @@ impl Manifest {
             .optional()
             .map(|found| found.is_some())
             .at(&self.path)
+    }
+
+    /// The list `find` gives for the page at `path`, found once on this connection while the
+    /// manifest stays as it is (`counted` keeps it; a list found in error is not kept): what
+    /// the viewer shows beside a page, such as the pages related to it, and would otherwise
+    /// look for again on every visit.
+    pub fn remembered<E: From<super::ManifestError>>(
+        &self,
+        counted: &Counted,
+        path: &str,
+        find: impl FnOnce() -> std::result::Result<Vec<Backlink>, E>,
+    ) -> std::result::Result<Vec<Backlink>, E> {
+        let state = self.read_state()?;
+        {
+            let mut kept = counted.remembered.borrow_mut();
+            if kept.state != state {
+                *kept = Remembered {
+                    state,
+                    by_path: HashMap::new(),
+                };
+            }
+            if let Some(list) = kept.by_path.get(path) {
+                return Ok(list.clone());
+            }
+        }
+        let list = find()?;
+        counted
+            .remembered
+            .borrow_mut()
+            .by_path
+            .insert(path.to_string(), list.clone());
+        Ok(list)
     }
 
     /// What tells this connection's view of the manifest from another: `PRAGMA data_version`

@@ -12,6 +12,7 @@ use crate::scan::meaning;
 use crate::vault::Vault;
 use serde::Serialize;
 use std::collections::HashMap;
+use std::path::Path;
 
 /// Hits shown when no limit is given.
 pub const LIMIT: usize = 10;
@@ -127,9 +128,37 @@ pub fn related(
     manifest: &Manifest,
     req: &Request,
 ) -> Result<RelatedReport, RelatedError> {
+    related_in(&vault.root, manifest, req)
+}
+
+/// The first `limit` pages related to the page at `path` (vault-relative) in the vault at
+/// `root` that it does not link to yet: what the viewer suggests linking.
+pub fn not_linked_yet(
+    root: &Path,
+    manifest: &Manifest,
+    path: &str,
+    limit: usize,
+) -> Result<Vec<Related>, RelatedError> {
+    let req = Request {
+        about: About::Page(path.to_string()),
+        // Room for the pages it links to, which are left out.
+        limit: limit.saturating_mul(3),
+    };
+    let mut hits = related_in(root, manifest, &req)?.hits;
+    hits.retain(|h| !h.linked);
+    hits.truncate(limit);
+    Ok(hits)
+}
+
+/// [`related`] in the vault at `root`.
+fn related_in(
+    root: &Path,
+    manifest: &Manifest,
+    req: &Request,
+) -> Result<RelatedReport, RelatedError> {
     let (subject, text) = match &req.about {
         About::Page(name) => {
-            let s = subject(vault, manifest, name)?;
+            let s = subject(root, manifest, name)?;
             let text = s.text.clone();
             (Some(s), text)
         }
@@ -211,7 +240,7 @@ fn shown(path: &str) -> bool {
 }
 
 /// The page `name` names, read.
-fn subject(vault: &Vault, manifest: &Manifest, name: &str) -> Result<Subject, RelatedError> {
+fn subject(root: &Path, manifest: &Manifest, name: &str) -> Result<Subject, RelatedError> {
     let path = match manifest.resolve_name(name)? {
         Resolution::Resolved(p) => p,
         Resolution::Broken => return Err(RelatedError::UnknownPage(name.into())),
@@ -233,7 +262,7 @@ fn subject(vault: &Vault, manifest: &Manifest, name: &str) -> Result<Subject, Re
         .and_then(|h| h.title)
         .unwrap_or_default();
     // A page that cannot be read any more is related by its title and its links.
-    let raw = crate::fsio::read_to_string(&vault.root.join(&path)).unwrap_or_default();
+    let raw = crate::fsio::read_to_string(&root.join(&path)).unwrap_or_default();
     let text = format!("{title}\n{}", meaning::readable(&path, &raw, &title));
     Ok(Subject { rowid, path, text })
 }

@@ -308,6 +308,7 @@ fn markdown(rel: &str, md: &MarkdownView, db_notice: &str, graph: &str) -> (Stri
         &md.cited_by,
         md.cited_by.len(),
     ));
+    aside.push_str(&related(&md.related));
     let _ = writeln!(
         aside,
         "<section>\n<h2>File</h2>\n<p class=\"path\"><code>{}</code></p>\n<p><a href=\"{}?source\">Show source</a></p>\n</section>",
@@ -384,6 +385,23 @@ fn backlinks(heading: &str, links: &[Backlink], total: usize) -> String {
             "<li class=\"more\">and {} more</li>",
             total - links.len()
         );
+    }
+    out.push_str("</ul>\n</section>\n");
+    out
+}
+
+/// The pages related to a page that it does not link to yet, the nearest first, under the
+/// heading "Related".
+fn related(pages: &[Backlink]) -> String {
+    if pages.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "<section class=\"related\">\n<h2>Related</h2>\n<p class=\"hint\">Not linked from \
+         this page yet.</p>\n<ul>\n",
+    );
+    for p in pages {
+        let _ = writeln!(out, "<li>{}</li>", page_link(&p.source, p.title.as_deref()));
     }
     out.push_str("</ul>\n</section>\n");
     out

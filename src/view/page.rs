@@ -69,6 +69,9 @@ pub struct MarkdownView {
     pub embedded: Vec<String>,
     /// Pages citing this file in `sources:` (as of the last scan).
     pub cited_by: Vec<Backlink>,
+    /// For a page, the pages nearest it that it does not link to yet, the nearest first
+    /// ([`RELATED_SHOWN`] at most; as of the last scan).
+    pub related: Vec<Backlink>,
     /// How the file relates to the last scan.
     pub freshness: Freshness,
     /// The source text, for `?source`.
@@ -78,6 +81,9 @@ pub struct MarkdownView {
 /// The most backlinks a page lists: a hub that tens of thousands of pages link to says how
 /// many, and lists these.
 pub const BACKLINKS_SHOWN: usize = 500;
+
+/// The most related pages a page lists.
+pub const RELATED_SHOWN: usize = 5;
 
 /// Whether the manifest knows the file as it is on disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -180,6 +186,10 @@ fn markdown(
         }
         None => ((Vec::new(), 0), Vec::new(), Freshness::NoManifest),
     };
+    let related = match db {
+        Some(m) if suggests_links(rel) => not_linked_yet(root, m, rel),
+        _ => Vec::new(),
+    };
     Ok(MarkdownView {
         title,
         frontmatter: fm,
@@ -189,9 +199,37 @@ fn markdown(
         backlinks_total,
         embedded: embeds.files,
         cited_by,
+        related,
         freshness,
         source: text.to_string(),
     })
+}
+
+/// Whether the file at `rel` is a page the viewer suggests links for: a wiki page a person or
+/// an agent writes, not a system page or a conflict copy.
+fn suggests_links(rel: &str) -> bool {
+    crate::scan::is_page(rel)
+        && !crate::schema::is_system_page(rel)
+        && !crate::vault::is_conflict_copy(rel)
+}
+
+/// The pages related to the page at `rel` that it does not link to yet, found once per change
+/// of the manifest on this connection; none when they cannot be found (a page is shown all the
+/// same: the list is a suggestion).
+fn not_linked_yet(root: &Path, db: &Lease, rel: &str) -> Vec<Backlink> {
+    let find = || -> Result<Vec<Backlink>, crate::search::related::RelatedError> {
+        Ok(
+            crate::search::related::not_linked_yet(root, db, rel, RELATED_SHOWN)?
+                .into_iter()
+                .map(|r| Backlink {
+                    source: r.path,
+                    title: r.title,
+                    links: 0,
+                })
+                .collect(),
+        )
+    };
+    db.remembered(db.counted(), rel, find).unwrap_or_default()
 }
 
 /// A Markdown page's body, rendered, and what its frontmatter says.

@@ -81,6 +81,7 @@ mod view_embeds;
 mod view_events;
 mod view_graph;
 mod view_links;
+mod view_related;
 mod view_search;
 mod view_security;
 mod view_server;
