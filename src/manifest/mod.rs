@@ -107,7 +107,7 @@ pub struct Counted {
     /// The graph's most linked pages, as last ranked ([`Manifest::graph_most_linked`]).
     graph_ranked: std::cell::RefCell<Option<Box<graph::Ranked>>>,
     /// Lists found for a page ([`Manifest::remembered`]: the viewer's related pages).
-    remembered: std::cell::RefCell<view::Remembered>,
+    remembered: std::cell::RefCell<Box<view::Remembered>>,
 }
 
 /// A manifest operation failed.

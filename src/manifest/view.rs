@@ -389,7 +389,7 @@ impl Manifest {
         {
             let mut kept = counted.remembered.borrow_mut();
             if kept.state != state {
-                *kept = Remembered {
+                **kept = Remembered {
                     state,
                     by_path: HashMap::new(),
                 };
