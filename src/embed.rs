@@ -197,6 +197,27 @@ impl Widened {
     }
 }
 
+impl Widened {
+    /// A vector read [`in_place`], widened: to compare with several queries, widened once.
+    pub fn of_bytes(scale: f32, q: &[u8; DIM]) -> Widened {
+        Widened {
+            scale,
+            q: q.map(|b| i16::from(b.cast_signed())),
+        }
+    }
+
+    /// [`similarity`] of two widened vectors: the same number as [`Widened::similarity_to`].
+    pub fn similarity(&self, other: &Widened) -> f32 {
+        let dot: i32 = self
+            .q
+            .iter()
+            .zip(&other.q)
+            .map(|(x, y)| i32::from(*x) * i32::from(*y))
+            .sum();
+        (dot as f32 * self.scale * other.scale).clamp(-1.0, 1.0)
+    }
+}
+
 /// [`similarity`] of `a` and a vector read [`in_place`].
 pub fn similarity_to(a: &Vector, scale: f32, q: &[u8; DIM]) -> f32 {
     let dot: i32 =

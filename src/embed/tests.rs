@@ -516,3 +516,17 @@ fn rounding_is_f32_round_for_every_quantised_value() {
         assert_eq!(super::round(y), y.round(), "{y}");
     }
 }
+
+#[test]
+fn two_widened_vectors_compare_as_a_widened_query_compares_bytes() {
+    let a = vector("keep the laptop and the phone in sync");
+    let b = vector("synchronise my notebook across computers");
+    let bytes = b.to_bytes();
+    let (scale, q) = super::in_place(&bytes).expect("a vector's bytes");
+    let query = super::Widened::of(&a);
+    assert_eq!(
+        query.similarity(&super::Widened::of_bytes(scale, q)),
+        query.similarity_to(scale, q)
+    );
+    assert_eq!(query.similarity_to(scale, q), super::similarity(&a, &b));
+}

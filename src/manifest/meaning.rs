@@ -144,8 +144,10 @@ impl Nearest {
     fn feed(each: &mut [Nearest], id: i64, bytes: &[u8], keep: &(dyn Fn(i64) -> bool + Sync)) {
         if let Some((scale, q)) = in_place(bytes) {
             let (file, section) = section_of(id);
+            // Widened once for all the queries.
+            let v = Widened::of_bytes(scale, q);
             for n in each {
-                let s = n.query.similarity_to(scale, q);
+                let s = n.query.similarity(&v);
                 if let Some(done) = n.by_file.offer(file, section, s) {
                     n.settle(done, keep);
                 }
