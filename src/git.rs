@@ -8,6 +8,7 @@
 mod changes;
 mod commit;
 pub mod conflicted;
+mod growing;
 pub mod history;
 pub mod ident;
 mod locks;
@@ -492,7 +493,7 @@ fn new_paths<'d>(diff: &'d git2::Diff<'_>) -> impl Iterator<Item = String> + 'd 
 
 #[cfg(test)]
 mod tests {
-    use super::commit::{ADD_TRIES, again_while_growing};
+    use super::growing::{ADD_TRIES, again_while_growing};
     use super::own;
     use git2::{ErrorClass, ErrorCode};
 

@@ -125,7 +125,7 @@ pub(super) fn changes(
         .include_ignored(false)
         .exclude_submodules(true);
     // A file that grows while it is hashed (an append to the inbox) is hashed again.
-    let statuses = super::commit::again_while_growing(|| repo.statuses(Some(&mut opts)))?;
+    let statuses = super::growing::again_while_growing(|| repo.statuses(Some(&mut opts)))?;
     let (mut taken, mut left_out) = (Vec::new(), Vec::new());
     for s in statuses.iter() {
         let Ok(path) = s.path() else { continue };
