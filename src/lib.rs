@@ -46,8 +46,10 @@ pub mod archive;
 pub mod manifest;
 pub mod runstate;
 
-// 5. The manifest brought up to date; lookups; search; where an operation runs.
+// 5. The manifest brought up to date; lookups; search; where an operation runs; a page's
+// Markdown as the safe HTML the viewer and a published site both show.
 pub mod query;
+pub mod render;
 pub mod scan;
 pub mod search;
 pub mod session;

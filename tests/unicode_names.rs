@@ -14,10 +14,11 @@ use sparks::manifest::{Manifest, Resolution};
 use sparks::markdown::rewrite;
 use sparks::mv::{MergeRequest, MoveRequest, NewName, Operation, mv};
 use sparks::progress::Silent;
+use sparks::render::html::href_for;
 use sparks::scan::{ScanOptions, scan};
 use sparks::tasks::{self, Done, Filter};
 use sparks::vault::{MANIFEST, Vault};
-use sparks::view::{Site, html::href_for, routes::dispatch};
+use sparks::view::{Site, routes::dispatch};
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -6,13 +6,13 @@
 //! Each capture is Markdown, rendered and sanitised like a page, its wikilinks resolved like
 //! the page's.
 
-use super::embed::Embedder;
 use super::html::count;
-use super::render::{self, Rendered};
 use crate::archive;
 use crate::inbox::Inbox;
 use crate::manifest::Manifest;
 use crate::markdown::outline;
+use crate::render::embed::Embedder;
+use crate::render::{self, Rendered};
 use chrono::NaiveDate;
 use std::fmt::Write as _;
 
@@ -71,7 +71,7 @@ pub(super) fn render(
     }
     html.push_str("</div>\n");
     Ok(Some(Rendered {
-        html: super::sanitize::sanitize(&html),
+        html: render::sanitize::sanitize(&html),
         toc: Vec::new(),
         dropped_h1: None,
     }))

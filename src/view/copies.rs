@@ -3,8 +3,9 @@
 //! notice linking the page it is a version of (and its title says it is a copy), the page with
 //! a notice linking each of its copies, until the copy is reconciled and deleted.
 
-use super::html::{esc, notice, page_link};
+use super::html::notice;
 use crate::manifest::Manifest;
+use crate::render::html::{esc, page_link};
 use std::path::Path;
 
 /// The title a file at `rel` is shown with: a copy's says it is one.

@@ -2,16 +2,17 @@
 //! (with or without `.md`; Markdown rendered, the directories of `raw/` listed by
 //! [`super::listing`]), `/page/<path>` for the files elsewhere (a `/page/wiki/…` or
 //! `/page/raw/…` URL of earlier versions redirects), and `/file/<path>` (the bytes, for
-//! images). Every path goes through [`super::paths`]; whatever is refused is a 404, never a
+//! images). Every path goes through [`paths`]; whatever is refused is a 404, never a
 //! redirect, so that no encoding of `..` leads anywhere.
 
-use super::html::{chip, crumbs, display_title, esc, file_href, href_for, notice, page_link};
+use super::html::{chip, crumbs, notice};
 use super::listing::{listing, size_text};
 use super::page::{self, Content, FileView, Freshness, MarkdownView};
-use super::paths::{self, VaultFile};
 use super::site::{Reply, Site};
 use crate::manifest::Backlink;
 use crate::markdown::Frontmatter;
+use crate::render::html::{display_title, esc, file_href, href_for, page_link};
+use crate::render::paths::{self, VaultFile};
 use std::fmt::Write as _;
 
 /// Find the file a request names: `<path>` when it ends in `.md`, else `<path>.md` and then
@@ -246,7 +247,7 @@ fn markdown(rel: &str, md: &MarkdownView, db_notice: &str, graph: &str) -> (Stri
         .dropped_h1
         .as_deref()
         .map_or(String::new(), |h| {
-            format!(" id=\"{}\"", esc(&super::render::slug(h)))
+            format!(" id=\"{}\"", esc(&crate::render::slug(h)))
         });
     let _ = writeln!(main, "<h1{id}>{}</h1>", esc(&md.title));
     let byline: Vec<String> = [
@@ -295,7 +296,7 @@ fn markdown(rel: &str, md: &MarkdownView, db_notice: &str, graph: &str) -> (Stri
                 aside,
                 "<li class=\"l{}\"><a href=\"{}\">{}</a></li>",
                 t.level,
-                esc(&super::render::fragment(&t.id)),
+                esc(&crate::render::fragment(&t.id)),
                 esc(&t.text)
             );
         }

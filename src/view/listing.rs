@@ -1,9 +1,10 @@
 //! The listing of a directory under `raw/` (the original viewer's `/raw/<dir>/`): folders
 //! first, then files with their sizes, by name.
 
-use super::html::{count, crumbs, esc, href_for};
-use super::paths;
+use super::html::{count, crumbs};
 use super::site::{Reply, Site};
+use crate::render::html::{esc, href_for};
+use crate::render::paths;
 use std::fmt::Write as _;
 
 /// The listing of a directory under `raw/`: directories first, then files, by name.

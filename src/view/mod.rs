@@ -2,13 +2,12 @@
 //! binding (loopback only unless asked), the request guard (loopback `Host` headers only, GET
 //! and HEAD only), the security headers every response carries, and handing each request to
 //! [`routes::dispatch`] on a blocking thread. What a route shows is decided in [`routes`] and
-//! [`files`] over plain values; Markdown becomes HTML in [`render`], made safe by [`sanitize`];
-//! paths are made safe in [`paths`]. Nothing here writes to the vault or prints: the CLI
-//! passes a log callback.
+//! [`files`] over plain values; Markdown becomes HTML in [`crate::render`] (what the viewer and
+//! a published site both show), made safe by its sanitiser, and paths are made safe there too.
+//! Nothing here writes to the vault or prints: the CLI passes a log callback.
 
 mod captures;
 mod copies;
-mod embed;
 mod files;
 pub mod graph;
 pub mod guard;
@@ -16,11 +15,7 @@ pub mod html;
 mod listing;
 pub mod live;
 pub mod page;
-pub mod paths;
-pub mod render;
-mod resolve;
 pub mod routes;
-pub mod sanitize;
 pub mod search;
 pub mod site;
 

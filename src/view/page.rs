@@ -1,15 +1,16 @@
 //! The model of one vault file as the viewer shows it, read fresh from disk on every request:
 //! Markdown split into frontmatter and body, its wikilinks resolved as the manifest resolved
-//! them ([`super::resolve`]), its embeds rendered in place ([`super::embed`]), rendered, with
-//! its backlinks. Other files are text, images or bytes; a Markdown file that is not UTF-8 is
+//! them and its embeds rendered in place ([`crate::render::embed`]), rendered ([`crate::render`]),
+//! with its backlinks. Other files are text, images or bytes; a Markdown file that is not UTF-8 is
 //! named, not shown as garbage.
 
-use super::embed::Embedder;
-use super::paths::{is_image, is_markdown};
-use super::render::{self, Rendered};
 use super::site::Lease;
 use crate::manifest::{Backlink, Manifest};
 use crate::markdown::{Block, Frontmatter, frontmatter, outline};
+use crate::render::embed::Embedder;
+use crate::render::html::display_title;
+use crate::render::paths::{is_image, is_markdown};
+use crate::render::{self, Rendered};
 use std::path::Path;
 
 /// Text files longer than this are cut when shown.
@@ -167,7 +168,7 @@ fn markdown(
             frontmatter: None,
             frontmatter_error: None,
             rendered,
-            title: super::html::display_title(rel, None),
+            title: display_title(rel, None),
         },
         None => page_body(manifest, rel, text, &mut embeds)?,
     };
@@ -264,7 +265,7 @@ fn page_body(
     let title = title
         .map(|t| t.trim().to_string())
         .or_else(|| rendered.dropped_h1.clone())
-        .unwrap_or_else(|| super::html::display_title(rel, None));
+        .unwrap_or_else(|| display_title(rel, None));
     Ok(Body {
         frontmatter: fm,
         frontmatter_error: fm_error,

@@ -6,6 +6,7 @@
 
 use crate::key;
 use crate::manifest::{Hit, Manifest, Result, Scope};
+use crate::render::html::display_title;
 use crate::search::{self, Piece, Request, SearchError};
 use std::collections::HashMap;
 use std::path::Path;
@@ -127,7 +128,7 @@ pub fn names(manifest: &Manifest, query: &str) -> Result<Vec<NameMatch>> {
     let mut hits: Vec<(u8, String, NameMatch)> = best
         .into_values()
         .map(|(r, h)| {
-            let shown = key::key(&super::html::display_title(&h.path, h.title.as_deref()));
+            let shown = key::key(&display_title(&h.path, h.title.as_deref()));
             (r, shown, h)
         })
         .collect();

@@ -9,8 +9,9 @@
 //! kept only for the file it was opened on: a manifest deleted and made again (`rm sparks.db;
 //! sparks scan`) or migrated is opened anew.
 
-use super::html::{Layout, esc, notice};
+use super::html::{Layout, notice};
 use crate::manifest::{Counted, Manifest};
+use crate::render::html::esc;
 use crate::vault::MANIFEST;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

@@ -289,7 +289,7 @@ fn a_planted_cycle_between_the_files_of_a_directory_is_caught() {
     assert_eq!(directory_cycles(&files), ["src/view/: a → b → c → a"]);
 }
 
-/// The module a file under `src/` is (`view/render/wikilink.rs` → `view::render::wikilink`,
+/// The module a file under `src/` is (`view/graph/svg.rs` → `view::graph::svg`,
 /// `view/graph/mod.rs` → `view::graph`).
 fn module_path(rel: &str) -> Vec<String> {
     let mut path: Vec<String> = rel

@@ -9,10 +9,11 @@
 mod layout;
 mod svg;
 
-use super::html::{count, display_title, esc, type_heading};
-use super::paths::query_value;
+use super::html::{count, type_heading};
 use super::site::{Lease, Reply, Site};
 use crate::manifest::{GraphFilter, GraphPage, Manifest};
+use crate::render::html::{display_title, esc};
+use crate::render::paths::query_value;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 

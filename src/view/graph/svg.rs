@@ -5,7 +5,7 @@
 
 use super::layout::Point;
 use super::{Graph, Node};
-use crate::view::html::{esc, href_for};
+use crate::render::html::{esc, href_for};
 use std::fmt::Write as _;
 
 /// The page types that have a colour of their own; any other is `other`.

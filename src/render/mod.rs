@@ -1,10 +1,18 @@
+//! What the viewer and a published site both show: a page's Markdown made safe HTML, one
+//! renderer for both. Serving it is the viewer's business ([`crate::view`]: HTTP, routes, the
+//! page layout, live reloads); writing it to files would be a publisher's. Nothing here serves,
+//! and nothing here uses a server's libraries or an async runtime. The room holds the renderer
+//! (this module), the sanitiser ([`sanitize`]), where wikilinks lead as the manifest resolved
+//! them (`resolve`), embeds rendered in place ([`embed`]), and the pure helpers for HTML and
+//! URLs and the vault's files ([`html`], [`paths`]).
+//!
 //! Markdown to safe HTML. The body is parsed once with CommonMark plus tables, footnotes,
 //! strikethrough, task lists and alert blockquotes; wikilinks are taken from the outline
 //! ([`crate::markdown::outline`]), so exactly the links the manifest records are rewritten and
 //! nothing inside code is; headings get anchor ids, `^block` markers become anchors and bare
 //! web addresses links. The whole result, author HTML included, then goes through
-//! [`super::sanitize`]. Resolving link targets is the caller's business ([`Target`]); this
-//! module does no I/O.
+//! [`sanitize`]. Resolving link targets is the caller's business ([`Target`]); the renderer
+//! does no I/O.
 
 use crate::key;
 use crate::markdown::Link;
@@ -13,12 +21,17 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 mod autolink;
+pub mod embed;
+pub mod html;
+pub mod paths;
+mod resolve;
+pub mod sanitize;
 mod wikilink;
 
 use autolink::autolink;
 use wikilink::{display, link_html};
 
-use super::paths::encode_segment;
+use paths::encode_segment;
 
 /// Where a wikilink leads, as the caller resolved it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,7 +179,7 @@ fn render_with(body: &str, links: &[WikiLink<'_>], title: Option<&str>, prefix: 
         );
     }
     Rendered {
-        html: super::sanitize::sanitize(&html),
+        html: sanitize::sanitize(&html),
         toc: r.toc,
         dropped_h1,
     }

@@ -2,10 +2,10 @@
 //! an embedded page in its frame, or a span saying why it leads nowhere), from the target the
 //! caller resolved.
 
+use super::html::esc;
+use super::paths::encode_segment;
 use super::{Embed, Target, WikiLink};
 use crate::markdown::Link;
-use crate::view::html::esc;
-use crate::view::paths::encode_segment;
 
 /// What a link shows: its label, or its target (with the heading, Obsidian-style).
 pub(super) fn display(l: &Link) -> String {

@@ -7,7 +7,7 @@
 
 use super::html::{file_href, href_for};
 use super::paths::is_image;
-use super::render::{Target, block_anchor, fragment, slug};
+use super::{Target, block_anchor, fragment, slug};
 use crate::key;
 use crate::manifest::{Manifest, Resolution};
 use crate::markdown::{Link, outline::Outline};

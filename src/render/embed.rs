@@ -1,7 +1,7 @@
 //! Embeds in place: `![[Page]]`, `![[Page#Heading]]` and `![[Page#^block]]` show the page's
 //! body (without its frontmatter), the section under the heading (to the next heading of the
 //! same or a higher level) or the block, rendered as the page itself would be and framed with
-//! a link to the source ([`super::render::Embed`]). The target is the one the link resolves to
+//! a link to the source ([`super::Embed`]). The target is the one the link resolves to
 //! ([`super::resolve`]); the text is read fresh from disk, as the page shown is, through
 //! [`super::paths`], and goes through the same renderer and sanitiser.
 //!
@@ -14,8 +14,8 @@
 
 use super::html::display_title;
 use super::paths;
-use super::render::{self, Embed, Target, WikiLink};
 use super::resolve;
+use super::{Embed, Target, WikiLink};
 use crate::key;
 use crate::manifest::Manifest;
 use crate::markdown::{
@@ -237,7 +237,7 @@ impl<'r> Embedder<'r> {
             .collect();
         // A whole page's leading H1 repeats the title the frame shows.
         let drop_h1 = (link.heading.is_none() && link.block.is_none()).then_some(title.as_str());
-        let html = render::render_embedded(part, &links, drop_h1.or(Some("")), &prefix);
+        let html = super::render_embedded(part, &links, drop_h1.or(Some("")), &prefix);
         Ok(Ok((title, html)))
     }
 
