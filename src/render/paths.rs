@@ -1,12 +1,13 @@
-//! Safe paths for the viewer: a request path, still percent-encoded, turned into a file that is
+//! Safe paths, for what the viewer and a published site both show: a vault-relative path (a
+//! request's, once the viewer has decoded it, or a link's target) turned into a file that is
 //! certainly inside the vault; and vault paths turned back into URL paths. Anything doubtful is
-//! refused, and the caller answers every refusal with the same 404, so that a probe learns
-//! nothing about what exists outside the vault. Also what a path names (Markdown, an image)
-//! and the values of a request's query string.
+//! refused, and the viewer answers every refusal with the same 404, so that a probe learns
+//! nothing about what exists outside the vault. Also what a path names (Markdown, an image).
+//! Decoding a request's path and query string is the viewer's (`view/paths.rs`).
 
 use std::path::{Component, Path, PathBuf};
 
-/// A file inside the vault that a request may read.
+/// A file inside the vault that a request (or an embed) may read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VaultFile {
     /// Vault-relative, forward slashes, as the request named it (the manifest's form).
@@ -15,7 +16,7 @@ pub struct VaultFile {
     pub abs: PathBuf,
 }
 
-/// Why a request path was refused.
+/// Why a path was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refused {
     /// Bad percent-encoding, bad UTF-8, a NUL byte or a backslash.
@@ -27,11 +28,6 @@ pub enum Refused {
     Outside,
     /// No such file (or not a regular file).
     Missing,
-}
-
-/// Decode `%XX` escapes. Invalid escapes, invalid UTF-8 and NUL bytes are refused.
-pub fn percent_decode(s: &str) -> Result<String, Refused> {
-    crate::markdown::rewrite::percent_decode(s).ok_or(Refused::Malformed)
 }
 
 /// Check a decoded vault-relative path: plain names only, no hidden ones, no `.` or `..`, not
@@ -63,15 +59,10 @@ pub fn clean_relative(decoded: &str) -> Result<String, Refused> {
     Ok(rel)
 }
 
-/// Resolve a request path (percent-encoded, relative to the vault root) to an existing
-/// regular file inside the vault. The vault root itself may be reached through a symbolic link;
-/// files may be symbolic links as long as they resolve inside the (resolved) root.
-pub fn resolve(root: &Path, encoded: &str) -> Result<VaultFile, Refused> {
-    let rel = clean_relative(&percent_decode(encoded)?)?;
-    resolve_clean(root, &rel)
-}
-
-/// [`resolve`] for a path already decoded and cleaned by [`clean_relative`].
+/// Resolve a vault-relative path, already decoded and cleaned by [`clean_relative`], to an
+/// existing regular file inside the vault. The vault root itself may be reached through a
+/// symbolic link; files may be symbolic links as long as they resolve inside the (resolved)
+/// root.
 pub fn resolve_clean(root: &Path, rel: &str) -> Result<VaultFile, Refused> {
     let abs = inside(root, rel)?;
     if !abs.is_file() {
@@ -142,14 +133,6 @@ pub fn encode_segment(s: &str) -> String {
     out
 }
 
-/// The value of `name` in a form-encoded query (`+` is a space); bad encodings read as empty.
-pub fn query_value(query: Option<&str>, name: &str) -> Option<String> {
-    query?.split('&').find_map(|pair| {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        (k == name).then(|| percent_decode(&v.replace('+', " ")).unwrap_or_default())
-    })
-}
-
 /// Whether a vault path names an image the browser can show.
 pub fn is_image(path: &str) -> bool {
     image_type(path).is_some()
@@ -180,23 +163,18 @@ pub fn is_markdown(path: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// A plain vault-relative path resolved as the viewer resolves a request's, once decoded.
+    #[cfg(unix)]
+    fn resolve(root: &Path, rel: &str) -> Result<VaultFile, Refused> {
+        resolve_clean(root, &clean_relative(rel)?)
+    }
+
     #[test]
     fn kinds_of_files() {
         assert!(is_markdown("wiki/a.md") && is_markdown("raw/A.MD") && !is_markdown(".md"));
         assert!(!is_markdown("raw/aéé"), "no byte of a character is cut");
         assert_eq!(image_type("wiki/x/Diagram.PNG"), Some("image/png"));
         assert_eq!(image_type("raw/a.txt"), None);
-    }
-
-    #[test]
-    fn decoding_is_strict() {
-        assert_eq!(percent_decode("Garden%20Plan").unwrap(), "Garden Plan");
-        assert_eq!(percent_decode("%2e%2E").unwrap(), "..");
-        assert_eq!(percent_decode("caf%C3%A9").unwrap(), "café");
-        assert_eq!(percent_decode("a%2"), Err(Refused::Malformed));
-        assert_eq!(percent_decode("a%zz"), Err(Refused::Malformed));
-        assert_eq!(percent_decode("a%00b"), Err(Refused::Malformed));
-        assert_eq!(percent_decode("%FF"), Err(Refused::Malformed));
     }
 
     #[test]
@@ -214,22 +192,6 @@ mod tests {
         }
         assert_eq!(clean_relative("wiki\\..\\x"), Err(Refused::Malformed));
         assert_eq!(clean_relative("a\0b"), Err(Refused::Malformed));
-    }
-
-    #[test]
-    fn encoded_dot_segments_and_nul_are_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().join("notes");
-        fs_err::create_dir_all(root.join("wiki")).unwrap();
-        fs_err::create_dir_all(dir.path().join("notes-private")).unwrap();
-        fs_err::write(dir.path().join("notes-private/diary.md"), "secret").unwrap();
-        fs_err::write(root.join("wiki/a.md"), "a").unwrap();
-        assert_eq!(resolve(&root, "wiki/a.md").unwrap().rel, "wiki/a.md");
-        assert!(resolve(&root, "wiki/%2e%2e/%2e%2e/notes-private/diary.md").is_err());
-        assert!(resolve(&root, "%2Fetc%2Fpasswd").is_err());
-        assert!(resolve(&root, "wiki/a.md%00.png").is_err());
-        assert_eq!(resolve(&root, "wiki/nope.md"), Err(Refused::Missing));
-        assert_eq!(resolve(&root, "wiki"), Err(Refused::Missing), "a directory");
     }
 
     #[cfg(unix)]
@@ -282,14 +244,5 @@ mod tests {
         let via = dir.path().join("via");
         std::os::unix::fs::symlink(&root, &via).unwrap();
         assert!(resolve(&via, "wiki/real.md").is_ok());
-    }
-
-    #[test]
-    fn encoding_round_trips() {
-        let rel = "wiki/entities/Garden Plan#1?.md";
-        let enc = encode_path(rel);
-        assert_eq!(enc, "wiki/entities/Garden%20Plan%231%3F.md");
-        assert_eq!(percent_decode(&enc).unwrap(), rel);
-        assert_eq!(encode_segment("ai/agents"), "ai%2Fagents");
     }
 }

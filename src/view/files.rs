@@ -2,12 +2,13 @@
 //! (with or without `.md`; Markdown rendered, the directories of `raw/` listed by
 //! [`super::listing`]), `/page/<path>` for the files elsewhere (a `/page/wiki/…` or
 //! `/page/raw/…` URL of earlier versions redirects), and `/file/<path>` (the bytes, for
-//! images). Every path goes through [`paths`]; whatever is refused is a 404, never a
-//! redirect, so that no encoding of `..` leads anywhere.
+//! images). Every path goes through [`percent_decode`] and [`paths`]; whatever is refused is a
+//! 404, never a redirect, so that no encoding of `..` leads anywhere.
 
 use super::html::{chip, crumbs, notice};
 use super::listing::{listing, size_text};
 use super::page::{self, Content, FileView, Freshness, MarkdownView};
+use super::paths::percent_decode;
 use super::site::{Reply, Site};
 use crate::manifest::Backlink;
 use crate::markdown::Frontmatter;
@@ -16,7 +17,7 @@ use crate::render::paths::{self, VaultFile};
 use std::fmt::Write as _;
 
 /// Find the file a request names: `<path>` when it ends in `.md`, else `<path>.md` and then
-/// `<path>` itself. The manifest and its companions are never served ([`paths::resolve`]
+/// `<path>` itself. The manifest and its companions are never served ([`paths::resolve_clean`]
 /// refuses them, by name or through a symbolic link).
 fn lookup(site: &Site, decoded_rel: &str) -> Option<VaultFile> {
     let rel = paths::clean_relative(decoded_rel).ok()?;
@@ -36,7 +37,7 @@ fn lookup(site: &Site, decoded_rel: &str) -> Option<VaultFile> {
 /// The vault path `<top>/<rest>` of a request path below `/<top>/`; `None` when the rest is
 /// refused (bad encoding, `..`, a hidden name, a backslash).
 fn under(top: &str, encoded: &str) -> Option<String> {
-    let rest = paths::clean_relative(&paths::percent_decode(encoded).ok()?).ok()?;
+    let rest = paths::clean_relative(&percent_decode(encoded).ok()?).ok()?;
     Some(if rest.is_empty() {
         top.to_string()
     } else {
@@ -48,7 +49,7 @@ fn under(top: &str, encoded: &str) -> Option<String> {
 /// instead of rendering it. A file under `wiki/` or `raw/` redirects to its own URL, once it
 /// is known to exist.
 pub fn page(site: &Site, encoded: &str, source: bool) -> Reply {
-    let Some(f) = paths::percent_decode(encoded)
+    let Some(f) = percent_decode(encoded)
         .ok()
         .and_then(|rel| lookup(site, &rel))
     else {
@@ -86,7 +87,7 @@ pub fn raw(site: &Site, encoded: &str, source: bool) -> Reply {
 /// `GET /file/<path>`: the bytes of a file. Images are shown inline; anything else is a
 /// download. Either way the response is sandboxed: an SVG or HTML file cannot run script here.
 pub fn bytes(site: &Site, encoded: &str) -> Reply {
-    let Some(f) = paths::percent_decode(encoded)
+    let Some(f) = percent_decode(encoded)
         .ok()
         .and_then(|rel| paths::clean_relative(&rel).ok())
         .and_then(|rel| paths::resolve_clean(&site.root, &rel).ok())

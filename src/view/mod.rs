@@ -3,8 +3,9 @@
 //! and HEAD only), the security headers every response carries, and handing each request to
 //! [`routes::dispatch`] on a blocking thread. What a route shows is decided in [`routes`] and
 //! [`files`] over plain values; Markdown becomes HTML in [`crate::render`] (what the viewer and
-//! a published site both show), made safe by its sanitiser, and paths are made safe there too.
-//! Nothing here writes to the vault or prints: the CLI passes a log callback.
+//! a published site both show), made safe by its sanitiser; a request's path is decoded in
+//! [`paths`] and made safe by [`crate::render::paths`]. Nothing here writes to the vault or
+//! prints: the CLI passes a log callback.
 
 mod captures;
 mod copies;
@@ -15,6 +16,7 @@ pub mod html;
 mod listing;
 pub mod live;
 pub mod page;
+pub mod paths;
 pub mod routes;
 pub mod search;
 pub mod site;

@@ -5,11 +5,11 @@
 //! why they stay in one file a little past 400 lines.
 
 use super::html::{chip, count, type_count, type_heading};
+use super::paths;
 use super::search;
 use super::site::{Reply, Site};
 use crate::manifest::{Manifest, Scope, TagCount, ViewPage};
 use crate::render::html::{display_title, esc, page_link};
-use crate::render::paths;
 use crate::search::Piece;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

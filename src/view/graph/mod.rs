@@ -10,10 +10,10 @@ mod layout;
 mod svg;
 
 use super::html::{count, type_heading};
+use super::paths::query_value;
 use super::site::{Lease, Reply, Site};
 use crate::manifest::{GraphFilter, GraphPage, Manifest};
 use crate::render::html::{display_title, esc};
-use crate::render::paths::query_value;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
