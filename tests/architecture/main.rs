@@ -451,6 +451,32 @@ fn each_library_and_printing_stay_in_their_one_place() {
     assert!(breaches.is_empty(), "{}", breaches.join("\n"));
 }
 
+#[test]
+fn the_render_room_serves_nothing() {
+    // What the viewer and a published site both show is made without a server: no HTTP
+    // library and no async runtime under src/render/, so that what writes a site to files
+    // runs the very renderer the viewer serves (axum is also kept in view/ by the rule above).
+    let serving = ["axum::", "tokio::", "futures_util::"];
+    let room: Vec<(String, String)> = code_by_path()
+        .into_iter()
+        .filter(|(rel, _)| rel.starts_with("render/"))
+        .collect();
+    assert!(
+        room.iter().any(|(rel, _)| rel == "render/mod.rs"),
+        "src/render/ was not found"
+    );
+    let breaches: Vec<String> = room
+        .iter()
+        .flat_map(|(rel, code)| {
+            serving
+                .iter()
+                .filter(|what| uses(code, what))
+                .map(move |what| format!("{rel} uses {what}"))
+        })
+        .collect();
+    assert!(breaches.is_empty(), "{}", breaches.join("\n"));
+}
+
 /// Whether `code` names `what` (`println!` is not found inside `eprintln!`).
 fn uses(code: &str, what: &str) -> bool {
     code.match_indices(what).any(|(i, _)| {
