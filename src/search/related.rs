@@ -231,9 +231,10 @@ fn related_in(
     })
 }
 
-/// Whether a page may be shown as related: a wiki page a person or an agent writes, not a
-/// system page (the index and its shards included) or a conflict copy.
-fn shown(path: &str) -> bool {
+/// Whether a page may be shown as related (and is compared for near-duplicates, and offered
+/// links to in the viewer): a wiki page a person or an agent writes, not a system page (the
+/// index and its shards, the log, the collections) or a conflict copy.
+pub fn shown(path: &str) -> bool {
     crate::scan::is_page(path)
         && !crate::schema::is_system_page(path)
         && !crate::vault::is_conflict_copy(path)

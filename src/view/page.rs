@@ -188,7 +188,7 @@ fn markdown(
         None => ((Vec::new(), 0), Vec::new(), Freshness::NoManifest),
     };
     let related = match db {
-        Some(m) if suggests_links(rel) => not_linked_yet(root, m, rel),
+        Some(m) if crate::search::related::shown(rel) => not_linked_yet(root, m, rel),
         _ => Vec::new(),
     };
     Ok(MarkdownView {
@@ -204,14 +204,6 @@ fn markdown(
         freshness,
         source: text.to_string(),
     })
-}
-
-/// Whether the file at `rel` is a page the viewer suggests links for: a wiki page a person or
-/// an agent writes, not a system page or a conflict copy.
-fn suggests_links(rel: &str) -> bool {
-    crate::scan::is_page(rel)
-        && !crate::schema::is_system_page(rel)
-        && !crate::vault::is_conflict_copy(rel)
 }
 
 /// The pages related to the page at `rel` that it does not link to yet, found once per change

@@ -8,6 +8,7 @@ use crate::embed::{self, similarity};
 use crate::failure::Action;
 use crate::lint::{Check, LintError};
 use crate::manifest::Hit;
+use crate::search::related::shown;
 
 /// How far titles that mean the same take a pair's similarity from its text's toward 1: a
 /// twin pasted under a new title is as near as its text; two pages on one subject by their
@@ -29,7 +30,7 @@ pub(super) fn near_duplicates(cx: &Context<'_>, out: &mut Issues) -> Result<(), 
         ) else {
             continue;
         };
-        if !compared(&a.path) || !compared(&b.path) {
+        if !shown(&a.path) || !shown(&b.path) {
             continue;
         }
         // A page without a title is named by its file, as links name it.
@@ -60,13 +61,4 @@ pub(super) fn near_duplicates(cx: &Context<'_>, out: &mut Issues) -> Result<(), 
         }
     }
     Ok(())
-}
-
-/// Whether a page is compared: a page a person or an agent writes, not a system page (the
-/// index and its shards, the log, the collections) or a conflict copy (`sync-conflicts`
-/// reports those).
-fn compared(path: &str) -> bool {
-    crate::scan::is_page(path)
-        && !crate::schema::is_system_page(path)
-        && !crate::vault::is_conflict_copy(path)
 }
