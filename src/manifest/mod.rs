@@ -103,11 +103,11 @@ pub struct Manifest {
 #[derive(Debug, Default)]
 pub struct Counted {
     /// Backlinks counted past a list's limit ([`Manifest::backlinks`]).
-    backlink_totals: std::cell::RefCell<Box<view::Totals>>,
+    backlink_totals: std::cell::RefCell<Box<view::ByPage<usize>>>,
     /// The graph's most linked pages, as last ranked ([`Manifest::graph_most_linked`]).
     graph_ranked: std::cell::RefCell<Option<Box<graph::Ranked>>>,
     /// Lists found for a page ([`Manifest::remembered`]: the viewer's related pages).
-    remembered: std::cell::RefCell<Box<view::Remembered>>,
+    remembered: std::cell::RefCell<Box<view::ByPage<Vec<Backlink>>>>,
 }
 
 /// A manifest operation failed.

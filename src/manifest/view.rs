@@ -42,26 +42,43 @@ pub struct Backlink {
     pub links: usize,
 }
 
-/// Backlink totals counted on one connection, and the state of the manifest they were counted
-/// in: a hub page's tens of thousands of backlinks are counted once per change of the
-/// manifest, not once per visit.
-#[derive(Debug, Default)]
-pub(super) struct Totals {
+/// What was worked out for pages on one connection, and the state of the manifest it was
+/// worked out in, kept while the manifest stays as it is: a hub page's tens of thousands of
+/// backlinks are counted once per change of the manifest, not once per visit, and so are the
+/// pages related to it ([`Manifest::remembered`]).
+#[derive(Debug)]
+pub(super) struct ByPage<T> {
     /// `PRAGMA data_version` (it moves when another connection commits) and the connection's
-    /// own count of changed rows, when the totals were counted.
+    /// own count of changed rows, when what is kept was worked out.
     state: (i64, u64),
-    /// Linking pages by target path.
-    by_path: HashMap<String, usize>,
+    /// What was worked out, by page path.
+    by_path: HashMap<String, T>,
 }
 
-/// Lists of pages found for a page on one connection, and the state of the manifest they were
-/// found in ([`Manifest::remembered`]).
-#[derive(Debug, Default)]
-pub(super) struct Remembered {
-    /// As [`Totals::state`].
-    state: (i64, u64),
-    /// The list found for each page, by path.
-    by_path: HashMap<String, Vec<Backlink>>,
+impl<T> Default for ByPage<T> {
+    fn default() -> Self {
+        ByPage {
+            state: (0, 0),
+            by_path: HashMap::new(),
+        }
+    }
+}
+
+impl<T: Clone> ByPage<T> {
+    /// What is kept for `path` while the manifest is in `state`; everything kept is forgotten
+    /// when it is in another, and `state` becomes the one kept values belong to.
+    fn get(&mut self, state: (i64, u64), path: &str) -> Option<T> {
+        if self.state != state {
+            self.state = state;
+            self.by_path.clear();
+        }
+        self.by_path.get(path).cloned()
+    }
+
+    /// Keep `value` for `path`, in the state [`ByPage::get`] last saw.
+    fn keep(&mut self, path: &str, value: T) {
+        self.by_path.insert(path.to_string(), value);
+    }
 }
 
 /// A page whose title, alias or file name contains every search term.
@@ -192,17 +209,8 @@ impl Manifest {
             return Ok((list, n));
         }
         let state = self.read_state()?;
-        {
-            let mut totals = counted.backlink_totals.borrow_mut();
-            if totals.state != state {
-                **totals = Totals {
-                    state,
-                    by_path: HashMap::new(),
-                };
-            }
-            if let Some(&n) = totals.by_path.get(path) {
-                return Ok((list, n));
-            }
+        if let Some(n) = counted.backlink_totals.borrow_mut().get(state, path) {
+            return Ok((list, n));
         }
         // Counted here rather than by SQLite: the index gives each linking page's rows
         // together, so a page is a change of source; `count(DISTINCT)` with the conditions
@@ -225,11 +233,7 @@ impl Manifest {
                 && !source.starts_with(b"wiki/index/");
             total += usize::from(counts);
         }
-        counted
-            .backlink_totals
-            .borrow_mut()
-            .by_path
-            .insert(path.to_string(), total);
+        counted.backlink_totals.borrow_mut().keep(path, total);
         Ok((list, total))
     }
 
@@ -386,24 +390,11 @@ impl Manifest {
         find: impl FnOnce() -> std::result::Result<Vec<Backlink>, E>,
     ) -> std::result::Result<Vec<Backlink>, E> {
         let state = self.read_state()?;
-        {
-            let mut kept = counted.remembered.borrow_mut();
-            if kept.state != state {
-                **kept = Remembered {
-                    state,
-                    by_path: HashMap::new(),
-                };
-            }
-            if let Some(list) = kept.by_path.get(path) {
-                return Ok(list.clone());
-            }
+        if let Some(list) = counted.remembered.borrow_mut().get(state, path) {
+            return Ok(list);
         }
         let list = find()?;
-        counted
-            .remembered
-            .borrow_mut()
-            .by_path
-            .insert(path.to_string(), list.clone());
+        counted.remembered.borrow_mut().keep(path, list.clone());
         Ok(list)
     }
 
