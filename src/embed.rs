@@ -218,6 +218,38 @@ impl Widened {
     }
 }
 
+/// Vectors summed: their direction is what they mean together (a page's sections' vectors:
+/// the page's meaning, as `related` and `near-duplicates` take it).
+#[derive(Debug, Clone)]
+pub struct Sum([f32; DIM]);
+
+impl Default for Sum {
+    fn default() -> Self {
+        Sum([0.0; DIM])
+    }
+}
+
+impl Sum {
+    /// Add the vector read [`in_place`] with this scale and these components.
+    pub fn add_in_place(&mut self, scale: f32, q: &[u8; DIM]) {
+        for (s, b) in self.0.iter_mut().zip(q) {
+            *s += f32::from(b.cast_signed()) * scale;
+        }
+    }
+
+    /// Add a vector.
+    pub fn add(&mut self, v: &Vector) {
+        for (s, q) in self.0.iter_mut().zip(v.q) {
+            *s += f32::from(q) * v.scale;
+        }
+    }
+
+    /// The direction of the sum: `None` when nothing but zeros was added.
+    pub fn direction(&self) -> Option<Vector> {
+        Vector::from_f32(&self.0)
+    }
+}
+
 /// [`similarity`] of `a` and a vector read [`in_place`].
 pub fn similarity_to(a: &Vector, scale: f32, q: &[u8; DIM]) -> f32 {
     let dot: i32 =

@@ -11,7 +11,7 @@
 
 use super::scan_tx::section_of;
 use super::{Manifest, Result};
-use crate::embed::{DIM, Vector, dot as dot_of, in_place};
+use crate::embed::{DIM, Sum, Vector, dot as dot_of, in_place};
 use std::collections::BTreeMap;
 
 /// Two pages and the cosine of their meanings.
@@ -40,10 +40,10 @@ impl Manifest {
     /// with no vector left out).
     pub fn page_meanings(&self) -> Result<Vec<(i64, Vector)>> {
         let mut out = Vec::new();
-        let mut current: Option<(i64, [f32; DIM])> = None;
-        let settle = |page: Option<(i64, [f32; DIM])>, out: &mut Vec<(i64, Vector)>| {
+        let mut current: Option<(i64, Sum)> = None;
+        let settle = |page: Option<(i64, Sum)>, out: &mut Vec<(i64, Vector)>| {
             if let Some((file, sum)) = page
-                && let Some(v) = Vector::from_f32(&sum)
+                && let Some(v) = sum.direction()
             {
                 out.push((file, v));
             }
@@ -54,12 +54,10 @@ impl Manifest {
             };
             let (file, _) = section_of(id);
             if current.as_ref().is_none_or(|(f, _)| *f != file) {
-                settle(current.replace((file, [0.0; DIM])), &mut out);
+                settle(current.replace((file, Sum::default())), &mut out);
             }
             if let Some((_, sum)) = current.as_mut() {
-                for (s, b) in sum.iter_mut().zip(q) {
-                    *s += f32::from(b.cast_signed()) * scale;
-                }
+                sum.add_in_place(scale, q);
             }
         })?;
         settle(current, &mut out);

@@ -6,7 +6,7 @@
 
 use super::fuse::FLOOR;
 use super::query::{expression, is_stopword, parse};
-use crate::embed::{self, DIM, Vector};
+use crate::embed::{self, Vector};
 use crate::manifest::{Manifest, ManifestError, Neighbour, Resolution, Scope};
 use crate::scan::meaning;
 use crate::vault::Vault;
@@ -270,13 +270,11 @@ fn subject(root: &Path, manifest: &Manifest, name: &str) -> Result<Subject, Rela
 
 /// The direction of several vectors (a page's sections), as one vector.
 fn mean(vectors: &[Vector]) -> Option<Vector> {
-    let mut sum = [0.0_f32; DIM];
+    let mut sum = embed::Sum::default();
     for v in vectors {
-        for (s, x) in sum.iter_mut().zip(v.to_f32()) {
-            *s += x;
-        }
+        sum.add(v);
     }
-    Vector::from_f32(&sum)
+    sum.direction()
 }
 
 /// Each page's words score (BM25 summed over the telling words it holds) and the words, by
