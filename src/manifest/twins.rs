@@ -25,7 +25,7 @@ pub struct Twin {
     pub similarity: f32,
 }
 
-/// Components a hash is made of.
+/// Components a hash is made of (a `u16`, a quarter of a 64-bit word of signs).
 const BITS: usize = 16;
 /// Hashes of each page: every component is in one.
 const TABLES: usize = DIM / BITS;
@@ -83,7 +83,9 @@ fn twins(pages: &[(i64, Vector)], floor: f32) -> Vec<Twin> {
     let mut order: Vec<usize> = vec![0; pages.len()];
     let mut starts = vec![0_usize; 1 << BITS];
     for t in 0..TABLES {
-        let key = |i: usize| usize::from((centred.signs[i][t / 4] >> (BITS * (t % 4))) as u16);
+        // Table `t`'s hash: its BITS signs, from the 64-bit word that holds them.
+        let key =
+            |i: usize| usize::from((centred.signs[i][t * BITS / 64] >> (t * BITS % 64)) as u16);
         // The pages by hash, each hash's in rowid order (a counting sort).
         starts.fill(0);
         for i in 0..pages.len() {
