@@ -74,8 +74,14 @@ fn text(r: &LintReport) -> Vec<String> {
         lines.push(String::new());
     }
     let mut current = None;
+    // The hint of the group being listed (one for all its issues: `near-duplicates`' merge),
+    // said after its last issue.
+    let mut hint: Option<&str> = None;
     for i in &r.issues {
         if Some(i.check) != current {
+            if let Some(h) = hint.take() {
+                lines.push(format!("  hint: run `{h}`"));
+            }
             if current.is_some() {
                 lines.push(String::new());
             }
@@ -88,6 +94,12 @@ fn text(r: &LintReport) -> Vec<String> {
         }
         let at = i.line.map(|l| format!(":{l}")).unwrap_or_default();
         lines.push(format!("  {}{at}  {}", i.path, i.message));
+        if !i.hint.is_empty() {
+            hint = Some(&i.hint);
+        }
+    }
+    if let Some(h) = hint {
+        lines.push(format!("  hint: run `{h}`"));
     }
     if r.total == 0 {
         lines.push(output::paint(
