@@ -111,6 +111,13 @@ fn a_pasted_twin_with_a_new_title_is_flagged_and_pages_that_share_a_tag_are_not(
         "{}",
         run.stdout
     );
+    assert!(
+        run.stdout
+            .contains("  hint: run `sparks merge FROM INTO`\n"),
+        "the text says the hint once, after the pairs: {}",
+        run.stdout
+    );
+    assert_eq!(run.stdout.matches("hint:").count(), 1, "{}", run.stdout);
 }
 
 #[test]
