@@ -2,6 +2,7 @@
 //! ingests. All SQL lives in this module. The manifest is derived state (apart from the
 //! history of ingests): deleting it and scanning rebuilds it.
 
+mod by_page;
 pub mod catalog;
 mod extracts;
 mod files;
@@ -103,11 +104,11 @@ pub struct Manifest {
 #[derive(Debug, Default)]
 pub struct Counted {
     /// Backlinks counted past a list's limit ([`Manifest::backlinks`]).
-    backlink_totals: std::cell::RefCell<Box<view::ByPage<usize>>>,
+    backlink_totals: std::cell::RefCell<Box<by_page::ByPage<usize>>>,
     /// The graph's most linked pages, as last ranked ([`Manifest::graph_most_linked`]).
     graph_ranked: std::cell::RefCell<Option<Box<graph::Ranked>>>,
     /// Lists found for a page ([`Manifest::remembered`]: the viewer's related pages).
-    remembered: std::cell::RefCell<Box<view::ByPage<Vec<Backlink>>>>,
+    remembered: std::cell::RefCell<Box<by_page::ByPage<Vec<Backlink>>>>,
 }
 
 /// A manifest operation failed.

@@ -42,45 +42,6 @@ pub struct Backlink {
     pub links: usize,
 }
 
-/// What was worked out for pages on one connection, and the state of the manifest it was
-/// worked out in, kept while the manifest stays as it is: a hub page's tens of thousands of
-/// backlinks are counted once per change of the manifest, not once per visit, and so are the
-/// pages related to it ([`Manifest::remembered`]).
-#[derive(Debug)]
-pub(super) struct ByPage<T> {
-    /// `PRAGMA data_version` (it moves when another connection commits) and the connection's
-    /// own count of changed rows, when what is kept was worked out.
-    state: (i64, u64),
-    /// What was worked out, by page path.
-    by_path: HashMap<String, T>,
-}
-
-impl<T> Default for ByPage<T> {
-    fn default() -> Self {
-        ByPage {
-            state: (0, 0),
-            by_path: HashMap::new(),
-        }
-    }
-}
-
-impl<T: Clone> ByPage<T> {
-    /// What is kept for `path` while the manifest is in `state`; everything kept is forgotten
-    /// when it is in another, and `state` becomes the one kept values belong to.
-    fn get(&mut self, state: (i64, u64), path: &str) -> Option<T> {
-        if self.state != state {
-            self.state = state;
-            self.by_path.clear();
-        }
-        self.by_path.get(path).cloned()
-    }
-
-    /// Keep `value` for `path`, in the state [`ByPage::get`] last saw.
-    fn keep(&mut self, path: &str, value: T) {
-        self.by_path.insert(path.to_string(), value);
-    }
-}
-
 /// A page whose title, alias or file name contains every search term.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NameHit {
@@ -379,37 +340,6 @@ impl Manifest {
             .at(&self.path)
     }
 
-    /// The list `find` gives for the page at `path`, found once on this connection while the
-    /// manifest stays as it is (`counted` keeps it; a list found in error is not kept): what
-    /// the viewer shows beside a page, such as the pages related to it, and would otherwise
-    /// look for again on every visit.
-    pub fn remembered<E: From<super::ManifestError>>(
-        &self,
-        counted: &Counted,
-        path: &str,
-        find: impl FnOnce() -> std::result::Result<Vec<Backlink>, E>,
-    ) -> std::result::Result<Vec<Backlink>, E> {
-        let state = self.read_state()?;
-        if let Some(list) = counted.remembered.borrow_mut().get(state, path) {
-            return Ok(list);
-        }
-        let list = find()?;
-        counted.remembered.borrow_mut().keep(path, list.clone());
-        Ok(list)
-    }
-
-    /// What tells this connection's view of the manifest from another: `PRAGMA data_version`
-    /// (it moves when another connection commits) and the connection's own count of changed
-    /// rows. What a connection counted stays true while these stay the same.
-    pub(super) fn read_state(&self) -> Result<(i64, u64)> {
-        Ok((
-            self.conn
-                .pragma_query_value(None, "data_version", |r| r.get(0))
-                .at(&self.path)?,
-            self.conn.total_changes(),
-        ))
-    }
-
     pub(super) fn view_rows<T>(
         &self,
         sql: &str,
@@ -551,7 +481,7 @@ mod tests {
         let (some, n) = m.backlinks("wiki/h.md", 2, &counted).unwrap();
         assert_eq!((some.len(), n), (2, 4), "counted past the limit alike");
         assert_eq!(
-            counted.backlink_totals.borrow().by_path.get("wiki/h.md"),
+            counted.backlink_totals.borrow().kept("wiki/h.md"),
             Some(&4),
             "the count past the limit is kept beside the connection"
         );
