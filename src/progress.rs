@@ -104,26 +104,27 @@ impl std::ops::Deref for Listener {
     }
 }
 
+/// A listener for tests: it records what it hears, a line a phase or step.
+#[cfg(test)]
+#[derive(Default)]
+pub(crate) struct Log(pub(crate) std::sync::Mutex<Vec<String>>);
+
+#[cfg(test)]
+impl Progress for Log {
+    fn phase(&self, phase: Phase, total: Option<u64>) {
+        self.0
+            .lock()
+            .unwrap()
+            .push(format!("{} {total:?}", phase.label()));
+    }
+    fn advance(&self, n: u64) {
+        self.0.lock().unwrap().push(format!("+{n}"));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Mutex;
-
-    /// Records what it hears.
-    #[derive(Default)]
-    struct Log(Mutex<Vec<String>>);
-
-    impl Progress for Log {
-        fn phase(&self, phase: Phase, total: Option<u64>) {
-            self.0
-                .lock()
-                .unwrap()
-                .push(format!("{} {total:?}", phase.label()));
-        }
-        fn advance(&self, n: u64) {
-            self.0.lock().unwrap().push(format!("+{n}"));
-        }
-    }
 
     #[test]
     fn a_listener_passes_what_it_hears_on() {

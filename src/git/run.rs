@@ -259,22 +259,7 @@ fn is_progress(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Mutex;
-
-    #[derive(Default)]
-    struct Log(Mutex<Vec<String>>);
-
-    impl Progress for Log {
-        fn phase(&self, phase: Phase, total: Option<u64>) {
-            self.0
-                .lock()
-                .unwrap()
-                .push(format!("{} {total:?}", phase.label()));
-        }
-        fn advance(&self, n: u64) {
-            self.0.lock().unwrap().push(format!("+{n}"));
-        }
-    }
+    use crate::progress::Log;
 
     #[test]
     fn progress_lines_become_phases_and_counts_whatever_the_chunks() {
