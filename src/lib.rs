@@ -64,6 +64,7 @@ pub mod ingest;
 pub mod init;
 pub mod lint;
 pub mod mv;
+pub mod publish;
 pub mod status;
 pub mod sync;
 pub mod tasks;
