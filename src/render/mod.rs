@@ -24,6 +24,7 @@ mod autolink;
 pub mod embed;
 pub mod html;
 pub mod paths;
+pub mod layout;
 mod resolve;
 pub mod sanitize;
 mod wikilink;

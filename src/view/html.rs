@@ -1,81 +1,11 @@
-//! The viewer's HTML: the page layout every route shares, and the small pieces (tag chips,
-//! lists, breadcrumbs) the routes assemble. Escaping and links to pages are
-//! [`crate::render::html`]'s, shared with a published site. Every interpolated value goes
-//! through [`esc`]; the only unescaped HTML is what [`crate::render`] already sanitised.
+//! The viewer's page layout: [`crate::render::layout`]'s document with the viewer's sections,
+//! its search route and the script that reloads a page when what it shows changes. The pieces
+//! its routes assemble (tag chips, counts, breadcrumbs, notices) are the render room's, shared
+//! with a published site.
 
-use crate::render::html::{esc, tag_href};
-use crate::render::paths::encode_path;
-use std::fmt::Write as _;
-
-/// A tag chip, with a count when given; `active` marks the tag being shown.
-pub fn chip(tag: &str, count: Option<usize>, active: bool) -> String {
-    let count = count.map_or(String::new(), |n| format!("<span class=\"n\">{n}</span>"));
-    let current = if active { " aria-current=\"page\"" } else { "" };
-    format!(
-        "<a class=\"tag\" href=\"{}\"{current}>#{}{count}</a>",
-        esc(&tag_href(tag)),
-        esc(tag)
-    )
-}
-
-/// The section heading of a page type, in the plural.
-pub fn type_heading(kind: &str) -> String {
-    match kind {
-        "entity" => "Entities".into(),
-        "concept" => "Concepts".into(),
-        "synthesis" => "Synthesis".into(),
-        "summary" => "Summaries".into(),
-        "collection" => "Collections".into(),
-        "" => "Other pages".into(),
-        other => {
-            let mut c = other.chars();
-            c.next()
-                .map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
-        }
-    }
-}
-
-/// How many pages of a type: `1 entity`, `2 syntheses`, `3 other pages`.
-pub fn type_count(kind: &str, n: usize) -> String {
-    let (one, many) = match kind {
-        "entity" => ("entity", "entities"),
-        "concept" => ("concept", "concepts"),
-        "synthesis" => ("synthesis", "syntheses"),
-        "summary" => ("summary", "summaries"),
-        "collection" => ("collection", "collections"),
-        "" => ("other page", "other pages"),
-        other => (other, other),
-    };
-    count(n, one, many)
-}
-
-/// `n word` with the right plural.
-pub fn count(n: usize, singular: &str, plural: &str) -> String {
-    format!("{n} {}", if n == 1 { singular } else { plural })
-}
-
-/// A path shown as breadcrumbs; `raw/` directories link to their listings.
-pub fn crumbs(path: &str) -> String {
-    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
-    let mut out = String::from("<nav class=\"crumbs\" aria-label=\"Path\"><a href=\"/\">index</a>");
-    for (i, part) in parts.iter().enumerate() {
-        out.push_str("<span class=\"sep\">/</span>");
-        let last = i + 1 == parts.len();
-        if parts[0] == "raw" && !last {
-            let dir = parts[1..=i].join("/");
-            let href = if dir.is_empty() {
-                "/raw/".to_string()
-            } else {
-                format!("/raw/{}/", encode_path(&dir))
-            };
-            let _ = write!(out, "<a href=\"{}\">{}</a>", esc(&href), esc(part));
-        } else {
-            let _ = write!(out, "<span>{}</span>", esc(part));
-        }
-    }
-    out.push_str("</nav>");
-    out
-}
+pub use crate::render::layout::{chip, count, crumbs, notice, type_count, type_heading};
+use crate::render::html::esc;
+use crate::render::layout::Document;
 
 /// One HTML document of the viewer.
 #[derive(Debug, Default)]
@@ -100,50 +30,25 @@ pub struct Layout<'a> {
 impl Layout<'_> {
     /// The whole document.
     pub fn render(&self) -> String {
-        let title = match self.title {
-            Some(t) => format!("{} — {}", esc(t), esc(self.vault)),
-            None => esc(self.vault),
-        };
-        let (class, aside) = match &self.aside {
-            Some(a) => ("wrap", format!("<aside class=\"side\">{a}</aside>")),
-            None => ("wrap single", String::new()),
-        };
-        format!(
-            "<!doctype html>
-<html lang=\"en\">
-<head>
-<meta charset=\"utf-8\">
-<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">
-<meta name=\"color-scheme\" content=\"light dark\">
-<title>{title}</title>
-<link rel=\"stylesheet\" href=\"/static/style.css\">
-<link rel=\"icon\" href=\"/favicon.ico\">
-{live}</head>
-<body>
-<header class=\"bar\">
-<a class=\"brand\" href=\"/\">{vault}</a>
-<nav class=\"links\"><a href=\"/\">Index</a><a href=\"/tags\">Tags</a><a href=\"/graph\">Graph</a><a href=\"/raw/\">Raw</a></nav>
-<form class=\"search\" action=\"/search\" method=\"get\" role=\"search\">
-<input type=\"search\" name=\"q\" value=\"{query}\" placeholder=\"Search the wiki\" aria-label=\"Search the wiki\">
-</form>
-</header>
-<div class=\"{class}\">
-<main>
-{crumbs}
-{main}
-</main>
-{aside}
-</div>
-<footer class=\"foot\">Served read-only by <code>sparks view</code></footer>
-</body>
-</html>
-",
-            vault = esc(self.vault),
-            query = esc(self.query),
-            crumbs = self.crumbs,
-            main = self.main,
-            live = self.live.as_ref().map_or(String::new(), live_script),
-        )
+        let head = self.live.as_ref().map_or(String::new(), live_script);
+        Document {
+            vault: self.vault,
+            title: self.title,
+            crumbs: &self.crumbs,
+            main: &self.main,
+            aside: self.aside.as_deref(),
+            query: self.query,
+            sections: &[
+                ("Index", "/"),
+                ("Tags", "/tags"),
+                ("Graph", "/graph"),
+                ("Raw", "/raw/"),
+            ],
+            search: "/search",
+            head: &head,
+            footer: "Served read-only by <code>sparks view</code>",
+        }
+        .render()
     }
 }
 
@@ -171,20 +76,3 @@ fn live_script(shown: &Shown) -> String {
     )
 }
 
-/// A notice above the content (`kind`: `info` or `warn`).
-pub fn notice(kind: &str, html: &str) -> String {
-    format!("<p class=\"notice {kind}\">{html}</p>")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn crumbs_link_raw_directories() {
-        let c = crumbs("raw/inbox/2026-05-01.md");
-        assert!(c.contains("<a href=\"/raw/\">raw</a>"), "{c}");
-        assert!(c.contains("<a href=\"/raw/inbox/\">inbox</a>"), "{c}");
-        assert!(c.contains("<span>2026-05-01.md</span>"), "{c}");
-    }
-}

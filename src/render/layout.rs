@@ -1,0 +1,178 @@
+//! The page layout the viewer and a published site both use, and the small pieces (tag chips,
+//! counts, breadcrumbs, notices) their pages assemble. URLs are the viewer's, rooted at `/`: a
+//! published site rewrites them for where it is served. Every interpolated value goes through
+//! [`esc`]; the only unescaped HTML is what the caller passes as already HTML.
+
+use super::html::{esc, tag_href};
+use super::paths::encode_path;
+use std::fmt::Write as _;
+
+/// A tag chip, with a count when given; `active` marks the tag being shown.
+pub fn chip(tag: &str, count: Option<usize>, active: bool) -> String {
+    let count = count.map_or(String::new(), |n| format!("<span class=\"n\">{n}</span>"));
+    let current = if active { " aria-current=\"page\"" } else { "" };
+    format!(
+        "<a class=\"tag\" href=\"{}\"{current}>#{}{count}</a>",
+        esc(&tag_href(tag)),
+        esc(tag)
+    )
+}
+
+/// The section heading of a page type, in the plural.
+pub fn type_heading(kind: &str) -> String {
+    match kind {
+        "entity" => "Entities".into(),
+        "concept" => "Concepts".into(),
+        "synthesis" => "Synthesis".into(),
+        "summary" => "Summaries".into(),
+        "collection" => "Collections".into(),
+        "" => "Other pages".into(),
+        other => {
+            let mut c = other.chars();
+            c.next()
+                .map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
+        }
+    }
+}
+
+/// How many pages of a type: `1 entity`, `2 syntheses`, `3 other pages`.
+pub fn type_count(kind: &str, n: usize) -> String {
+    let (one, many) = match kind {
+        "entity" => ("entity", "entities"),
+        "concept" => ("concept", "concepts"),
+        "synthesis" => ("synthesis", "syntheses"),
+        "summary" => ("summary", "summaries"),
+        "collection" => ("collection", "collections"),
+        "" => ("other page", "other pages"),
+        other => (other, other),
+    };
+    count(n, one, many)
+}
+
+/// `n word` with the right plural.
+pub fn count(n: usize, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
+/// A path shown as breadcrumbs; `raw/` directories link to their listings.
+pub fn crumbs(path: &str) -> String {
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    let mut out = String::from("<nav class=\"crumbs\" aria-label=\"Path\"><a href=\"/\">index</a>");
+    for (i, part) in parts.iter().enumerate() {
+        out.push_str("<span class=\"sep\">/</span>");
+        let last = i + 1 == parts.len();
+        if parts[0] == "raw" && !last {
+            let dir = parts[1..=i].join("/");
+            let href = if dir.is_empty() {
+                "/raw/".to_string()
+            } else {
+                format!("/raw/{}/", encode_path(&dir))
+            };
+            let _ = write!(out, "<a href=\"{}\">{}</a>", esc(&href), esc(part));
+        } else {
+            let _ = write!(out, "<span>{}</span>", esc(part));
+        }
+    }
+    out.push_str("</nav>");
+    out
+}
+
+/// A notice above the content (`kind`: `info` or `warn`).
+pub fn notice(kind: &str, html: &str) -> String {
+    format!("<p class=\"notice {kind}\">{html}</p>")
+}
+
+/// One HTML document: the bar (the vault's name, its sections, the search box), breadcrumbs,
+/// the main column and a sidebar.
+#[derive(Debug, Default)]
+pub struct Document<'a> {
+    /// The vault's name.
+    pub vault: &'a str,
+    /// The `<title>` before the vault name (none for the index).
+    pub title: Option<&'a str>,
+    /// Breadcrumbs, already HTML.
+    pub crumbs: &'a str,
+    /// The main column, already HTML.
+    pub main: &'a str,
+    /// The sidebar, already HTML (none: one column).
+    pub aside: Option<&'a str>,
+    /// The search box's current text.
+    pub query: &'a str,
+    /// The sections the bar links to: label and URL.
+    pub sections: &'a [(&'a str, &'a str)],
+    /// Where the search box sends its query (a `GET` with `q`).
+    pub search: &'a str,
+    /// More of the head, already HTML (a script tag).
+    pub head: &'a str,
+    /// The footer's text, already HTML.
+    pub footer: &'a str,
+}
+
+impl Document<'_> {
+    /// The whole document.
+    pub fn render(&self) -> String {
+        let title = match self.title {
+            Some(t) => format!("{} — {}", esc(t), esc(self.vault)),
+            None => esc(self.vault),
+        };
+        let (class, aside) = match self.aside {
+            Some(a) => ("wrap", format!("<aside class=\"side\">{a}</aside>")),
+            None => ("wrap single", String::new()),
+        };
+        let mut sections = String::new();
+        for (label, href) in self.sections {
+            let _ = write!(sections, "<a href=\"{}\">{}</a>", esc(href), esc(label));
+        }
+        format!(
+            "<!doctype html>
+<html lang=\"en\">
+<head>
+<meta charset=\"utf-8\">
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">
+<meta name=\"color-scheme\" content=\"light dark\">
+<title>{title}</title>
+<link rel=\"stylesheet\" href=\"/static/style.css\">
+<link rel=\"icon\" href=\"/favicon.ico\">
+{head}</head>
+<body>
+<header class=\"bar\">
+<a class=\"brand\" href=\"/\">{vault}</a>
+<nav class=\"links\">{sections}</nav>
+<form class=\"search\" action=\"{search}\" method=\"get\" role=\"search\">
+<input type=\"search\" name=\"q\" value=\"{query}\" placeholder=\"Search the wiki\" aria-label=\"Search the wiki\">
+</form>
+</header>
+<div class=\"{class}\">
+<main>
+{crumbs}
+{main}
+</main>
+{aside}
+</div>
+<footer class=\"foot\">{footer}</footer>
+</body>
+</html>
+",
+            vault = esc(self.vault),
+            query = esc(self.query),
+            search = esc(self.search),
+            crumbs = self.crumbs,
+            main = self.main,
+            head = self.head,
+            footer = self.footer,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crumbs_link_raw_directories() {
+        let c = crumbs("raw/inbox/2026-05-01.md");
+        assert!(c.contains("<a href=\"/raw/\">raw</a>"), "{c}");
+        assert!(c.contains("<a href=\"/raw/inbox/\">inbox</a>"), "{c}");
+        assert!(c.contains("<span>2026-05-01.md</span>"), "{c}");
+    }
+}
