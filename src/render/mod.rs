@@ -22,9 +22,10 @@ use std::ops::Range;
 
 mod autolink;
 pub mod embed;
+pub mod graph;
 pub mod html;
-pub mod paths;
 pub mod layout;
+pub mod paths;
 mod resolve;
 pub mod sanitize;
 mod wikilink;

@@ -167,7 +167,11 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
         Content::Markdown(mut md) => {
             let title = super::copies::title(&rel, md.title.clone());
             md.title = title.clone();
-            let graph = match db.get().map(|m| super::graph::section(m, &rel)).transpose() {
+            let graph = match db
+                .get()
+                .map(|m| crate::render::graph::section(m, &rel))
+                .transpose()
+            {
                 Ok(g) => g.unwrap_or_default(),
                 Err(e) => return site.failed(&e.to_string()),
             };

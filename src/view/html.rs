@@ -3,9 +3,9 @@
 //! its routes assemble (tag chips, counts, breadcrumbs, notices) are the render room's, shared
 //! with a published site.
 
-pub use crate::render::layout::{chip, count, crumbs, notice, type_count, type_heading};
 use crate::render::html::esc;
 use crate::render::layout::Document;
+pub use crate::render::layout::{chip, count, crumbs, notice, type_count, type_heading};
 
 /// One HTML document of the viewer.
 #[derive(Debug, Default)]
@@ -75,4 +75,3 @@ fn live_script(shown: &Shown) -> String {
         esc(&related)
     )
 }
-
