@@ -38,6 +38,25 @@ pub struct Config {
     pub collections: CollectionsSection,
     /// `[sync]`
     pub sync: SyncSection,
+    /// `[publish]`
+    pub publish: PublishSection,
+}
+
+/// `[publish]`: what `publish` makes of the wiki. Private by default: a page is published when
+/// it says `publish: true`, when a glob of `include` matches it, or with `all`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PublishSection {
+    /// Every wiki page but those saying `publish: false`.
+    pub all: bool,
+    /// Globs of vault-relative paths of pages to publish (`*` within a folder, `**` across).
+    pub include: Vec<String>,
+    /// What the site is about, in a sentence or two: llms.txt's summary, the feed's subtitle.
+    pub description: String,
+    /// The address the site is served at (`https://you.github.io/notes/`): absolute links,
+    /// the sitemap and the feed use it. Unset: links are relative, and the sitemap and feed,
+    /// which need absolute addresses, are written with the site's paths alone.
+    pub base_url: Option<String>,
 }
 
 /// `[sync]`: how `sparks sync` reaches the other devices.
@@ -297,6 +316,12 @@ shard_above = {DEFAULT_SHARD_ABOVE}      # above this many pages, one index page
 [lint]
 thin_below_sentences = {DEFAULT_THIN_BELOW_SENTENCES}  # a page with fewer sentences of prose is thin
 near_duplicate_above = {DEFAULT_NEAR_DUPLICATE_ABOVE}  # two pages this similar (0 to 1) are near-duplicates
+
+[publish]              # `sparks publish`: pages are private unless they say `publish: true`
+all = false            # true: publish every wiki page but those saying `publish: false`
+include = []           # globs of pages to publish too, e.g. ["wiki/concepts/**"]
+description = ""       # what the site is about: llms.txt's summary, the feed's subtitle
+# base_url = "https://you.github.io/notes/"   # where the site is served (default: relative links)
 
 # Collection source globs (relative to the vault root). Omit a section to keep
 # the default shown here.

@@ -35,6 +35,10 @@ pub struct Frontmatter {
     pub aliases: Vec<String>,
     /// `sources:`
     pub sources: Vec<String>,
+    /// `publish:` — `Some(true)` or `Some(false)` as written, `None` when absent; a value that
+    /// is not `true` or `false` reads as `Some(false)` (a page is never published by mistake)
+    /// and is reported in [`Self::problems`].
+    pub publish: Option<bool>,
     /// Fields that were present but not of the expected shape.
     pub problems: Vec<Problem>,
     /// The 1-based file line of each known key present.
@@ -259,6 +263,17 @@ fn parse_yaml(yaml: &str) -> Block {
                 }
                 Err(found) => problem(format!("`{key}` must be a single value, not {found}")),
             },
+            "publish" => match &v {
+                Value::Null => {}
+                Value::Bool(b) => fm.publish = Some(*b),
+                other => {
+                    fm.publish = Some(false);
+                    problem(format!(
+                        "`publish` must be true or false, not {}; the page is not published",
+                        describe(other)
+                    ));
+                }
+            },
             "tags" | "aliases" | "sources" => {
                 let (items, issue) = list(&v);
                 if let Some(issue) = issue {
@@ -376,6 +391,19 @@ mod tests {
         assert_eq!(fm.tags, ["caching"]);
         assert_eq!(fm.aliases, ["pcache"]);
         assert!(fm.problems.is_empty());
+    }
+
+    #[test]
+    fn publish_is_true_false_or_unsaid_and_anything_else_keeps_a_page_private() {
+        assert_eq!(valid("---\npublish: true\n---\n").publish, Some(true));
+        assert_eq!(valid("---\npublish: false\n---\n").publish, Some(false));
+        assert_eq!(valid("---\npublish:\n---\n").publish, None);
+        assert_eq!(valid("---\ntitle: A\n---\n").publish, None);
+        let fm = valid("---\ntitle: A\npublish: \"yes\"\n---\n");
+        assert_eq!(fm.publish, Some(false));
+        assert_eq!(fm.problems.len(), 1);
+        assert_eq!((fm.problems[0].key.as_str(), fm.problems[0].line), ("publish", 3));
+        assert!(fm.problems[0].message.contains("true or false"), "{:?}", fm.problems);
     }
 
     #[test]

@@ -40,6 +40,13 @@ pub const BYTE_BUDGET: usize = 2 * 1024 * 1024;
 /// a large page are cut from one reading of it, and a page larger than this is never read.
 pub const READ_BUDGET: usize = 16 * 1024 * 1024;
 
+/// Who a page is rendered for, when it is not the vault's owner: which of the vault's files
+/// the reader may be shown (a published site's pages and attachments).
+pub trait Audience: std::fmt::Debug {
+    /// Whether the file at the vault-relative `path` may be shown, linked or named.
+    fn shows(&self, path: &str) -> bool;
+}
+
 /// The embeds of one page view: what is being embedded now, and how many were.
 #[derive(Debug)]
 pub struct Embedder<'r> {
@@ -60,6 +67,8 @@ pub struct Embedder<'r> {
     too_large: Vec<((String, Option<String>), String)>,
     /// The files embedded, in order, each once: a change of one of them changes the page.
     pub files: Vec<String>,
+    /// Who reads ([`Embedder::showing`]); `None`: the vault's owner, who may be shown all.
+    shows: Option<&'r dyn Audience>,
 }
 
 impl<'r> Embedder<'r> {
@@ -74,6 +83,17 @@ impl<'r> Embedder<'r> {
             loaded: Vec::new(),
             too_large: Vec::new(),
             files: Vec::new(),
+            shows: None,
+        }
+    }
+
+    /// The embeds of the page `rel` for a reader who may be shown only the files `shows`
+    /// accepts (a published site): a link or embed leading anywhere else, or nowhere, is its
+    /// text alone ([`Target::Hidden`]), here and in every page embedded.
+    pub fn showing(root: &'r Path, rel: &str, shows: &'r dyn Audience) -> Embedder<'r> {
+        Embedder {
+            shows: Some(shows),
+            ..Embedder::new(root, rel)
         }
     }
 
@@ -104,7 +124,15 @@ impl<'r> Embedder<'r> {
         links: &Outline,
         whole: &Outline,
     ) -> crate::manifest::Result<Vec<Target>> {
-        let found = resolve::targets(manifest, rel, links, whole, self.is_host(rel))?;
+        let mut found = resolve::targets(manifest, rel, links, whole, self.is_host(rel))?;
+        if let Some(shows) = self.shows {
+            for target in &mut found {
+                let shown = matches!(target, Target::Found { path, .. } if shows.shows(path));
+                if !shown {
+                    *target = Target::Hidden;
+                }
+            }
+        }
         let Some(m) = manifest else {
             return Ok(found);
         };

@@ -55,6 +55,9 @@ pub enum Target {
     Ambiguous(usize),
     /// There is no manifest to resolve against.
     Unknown,
+    /// A target the reader may not know of (a page a published site does not show), or a link
+    /// that leads nowhere there: shown as its text alone, so that nothing tells which.
+    Hidden,
     /// An embedded Markdown page, section or block: its content, or why it is not shown.
     Embed(Box<Embed>),
 }

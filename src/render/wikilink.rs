@@ -56,6 +56,7 @@ pub(super) fn link_html(w: &WikiLink<'_>, shown: &str) -> String {
     let written = esc(&l.target);
     match &w.target {
         Target::Embed(e) => frame(e),
+        Target::Hidden => text,
         Target::Broken if l.embed => notice(
             &format!("<figcaption>{text}</figcaption>"),
             &format!("Not embedded: no page or file matches “{}”.", l.target),

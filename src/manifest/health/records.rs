@@ -95,6 +95,7 @@ impl Manifest {
                         problems: serde_json::from_str(r.get_ref(10)?.as_str()?)
                             .unwrap_or_default(),
                         lines: Vec::new(),
+                        publish: None,
                     },
                     key_lines: r.get(11)?,
                     path,
