@@ -402,8 +402,15 @@ mod tests {
         let fm = valid("---\ntitle: A\npublish: \"yes\"\n---\n");
         assert_eq!(fm.publish, Some(false));
         assert_eq!(fm.problems.len(), 1);
-        assert_eq!((fm.problems[0].key.as_str(), fm.problems[0].line), ("publish", 3));
-        assert!(fm.problems[0].message.contains("true or false"), "{:?}", fm.problems);
+        assert_eq!(
+            (fm.problems[0].key.as_str(), fm.problems[0].line),
+            ("publish", 3)
+        );
+        assert!(
+            fm.problems[0].message.contains("true or false"),
+            "{:?}",
+            fm.problems
+        );
     }
 
     #[test]

@@ -3,8 +3,10 @@
 //! published site rewrites them for where it is served. Every interpolated value goes through
 //! [`esc`]; the only unescaped HTML is what the caller passes as already HTML.
 
-use super::html::{esc, tag_href};
+use super::html::{display_title, esc, page_link, tag_href};
 use super::paths::encode_path;
+use crate::manifest::Backlink;
+use crate::markdown::Frontmatter;
 use std::fmt::Write as _;
 
 /// A tag chip, with a count when given; `active` marks the tag being shown.
@@ -80,6 +82,79 @@ pub fn crumbs(path: &str) -> String {
 /// A notice above the content (`kind`: `info` or `warn`).
 pub fn notice(kind: &str, html: &str) -> String {
     format!("<p class=\"notice {kind}\">{html}</p>")
+}
+
+/// The sidebar's sections of what a page's frontmatter says: its facts, tags and sources,
+/// each source as `source` shows it.
+pub fn about(fm: &Frontmatter, source: impl Fn(&str) -> String) -> String {
+    let mut aside = String::new();
+    let mut dl = String::new();
+    for (label, value) in [
+        ("Type", &fm.kind),
+        ("Maturity", &fm.maturity),
+        ("Created", &fm.created),
+        ("Updated", &fm.updated),
+    ] {
+        if let Some(v) = value.as_deref().filter(|v| !v.trim().is_empty()) {
+            let _ = write!(dl, "<dt>{label}</dt><dd>{}</dd>", esc(v));
+        }
+    }
+    if !fm.aliases.is_empty() {
+        let aliases: Vec<String> = fm.aliases.iter().map(|a| esc(a)).collect();
+        let _ = write!(dl, "<dt>Aliases</dt><dd>{}</dd>", aliases.join(", "));
+    }
+    if !dl.is_empty() {
+        let _ = writeln!(
+            aside,
+            "<section>\n<h2>About</h2>\n<dl class=\"facts\">{dl}</dl>\n</section>"
+        );
+    }
+    let tags: Vec<String> = fm
+        .tags
+        .iter()
+        .map(|t| crate::key::key(t.trim().trim_start_matches('#')))
+        .filter(|t| !t.is_empty())
+        .collect();
+    if !tags.is_empty() {
+        aside.push_str("<section>\n<h2>Tags</h2>\n<p class=\"tags\">");
+        for t in &tags {
+            aside.push_str(&chip(t, None, false));
+        }
+        aside.push_str("</p>\n</section>\n");
+    }
+    if !fm.sources.is_empty() {
+        aside.push_str("<section>\n<h2>Sources</h2>\n<ul class=\"sources\">\n");
+        for s in &fm.sources {
+            let _ = writeln!(aside, "<li>{}</li>", source(s));
+        }
+        aside.push_str("</ul>\n</section>\n");
+    }
+    aside
+}
+
+/// The pages in `links`, by title, under `heading` with the count `total` (more than are
+/// listed when the list was cut).
+pub fn backlinks(heading: &str, links: &[Backlink], total: usize) -> String {
+    if links.is_empty() {
+        return String::new();
+    }
+    let mut sorted: Vec<&Backlink> = links.iter().collect();
+    sorted.sort_by_cached_key(|b| crate::key::key(&display_title(&b.source, b.title.as_deref())));
+    let mut out = format!(
+        "<section class=\"backlinks\">\n<h2>{heading} <span class=\"n\">{total}</span></h2>\n<ul>\n"
+    );
+    for b in sorted {
+        let _ = writeln!(out, "<li>{}</li>", page_link(&b.source, b.title.as_deref()));
+    }
+    if total > links.len() {
+        let _ = writeln!(
+            out,
+            "<li class=\"more\">and {} more</li>",
+            total - links.len()
+        );
+    }
+    out.push_str("</ul>\n</section>\n");
+    out
 }
 
 /// One HTML document: the bar (the vault's name, its sections, the search box), breadcrumbs,

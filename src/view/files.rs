@@ -5,14 +5,14 @@
 //! images). Every path goes through [`percent_decode`] and [`paths`]; whatever is refused is a
 //! 404, never a redirect, so that no encoding of `..` leads anywhere.
 
-use super::html::{chip, crumbs, notice};
+use super::html::{crumbs, notice};
 use super::listing::{listing, size_text};
 use super::page::{self, Content, FileView, Freshness, MarkdownView};
 use super::paths::percent_decode;
 use super::site::{Reply, Site};
 use crate::manifest::Backlink;
-use crate::markdown::Frontmatter;
 use crate::render::html::{display_title, esc, file_href, href_for, page_link};
+use crate::render::layout::{about, backlinks};
 use crate::render::paths::{self, VaultFile};
 use std::fmt::Write as _;
 
@@ -292,7 +292,7 @@ fn markdown(rel: &str, md: &MarkdownView, db_notice: &str, graph: &str) -> (Stri
         md.rendered.html
     );
 
-    let mut aside = fm.map_or(String::new(), about);
+    let mut aside = fm.map_or(String::new(), |fm| about(fm, source_link));
     let toc: Vec<_> = md.rendered.toc.iter().filter(|t| t.level <= 3).collect();
     if toc.len() >= 2 {
         aside.push_str("<section>\n<h2>On this page</h2>\n<ul class=\"toc\">\n");
@@ -322,78 +322,6 @@ fn markdown(rel: &str, md: &MarkdownView, db_notice: &str, graph: &str) -> (Stri
         esc(&href_for(rel))
     );
     (main, aside)
-}
-
-/// The sidebar's sections of what a page's frontmatter says: its facts, tags and sources.
-fn about(fm: &Frontmatter) -> String {
-    let mut aside = String::new();
-    let mut dl = String::new();
-    for (label, value) in [
-        ("Type", &fm.kind),
-        ("Maturity", &fm.maturity),
-        ("Created", &fm.created),
-        ("Updated", &fm.updated),
-    ] {
-        if let Some(v) = value.as_deref().filter(|v| !v.trim().is_empty()) {
-            let _ = write!(dl, "<dt>{label}</dt><dd>{}</dd>", esc(v));
-        }
-    }
-    if !fm.aliases.is_empty() {
-        let aliases: Vec<String> = fm.aliases.iter().map(|a| esc(a)).collect();
-        let _ = write!(dl, "<dt>Aliases</dt><dd>{}</dd>", aliases.join(", "));
-    }
-    if !dl.is_empty() {
-        let _ = writeln!(
-            aside,
-            "<section>\n<h2>About</h2>\n<dl class=\"facts\">{dl}</dl>\n</section>"
-        );
-    }
-    let tags: Vec<String> = fm
-        .tags
-        .iter()
-        .map(|t| crate::key::key(t.trim().trim_start_matches('#')))
-        .filter(|t| !t.is_empty())
-        .collect();
-    if !tags.is_empty() {
-        aside.push_str("<section>\n<h2>Tags</h2>\n<p class=\"tags\">");
-        for t in &tags {
-            aside.push_str(&chip(t, None, false));
-        }
-        aside.push_str("</p>\n</section>\n");
-    }
-    if !fm.sources.is_empty() {
-        aside.push_str("<section>\n<h2>Sources</h2>\n<ul class=\"sources\">\n");
-        for s in &fm.sources {
-            let _ = writeln!(aside, "<li>{}</li>", source_link(s));
-        }
-        aside.push_str("</ul>\n</section>\n");
-    }
-    aside
-}
-
-/// The pages in `links`, by title, under `heading` with the count `total` (more than are
-/// listed when the list was cut).
-fn backlinks(heading: &str, links: &[Backlink], total: usize) -> String {
-    if links.is_empty() {
-        return String::new();
-    }
-    let mut sorted: Vec<&Backlink> = links.iter().collect();
-    sorted.sort_by_cached_key(|b| crate::key::key(&display_title(&b.source, b.title.as_deref())));
-    let mut out = format!(
-        "<section class=\"backlinks\">\n<h2>{heading} <span class=\"n\">{total}</span></h2>\n<ul>\n"
-    );
-    for b in sorted {
-        let _ = writeln!(out, "<li>{}</li>", page_link(&b.source, b.title.as_deref()));
-    }
-    if total > links.len() {
-        let _ = writeln!(
-            out,
-            "<li class=\"more\">and {} more</li>",
-            total - links.len()
-        );
-    }
-    out.push_str("</ul>\n</section>\n");
-    out
 }
 
 /// The pages related to a page that it does not link to yet, the nearest first, under the

@@ -1,0 +1,157 @@
+//! What a published site is made from, read in a few queries: every live wiki page with what
+//! its listings show and the hash of its file, and every resolved link between live files.
+//! A publish decides which of them it shows; the manifest knows nothing of that.
+
+use super::view::live;
+use super::{At, Manifest, Result};
+use std::collections::HashMap;
+
+/// A live page under `wiki/`, as a published site lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SitePage {
+    /// Vault-relative path.
+    pub path: String,
+    /// `title:`, when not blank.
+    pub title: Option<String>,
+    /// `type:`, when not blank.
+    pub kind: Option<String>,
+    /// `updated:` as written, else `created:`.
+    pub updated: Option<String>,
+    /// The blake3 of its file as the last scan read it (hex).
+    pub hash: String,
+    /// Its tags, as written, in the order of their keys.
+    pub tags: Vec<String>,
+}
+
+impl Manifest {
+    /// Every live page under `wiki/`, by path.
+    pub fn site_pages(&self) -> Result<Vec<SitePage>> {
+        let mut tags: HashMap<String, Vec<String>> = HashMap::new();
+        for (path, tag) in self.view_rows(
+            &format!(
+                "SELECT t.path, t.tag FROM tags t WHERE t.path LIKE 'wiki/%' AND {}
+                 ORDER BY t.path, t.tag_key",
+                live("t")
+            ),
+            &[],
+            |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)),
+        )? {
+            tags.entry(path).or_default().push(tag);
+        }
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT p.path, nullif(trim(p.title), ''), nullif(trim(p.type), ''),
+                        coalesce(nullif(trim(p.updated), ''), nullif(trim(p.created), '')),
+                        f.hash
+                 FROM pages p JOIN files f ON f.path = p.path
+                 WHERE f.deleted = 0 AND p.path LIKE 'wiki/%' ORDER BY p.path",
+            )
+            .at(&self.path)?;
+        let rows = stmt
+            .query_map([], |r| {
+                let path: String = r.get(0)?;
+                Ok(SitePage {
+                    tags: tags.remove(&path).unwrap_or_default(),
+                    path,
+                    title: r.get(1)?,
+                    kind: r.get(2)?,
+                    updated: r.get(3)?,
+                    hash: r.get(4)?,
+                })
+            })
+            .at(&self.path)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
+    }
+
+    /// Every resolved wikilink or embed from a live page under `wiki/` to another file, as
+    /// (linking page, target), each pair once, by linking page then target.
+    pub fn site_links(&self) -> Result<Vec<(String, String)>> {
+        self.view_rows(
+            &format!(
+                "SELECT DISTINCT l.source, l.resolved FROM links l
+                 WHERE l.source LIKE 'wiki/%' AND l.resolved IS NOT NULL
+                   AND l.resolved <> l.source AND {}
+                 ORDER BY l.source, l.resolved",
+                live_source()
+            ),
+            &[],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+    }
+}
+
+/// The condition that a link's source file is live.
+fn live_source() -> String {
+    "NOT EXISTS (SELECT 1 FROM files f INDEXED BY files_deleted
+                 WHERE f.path = l.source AND f.deleted = 1)"
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_with_tags_and_hashes_and_the_links_between_live_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = Manifest::open(&dir.path().join("sparks.db")).unwrap();
+        m.conn
+            .execute_batch(
+                "PRAGMA foreign_keys = OFF;
+                 INSERT INTO files (path, name_key, name_loose, path_key, size, mtime_ns,
+                                    ctime_ns, inode, hash, clock_ns, changed_ns, deleted) VALUES
+                    ('wiki/a.md', 'a', 'a', 'wiki/a', 1, 0, 0, 0, 'ha', 0, 0, 0),
+                    ('wiki/b.md', 'b', 'b', 'wiki/b', 1, 0, 0, 0, 'hb', 0, 0, 0),
+                    ('wiki/gone.md', 'gone', 'gone', 'wiki/gone', 1, 0, 0, 0, 'hg', 0, 0, 1),
+                    ('raw/r.md', 'r', 'r', 'raw/r', 1, 0, 0, 0, 'hr', 0, 0, 0);
+                 INSERT INTO pages (path, frontmatter, title, type, created, updated) VALUES
+                    ('wiki/a.md', 'ok', 'Alpha', 'concept', '2026-05-01', '2026-05-02'),
+                    ('wiki/b.md', 'ok', ' ', NULL, '2026-05-03', NULL),
+                    ('wiki/gone.md', 'ok', 'Gone', NULL, NULL, NULL);
+                 INSERT INTO tags (path, tag, tag_key) VALUES
+                    ('wiki/a.md', 'B-tag', 'b-tag'), ('wiki/a.md', 'a-tag', 'a-tag');
+                 INSERT INTO links (source, seq, line, target, target_key, name_key, embed,
+                                    status, resolved) VALUES
+                    ('wiki/a.md', 1, 1, 'B', 'b', 'b', 0, 'resolved', 'wiki/b.md'),
+                    ('wiki/a.md', 2, 2, 'B', 'b', 'b', 1, 'resolved', 'wiki/b.md'),
+                    ('wiki/a.md', 3, 3, 'pic.png', 'pic.png', 'pic.png', 1, 'resolved', 'wiki/pic.png'),
+                    ('wiki/a.md', 4, 4, 'A', 'a', 'a', 0, 'resolved', 'wiki/a.md'),
+                    ('wiki/b.md', 1, 1, 'Z', 'z', 'z', 0, 'broken', NULL),
+                    ('wiki/gone.md', 1, 1, 'A', 'a', 'a', 0, 'resolved', 'wiki/a.md'),
+                    ('raw/r.md', 1, 1, 'A', 'a', 'a', 0, 'resolved', 'wiki/a.md');",
+            )
+            .unwrap();
+        let pages = m.site_pages().unwrap();
+        assert_eq!(
+            pages,
+            [
+                SitePage {
+                    path: "wiki/a.md".into(),
+                    title: Some("Alpha".into()),
+                    kind: Some("concept".into()),
+                    updated: Some("2026-05-02".into()),
+                    hash: "ha".into(),
+                    tags: vec!["a-tag".into(), "B-tag".into()],
+                },
+                SitePage {
+                    path: "wiki/b.md".into(),
+                    title: None,
+                    kind: None,
+                    updated: Some("2026-05-03".into()),
+                    hash: "hb".into(),
+                    tags: Vec::new(),
+                },
+            ],
+            "a deleted file's page is gone; a blank title is none; created stands in for updated"
+        );
+        assert_eq!(
+            m.site_links().unwrap(),
+            [
+                ("wiki/a.md".to_string(), "wiki/b.md".to_string()),
+                ("wiki/a.md".to_string(), "wiki/pic.png".to_string()),
+            ],
+            "each pair once; no link to itself, from a deleted file or from raw/"
+        );
+    }
+}
