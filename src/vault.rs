@@ -26,6 +26,9 @@ pub const TASKS: &str = "wiki/collections/Tasks.md";
 pub const INDEX: &str = "wiki/index.md";
 /// The chronological log.
 pub const LOG: &str = "wiki/log.md";
+/// The file `publish` keeps in a site it writes (its record of the files there): a folder
+/// holding one is a published site, which the scan passes by.
+pub const PUBLISHED_MARK: &str = ".sparks-publish.json";
 
 /// The directories of a vault, parents first.
 pub const DIRS: &[&str] = &[

@@ -65,18 +65,19 @@ impl Manifest {
     }
 
     /// Every resolved wikilink or embed from a live page under `wiki/` to another file, as
-    /// (linking page, target), each pair once, by linking page then target.
-    pub fn site_links(&self) -> Result<Vec<(String, String)>> {
+    /// (linking page, target, whether one of its links is an embed), each pair once, by
+    /// linking page then target.
+    pub fn site_links(&self) -> Result<Vec<(String, String, bool)>> {
         self.view_rows(
             &format!(
-                "SELECT DISTINCT l.source, l.resolved FROM links l
+                "SELECT l.source, l.resolved, max(l.embed) FROM links l
                  WHERE l.source LIKE 'wiki/%' AND l.resolved IS NOT NULL
                    AND l.resolved <> l.source AND {}
-                 ORDER BY l.source, l.resolved",
+                 GROUP BY l.source, l.resolved ORDER BY l.source, l.resolved",
                 live_source()
             ),
             &[],
-            |r| Ok((r.get(0)?, r.get(1)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? != 0)),
         )
     }
 }
@@ -148,8 +149,8 @@ mod tests {
         assert_eq!(
             m.site_links().unwrap(),
             [
-                ("wiki/a.md".to_string(), "wiki/b.md".to_string()),
-                ("wiki/a.md".to_string(), "wiki/pic.png".to_string()),
+                ("wiki/a.md".to_string(), "wiki/b.md".to_string(), true),
+                ("wiki/a.md".to_string(), "wiki/pic.png".to_string(), true),
             ],
             "each pair once; no link to itself, from a deleted file or from raw/"
         );

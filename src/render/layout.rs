@@ -9,6 +9,11 @@ use crate::manifest::Backlink;
 use crate::markdown::Frontmatter;
 use std::fmt::Write as _;
 
+/// The stylesheet, embedded in the binary.
+pub const STYLE: &str = include_str!("assets/style.css");
+/// The icon browsers ask for (a 32×32 PNG in an ICO container), embedded in the binary.
+pub const FAVICON: &[u8] = include_bytes!("assets/favicon.ico");
+
 /// A tag chip, with a count when given; `active` marks the tag being shown.
 pub fn chip(tag: &str, count: Option<usize>, active: bool) -> String {
     let count = count.map_or(String::new(), |n| format!("<span class=\"n\">{n}</span>"));
@@ -82,6 +87,51 @@ pub fn crumbs(path: &str) -> String {
 /// A notice above the content (`kind`: `info` or `warn`).
 pub fn notice(kind: &str, html: &str) -> String {
     format!("<p class=\"notice {kind}\">{html}</p>")
+}
+
+/// A page's heading (its id the slug of the H1 the body's render dropped, so that links to it
+/// still land) and the line under it: type, maturity, when it was updated.
+pub fn title_and_byline(title: &str, dropped_h1: Option<&str>, fm: Option<&Frontmatter>) -> String {
+    let mut main = String::new();
+    let id = dropped_h1.map_or(String::new(), |h| {
+        format!(" id=\"{}\"", esc(&super::slug(h)))
+    });
+    let _ = writeln!(main, "<h1{id}>{}</h1>", esc(title));
+    let byline: Vec<String> = [
+        fm.and_then(|f| f.kind.as_deref())
+            .map(|k| format!("<span class=\"badge\">{}</span>", esc(k))),
+        fm.and_then(|f| f.maturity.as_deref()).map(esc),
+        fm.and_then(|f| f.updated.as_deref())
+            .map(|u| format!("updated <time>{}</time>", esc(u))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !byline.is_empty() {
+        let _ = writeln!(main, "<p class=\"byline\">{}</p>", byline.join(" · "));
+    }
+    main
+}
+
+/// The sidebar's table of contents of a page (its headings down to H3), when it has two or
+/// more.
+pub fn toc(entries: &[super::TocEntry]) -> String {
+    let toc: Vec<_> = entries.iter().filter(|t| t.level <= 3).collect();
+    if toc.len() < 2 {
+        return String::new();
+    }
+    let mut aside = String::from("<section>\n<h2>On this page</h2>\n<ul class=\"toc\">\n");
+    for t in toc {
+        let _ = writeln!(
+            aside,
+            "<li class=\"l{}\"><a href=\"{}\">{}</a></li>",
+            t.level,
+            esc(&super::fragment(&t.id)),
+            esc(&t.text)
+        );
+    }
+    aside.push_str("</ul>\n</section>\n");
+    aside
 }
 
 /// The sidebar's sections of what a page's frontmatter says: its facts, tags and sources,

@@ -8,7 +8,7 @@ use crate::fsio;
 use crate::manifest::Stat;
 use crate::paths::PathList;
 use crate::progress::{Phase, Progress};
-use crate::vault::MANIFEST;
+use crate::vault::{MANIFEST, PUBLISHED_MARK};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
@@ -177,6 +177,10 @@ impl Walk<'_> {
                 Err(e) if e.kind() == ErrorKind::NotFound => {}
                 Err(e) => return self.fail(rel, &e),
             }
+        }
+        // A site `publish` writes into the vault is its output, not the vault's files.
+        if depth > 0 && named.iter().any(|(n, _)| n == PUBLISHED_MARK) {
+            return;
         }
         named.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         for (name, entry) in named {

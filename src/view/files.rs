@@ -12,7 +12,7 @@ use super::paths::percent_decode;
 use super::site::{Reply, Site};
 use crate::manifest::Backlink;
 use crate::render::html::{display_title, esc, file_href, href_for, page_link};
-use crate::render::layout::{about, backlinks};
+use crate::render::layout::{about, backlinks, title_and_byline, toc};
 use crate::render::paths::{self, VaultFile};
 use std::fmt::Write as _;
 
@@ -246,28 +246,7 @@ fn show(site: &Site, f: VaultFile, source: bool) -> Reply {
 /// The main column and sidebar of a Markdown file, its neighbourhood's `graph` in the sidebar.
 fn markdown(rel: &str, md: &MarkdownView, db_notice: &str, graph: &str) -> (String, String) {
     let fm = md.frontmatter.as_ref();
-    let mut main = String::new();
-    let id = md
-        .rendered
-        .dropped_h1
-        .as_deref()
-        .map_or(String::new(), |h| {
-            format!(" id=\"{}\"", esc(&crate::render::slug(h)))
-        });
-    let _ = writeln!(main, "<h1{id}>{}</h1>", esc(&md.title));
-    let byline: Vec<String> = [
-        fm.and_then(|f| f.kind.as_deref())
-            .map(|k| format!("<span class=\"badge\">{}</span>", esc(k))),
-        fm.and_then(|f| f.maturity.as_deref()).map(esc),
-        fm.and_then(|f| f.updated.as_deref())
-            .map(|u| format!("updated <time>{}</time>", esc(u))),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    if !byline.is_empty() {
-        let _ = writeln!(main, "<p class=\"byline\">{}</p>", byline.join(" · "));
-    }
+    let mut main = title_and_byline(&md.title, md.rendered.dropped_h1.as_deref(), fm);
     main.push_str(db_notice);
     match md.freshness {
         Freshness::Changed => main.push_str(&notice(
@@ -293,20 +272,7 @@ fn markdown(rel: &str, md: &MarkdownView, db_notice: &str, graph: &str) -> (Stri
     );
 
     let mut aside = fm.map_or(String::new(), |fm| about(fm, source_link));
-    let toc: Vec<_> = md.rendered.toc.iter().filter(|t| t.level <= 3).collect();
-    if toc.len() >= 2 {
-        aside.push_str("<section>\n<h2>On this page</h2>\n<ul class=\"toc\">\n");
-        for t in toc {
-            let _ = writeln!(
-                aside,
-                "<li class=\"l{}\"><a href=\"{}\">{}</a></li>",
-                t.level,
-                esc(&crate::render::fragment(&t.id)),
-                esc(&t.text)
-            );
-        }
-        aside.push_str("</ul>\n</section>\n");
-    }
+    aside.push_str(&toc(&md.rendered.toc));
     aside.push_str(graph);
     aside.push_str(&backlinks("Linked from", &md.backlinks, md.backlinks_total));
     aside.push_str(&backlinks(

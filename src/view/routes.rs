@@ -14,10 +14,7 @@ use crate::search::Piece;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-/// The stylesheet, embedded in the binary.
-pub const STYLE: &str = include_str!("assets/style.css");
-/// The icon browsers ask for (a 32×32 PNG in an ICO container), embedded in the binary.
-pub const FAVICON: &[u8] = include_bytes!("assets/favicon.ico");
+pub use crate::render::layout::{FAVICON, STYLE};
 
 /// Recently updated pages listed on the index.
 const RECENT: usize = 10;
