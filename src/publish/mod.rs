@@ -2,4 +2,5 @@
 //! default. Only the choice of what is published is built so far ([`select`]); the writers come
 //! next, over the renderer the viewer uses ([`crate::render`]).
 
+pub mod search;
 pub mod select;

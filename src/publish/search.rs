@@ -1,0 +1,404 @@
+//! The full-text search of a published site: an index written as static files under `search/` and
+//! the browser script that reads it ([`SCRIPT`]), so that a site on any static host can be searched
+//! without a server. This module owns the index's format, its tokens and the search page's main
+//! column; it writes no file (the publisher writes what [`index`] returns) and knows nothing of how
+//! a page is rendered.
+//!
+//! **Tokens.** Text is lowercased, its Latin accents folded (`é` → `e`: the marks of U+0300 to
+//! U+036F dropped after canonical decomposition) and cut into runs of letters and digits; CJK runs
+//! ([`crate::cjk::is_cjk`]) become their characters and their overlapping pairs
+//! (`知識管理` → `知 知識 識 識管 管 管理 理`), so that a query of one character finds its pages
+//! as one of two or more finds them by its pairs. Unlike the manifest's index, words are not
+//! stemmed: the script would need the same stemmer. `search.js` tokenises a query the same way,
+//! and a test holds the two to it.
+//!
+//! **Files.** All are JSON but the script; every one but `meta.json` and the script is named by the
+//! hash of its content, so it never changes under its name and a browser cannot mix two publishes
+//! (it asks for `meta.json` afresh at each load of the search page).
+//! - `search/meta.json`: the format, the number of pages, the fields' weights, each index chunk's
+//!   first token and name, the name of each page chunk and how many pages it holds.
+//! - `search/index/<hash>.json`: `[[token, postings], …]`, tokens in code-point order. Postings are
+//!   flat `[id, weight, id, weight, …]`, each id the difference from the one before (the first from
+//!   0). The weight is a page's BM25 term-frequency part, title and body together (the title
+//!   counting three times, `TITLE_WEIGHT`), times ten and rounded: a page's length is measured
+//!   against a fixed typical length rather than the site's average, so that a page's postings
+//!   depend on that page alone. The script adds the idf from a token's page count, and ranks (see
+//!   its opening comment).
+//! - `search/docs/<hash>.json`: `[[url, title, excerpt], …]` for 50 pages (`DOCS_PER_CHUNK`) in id
+//!   order (ids follow the pages' URLs); fetched only for the hits shown.
+//!
+//! **Chunks.** Index chunks are cut where the content says, as a content-defined chunker does:
+//! after 40,000 bytes (`MIN_CHUNK`), before the next of the tokens a hash of the token picks (one
+//! in eight), and always before a token that would take a chunk past 60,000 (`MAX_CHUNK`) (a token
+//! whose postings alone are longer stands alone). An edit of one page changes the postings of the
+//! tokens it gains, loses or counts differently (all of its tokens when its length leaves its step,
+//! see `weight`), and so the few chunks that hold them and its own page chunk, while the cuts
+//! elsewhere stay where they were. A page added or removed shifts every later id, and so rewrites
+//! most files. The output is a function of the set of pages alone: the same pages give the same
+//! bytes. A file the publisher wrote before and [`index`] no longer returns is stale.
+
+use crate::cjk::is_cjk;
+use std::collections::{BTreeSet, HashMap};
+use std::fmt::Write;
+use unicode_normalization::UnicodeNormalization;
+
+/// One published page, as the search sees it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Doc {
+    /// Site-relative URL of the page, e.g. `wiki/concepts/Garden%20Plan/` (no leading slash).
+    pub url: String,
+    /// The page's title.
+    pub title: String,
+    /// Plain text of the body.
+    pub text: String,
+}
+
+/// The browser script (served as `search/search.js`; [`index`] returns it among its files).
+pub const SCRIPT: &str = include_str!("assets/search.js");
+
+/// Index chunks are cut at a natural point only once they hold this many bytes.
+const MIN_CHUNK: usize = 40_000;
+/// No index chunk holds more bytes, but one of a single token.
+const MAX_CHUNK: usize = 60_000;
+/// Pages a page chunk describes: small, since the 20 hits shown may need 20 chunks.
+const DOCS_PER_CHUNK: usize = 50;
+/// The longest excerpt, in characters.
+const EXCERPT: usize = 160;
+/// BM25's saturation of term frequency.
+const K1: f64 = 1.2;
+/// BM25's length normalisation.
+const B: f64 = 0.75;
+/// The typical length of a body, in tokens, against which a page's is measured.
+const BODY_LENGTH: f64 = 300.0;
+/// The typical length of a title, in tokens.
+const TITLE_LENGTH: f64 = 4.0;
+/// How much more a token in the title counts than one in the body.
+const TITLE_WEIGHT: f64 = 3.0;
+/// Weights are stored as integers: this many steps to one unit of BM25.
+const SCALE: f64 = 10.0;
+
+/// The search index's files: (site-relative output path, bytes), every one under `search/`.
+pub fn index(docs: &[Doc]) -> Vec<(String, Vec<u8>)> {
+    let mut docs: Vec<&Doc> = docs.iter().collect();
+    docs.sort();
+    let postings = postings(&docs);
+    let mut files = vec![("search/search.js".to_string(), SCRIPT.as_bytes().to_vec())];
+    let mut seen = BTreeSet::new();
+    let mut index_list = Vec::new();
+    for (first, bytes) in index_chunks(&postings) {
+        let name = name(&bytes);
+        index_list.push((first, name.clone()));
+        if seen.insert(format!("index/{name}")) {
+            files.push((format!("search/index/{name}.json"), bytes));
+        }
+    }
+    let mut doc_list = Vec::new();
+    for bytes in doc_chunks(&docs) {
+        let name = name(&bytes);
+        doc_list.push(name.clone());
+        if seen.insert(format!("docs/{name}")) {
+            files.push((format!("search/docs/{name}.json"), bytes));
+        }
+    }
+    let meta = meta(docs.len(), &index_list, &doc_list);
+    files.insert(1, ("search/meta.json".to_string(), meta.into_bytes()));
+    files
+}
+
+/// The main column of the search page (`search/index.html`): the form, the status line, the
+/// results list, a notice for a browser without scripts, and the script, which sits beside the
+/// page.
+pub fn page_main() -> String {
+    concat!(
+        "<h1>Search</h1>\n",
+        "<form class=\"search-form\" id=\"search-form\" role=\"search\" action=\"\" method=\"get\">\n",
+        "<label for=\"search-input\">Search the published pages</label>\n",
+        "<input type=\"search\" id=\"search-input\" name=\"q\" autocomplete=\"off\" ",
+        "spellcheck=\"false\" autofocus>\n",
+        "<button type=\"submit\">Search</button>\n",
+        "</form>\n",
+        "<p class=\"search-status\" id=\"search-status\" role=\"status\" aria-live=\"polite\"></p>\n",
+        "<ol class=\"search-results\" id=\"search-results\"></ol>\n",
+        "<noscript><p>The search runs in the browser: it needs JavaScript, ",
+        "which is turned off.</p></noscript>\n",
+        "<script type=\"module\" src=\"search.js\"></script>\n",
+    )
+    .to_string()
+}
+
+/// `text` lowercased, with the accents of Latin letters folded.
+fn normalise(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
+    }
+    text.to_lowercase()
+        .nfd()
+        .filter(|c| !('\u{300}'..='\u{36f}').contains(c))
+        .nfc()
+        .collect()
+}
+
+/// The runs of `text` (normalised) that hold tokens, each marked whether it is CJK.
+fn runs(text: &str) -> Vec<(bool, &str)> {
+    let mut out = Vec::new();
+    let mut start: Option<(usize, bool)> = None;
+    for (i, c) in text.char_indices() {
+        let kind = if is_cjk(c) {
+            Some(true)
+        } else if c.is_alphanumeric() {
+            Some(false)
+        } else {
+            None
+        };
+        match (start, kind) {
+            (Some((_, k)), Some(now)) if k == now => {}
+            (Some((s, k)), _) => {
+                out.push((k, &text[s..i]));
+                start = kind.map(|now| (i, now));
+            }
+            (None, Some(now)) => start = Some((i, now)),
+            (None, None) => {}
+        }
+    }
+    if let Some((s, k)) = start {
+        out.push((k, &text[s..]));
+    }
+    out
+}
+
+/// Call `f` with each token `text` is indexed by: its words, and each CJK character and pair
+/// of neighbouring CJK characters.
+fn each_token(text: &str, mut f: impl FnMut(&str)) {
+    let text = normalise(text);
+    let mut pair = String::new();
+    for (cjk, run) in runs(&text) {
+        if !cjk {
+            f(run);
+            continue;
+        }
+        let mut chars = run.chars().peekable();
+        while let Some(c) = chars.next() {
+            pair.clear();
+            pair.push(c);
+            f(&pair);
+            if let Some(&next) = chars.peek() {
+                pair.push(next);
+                f(&pair);
+            }
+        }
+    }
+}
+
+/// How often each token occurs in a text, and how many tokens it has.
+fn counts(text: &str) -> (HashMap<String, u32>, u32) {
+    let mut counts: HashMap<String, u32> = HashMap::new();
+    let mut length = 0;
+    each_token(text, |token| {
+        length += 1;
+        match counts.get_mut(token) {
+            Some(n) => *n += 1,
+            None => {
+                counts.insert(token.to_string(), 1);
+            }
+        }
+    });
+    (counts, length)
+}
+
+/// Each token's postings, (page id, weight) in id order, tokens in code-point order.
+fn postings(docs: &[&Doc]) -> Vec<(String, Vec<(u32, u32)>)> {
+    let mut all: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+    for (id, doc) in (0u32..).zip(docs) {
+        let (body, body_length) = counts(&doc.text);
+        let (title, title_length) = counts(&doc.title);
+        let tokens: BTreeSet<&String> = body.keys().chain(title.keys()).collect();
+        for token in tokens {
+            let in_body = body.get(token).copied().unwrap_or(0);
+            let in_title = title.get(token).copied().unwrap_or(0);
+            let w = weight(in_body, body_length, in_title, title_length);
+            match all.get_mut(token) {
+                Some(list) => list.push((id, w)),
+                None => {
+                    all.insert(token.clone(), vec![(id, w)]);
+                }
+            }
+        }
+    }
+    let mut all: Vec<_> = all.into_iter().collect();
+    all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    all
+}
+
+/// A token's weight in a page: BM25's term-frequency part for the body and for the title (the
+/// title's counting [`TITLE_WEIGHT`] times), as an integer of at least 1. Lengths are rounded
+/// to an eighth of a doubling first, as Lucene keeps them in a byte: an edit that leaves a
+/// page's length in its step leaves the weights of the words it did not touch as they were.
+fn weight(in_body: u32, body_length: u32, in_title: u32, title_length: u32) -> u32 {
+    let part = |tf: u32, length: u32, typical: f64| {
+        let tf = f64::from(tf);
+        let length = ((f64::from(length.max(1)).log2() * 8.0).round() / 8.0).exp2();
+        tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * length / typical))
+    };
+    let w = part(in_body, body_length, BODY_LENGTH)
+        + TITLE_WEIGHT * part(in_title, title_length, TITLE_LENGTH);
+    // At most (1 + TITLE_WEIGHT) * (K1 + 1) * SCALE = 88, so the cast is exact.
+    ((w * SCALE).round() as u32).max(1)
+}
+
+/// The index chunks, each as (its first token, its bytes), in token order.
+fn index_chunks(postings: &[(String, Vec<(u32, u32)>)]) -> Vec<(String, Vec<u8>)> {
+    let mut chunks = Vec::new();
+    let mut current = String::from("[");
+    let mut first: Option<&str> = None;
+    let mut entry = String::new();
+    for (token, list) in postings {
+        entry.clear();
+        entry.push('[');
+        json_string(&mut entry, token);
+        entry.push_str(",[");
+        let mut previous = 0;
+        for (i, (id, w)) in list.iter().enumerate() {
+            if i > 0 {
+                entry.push(',');
+            }
+            let _ = write!(entry, "{},{w}", id - previous);
+            previous = *id;
+        }
+        entry.push_str("]]");
+        if let Some(f) = first {
+            let natural = current.len() >= MIN_CHUNK && cut_before(token);
+            if natural || current.len() + 1 + entry.len() + 1 > MAX_CHUNK {
+                current.push(']');
+                chunks.push((f.to_string(), std::mem::take(&mut current).into_bytes()));
+                current.push('[');
+                first = None;
+            }
+        }
+        if first.is_some() {
+            current.push(',');
+        }
+        current.push_str(&entry);
+        first.get_or_insert(token.as_str());
+    }
+    if let Some(f) = first {
+        current.push(']');
+        chunks.push((f.to_string(), current.into_bytes()));
+    }
+    chunks
+}
+
+/// Whether a chunk past its minimum may end before `token`: true for one token in eight, chosen
+/// by the token itself so that the cuts stay put when other tokens change.
+fn cut_before(token: &str) -> bool {
+    blake3::hash(token.as_bytes()).as_bytes()[0] & 7 == 0
+}
+
+/// The page chunks' bytes, in id order.
+fn doc_chunks(docs: &[&Doc]) -> Vec<Vec<u8>> {
+    docs.chunks(DOCS_PER_CHUNK)
+        .map(|chunk| {
+            let mut out = String::from("[");
+            for (i, doc) in chunk.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push('[');
+                json_string(&mut out, &doc.url);
+                out.push(',');
+                json_string(&mut out, &doc.title);
+                out.push(',');
+                json_string(&mut out, &excerpt(&doc.text));
+                out.push(']');
+            }
+            out.push(']');
+            out.into_bytes()
+        })
+        .collect()
+}
+
+/// The start of `text`, its white space collapsed, in at most [`EXCERPT`] characters: cut at a
+/// space where it is longer, and ended with an ellipsis.
+fn excerpt(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut out = String::new();
+    let mut length = 0;
+    for (i, word) in words.iter().enumerate() {
+        let n = word.chars().count();
+        let space = usize::from(i > 0);
+        // Room for the ellipsis unless this is the last word.
+        let room = if i + 1 == words.len() {
+            EXCERPT
+        } else {
+            EXCERPT - 1
+        };
+        if length + space + n > room {
+            if length == 0 {
+                // One word longer than an excerpt: cut inside it.
+                out.extend(word.chars().take(EXCERPT - 1));
+            }
+            out.push('…');
+            return out;
+        }
+        if space == 1 {
+            out.push(' ');
+        }
+        out.push_str(word);
+        length += space + n;
+    }
+    out
+}
+
+/// `meta.json`: what the script reads first.
+fn meta(count: usize, index: &[(String, String)], docs: &[String]) -> String {
+    let mut out = format!(
+        "{{\"format\":1,\"count\":{count},\"fields\":{{\"title\":{TITLE_WEIGHT},\"body\":1}},\
+         \"scale\":{SCALE},\"index\":["
+    );
+    for (i, (first, name)) in index.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push('[');
+        json_string(&mut out, first);
+        out.push(',');
+        json_string(&mut out, name);
+        out.push(']');
+    }
+    out.push_str(&format!(
+        "],\"docs\":{{\"per\":{DOCS_PER_CHUNK},\"chunks\":["
+    ));
+    for (i, name) in docs.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        json_string(&mut out, name);
+    }
+    out.push_str("]}}");
+    out
+}
+
+/// A file's name: the start of the hash of its bytes.
+fn name(bytes: &[u8]) -> String {
+    blake3::hash(bytes).to_hex()[..16].to_string()
+}
+
+/// `s` as a JSON string, appended to `out`. Written here rather than by serde so that a chunk's
+/// size is known as it grows, and no serialiser's error has to be handled that cannot happen.
+fn json_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests;
