@@ -217,27 +217,46 @@ fn create_file(
     Ok(())
 }
 
-/// Make sure `.gitignore` keeps the manifest and the run-time directory out of git.
+/// The `.gitignore` line that keeps a site `publish` writes into the vault by default out of
+/// git (the site is derived: published anew from the pages).
+pub const SITE_RULE: &str = "/site/";
+
+/// Make sure `.gitignore` keeps the manifest, the run-time directory and the default site out
+/// of git.
 fn ensure_ignore_rule(root: &Path, created: &mut Vec<String>) -> Result<(), InitError> {
-    let p = root.join(".gitignore");
-    let old = match fsio::if_exists(fsio::read_to_string(&p)) {
-        Ok(t) => t.unwrap_or_default(),
-        Err(source) => return Err(FileError::at("read", p)(source).into()),
-    };
-    let has = |rules: &[&str]| old.lines().any(|l| rules.contains(&l.trim()));
+    let new = !root.join(".gitignore").exists();
     let rules = [
         (
-            [IGNORE_RULE, "/sparks.db*"],
+            &[IGNORE_RULE, "/sparks.db*"][..],
             "# The Sparks manifest is derived state: `sparks scan` rebuilds it.",
         ),
         (
-            [RUN_DIR_RULE, "/.sparks/"],
+            &[RUN_DIR_RULE, "/.sparks/"][..],
             "# Sparks' run-time state: what an interrupted command needs to complete.",
         ),
+        (
+            &[SITE_RULE, "site/"][..],
+            "# The site `sparks publish` writes by default: published anew from the pages.",
+        ),
     ];
+    if ignore(root, &rules)? && new {
+        created.push(".gitignore".into());
+    }
+    Ok(())
+}
+
+/// Make sure the vault's `.gitignore` has each rule of `rules` (any of its accepted forms,
+/// the first one added after its comment when none is there). Whether it was written.
+pub fn ignore(root: &Path, rules: &[(&[&str], &str)]) -> Result<bool, FileError> {
+    let p = root.join(".gitignore");
+    let old = match fsio::if_exists(fsio::read_to_string(&p)) {
+        Ok(t) => t.unwrap_or_default(),
+        Err(source) => return Err(FileError::at("read", p)(source)),
+    };
+    let has = |accepted: &[&str]| old.lines().any(|l| accepted.contains(&l.trim()));
     let mut new = old.clone();
     for (accepted, comment) in rules {
-        if has(&accepted) {
+        if has(accepted) {
             continue;
         }
         if !new.is_empty() && !new.ends_with('\n') {
@@ -249,13 +268,10 @@ fn ensure_ignore_rule(root: &Path, created: &mut Vec<String>) -> Result<(), Init
         new.push('\n');
     }
     if new == old {
-        return Ok(());
+        return Ok(false);
     }
     fsio::write_atomic(&p, new.as_bytes()).map_err(FileError::at("write", p))?;
-    if old.is_empty() {
-        created.push(".gitignore".into());
-    }
-    Ok(())
+    Ok(true)
 }
 
 /// Write the contract as `agent`'s instruction file.

@@ -21,6 +21,8 @@ pub struct SitePage {
     pub hash: String,
     /// Its tags, as written, in the order of their keys.
     pub tags: Vec<String>,
+    /// Its aliases, as written, in order.
+    pub aliases: Vec<String>,
 }
 
 impl Manifest {
@@ -38,6 +40,18 @@ impl Manifest {
         )? {
             tags.entry(path).or_default().push(tag);
         }
+        let mut aliases: HashMap<String, Vec<String>> = HashMap::new();
+        for (path, alias) in self.view_rows(
+            &format!(
+                "SELECT a.path, a.alias FROM aliases a WHERE a.path LIKE 'wiki/%' AND {}
+                 ORDER BY a.path, a.seq",
+                live("a")
+            ),
+            &[],
+            |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)),
+        )? {
+            aliases.entry(path).or_default().push(alias);
+        }
         let mut stmt = self
             .conn
             .prepare_cached(
@@ -53,6 +67,7 @@ impl Manifest {
                 let path: String = r.get(0)?;
                 Ok(SitePage {
                     tags: tags.remove(&path).unwrap_or_default(),
+                    aliases: aliases.remove(&path).unwrap_or_default(),
                     path,
                     title: r.get(1)?,
                     kind: r.get(2)?,
@@ -110,6 +125,8 @@ mod tests {
                     ('wiki/a.md', 'ok', 'Alpha', 'concept', '2026-05-01', '2026-05-02'),
                     ('wiki/b.md', 'ok', ' ', NULL, '2026-05-03', NULL),
                     ('wiki/gone.md', 'ok', 'Gone', NULL, NULL, NULL);
+                 INSERT INTO aliases (path, seq, alias, alias_key, alias_loose) VALUES
+                    ('wiki/a.md', 1, 'Old A', 'old a', 'olda');
                  INSERT INTO tags (path, tag, tag_key) VALUES
                     ('wiki/a.md', 'B-tag', 'b-tag'), ('wiki/a.md', 'a-tag', 'a-tag');
                  INSERT INTO links (source, seq, line, target, target_key, name_key, embed,
@@ -134,6 +151,7 @@ mod tests {
                     updated: Some("2026-05-02".into()),
                     hash: "ha".into(),
                     tags: vec!["a-tag".into(), "B-tag".into()],
+                    aliases: vec!["Old A".into()],
                 },
                 SitePage {
                     path: "wiki/b.md".into(),
@@ -142,6 +160,7 @@ mod tests {
                     updated: Some("2026-05-03".into()),
                     hash: "hb".into(),
                     tags: Vec::new(),
+                    aliases: Vec::new(),
                 },
             ],
             "a deleted file's page is gone; a blank title is none; created stands in for updated"

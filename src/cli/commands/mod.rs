@@ -15,6 +15,7 @@ pub mod lint;
 pub mod merge;
 pub mod merge_driver;
 pub mod mv;
+pub mod publish;
 pub mod query;
 pub mod related;
 pub mod scan;

@@ -1,0 +1,278 @@
+//! The output folder and what a publish knows of it. In the folder, the record
+//! (`.sparks-publish.json`) of every file it wrote there with its hash, and the redirects it
+//! keeps — nothing a reader of the site may not know. In the vault's run-time folder, what it
+//! read to make them ([`Memory`]): every page with the hash of its file and what its
+//! frontmatter said, published or not, and the links between them. A file is written only
+//! when its bytes differ from what the record says is there (or it is missing); a file the
+//! record lists that this publish did not make again is removed; a file the record does not
+//! list is never touched. Each file is replaced atomically (written beside, then renamed), not
+//! made durable: the site is derived, and the next publish writes what a crash lost, since the
+//! record is saved last.
+
+use crate::file_error::FileError;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The record's file name in the output folder; a folder holding it is a published site,
+/// which a scan of the vault passes by.
+pub const RECORD: &str = crate::vault::PUBLISHED_MARK;
+
+/// What the output folder says of itself: the files a publish wrote there. It is served with
+/// the site, so it names only what the site shows.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Record {
+    /// The files written, by path in the folder, with the blake3 of their bytes.
+    pub files: BTreeMap<String, String>,
+    /// Redirects kept from earlier publishes: an old page's path and the page it now is.
+    pub redirects: BTreeMap<String, String>,
+}
+
+/// What a publish read to make a folder's files, kept in the vault's run-time folder (it names
+/// pages that are not published): the next publish into that folder makes again only what
+/// changed.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Memory {
+    /// What every page depends on besides the pages (the version of Sparks, the vault's name,
+    /// the configuration, the base address): another value re-renders every page.
+    pub site: String,
+    /// The files read, by vault path: the hash of each as the manifest knew it and, for a page,
+    /// whether it was published.
+    pub sources: BTreeMap<String, Source>,
+    /// The links between the pages and files read (indexes into `sources`' keys in order):
+    /// linking page, target, whether it embeds.
+    pub links: Vec<(u32, u32, bool)>,
+}
+
+impl Memory {
+    /// Where the vault at `vault` keeps what was read to publish into `out`.
+    pub fn path(vault: &Path, out: &Path) -> PathBuf {
+        let id = blake3::hash(out.to_string_lossy().as_bytes()).to_hex();
+        vault
+            .join(crate::vault::RUN_DIR)
+            .join("publish")
+            .join(format!("{}.json", &id[..16]))
+    }
+
+    /// What was kept at `path`; nothing (all made again) when there is none or it is unreadable.
+    pub fn load(path: &Path) -> Memory {
+        crate::fsio::read(path)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    }
+
+    /// Keep it at `path`.
+    pub fn save(&self, path: &Path) -> Result<(), FileError> {
+        write(path, &serde_json::to_vec(self).unwrap_or_default())
+    }
+}
+
+/// A file a publish read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Source {
+    /// The hash of its content, as the manifest knew it.
+    pub hash: String,
+    /// For a page, what its frontmatter's `publish:` said (`None`: nothing).
+    pub says: Option<bool>,
+    /// Whether it was published (a page) or copied (an attachment).
+    pub shown: bool,
+    /// A page's title as shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
+
+/// What went wrong with the output folder.
+#[derive(Debug, thiserror::Error)]
+pub enum OutError {
+    /// A file could not be read, written or removed.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// The record is not one a publish wrote.
+    #[error("{}: not a record of a published site ({message}); remove it to publish afresh", path.display())]
+    Record {
+        /// The record's path.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
+}
+
+/// The output folder, while a publish writes it.
+#[derive(Debug)]
+pub struct Out {
+    root: PathBuf,
+    dry_run: bool,
+    /// What the record said before this publish.
+    pub old: Record,
+    /// The files made by this publish, with their hashes.
+    made: BTreeMap<String, String>,
+    /// The files written (not already there as made).
+    pub written: Vec<String>,
+    /// How many files made were already there as made.
+    pub skipped: usize,
+}
+
+impl Out {
+    /// The folder at `root`, its record read (none: a folder never published to, marked as
+    /// a site at once with an empty record, so that a scan meanwhile passes it by).
+    pub fn open(root: &Path, dry_run: bool) -> Result<Out, OutError> {
+        let path = root.join(RECORD);
+        let old = match crate::fsio::read_if_exists(&path).map_err(FileError::at("read", &path))? {
+            None if dry_run => Record::default(),
+            None => {
+                let empty = Record::default();
+                write(&path, &serde_json::to_vec(&empty).unwrap_or_default())?;
+                empty
+            }
+            Some(bytes) => serde_json::from_slice(&bytes).map_err(|e| OutError::Record {
+                path: path.clone(),
+                message: e.to_string(),
+            })?,
+        };
+        Ok(Out {
+            root: root.to_path_buf(),
+            dry_run,
+            old,
+            made: BTreeMap::new(),
+            written: Vec::new(),
+            skipped: 0,
+        })
+    }
+
+    /// Whether the file `rel` is there as the record says it was written.
+    pub fn is_current(&self, rel: &str) -> bool {
+        self.old.files.contains_key(rel) && self.root.join(rel).is_file()
+    }
+
+    /// The text of the file `rel` as it is in the folder, if it can be read.
+    pub fn read(&self, rel: &str) -> Option<String> {
+        fs_err::read_to_string(self.root.join(rel)).ok()
+    }
+
+    /// Make the file `rel` hold `bytes`: written when it differs from what is there.
+    pub fn put(&mut self, rel: &str, bytes: &[u8]) -> Result<(), OutError> {
+        let hash = blake3::hash(bytes).to_hex().to_string();
+        if self.old.files.get(rel) == Some(&hash) && self.root.join(rel).is_file() {
+            self.skipped += 1;
+        } else {
+            if !self.dry_run {
+                write(&self.root.join(rel), bytes)?;
+            }
+            self.written.push(rel.to_string());
+        }
+        self.made.insert(rel.to_string(), hash);
+        Ok(())
+    }
+
+    /// Keep the file `rel` as the last publish wrote it (what it shows did not change).
+    /// `false`, keeping nothing, when it is not there as written: it must be made again.
+    pub fn keep(&mut self, rel: &str) -> bool {
+        match self.old.files.get(rel) {
+            Some(hash) if self.root.join(rel).is_file() => {
+                self.made.insert(rel.to_string(), hash.clone());
+                self.skipped += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Remove what the last publish wrote and this one did not make, then save the record of
+    /// this one: the files removed, in order.
+    pub fn finish(mut self, mut record: Record) -> Result<Vec<String>, OutError> {
+        let gone: Vec<String> = self
+            .old
+            .files
+            .keys()
+            .filter(|f| !self.made.contains_key(*f))
+            .cloned()
+            .collect();
+        if self.dry_run {
+            return Ok(gone);
+        }
+        let mut dirs = BTreeSet::new();
+        for rel in &gone {
+            let path = self.root.join(rel);
+            match fs_err::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(FileError::at("remove", path)(e).into()),
+            }
+            let mut dir = Path::new(rel).parent();
+            while let Some(d) = dir.filter(|d| !d.as_os_str().is_empty()) {
+                dirs.insert(d.to_path_buf());
+                dir = d.parent();
+            }
+        }
+        // Deepest first; a folder that still holds anything (a file of someone else's) stays.
+        for d in dirs.iter().rev() {
+            let _ = fs_err::remove_dir(self.root.join(d));
+        }
+        record.files = std::mem::take(&mut self.made);
+        let bytes = serde_json::to_vec(&record).unwrap_or_default();
+        write(&self.root.join(RECORD), &bytes)?;
+        Ok(gone)
+    }
+}
+
+/// Replace `path` with `bytes` atomically (written beside it, then renamed), its folders made.
+fn write(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    fs_err::create_dir_all(dir).map_err(FileError::at("create", dir))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".sparks-publish-")
+        .tempfile_in(dir)
+        .map_err(FileError::at("create a temporary file in", dir))?;
+    tmp.write_all(bytes)
+        .map_err(FileError::at("write", tmp.path().to_path_buf()))?;
+    tmp.persist(path)
+        .map_err(|e| FileError::at("replace", path)(e.error))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_what_changed_removes_what_it_wrote_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let mut out = Out::open(root, false).unwrap();
+        out.put("a/index.html", b"A").unwrap();
+        out.put("b/index.html", b"B").unwrap();
+        assert_eq!(out.written, ["a/index.html", "b/index.html"]);
+        out.finish(Record::default()).unwrap();
+        fs_err::write(root.join("a/mine.txt"), "someone else's").unwrap();
+
+        let mut out = Out::open(root, false).unwrap();
+        out.put("a/index.html", b"A").unwrap();
+        assert!(out.written.is_empty());
+        assert_eq!(out.skipped, 1);
+        assert_eq!(out.finish(Record::default()).unwrap(), ["b/index.html"]);
+        assert!(!root.join("b").exists(), "an emptied folder goes");
+        assert!(
+            root.join("a/mine.txt").is_file(),
+            "a file it did not write stays"
+        );
+
+        let mut out = Out::open(root, false).unwrap();
+        assert!(out.keep("a/index.html"));
+        assert!(!out.keep("b/index.html"));
+        fs_err::remove_file(root.join("a/index.html")).unwrap();
+        assert!(
+            !Out::open(root, false).unwrap().keep("a/index.html"),
+            "a file deleted by hand is made again"
+        );
+    }
+
+    #[test]
+    fn a_record_that_is_not_one_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        fs_err::write(dir.path().join(RECORD), "not json").unwrap();
+        let err = Out::open(dir.path(), false).unwrap_err().to_string();
+        assert!(err.contains(RECORD), "{err}");
+    }
+}

@@ -1,0 +1,218 @@
+//! One published page: its HTML (the viewer's renderer and layout, links to what the site does
+//! not show as their text alone, no live script), its Markdown for agents (the frontmatter
+//! left out, every wikilink a Markdown link to the published page or its text alone), and what
+//! the search, llms.txt and the feed say of it.
+
+use super::site::Site;
+use super::urls::{self, Base};
+use crate::manifest::{Manifest, ManifestError, SitePage};
+use crate::markdown::{Block, frontmatter, outline, rewrite};
+use crate::render::embed::{Audience, Embedder};
+use crate::render::html::{display_title, esc, href_for};
+use crate::render::layout::{about, backlinks, title_and_byline, toc};
+use crate::render::{self, graph};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The most backlinks a published page lists (the viewer's bound).
+const BACKLINKS_SHOWN: usize = 500;
+
+/// A description is cut after this many characters.
+const DESCRIPTION: usize = 160;
+
+/// A page, made ready to publish.
+#[derive(Debug)]
+pub struct Made {
+    /// The main column and sidebar, with the viewer's URLs.
+    pub main: String,
+    /// The sidebar.
+    pub aside: String,
+    /// The title shown.
+    pub title: String,
+    /// The page's Markdown as the site serves it.
+    pub markdown: String,
+    /// The readable text, for the search.
+    pub text: String,
+    /// Its first sentences, for llms.txt and the feed.
+    pub description: String,
+}
+
+/// Make the published page `page` of the vault at `root`, whose file holds `text`.
+pub fn make(
+    root: &Path,
+    m: &Manifest,
+    site: &Site,
+    page: &SitePage,
+    text: &str,
+    base: &Base,
+) -> Result<Made, ManifestError> {
+    let rel = page.path.as_str();
+    let split = frontmatter::split(text);
+    let fm = match split.block {
+        Block::Valid(fm) => Some(fm),
+        _ => None,
+    };
+    let outline = outline::outline(split.body, split.body_line);
+    let mut embeds = Embedder::showing(root, rel, site);
+    let links = embeds.wikilinks(Some(m), rel, &outline)?;
+    let rendered = render::render(split.body, &links, page.title.as_deref());
+    let title = page
+        .title
+        .clone()
+        .or_else(|| rendered.dropped_h1.clone())
+        .unwrap_or_else(|| display_title(rel, None));
+    let mut main = title_and_byline(&title, rendered.dropped_h1.as_deref(), fm.as_ref());
+    let _ = writeln!(
+        main,
+        "<article class=\"prose\">\n{}\n</article>",
+        rendered.html
+    );
+    let mut aside = fm
+        .as_ref()
+        .map_or(String::new(), |fm| about(fm, |s| source(site, s)));
+    aside.push_str(&toc(&rendered.toc));
+    let Ok(graph) = graph::section(site, rel);
+    aside.push_str(&graph);
+    let linking = site.linking(rel);
+    let shown: Vec<crate::manifest::Backlink> = linking
+        .iter()
+        .take(BACKLINKS_SHOWN)
+        .map(|p| crate::manifest::Backlink {
+            source: p.path.clone(),
+            title: p.title.clone(),
+            links: 1,
+        })
+        .collect();
+    aside.push_str(&backlinks("Linked from", &shown, linking.len()));
+    let _ = writeln!(
+        aside,
+        "<section>\n<h2>Markdown</h2>\n<p><a href=\"{}\" type=\"text/markdown\">This page as Markdown</a></p>\n</section>",
+        esc(&format!("{}.md", href_for(rel)))
+    );
+    let readable = crate::scan::meaning::readable(rel, text, &title);
+    Ok(Made {
+        description: describe(&readable),
+        markdown: markdown(m, site, rel, text, &title, base)?,
+        text: readable,
+        main,
+        aside,
+        title,
+    })
+}
+
+/// A `sources:` entry on a published page: a link to a published page, else its text when it
+/// is a web address, else nothing a reader could follow (a raw capture is never published).
+fn source(site: &Site, s: &str) -> String {
+    let path = s.strip_prefix("./").unwrap_or(s);
+    if site.page(path).is_some() {
+        return crate::render::html::page_link(
+            path,
+            site.page(path).and_then(|p| p.title.as_deref()),
+        );
+    }
+    if s.starts_with("https://") || s.starts_with("http://") {
+        return format!("<a href=\"{0}\" rel=\"nofollow\">{0}</a>", esc(s));
+    }
+    esc(path.rsplit('/').next().unwrap_or(path))
+}
+
+/// The first sentences of a readable text, cut at [`DESCRIPTION`] characters.
+pub fn describe(readable: &str) -> String {
+    let flat: String = readable.split_whitespace().collect::<Vec<_>>().join(" ");
+    match flat.char_indices().nth(DESCRIPTION) {
+        None => flat,
+        Some((cut, _)) => {
+            let head = &flat[..cut];
+            let end = head.rfind(". ").map(|i| i + 1).or_else(|| head.rfind(' '));
+            format!("{}…", head[..end.unwrap_or(cut)].trim_end())
+        }
+    }
+}
+
+/// The page's Markdown as the site serves it: its title as an H1 (once), the body without the
+/// frontmatter (which may name private files), each wikilink to a published page a Markdown
+/// link to its Markdown, each embedded image an image, any other wikilink its text alone.
+fn markdown(
+    m: &Manifest,
+    site: &Site,
+    rel: &str,
+    text: &str,
+    title: &str,
+    base: &Base,
+) -> Result<String, ManifestError> {
+    let stored = m.link_resolutions(rel)?;
+    let from = urls::markdown(rel);
+    let mut edits = Vec::new();
+    for w in rewrite::wikilinks(text) {
+        let l = &w.link;
+        let shown = l.label.clone().unwrap_or_else(|| match &l.heading {
+            Some(h) if !l.target.is_empty() => format!("{} › {h}", l.target),
+            Some(h) => h.clone(),
+            None => l.target.clone(),
+        });
+        let target = match l.target.is_empty() {
+            true => Some(rel.to_string()),
+            false => match stored.get(&crate::key::link_key(&l.target)) {
+                Some(crate::manifest::Resolution::Resolved(p)) => Some(p.clone()),
+                _ => None,
+            },
+        };
+        let start = match l.embed && text[..l.span.start].ends_with('!') {
+            true => l.span.start - 1,
+            false => l.span.start,
+        };
+        let replacement = match target.filter(|t| site.shows(t)) {
+            Some(t) if site.page(&t).is_some() => {
+                let href = base.href(&urls::markdown(&t), &from);
+                format!("[{}]({})", md_text(&shown), md_url(&href))
+            }
+            Some(t) => {
+                let href = base.href(
+                    &format!("file/{}", crate::render::paths::encode_path(&t)),
+                    &from,
+                );
+                let bang = if l.embed { "!" } else { "" };
+                format!("{bang}[{}]({})", md_text(&shown), md_url(&href))
+            }
+            None => md_text(&shown),
+        };
+        edits.push(rewrite::Edit {
+            range: start..l.span.end,
+            text: replacement,
+        });
+    }
+    let linked = rewrite::apply(text, &edits);
+    let body = frontmatter::body(&linked).0;
+    let body = crate::markdown::title::without_title(body, title);
+    Ok(format!("# {title}\n\n{}\n", body.trim()))
+}
+
+/// Text for inside a Markdown link's brackets.
+fn md_text(s: &str) -> String {
+    s.replace('\\', "\\\\")
+        .replace('[', "\\[")
+        .replace(']', "\\]")
+}
+
+/// A URL for inside a Markdown link's parentheses.
+fn md_url(s: &str) -> String {
+    s.replace(' ', "%20")
+        .replace('(', "%28")
+        .replace(')', "%29")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_description_is_the_first_sentences_cut_at_a_word() {
+        assert_eq!(describe("One.\n\nTwo  three."), "One. Two three.");
+        let long = "word ".repeat(60);
+        let d = describe(&long);
+        assert!(
+            d.ends_with('…') && d.chars().count() <= DESCRIPTION + 1,
+            "{d}"
+        );
+    }
+}

@@ -1,0 +1,73 @@
+//! Addresses that lead to a published page under another name: a page's alias in its own
+//! folder (`mv` leaves the old title as an alias, so a renamed page's old address keeps
+//! working on a site published afresh), and a page published before at a path that is gone
+//! whose name or title is now an alias of a published page (a page moved to another folder).
+//! A redirect is a small page that sends the browser on and says where.
+
+use super::out::{Memory, Record};
+use super::site::Site;
+use super::urls::{self, Base};
+use crate::key::key;
+use crate::render::html::{display_title, esc};
+use std::collections::BTreeMap;
+
+/// The redirects of the site: the vault path an address stands for (`wiki/concepts/Old.md`) and
+/// the published page it leads to, by that path.
+pub fn find(site: &Site, read: &Memory, old: &Record) -> BTreeMap<String, String> {
+    let mut by_alias: BTreeMap<String, &str> = BTreeMap::new();
+    let mut redirects = BTreeMap::new();
+    for p in &site.pages {
+        let folder = p.path.rsplit_once('/').map_or("", |(f, _)| f);
+        for a in &p.aliases {
+            by_alias.entry(key(a)).or_insert(&p.path);
+            let name = a.trim();
+            if name.is_empty() || name.contains('/') || name.starts_with('.') {
+                continue;
+            }
+            let from = format!("{folder}/{name}.md");
+            if from != p.path && site.page(&from).is_none() {
+                redirects.entry(from).or_insert_with(|| p.path.clone());
+            }
+        }
+    }
+    for (path, source) in &read.sources {
+        if !source.shown || site.page(path).is_some() || !crate::scan::is_page(path) {
+            continue;
+        }
+        let stem = path
+            .rsplit('/')
+            .next()
+            .unwrap_or(path)
+            .trim_end_matches(".md");
+        let names = [Some(stem), source.title.as_deref()];
+        if let Some(to) = names
+            .into_iter()
+            .flatten()
+            .find_map(|n| by_alias.get(&key(n)))
+        {
+            redirects.insert(path.clone(), to.to_string());
+        }
+    }
+    for (from, to) in &old.redirects {
+        if site.page(to).is_some() && site.page(from).is_none() {
+            redirects.entry(from.clone()).or_insert_with(|| to.clone());
+        }
+    }
+    redirects
+}
+
+/// The page at the address of `from` that sends the browser to the page `to`.
+pub fn page(site: &Site, from: &str, to: &str, base: &Base) -> String {
+    let here = urls::page(from);
+    let href = esc(&base.href(&urls::page(to), &here));
+    let title = esc(&display_title(
+        to,
+        site.page(to).and_then(|p| p.title.as_deref()),
+    ));
+    format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <title>{title}</title>\n<link rel=\"canonical\" href=\"{href}\">\n\
+         <meta http-equiv=\"refresh\" content=\"0; url={href}\">\n</head>\n<body>\n\
+         <p>This page is now <a href=\"{href}\">{title}</a>.</p>\n</body>\n</html>\n"
+    )
+}

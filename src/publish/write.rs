@@ -1,0 +1,471 @@
+//! A publish, step by step: what each page says (read again only when its file changed since
+//! the last publish), the published site, what changed since then and which pages that
+//! touches, then every file of the site made — a page untouched by the change kept as it is —
+//! and what is no longer made removed.
+
+use super::feeds::{self, Descriptions};
+use super::lists::{self, Listing};
+use super::out::{Memory, Out, Record, Source};
+use super::page;
+use super::select::Rules;
+use super::site::{Site, Touches};
+use super::urls::{self, Base};
+use super::{Options, PublishError, Report, Warning};
+use crate::file_error::FileError;
+use crate::manifest::{Manifest, SitePage};
+use crate::markdown::{Block, frontmatter};
+use crate::render::embed::Audience;
+use crate::render::layout::{Document, FAVICON, STYLE, crumbs};
+use crate::render::paths::{is_markdown, resolve_clean};
+use crate::vault::Vault;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The sections the bar of a published page links to.
+const SECTIONS: &[(&str, &str)] = &[
+    ("Index", "/"),
+    ("Tags", "/tags"),
+    ("Graph", "/graph"),
+    ("Search", "/search"),
+];
+
+/// What a published page's footer says.
+const FOOTER: &str = "Published with Sparks";
+
+/// Publish the vault's wiki as `options` say, from the manifest `m` (brought up to date by the
+/// caller).
+pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report, PublishError> {
+    super::check_place(vault, &options.out)?;
+    if !options.dry_run {
+        super::keep_out_of_git(vault, &options.out)?;
+    }
+    let config = &vault.config;
+    let rules = Rules::new(options.all || config.publish.all, &config.publish.include)?;
+    let base = Base::of(
+        options
+            .base_url
+            .as_deref()
+            .or(config.publish.base_url.as_deref()),
+    );
+    let name = vault.name();
+    let mut out = Out::open(&options.out, options.dry_run)?;
+    let memory_path = Memory::path(&vault.root, &options.out);
+    // What was read before counts only for the files the folder still has as they were made.
+    let memory = match out.old.files.is_empty() {
+        true => Memory::default(),
+        false => Memory::load(&memory_path),
+    };
+    let mut report = Report {
+        out: options.out.display().to_string(),
+        dry_run: options.dry_run,
+        ..Report::default()
+    };
+    let pages = m.site_pages()?;
+    let links = m.site_links()?;
+    let mut sources: BTreeMap<String, Source> = BTreeMap::new();
+    let mut published = Vec::new();
+    for p in pages {
+        let says = says(vault, &memory, &p, &mut report.warnings);
+        let shown = rules.publishes(&p.path, says);
+        sources.insert(
+            p.path.clone(),
+            Source {
+                hash: p.hash.clone(),
+                says,
+                shown,
+                title: p.title.clone(),
+            },
+        );
+        match shown {
+            true => published.push(p),
+            false => report.private += 1,
+        }
+    }
+    let mut site = Site::new(published, &links);
+    report.published = site.pages.len();
+    attach(m, &mut site, &links, &mut sources)?;
+    warn_hidden_links(&site, &links, &mut report.warnings);
+    let key = super::site_key(config, &name, &base);
+    let touched = touched(&site, &memory, &sources, &links, key != memory.site);
+    let made = pages_made(vault, m, &site, &touched, &base, &name, &mut out)?;
+    let redirects = super::redirects::find(&site, &memory, &out.old);
+    for (from, to) in &redirects {
+        if let Some(file) = urls::file_of(&urls::page(from)) {
+            out.put(
+                &file,
+                super::redirects::page(&site, from, to, &base).as_bytes(),
+            )?;
+        }
+    }
+    site_files(
+        &site,
+        &name,
+        &config.publish.description,
+        &made,
+        &base,
+        &mut out,
+    )?;
+    attachments_copied(vault, &site, &memory, &mut out)?;
+    let memory = Memory {
+        site: key,
+        links: record_links(&sources, &links),
+        sources,
+    };
+    report.written = std::mem::take(&mut out.written);
+    report.skipped = out.skipped;
+    report.removed = out.finish(Record {
+        files: BTreeMap::new(),
+        redirects,
+    })?;
+    if !options.dry_run {
+        memory.save(&memory_path)?;
+    }
+    Ok(report)
+}
+
+/// What the page `p`'s frontmatter says of publishing: as the last publish read it when the
+/// file is the same, else read now (a page that cannot be read is not published; a value
+/// that is not `true` or `false` keeps it private, with a warning).
+fn says(vault: &Vault, old: &Memory, p: &SitePage, warnings: &mut Vec<Warning>) -> Option<bool> {
+    if let Some(s) = old.sources.get(&p.path).filter(|s| s.hash == p.hash) {
+        return s.says;
+    }
+    let text = match crate::fsio::read_to_string(&vault.root.join(&p.path)) {
+        Ok(t) => t,
+        Err(e) => {
+            warnings.push(Warning {
+                page: p.path.clone(),
+                line: None,
+                message: format!("not published: it cannot be read ({e})"),
+            });
+            return Some(false);
+        }
+    };
+    match frontmatter::split(&text).block {
+        Block::Valid(fm) => {
+            for problem in fm.problems.iter().filter(|x| x.key == "publish") {
+                warnings.push(Warning {
+                    page: p.path.clone(),
+                    line: Some(problem.line),
+                    message: problem.message.clone(),
+                });
+            }
+            fm.publish
+        }
+        _ => None,
+    }
+}
+
+/// Find the attachments the published pages link to or embed: files that are no Markdown and
+/// not raw captures, recorded with their hashes.
+fn attach(
+    m: &Manifest,
+    site: &mut Site,
+    links: &[(String, String, bool)],
+    sources: &mut BTreeMap<String, Source>,
+) -> Result<(), PublishError> {
+    let wanted: BTreeSet<&str> = links
+        .iter()
+        .filter(|(s, t, _)| site.page(s).is_some() && attachable(t))
+        .map(|(_, t, _)| t.as_str())
+        .collect();
+    for t in wanted {
+        if let Some(hash) = m.file_hash(t)? {
+            site.attachments.insert(t.to_string(), hash.clone());
+            sources.insert(
+                t.to_string(),
+                Source {
+                    hash,
+                    says: None,
+                    shown: true,
+                    title: None,
+                },
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Whether a published page may carry the file at `path` along: not Markdown, not a raw
+/// capture, not Sparks' own.
+fn attachable(path: &str) -> bool {
+    !is_markdown(path)
+        && !path.starts_with("raw/")
+        && !path.starts_with(crate::vault::MANIFEST)
+        && !path.starts_with("sparks.")
+        && !path.split('/').any(|part| part.starts_with('.'))
+}
+
+/// Warn of each published page's links to wiki pages that are not published: they show as
+/// their text alone.
+fn warn_hidden_links(site: &Site, links: &[(String, String, bool)], warnings: &mut Vec<Warning>) {
+    for (s, t, embed) in links {
+        if site.page(s).is_some() && crate::scan::is_page(t) && !site.shows(t) {
+            warnings.push(Warning {
+                page: s.clone(),
+                line: None,
+                message: format!(
+                    "{} {t}, which is not published: the site shows the link's text alone",
+                    if *embed { "embeds" } else { "links to" }
+                ),
+            });
+        }
+    }
+}
+
+/// The published pages a publish makes again: every one when `all` (what every page shows
+/// changed) or when the last publish recorded none, else those whose own file or whose
+/// neighbours changed, in the links of the last publish or of this one.
+fn touched(
+    site: &Site,
+    old: &Memory,
+    sources: &BTreeMap<String, Source>,
+    links: &[(String, String, bool)],
+    all: bool,
+) -> BTreeSet<String> {
+    if all || old.sources.is_empty() {
+        return site.pages.iter().map(|p| p.path.clone()).collect();
+    }
+    let changed: BTreeSet<&str> = sources
+        .iter()
+        .filter(|(p, s)| old.sources.get(*p) != Some(s))
+        .map(|(p, _)| p.as_str())
+        .chain(
+            old.sources
+                .keys()
+                .filter(|p| !sources.contains_key(*p))
+                .map(String::as_str),
+        )
+        .collect();
+    let mut touched: BTreeSet<String> = changed.iter().map(|p| p.to_string()).collect();
+    if changed.is_empty() {
+        return touched;
+    }
+    let names: Vec<&String> = old.sources.keys().collect();
+    let before = Touches::of(old.links.iter().filter_map(|&(s, t, e)| {
+        Some((
+            names.get(s as usize)?.as_str(),
+            names.get(t as usize)?.as_str(),
+            e,
+        ))
+    }));
+    let now = Touches::of(links.iter().map(|(s, t, e)| (s.as_str(), t.as_str(), *e)));
+    for c in &changed {
+        before.add(c, &mut touched);
+        now.add(c, &mut touched);
+    }
+    touched.retain(|p| site.page(p).is_some());
+    touched
+}
+
+/// The links between the files of `sources`, as the record keeps them (indexes into its keys).
+fn record_links(
+    sources: &BTreeMap<String, Source>,
+    links: &[(String, String, bool)],
+) -> Vec<(u32, u32, bool)> {
+    let at: BTreeMap<&str, u32> = sources
+        .keys()
+        .enumerate()
+        .map(|(i, p)| (p.as_str(), i as u32))
+        .collect();
+    links
+        .iter()
+        .filter_map(|(s, t, e)| Some((*at.get(s.as_str())?, *at.get(t.as_str())?, *e)))
+        .collect()
+}
+
+/// What the site's listings and files for agents need of every published page: its Markdown
+/// and description, and its search document.
+#[derive(Debug, Default)]
+pub(super) struct MadePages {
+    markdown: BTreeMap<String, String>,
+    descriptions: Descriptions,
+    docs: Vec<super::search::Doc>,
+}
+
+/// Make every published page: those `touched` rendered again, the others kept as the last
+/// publish wrote them (their Markdown read back, their text read from the vault for the
+/// search).
+fn pages_made(
+    vault: &Vault,
+    m: &Manifest,
+    site: &Site,
+    touched: &BTreeSet<String>,
+    base: &Base,
+    name: &str,
+    out: &mut Out,
+) -> Result<MadePages, PublishError> {
+    let mut made = MadePages::default();
+    for p in &site.pages {
+        let html_file = urls::file_of(&urls::page(&p.path)).unwrap_or_default();
+        let md_file = urls::file_of(&urls::markdown(&p.path)).unwrap_or_default();
+        let path = vault.root.join(&p.path);
+        let text = crate::fsio::read_to_string(&path).map_err(FileError::at("read", &path))?;
+        let kept_md = match touched.contains(&p.path) {
+            true => None,
+            false => kept(out, &html_file, &md_file),
+        };
+        let (markdown, title, readable) = match kept_md {
+            Some(md) => {
+                let title = p
+                    .title
+                    .clone()
+                    .unwrap_or_else(|| first_line_title(&md, &p.path));
+                let readable = crate::scan::meaning::readable(&p.path, &text, &title);
+                (md, title, readable)
+            }
+            None => {
+                let pg = page::make(&vault.root, m, site, p, &text, base)?;
+                let here = urls::page(&p.path);
+                let html = document(
+                    name,
+                    Some(&pg.title),
+                    &crumbs(&p.path),
+                    &pg.main,
+                    Some(&pg.aside),
+                );
+                out.put(&html_file, urls::relocate(&html, &here, base).as_bytes())?;
+                out.put(&md_file, pg.markdown.as_bytes())?;
+                (pg.markdown, pg.title, pg.text)
+            }
+        };
+        made.descriptions
+            .insert(p.path.clone(), page::describe(&readable));
+        made.docs.push(super::search::Doc {
+            url: urls::page(&p.path),
+            title,
+            text: readable,
+        });
+        made.markdown.insert(p.path.clone(), markdown);
+    }
+    Ok(made)
+}
+
+/// The Markdown of a page kept as the last publish wrote it, when both its files are there as
+/// written (else it is made again).
+fn kept(out: &mut Out, html_file: &str, md_file: &str) -> Option<String> {
+    if !(out.is_current(html_file) && out.is_current(md_file)) {
+        return None;
+    }
+    let md = out.read(md_file)?;
+    (out.keep(html_file) && out.keep(md_file)).then_some(md)
+}
+
+/// The title of a page's published Markdown: its first line, an H1.
+fn first_line_title(md: &str, path: &str) -> String {
+    md.lines()
+        .next()
+        .and_then(|l| l.strip_prefix("# "))
+        .map_or_else(
+            || crate::render::html::display_title(path, None),
+            str::to_string,
+        )
+}
+
+/// A document of the site in the viewer's layout, with the viewer's URLs.
+fn document(
+    name: &str,
+    title: Option<&str>,
+    crumbs: &str,
+    main: &str,
+    aside: Option<&str>,
+) -> String {
+    Document {
+        vault: name,
+        title,
+        crumbs,
+        main,
+        aside,
+        query: "",
+        sections: SECTIONS,
+        search: "/search/",
+        head: "",
+        footer: FOOTER,
+    }
+    .render()
+}
+
+/// Write a listing at the site path `at`.
+fn listing(
+    out: &mut Out,
+    name: &str,
+    at: &str,
+    l: &Listing,
+    base: &Base,
+) -> Result<(), PublishError> {
+    let html = document(name, l.title.as_deref(), "", &l.main, l.aside.as_deref());
+    let file = urls::file_of(at).unwrap_or_else(|| "index.html".into());
+    out.put(&file, urls::relocate(&html, at, base).as_bytes())?;
+    Ok(())
+}
+
+/// The site's files besides its pages: the listings, the search, the files for agents and
+/// feed readers, the stylesheet and icon.
+fn site_files(
+    site: &Site,
+    name: &str,
+    description: &str,
+    made: &MadePages,
+    base: &Base,
+    out: &mut Out,
+) -> Result<(), PublishError> {
+    listing(out, name, "", &lists::index(site, name, description), base)?;
+    listing(out, name, "tags/", &lists::all_tags(site), base)?;
+    let tags = lists::tags(site);
+    for (tag, pages) in &tags {
+        listing(
+            out,
+            name,
+            &urls::tag(tag),
+            &lists::tag(tag, pages, &tags),
+            base,
+        )?;
+    }
+    listing(out, name, "graph/", &lists::whole_graph(site), base)?;
+    listing(out, name, "search/", &lists::search(), base)?;
+    let missing = document(name, Some("Not found"), "", &lists::not_found().main, None);
+    out.put("404.html", urls::relocate(&missing, "", base).as_bytes())?;
+    for (file, bytes) in super::search::index(&made.docs) {
+        out.put(&file, &bytes)?;
+    }
+    let said = &made.descriptions;
+    out.put(
+        "llms.txt",
+        feeds::llms(site, name, description, said, base).as_bytes(),
+    )?;
+    out.put(
+        "llms-full.txt",
+        feeds::llms_full(site, name, &made.markdown, base).as_bytes(),
+    )?;
+    out.put("sitemap.xml", feeds::sitemap(site, base).as_bytes())?;
+    out.put(
+        "feed.xml",
+        feeds::atom(site, name, description, said, base).as_bytes(),
+    )?;
+    out.put("static/style.css", STYLE.as_bytes())?;
+    out.put("favicon.ico", FAVICON)?;
+    Ok(())
+}
+
+/// Copy the attachments the published pages carry, each read from the vault only when it
+/// changed since the last publish.
+fn attachments_copied(
+    vault: &Vault,
+    site: &Site,
+    old: &Memory,
+    out: &mut Out,
+) -> Result<(), PublishError> {
+    for (path, hash) in &site.attachments {
+        let file = format!("file/{path}");
+        let same = old.sources.get(path).is_some_and(|s| &s.hash == hash);
+        if same && out.keep(&file) {
+            continue;
+        }
+        // A file that resolves outside the vault (a symbolic link) is not carried along.
+        let Ok(found) = resolve_clean(&vault.root, path) else {
+            continue;
+        };
+        let bytes = crate::fsio::read(&found.abs).map_err(FileError::at("read", &found.abs))?;
+        out.put(&file, &bytes)?;
+    }
+    Ok(())
+}
