@@ -273,6 +273,24 @@ pub struct RelatedArgs {
     pub limit: Option<usize>,
 }
 
+/// `sparks_publish`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PublishArgs {
+    /// Folder in the vault (default: site)
+    #[serde(default, deserialize_with = "de::out")]
+    pub out: Option<String>,
+    /// Every page but publish: false
+    #[serde(default, deserialize_with = "de::all")]
+    pub all: bool,
+    /// Site address
+    #[serde(default, deserialize_with = "de::base_url")]
+    pub base_url: Option<String>,
+    /// Write nothing
+    #[serde(default, deserialize_with = "de::dry_run")]
+    pub dry_run: bool,
+}
+
 /// `sparks_collections_regen`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -465,6 +483,16 @@ mod de {
         // `sparks_related`'s (optional, or `page`).
         about_text: Option<String> => |_, v| lenient::text("text", v),
         date: Option<String> => lenient::text,
+        // A folder inside the vault: a tool reaches nothing outside it.
+        out: Option<String> => |f, v| match lenient::text::<Option<String>>(f, v)? {
+            Some(p) if crate::render::paths::clean_relative(&p).is_err()
+                || p.trim_matches('/').is_empty() =>
+            {
+                Err(format!("{f}: {p:?} is not a folder inside the vault"))
+            }
+            other => Ok(other),
+        },
+        base_url: Option<String> => lenient::text,
         title: Option<String> => lenient::text,
         alias: Option<String> => lenient::text,
         tag: Option<String> => lenient::text,

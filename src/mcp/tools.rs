@@ -394,6 +394,21 @@ impl Server {
     }
 
     #[tool(
+        description = "Write the pages marked publish: true as a static site with llms.txt.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn sparks_publish(&self, Parameters(a): Parameters<PublishArgs>) -> CallToolResult {
+        let out = a.out.map(std::path::PathBuf::from);
+        let publish = request::Publish::new(out, a.all, a.base_url, a.dry_run);
+        self.runner.call(Ok(publish)).await
+    }
+
+    #[tool(
         description = "Rename or move a page, rewriting every link to it (never rename files yourself). Repeat an interrupted call to complete it.",
         annotations(
             read_only_hint = false,

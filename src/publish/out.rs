@@ -89,6 +89,12 @@ pub enum OutError {
     /// A file could not be read, written or removed.
     #[error(transparent)]
     File(#[from] FileError),
+    /// A file is in the way that no publish wrote.
+    #[error("{}: a file that no publish wrote is where the site has one; move it away, or publish into another folder", path.display())]
+    Foreign {
+        /// The file.
+        path: PathBuf,
+    },
     /// The record is not one a publish wrote.
     #[error("{}: not a record of a published site ({message}); remove it to publish afresh", path.display())]
     Record {
@@ -154,11 +160,20 @@ impl Out {
     /// Make the file `rel` hold `bytes`: written when it differs from what is there.
     pub fn put(&mut self, rel: &str, bytes: &[u8]) -> Result<(), OutError> {
         let hash = blake3::hash(bytes).to_hex().to_string();
-        if self.old.files.get(rel) == Some(&hash) && self.root.join(rel).is_file() {
+        let path = self.root.join(rel);
+        if self.old.files.get(rel) == Some(&hash) && path.is_file() {
             self.skipped += 1;
         } else {
+            // A file of someone else's is never replaced; one holding these very bytes is taken
+            // as this publish's (a publish stopped before it saved its record wrote it).
+            if !self.old.files.contains_key(rel) && path.exists() {
+                let same = crate::fsio::read(&path).is_ok_and(|b| b == bytes);
+                if !same {
+                    return Err(OutError::Foreign { path });
+                }
+            }
             if !self.dry_run {
-                write(&self.root.join(rel), bytes)?;
+                write(&path, bytes)?;
             }
             self.written.push(rel.to_string());
         }
@@ -265,6 +280,24 @@ mod tests {
         assert!(
             !Out::open(root, false).unwrap().keep("a/index.html"),
             "a file deleted by hand is made again"
+        );
+    }
+
+    #[test]
+    fn a_file_no_publish_wrote_is_never_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        fs_err::write(dir.path().join("index.html"), "mine").unwrap();
+        let mut out = Out::open(dir.path(), false).unwrap();
+        let err = out.put("index.html", b"site").unwrap_err().to_string();
+        assert!(err.contains("index.html"), "{err}");
+        assert_eq!(
+            fs_err::read_to_string(dir.path().join("index.html")).unwrap(),
+            "mine"
+        );
+        out.put("index.html", b"mine").unwrap();
+        assert!(
+            out.written.contains(&"index.html".to_string()),
+            "the same bytes are taken as its own"
         );
     }
 

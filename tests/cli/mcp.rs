@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Every tool, sorted by name as `tools/list` sorts them.
-pub(crate) const TOOLS: [&str; 26] = [
+pub(crate) const TOOLS: [&str; 27] = [
     "sparks_abort_ingest",
     "sparks_affected",
     "sparks_brief",
@@ -29,6 +29,7 @@ pub(crate) const TOOLS: [&str; 26] = [
     "sparks_merge",
     "sparks_move",
     "sparks_prepare_ingest",
+    "sparks_publish",
     "sparks_query",
     "sparks_related",
     "sparks_revert_ingest",

@@ -11,7 +11,8 @@ use clap::Args;
 /// sparks_index, sparks_prepare_ingest, sparks_finalize_ingest, sparks_abort_ingest,
 /// sparks_ingest_status, sparks_ingest_list, sparks_ingest_show, sparks_revert_ingest,
 /// sparks_done, sparks_capture, sparks_tasks_add, sparks_tasks_list, sparks_brief, sparks_query,
-/// sparks_search, sparks_related, sparks_fmt, sparks_collections_regen, sparks_move, sparks_merge, sparks_sync.
+/// sparks_search, sparks_related, sparks_fmt, sparks_collections_regen, sparks_move, sparks_merge,
+/// sparks_publish, sparks_sync.
 /// Each answers with the JSON its command prints with --json. Every call finds the vault as a
 /// command does (--vault, SPARKS_VAULT or the
 /// working directory). Runs until the client closes stdin.
