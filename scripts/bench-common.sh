@@ -47,6 +47,13 @@ case $step in
     cp -a "$snap/merge/." "$vault/"
     "$sparks" --vault "$vault" scan >/dev/null ;;
   capture) cp -p "$snap/inbox.md" "$vault/inbox.md" ;;
+  publish-cold)
+    # No site and nothing remembered of one: every page made (issue 53).
+    rm -rf "$snap/site" "$vault/.sparks/publish" ;;
+  publish-one)
+    # One page edited since the last publish (its body: a line appended).
+    f=$(head -n 1 "$snap/changed.list")
+    printf '\nEdited for the publish benchmark at %s.\n' "$(date +%s%N)" >>"$vault/$f" ;;
   *) echo "unknown step $step" >&2; exit 2 ;;
 esac
 EOF

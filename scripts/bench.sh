@@ -263,6 +263,17 @@ for i in "${!sizes[@]}"; do
   measure search_sentence "search '$SENTENCE' --limit 20 --no-refresh" list "0 1" "" -- "$sparks" "${nr[@]}" search "$SENTENCE" --limit 20
   measure related "related (hub page) --no-refresh" list 0 "" -- "$sparks" "${nr[@]}" related "$HUB_TITLE"
   measure lint "lint" list "0 1" "" -- "$sparks" "${v[@]}" lint
+  if has publish; then
+    # The whole wiki as a site (issue 53): made afresh, again with nothing changed, and after
+    # one page changed (each with the refresh every command does first).
+    site=("$sparks" "${v[@]}" publish --all -q "$snap/site")
+    measure publish_cold "publish --all (no site yet)" read 0 publish-cold -- "${site[@]}"
+    "${site[@]}" >/dev/null 2>&1 || true
+    measure publish_same "publish --all (nothing changed)" list 0 "" -- "${site[@]}"
+    measure publish_one "publish --all (one page changed)" list 0 publish-one -- "${site[@]}"
+  else
+    record "$size" publish_cold "publish --all (no site yet)" read skipped 0 - - - - "no publish command in this binary"
+  fi
   measure fmt "fmt --check" list "0 1" "" -- "$sparks" "${v[@]}" fmt --check
   measure index "index --dry-run" list "0 1" "" -- "$sparks" "${v[@]}" index --dry-run
   measure brief "brief" list 0 "" -- "$sparks" "${v[@]}" brief
@@ -415,7 +426,7 @@ def n(x):
 
 ORDER = ["cold_scan", "warm_scan", "changed_scan", "status", "query_tag", "query_limit",
          "query_links", "query_resolve", "search_word", "search_phrase", "search_limit", "search_sentence", "related", "lint",
-         "fmt", "index", "brief", "regen", "prepare", "prepare_15", "finalize", "mv", "mcp", "view",
+         "publish_cold", "publish_same", "publish_one", "fmt", "index", "brief", "regen", "prepare", "prepare_15", "finalize", "mv", "mcp", "view",
          "view_graph"]
 # Issue 39's additions, beside mv: merge rewrites as many pages, capture appends one entry.
 ORDER.insert(ORDER.index("mv") + 1, "merge")
@@ -569,6 +580,19 @@ for id in ("mv", "merge"):
              "at 10,000 and 100,000 pages (issue 39)" % id,
              [sz for sz in sizes if sz in ("10000", "100000")], over_durable(id))
 per_size("cold scan ≤ 4× the read floor", mid, ratio("cold_scan", "read", 4))
+# Publishing (issue 53): the whole wiki as a site at 10,000 pages, and that 100,000 complete.
+ten = [sz for sz in sizes if sz == "10000"]
+per_size("publish --all of 10,000 pages ≤ 5 s with no site yet", ten, absolute("publish_cold", 5.0))
+per_size("publish --all of 10,000 pages ≤ 0.5 s with nothing changed", ten, absolute("publish_same", 0.5))
+per_size("publish --all of 10,000 pages ≤ 1 s after one page changed", ten, absolute("publish_one", 1.0))
+def publish_big(sz):
+    r = get(sz, "publish_cold")
+    if not r or r["status"] != "ok":
+        return None
+    m, kb = float(r["median"]), int(r["rss"]) if r["rss"].isdigit() else 0
+    return ("%s, peak %s MB" % (secs(m), mb(r["rss"])), m <= 120 and kb <= 300 * 1024)
+per_size("publish --all of 100,000 pages ≤ 2 min and 300 MB", [sz for sz in sizes if sz == "100000"],
+         publish_big)
 per_size("index --dry-run at 10,000 pages ≤ 150 ms", [sz for sz in sizes if sz == "10000"],
          absolute("index", 0.150))
 # The watcher (issue 36).

@@ -268,9 +268,13 @@ fn parse_yaml(yaml: &str) -> Block {
                 Value::Bool(b) => fm.publish = Some(*b),
                 other => {
                     fm.publish = Some(false);
+                    let found = match other {
+                        Value::String(s) => format!("{s:?}"),
+                        Value::Number(n) => n.to_string(),
+                        other => describe(other).to_string(),
+                    };
                     problem(format!(
-                        "`publish` must be true or false, not {}; the page is not published",
-                        describe(other)
+                        "`publish` must be true or false, not {found}; the page is not published"
                     ));
                 }
             },
