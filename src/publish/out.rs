@@ -194,6 +194,18 @@ impl Out {
         }
     }
 
+    /// Keep every file the last publish wrote, when each is still there (`false`, keeping
+    /// nothing, when one is not: everything must be made).
+    pub fn keep_all(&mut self) -> bool {
+        if self.old.files.is_empty() || !self.old.files.keys().all(|f| self.root.join(f).is_file())
+        {
+            return false;
+        }
+        self.made = self.old.files.clone();
+        self.skipped = self.made.len();
+        true
+    }
+
     /// Remove what the last publish wrote and this one did not make, then save the record of
     /// this one: the files removed, in order.
     pub fn finish(mut self, mut record: Record) -> Result<Vec<String>, OutError> {
