@@ -1,8 +1,8 @@
 //! The files of a published site that are not pages: `llms.txt` as llmstxt.org describes it (an
 //! H1 with the site's name, a blockquote summary, H2 sections of `- [Title](url): description`
-//! links to each page's Markdown, collections under "Optional"), `llms-full.txt` (every
-//! published page's Markdown), `sitemap.xml` and an Atom `feed.xml` of the pages updated last.
-//! Only published pages are named.
+//! links to each page's Markdown, collections under "Optional"), `sitemap.xml` and an Atom
+//! `feed.xml` of the pages updated last (`llms-full.txt` is written as the pages are made, in
+//! [`super::pages`]). Only published pages are named.
 
 use super::lists::{by_type, recent};
 use super::site::Site;
@@ -19,7 +19,7 @@ const FEED_ENTRIES: usize = 50;
 pub type Descriptions = BTreeMap<String, String>;
 
 /// One line of Markdown: its line breaks and the brackets of a link's text made harmless.
-fn line(s: &str) -> String {
+pub fn line(s: &str) -> String {
     s.split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
@@ -69,26 +69,6 @@ pub fn llms(
     }
     out.truncate(out.trim_end().len());
     out.push('\n');
-    out
-}
-
-/// `llms-full.txt`: the site's name, then every published page's Markdown (`markdown`, by path),
-/// in the order of llms.txt, each after a line that says where it is published.
-pub fn llms_full(
-    site: &Site,
-    name: &str,
-    markdown: &BTreeMap<String, String>,
-    base: &Base,
-) -> String {
-    let mut out = format!("# {}\n", line(name));
-    for (_, pages) in by_type(site) {
-        for p in pages {
-            if let Some(md) = markdown.get(&p.path) {
-                let url = base.href(&urls::page(&p.path), "");
-                let _ = write!(out, "\n---\nurl: {url}\n---\n\n{}", md.trim_start());
-            }
-        }
-    }
     out
 }
 

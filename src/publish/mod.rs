@@ -13,6 +13,7 @@ pub mod feeds;
 pub mod lists;
 pub mod out;
 pub mod page;
+mod pages;
 pub mod redirects;
 pub mod search;
 pub mod select;

@@ -118,6 +118,8 @@ pub struct Out {
     pub written: Vec<String>,
     /// How many files made were already there as made.
     pub skipped: usize,
+    /// The folders known to be there.
+    dirs: std::collections::HashSet<PathBuf>,
 }
 
 impl Out {
@@ -144,6 +146,7 @@ impl Out {
             made: BTreeMap::new(),
             written: Vec::new(),
             skipped: 0,
+            dirs: Default::default(),
         })
     }
 
@@ -173,7 +176,12 @@ impl Out {
                 }
             }
             if !self.dry_run {
-                write(&path, bytes)?;
+                let dir = path.parent().unwrap_or(Path::new("."));
+                if !self.dirs.contains(dir) {
+                    fs_err::create_dir_all(dir).map_err(FileError::at("create", dir))?;
+                    self.dirs.insert(dir.to_path_buf());
+                }
+                stage(&path, bytes)?;
             }
             self.written.push(rel.to_string());
         }
@@ -244,10 +252,112 @@ impl Out {
     }
 }
 
+/// A file of the output folder written as it grows (`llms-full.txt` of a large site), hashed
+/// on the way: it replaces the file only if it differs ([`Out::put_stream`]).
+pub struct Stream {
+    rel: String,
+    path: PathBuf,
+    hasher: blake3::Hasher,
+    /// Where it is staged (none on a dry run, which only hashes).
+    tmp: Option<std::io::BufWriter<tempfile::NamedTempFile>>,
+}
+
+impl std::fmt::Debug for Stream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stream").field("rel", &self.rel).finish()
+    }
+}
+
+impl std::io::Write for Stream {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.hasher.update(buf);
+        if let Some(tmp) = &mut self.tmp {
+            tmp.write_all(buf)?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.tmp.as_mut().map_or(Ok(()), |t| t.flush())
+    }
+}
+
+impl Stream {
+    /// The error of writing it.
+    pub fn error(&self, e: std::io::Error) -> FileError {
+        FileError::at("write", self.path.clone())(e)
+    }
+}
+
+impl Out {
+    /// Begin the file `rel`, to be written as it grows and then put ([`Out::put_stream`]).
+    pub fn stream(&self, rel: &str) -> Result<Stream, OutError> {
+        let path = self.root.join(rel);
+        let tmp = match self.dry_run {
+            true => None,
+            false => {
+                let dir = path.parent().unwrap_or(Path::new("."));
+                fs_err::create_dir_all(dir).map_err(FileError::at("create", dir))?;
+                let file = tempfile::Builder::new()
+                    .prefix(".sparks-publish-")
+                    .tempfile_in(dir)
+                    .map_err(FileError::at("create a temporary file in", dir))?;
+                Some(std::io::BufWriter::new(file))
+            }
+        };
+        Ok(Stream {
+            rel: rel.to_string(),
+            path,
+            hasher: blake3::Hasher::new(),
+            tmp,
+        })
+    }
+
+    /// Make the file of `stream` hold what was written to it: put in place when it differs from
+    /// what is there, as [`Out::put`] does.
+    pub fn put_stream(&mut self, stream: Stream) -> Result<(), OutError> {
+        let Stream {
+            rel,
+            path,
+            hasher,
+            tmp,
+        } = stream;
+        let hash = hasher.finalize().to_hex().to_string();
+        let there = path.is_file();
+        if self.old.files.get(&rel) == Some(&hash) && there {
+            self.skipped += 1;
+        } else {
+            if !self.old.files.contains_key(&rel) && path.exists() {
+                let same = crate::fsio::read(&path)
+                    .is_ok_and(|b| blake3::hash(&b).to_hex().as_str() == hash);
+                if !same {
+                    return Err(OutError::Foreign { path });
+                }
+            }
+            if let Some(tmp) = tmp {
+                let file = tmp
+                    .into_inner()
+                    .map_err(|e| FileError::at("write", path.clone())(e.into_error()))?;
+                file.persist(&path)
+                    .map_err(|e| FileError::at("replace", path.clone())(e.error))?;
+            }
+            self.written.push(rel.clone());
+        }
+        self.made.insert(rel, hash);
+        Ok(())
+    }
+}
+
 /// Replace `path` with `bytes` atomically (written beside it, then renamed), its folders made.
 fn write(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs_err::create_dir_all(dir).map_err(FileError::at("create", dir))?;
+    stage(path, bytes)
+}
+
+/// Replace `path`, whose folder exists, with `bytes` atomically.
+fn stage(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
     let mut tmp = tempfile::Builder::new()
         .prefix(".sparks-publish-")
         .tempfile_in(dir)

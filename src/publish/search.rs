@@ -79,30 +79,105 @@ const SCALE: f64 = 10.0;
 
 /// The search index's files: (site-relative output path, bytes), every one under `search/`.
 pub fn index(docs: &[Doc]) -> Vec<(String, Vec<u8>)> {
-    let mut docs: Vec<&Doc> = docs.iter().collect();
-    docs.sort();
-    let postings = postings(&docs);
-    let mut files = vec![("search/search.js".to_string(), SCRIPT.as_bytes().to_vec())];
-    let mut seen = BTreeSet::new();
-    let mut index_list = Vec::new();
-    for (first, bytes) in index_chunks(&postings) {
-        let name = name(&bytes);
-        index_list.push((first, name.clone()));
-        if seen.insert(format!("index/{name}")) {
-            files.push((format!("search/index/{name}.json"), bytes));
-        }
+    let mut builder = Builder::default();
+    for doc in docs {
+        builder.add(doc);
     }
-    let mut doc_list = Vec::new();
-    for bytes in doc_chunks(&docs) {
-        let name = name(&bytes);
-        doc_list.push(name.clone());
-        if seen.insert(format!("docs/{name}")) {
-            files.push((format!("search/docs/{name}.json"), bytes));
+    builder.files()
+}
+
+/// The index built one page at a time, holding of each page only its weights (its tokens
+/// interned) and what its page chunk says: the text of a large site is never held at once.
+#[derive(Debug, Default)]
+pub struct Builder {
+    /// Each token seen, and its number.
+    tokens: HashMap<String, u32>,
+    /// The pages added.
+    pages: Vec<Entry>,
+}
+
+/// A page added to a [`Builder`].
+#[derive(Debug)]
+struct Entry {
+    url: String,
+    title: String,
+    excerpt: String,
+    /// (token number, weight), by token number.
+    weights: Vec<(u32, u32)>,
+}
+
+impl Builder {
+    /// Add a page.
+    pub fn add(&mut self, doc: &Doc) {
+        let (body, body_length) = counts(&doc.text);
+        let (title, title_length) = counts(&doc.title);
+        let words: BTreeSet<&String> = body.keys().chain(title.keys()).collect();
+        let mut weights = Vec::with_capacity(words.len());
+        for token in words {
+            let in_body = body.get(token).copied().unwrap_or(0);
+            let in_title = title.get(token).copied().unwrap_or(0);
+            let next = u32::try_from(self.tokens.len()).unwrap_or(u32::MAX);
+            let number = *self.tokens.entry(token.clone()).or_insert(next);
+            weights.push((number, weight(in_body, body_length, in_title, title_length)));
         }
+        weights.sort_unstable();
+        self.pages.push(Entry {
+            url: doc.url.clone(),
+            title: doc.title.clone(),
+            excerpt: excerpt(&doc.text),
+            weights,
+        });
     }
-    let meta = meta(docs.len(), &index_list, &doc_list);
-    files.insert(1, ("search/meta.json".to_string(), meta.into_bytes()));
-    files
+
+    /// The index's files: (site-relative output path, bytes), every one under `search/`.
+    pub fn files(mut self) -> Vec<(String, Vec<u8>)> {
+        self.pages
+            .sort_by(|a, b| (&a.url, &a.title, &a.excerpt).cmp(&(&b.url, &b.title, &b.excerpt)));
+        let postings = self.postings();
+        let mut files = vec![("search/search.js".to_string(), SCRIPT.as_bytes().to_vec())];
+        let mut seen = BTreeSet::new();
+        let mut index_list = Vec::new();
+        for (first, bytes) in index_chunks(&postings) {
+            let name = name(&bytes);
+            index_list.push((first, name.clone()));
+            if seen.insert(format!("index/{name}")) {
+                files.push((format!("search/index/{name}.json"), bytes));
+            }
+        }
+        let mut doc_list = Vec::new();
+        for bytes in doc_chunks(&self.pages) {
+            let name = name(&bytes);
+            doc_list.push(name.clone());
+            if seen.insert(format!("docs/{name}")) {
+                files.push((format!("search/docs/{name}.json"), bytes));
+            }
+        }
+        let meta = meta(self.pages.len(), &index_list, &doc_list);
+        files.insert(1, ("search/meta.json".to_string(), meta.into_bytes()));
+        files
+    }
+
+    /// Each token's postings, (page id, weight) in id order, tokens in code-point order.
+    fn postings(&self) -> Vec<(String, Vec<(u32, u32)>)> {
+        let mut by_number: Vec<Vec<(u32, u32)>> = vec![Vec::new(); self.tokens.len()];
+        for (id, page) in (0u32..).zip(&self.pages) {
+            for &(number, w) in &page.weights {
+                by_number[number as usize].push((id, w));
+            }
+        }
+        let mut all: Vec<(String, Vec<(u32, u32)>)> = self
+            .tokens
+            .iter()
+            .map(|(token, &number)| {
+                (
+                    token.clone(),
+                    std::mem::take(&mut by_number[number as usize]),
+                )
+            })
+            .collect();
+        all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        all
+    }
 }
 
 /// The main column of the search page (`search/index.html`): the form, the status line, the
@@ -205,30 +280,6 @@ fn counts(text: &str) -> (HashMap<String, u32>, u32) {
     (counts, length)
 }
 
-/// Each token's postings, (page id, weight) in id order, tokens in code-point order.
-fn postings(docs: &[&Doc]) -> Vec<(String, Vec<(u32, u32)>)> {
-    let mut all: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
-    for (id, doc) in (0u32..).zip(docs) {
-        let (body, body_length) = counts(&doc.text);
-        let (title, title_length) = counts(&doc.title);
-        let tokens: BTreeSet<&String> = body.keys().chain(title.keys()).collect();
-        for token in tokens {
-            let in_body = body.get(token).copied().unwrap_or(0);
-            let in_title = title.get(token).copied().unwrap_or(0);
-            let w = weight(in_body, body_length, in_title, title_length);
-            match all.get_mut(token) {
-                Some(list) => list.push((id, w)),
-                None => {
-                    all.insert(token.clone(), vec![(id, w)]);
-                }
-            }
-        }
-    }
-    let mut all: Vec<_> = all.into_iter().collect();
-    all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    all
-}
-
 /// A token's weight in a page: BM25's term-frequency part for the body and for the title (the
 /// title's counting [`TITLE_WEIGHT`] times), as an integer of at least 1. Lengths are rounded
 /// to an eighth of a doubling first, as Lucene keeps them in a byte: an edit that leaves a
@@ -294,7 +345,7 @@ fn cut_before(token: &str) -> bool {
 }
 
 /// The page chunks' bytes, in id order.
-fn doc_chunks(docs: &[&Doc]) -> Vec<Vec<u8>> {
+fn doc_chunks(docs: &[Entry]) -> Vec<Vec<u8>> {
     docs.chunks(DOCS_PER_CHUNK)
         .map(|chunk| {
             let mut out = String::from("[");
@@ -307,7 +358,7 @@ fn doc_chunks(docs: &[&Doc]) -> Vec<Vec<u8>> {
                 out.push(',');
                 json_string(&mut out, &doc.title);
                 out.push(',');
-                json_string(&mut out, &excerpt(&doc.text));
+                json_string(&mut out, &doc.excerpt);
                 out.push(']');
             }
             out.push(']');

@@ -128,30 +128,30 @@ pub fn file_of(site: &str) -> Option<String> {
 /// path `from`; other URLs (the web, fragments, what the author wrote) stay as they are.
 pub fn relocate(html: &str, from: &str, base: &Base) -> String {
     let mut out = String::with_capacity(html.len() + html.len() / 8);
-    let mut rest = html;
-    loop {
-        let next = ["href=\"/", "src=\"/"]
-            .iter()
-            .filter_map(|attr| rest.find(attr).map(|i| (i, attr.len() - 1)))
-            .min();
-        let Some((at, len)) = next else {
-            out.push_str(rest);
-            return out;
-        };
-        let value_start = at + len;
-        out.push_str(&rest[..value_start]);
-        let Some(end) = rest[value_start..].find('"') else {
-            out.push_str(&rest[value_start..]);
-            return out;
-        };
-        let value = &rest[value_start..value_start + end];
-        let unescaped = value.replace("&amp;", "&");
-        match site_href(&unescaped).filter(|_| !value.starts_with("//")) {
-            Some(site) => out.push_str(&crate::render::html::esc(&base.href(&site, from))),
-            None => out.push_str(value),
+    let mut done = 0;
+    let mut at = 0;
+    // Each `="/` once, in one pass: an attribute whose value starts with `/`.
+    while let Some(i) = html[at..].find("=\"/").map(|i| at + i) {
+        let value_start = i + 2;
+        at = value_start;
+        let before = &html[..i];
+        if !(before.ends_with(" href") || before.ends_with(" src")) {
+            continue;
         }
-        rest = &rest[value_start + end..];
+        let Some(end) = html[value_start..].find('"').map(|e| value_start + e) else {
+            break;
+        };
+        let value = &html[value_start..end];
+        let unescaped = value.replace("&amp;", "&");
+        if let Some(site) = site_href(&unescaped).filter(|_| !value.starts_with("//")) {
+            out.push_str(&html[done..value_start]);
+            out.push_str(&crate::render::html::esc(&base.href(&site, from)));
+            done = end;
+        }
+        at = end;
     }
+    out.push_str(&html[done..]);
+    out
 }
 
 #[cfg(test)]

@@ -3,10 +3,10 @@
 //! touches, then every file of the site made — a page untouched by the change kept as it is —
 //! and what is no longer made removed.
 
-use super::feeds::{self, Descriptions};
+use super::feeds;
 use super::lists::{self, Listing};
-use super::out::{Memory, Out, Record, Source};
-use super::page;
+use super::out::{Memory, Out, OutError, Record, Source};
+use super::pages;
 use super::select::Rules;
 use super::site::{Site, Touches};
 use super::urls::{self, Base};
@@ -15,21 +15,11 @@ use crate::file_error::FileError;
 use crate::manifest::{Manifest, SitePage};
 use crate::markdown::{Block, frontmatter};
 use crate::render::embed::Audience;
-use crate::render::layout::{Document, FAVICON, STYLE, crumbs};
+use crate::render::layout::{FAVICON, STYLE};
 use crate::render::paths::{is_markdown, resolve_clean};
 use crate::vault::Vault;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// The sections the bar of a published page links to.
-const SECTIONS: &[(&str, &str)] = &[
-    ("Index", "/"),
-    ("Tags", "/tags"),
-    ("Graph", "/graph"),
-    ("Search", "/search"),
-];
-
-/// What a published page's footer says.
-const FOOTER: &str = "Published with Sparks";
+use std::io::Write as _;
 
 /// Publish the vault's wiki as `options` say, from the manifest `m` (brought up to date by the
 /// caller).
@@ -86,25 +76,35 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
     warn_hidden_links(&site, &links, &mut report.warnings);
     let key = super::site_key(config, &name, &base);
     let touched = touched(&site, &memory, &sources, &links, key != memory.site);
-    let made = pages_made(vault, m, &site, &touched, &base, &name, &mut out)?;
-    let redirects = super::redirects::find(&site, &memory, &out.old);
-    for (from, to) in &redirects {
-        if let Some(file) = urls::file_of(&urls::page(from)) {
-            out.put(
-                &file,
-                super::redirects::page(&site, from, to, &base).as_bytes(),
-            )?;
+    // Nothing read changed since the last publish, and its files are all there: keep them.
+    let unchanged = sources == memory.sources && key == memory.site && out.keep_all();
+    let redirects = match unchanged {
+        true => out.old.redirects.clone(),
+        false => {
+            let cx = pages::Ctx {
+                vault,
+                site: &site,
+                base: &base,
+                name: &name,
+            };
+            let mut full = out.stream("llms-full.txt")?;
+            writeln!(full, "# {}", feeds::line(&name))
+                .map_err(|e| OutError::from(full.error(e)))?;
+            let made = pages::make_all(&cx, &touched, &mut out, &mut full)?;
+            out.put_stream(full)?;
+            let redirects = super::redirects::find(&site, &memory, &out.old);
+            for (from, to) in &redirects {
+                if let Some(file) = urls::file_of(&urls::page(from)) {
+                    let html = super::redirects::page(&site, from, to, &base);
+                    out.put(&file, html.as_bytes())?;
+                }
+            }
+            let description = &config.publish.description;
+            site_files(&site, &name, description, made, &base, &mut out)?;
+            attachments_copied(vault, &site, &memory, &mut out)?;
+            redirects
         }
-    }
-    site_files(
-        &site,
-        &name,
-        &config.publish.description,
-        &made,
-        &base,
-        &mut out,
-    )?;
-    attachments_copied(vault, &site, &memory, &mut out)?;
+    };
     let memory = Memory {
         site: key,
         links: record_links(&sources, &links),
@@ -273,117 +273,6 @@ fn record_links(
         .collect()
 }
 
-/// What the site's listings and files for agents need of every published page: its Markdown
-/// and description, and its search document.
-#[derive(Debug, Default)]
-pub(super) struct MadePages {
-    markdown: BTreeMap<String, String>,
-    descriptions: Descriptions,
-    docs: Vec<super::search::Doc>,
-}
-
-/// Make every published page: those `touched` rendered again, the others kept as the last
-/// publish wrote them (their Markdown read back, their text read from the vault for the
-/// search).
-fn pages_made(
-    vault: &Vault,
-    m: &Manifest,
-    site: &Site,
-    touched: &BTreeSet<String>,
-    base: &Base,
-    name: &str,
-    out: &mut Out,
-) -> Result<MadePages, PublishError> {
-    let mut made = MadePages::default();
-    for p in &site.pages {
-        let html_file = urls::file_of(&urls::page(&p.path)).unwrap_or_default();
-        let md_file = urls::file_of(&urls::markdown(&p.path)).unwrap_or_default();
-        let path = vault.root.join(&p.path);
-        let text = crate::fsio::read_to_string(&path).map_err(FileError::at("read", &path))?;
-        let kept_md = match touched.contains(&p.path) {
-            true => None,
-            false => kept(out, &html_file, &md_file),
-        };
-        let (markdown, title, readable) = match kept_md {
-            Some(md) => {
-                let title = p
-                    .title
-                    .clone()
-                    .unwrap_or_else(|| first_line_title(&md, &p.path));
-                let readable = crate::scan::meaning::readable(&p.path, &text, &title);
-                (md, title, readable)
-            }
-            None => {
-                let pg = page::make(&vault.root, m, site, p, &text, base)?;
-                let here = urls::page(&p.path);
-                let html = document(
-                    name,
-                    Some(&pg.title),
-                    &crumbs(&p.path),
-                    &pg.main,
-                    Some(&pg.aside),
-                );
-                out.put(&html_file, urls::relocate(&html, &here, base).as_bytes())?;
-                out.put(&md_file, pg.markdown.as_bytes())?;
-                (pg.markdown, pg.title, pg.text)
-            }
-        };
-        made.descriptions
-            .insert(p.path.clone(), page::describe(&readable));
-        made.docs.push(super::search::Doc {
-            url: urls::page(&p.path),
-            title,
-            text: readable,
-        });
-        made.markdown.insert(p.path.clone(), markdown);
-    }
-    Ok(made)
-}
-
-/// The Markdown of a page kept as the last publish wrote it, when both its files are there as
-/// written (else it is made again).
-fn kept(out: &mut Out, html_file: &str, md_file: &str) -> Option<String> {
-    if !(out.is_current(html_file) && out.is_current(md_file)) {
-        return None;
-    }
-    let md = out.read(md_file)?;
-    (out.keep(html_file) && out.keep(md_file)).then_some(md)
-}
-
-/// The title of a page's published Markdown: its first line, an H1.
-fn first_line_title(md: &str, path: &str) -> String {
-    md.lines()
-        .next()
-        .and_then(|l| l.strip_prefix("# "))
-        .map_or_else(
-            || crate::render::html::display_title(path, None),
-            str::to_string,
-        )
-}
-
-/// A document of the site in the viewer's layout, with the viewer's URLs.
-fn document(
-    name: &str,
-    title: Option<&str>,
-    crumbs: &str,
-    main: &str,
-    aside: Option<&str>,
-) -> String {
-    Document {
-        vault: name,
-        title,
-        crumbs,
-        main,
-        aside,
-        query: "",
-        sections: SECTIONS,
-        search: "/search/",
-        head: "",
-        footer: FOOTER,
-    }
-    .render()
-}
-
 /// Write a listing at the site path `at`.
 fn listing(
     out: &mut Out,
@@ -392,7 +281,7 @@ fn listing(
     l: &Listing,
     base: &Base,
 ) -> Result<(), PublishError> {
-    let html = document(name, l.title.as_deref(), "", &l.main, l.aside.as_deref());
+    let html = pages::document(name, l.title.as_deref(), "", &l.main, l.aside.as_deref());
     let file = urls::file_of(at).unwrap_or_else(|| "index.html".into());
     out.put(&file, urls::relocate(&html, at, base).as_bytes())?;
     Ok(())
@@ -404,7 +293,7 @@ fn site_files(
     site: &Site,
     name: &str,
     description: &str,
-    made: &MadePages,
+    made: pages::Made,
     base: &Base,
     out: &mut Out,
 ) -> Result<(), PublishError> {
@@ -422,25 +311,21 @@ fn site_files(
     }
     listing(out, name, "graph/", &lists::whole_graph(site), base)?;
     listing(out, name, "search/", &lists::search(), base)?;
-    let missing = document(name, Some("Not found"), "", &lists::not_found().main, None);
+    let missing = pages::document(name, Some("Not found"), "", &lists::not_found().main, None);
     out.put("404.html", urls::relocate(&missing, "", base).as_bytes())?;
-    for (file, bytes) in super::search::index(&made.docs) {
-        out.put(&file, &bytes)?;
-    }
     let said = &made.descriptions;
     out.put(
         "llms.txt",
         feeds::llms(site, name, description, said, base).as_bytes(),
-    )?;
-    out.put(
-        "llms-full.txt",
-        feeds::llms_full(site, name, &made.markdown, base).as_bytes(),
     )?;
     out.put("sitemap.xml", feeds::sitemap(site, base).as_bytes())?;
     out.put(
         "feed.xml",
         feeds::atom(site, name, description, said, base).as_bytes(),
     )?;
+    for (file, bytes) in made.search.files() {
+        out.put(&file, &bytes)?;
+    }
     out.put("static/style.css", STYLE.as_bytes())?;
     out.put("favicon.ico", FAVICON)?;
     Ok(())
