@@ -105,6 +105,15 @@ pub enum OutError {
     },
 }
 
+/// A file [`Out::write`] made: its path in the folder, the hash of its bytes, and whether it
+/// was written (else it was there as made).
+#[derive(Debug)]
+pub struct Put {
+    rel: String,
+    hash: String,
+    wrote: bool,
+}
+
 /// The output folder, while a publish writes it.
 #[derive(Debug)]
 pub struct Out {
@@ -162,31 +171,56 @@ impl Out {
 
     /// Make the file `rel` hold `bytes`: written when it differs from what is there.
     pub fn put(&mut self, rel: &str, bytes: &[u8]) -> Result<(), OutError> {
+        let put = self.write(rel, bytes)?;
+        self.record(put);
+        Ok(())
+    }
+
+    /// Write the file `rel` when its bytes differ from what is there, without recording it
+    /// ([`Out::record`]): what a thread making pages may do beside others.
+    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<Put, OutError> {
         let hash = blake3::hash(bytes).to_hex().to_string();
         let path = self.root.join(rel);
         if self.old.files.get(rel) == Some(&hash) && path.is_file() {
-            self.skipped += 1;
-        } else {
-            // A file of someone else's is never replaced; one holding these very bytes is taken
-            // as this publish's (a publish stopped before it saved its record wrote it).
-            if !self.old.files.contains_key(rel) && path.exists() {
-                let same = crate::fsio::read(&path).is_ok_and(|b| b == bytes);
-                if !same {
-                    return Err(OutError::Foreign { path });
-                }
-            }
-            if !self.dry_run {
-                let dir = path.parent().unwrap_or(Path::new("."));
-                if !self.dirs.contains(dir) {
-                    fs_err::create_dir_all(dir).map_err(FileError::at("create", dir))?;
-                    self.dirs.insert(dir.to_path_buf());
-                }
-                stage(&path, bytes)?;
-            }
-            self.written.push(rel.to_string());
+            return Ok(Put {
+                rel: rel.to_string(),
+                hash,
+                wrote: false,
+            });
         }
-        self.made.insert(rel.to_string(), hash);
-        Ok(())
+        // A file of someone else's is never replaced; one holding these very bytes is taken as
+        // this publish's (a publish stopped before it saved its record wrote it).
+        if !self.old.files.contains_key(rel) && path.exists() {
+            let same = crate::fsio::read(&path).is_ok_and(|b| b == bytes);
+            if !same {
+                return Err(OutError::Foreign { path });
+            }
+        }
+        if !self.dry_run {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            if !self.dirs.contains(dir) && !dir.is_dir() {
+                fs_err::create_dir_all(dir).map_err(FileError::at("create", dir))?;
+            }
+            stage(&path, bytes)?;
+        }
+        Ok(Put {
+            rel: rel.to_string(),
+            hash,
+            wrote: true,
+        })
+    }
+
+    /// Record a file [`Out::write`] made.
+    pub fn record(&mut self, put: Put) {
+        if put.wrote {
+            if let Some(dir) = self.root.join(&put.rel).parent() {
+                self.dirs.insert(dir.to_path_buf());
+            }
+            self.written.push(put.rel.clone());
+        } else {
+            self.skipped += 1;
+        }
+        self.made.insert(put.rel, put.hash);
     }
 
     /// Keep the file `rel` as the last publish wrote it (what it shows did not change).
@@ -298,8 +332,7 @@ impl Out {
             false => {
                 let dir = path.parent().unwrap_or(Path::new("."));
                 fs_err::create_dir_all(dir).map_err(FileError::at("create", dir))?;
-                let file = tempfile::Builder::new()
-                    .prefix(".sparks-publish-")
+                let file = staging()
                     .tempfile_in(dir)
                     .map_err(FileError::at("create a temporary file in", dir))?;
                 Some(std::io::BufWriter::new(file))
@@ -348,6 +381,16 @@ impl Out {
     }
 }
 
+/// How a file of the site is staged: beside where it goes, readable by all (a web server runs
+/// as another user; a temporary file would be the owner's alone).
+fn staging() -> tempfile::Builder<'static, 'static> {
+    let mut b = tempfile::Builder::new();
+    b.prefix(".sparks-publish-");
+    #[cfg(unix)]
+    b.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
+    b
+}
+
 /// Replace `path` with `bytes` atomically (written beside it, then renamed), its folders made.
 fn write(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -358,8 +401,7 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
 /// Replace `path`, whose folder exists, with `bytes` atomically.
 fn stage(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".sparks-publish-")
+    let mut tmp = staging()
         .tempfile_in(dir)
         .map_err(FileError::at("create a temporary file in", dir))?;
     tmp.write_all(bytes)
@@ -403,6 +445,25 @@ mod tests {
             !Out::open(root, false).unwrap().keep("a/index.html"),
             "a file deleted by hand is made again"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn files_are_readable_by_the_web_server() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let mut out = Out::open(dir.path(), false).unwrap();
+        out.put("a/index.html", b"A").unwrap();
+        let mut s = out.stream("llms-full.txt").unwrap();
+        std::io::Write::write_all(&mut s, b"full").unwrap();
+        out.put_stream(s).unwrap();
+        for f in ["a/index.html", "llms-full.txt"] {
+            let mode = fs_err::metadata(dir.path().join(f))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o044, 0o044, "{f}: {mode:o}");
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! it grows. No batch's pages are held past the batch.
 
 use super::feeds::Descriptions;
-use super::out::{Out, OutError, Stream};
+use super::out::{Out, OutError, Put, Stream};
 use super::site::Site;
 use super::urls::{self, Base};
 use super::{PublishError, page, search};
@@ -48,14 +48,15 @@ pub(super) struct Ctx<'a> {
     pub name: &'a str,
 }
 
-/// One page made by a thread: its files when it was rendered, and what the rest needs.
+/// One page made by a thread: its files, written when it was rendered, and what the rest
+/// needs.
 struct One {
     path: String,
-    /// Its HTML and Markdown, when rendered (else it is kept).
-    files: Option<(String, String)>,
+    /// Its HTML and Markdown files, written (none: kept).
+    files: Option<(Put, Put)>,
     markdown: String,
-    title: String,
-    readable: String,
+    description: String,
+    search: search::Counted,
 }
 
 /// A document of the site in the viewer's layout, with the viewer's URLs.
@@ -105,40 +106,30 @@ pub(super) fn make_all(
             .collect();
         let ones = on_threads(&jobs, threads, |m, job| one(cx, m, out, job), &manifest)?;
         for o in ones {
-            let (html_file, md_file) = files_of(&o.path);
-            match &o.files {
+            match o.files {
                 Some((html, md)) => {
-                    out.put(&html_file, html.as_bytes())?;
-                    out.put(&md_file, md.as_bytes())?;
+                    out.record(html);
+                    out.record(md);
                 }
                 None => {
+                    let (html_file, md_file) = files_of(&o.path);
                     out.keep(&html_file);
                     out.keep(&md_file);
                 }
             }
-            let url = urls::page(&o.path);
             // Its links are relative to its own file: in llms-full.txt, at the root, to the root.
             let md = match cx.base {
                 Base::Relative => {
                     let up = "../".repeat(urls::markdown(&o.path).matches('/').count());
                     o.markdown.replace(&format!("]({up}"), "](")
                 }
-                Base::Absolute(_) => o.markdown.clone(),
+                Base::Absolute(_) => o.markdown,
             };
-            write!(
-                full,
-                "\n---\nurl: {}\n---\n\n{}",
-                cx.base.href(&url, ""),
-                md.trim_start()
-            )
-            .map_err(|e| OutError::from(full.error(e)))?;
-            made.descriptions
-                .insert(o.path.clone(), page::describe(&o.readable));
-            made.search.add(&search::Doc {
-                url,
-                title: o.title,
-                text: o.readable,
-            });
+            let url = cx.base.href(&urls::page(&o.path), "");
+            write!(full, "\n---\nurl: {url}\n---\n\n{}", md.trim_start())
+                .map_err(|e| OutError::from(full.error(e)))?;
+            made.descriptions.insert(o.path, o.description);
+            made.search.add_counted(o.search);
         }
     }
     Ok(made)
@@ -181,8 +172,8 @@ fn on_threads<J: Sync, R: Send>(
     })
 }
 
-/// Make the page of `job`: rendered when it says so, else what the last publish wrote read
-/// back (rendered after all when that cannot be read).
+/// Make the page of `job`: rendered and written when it says so, else what the last publish
+/// wrote read back (rendered after all when that cannot be read); counted for the search.
 fn one(
     cx: &Ctx<'_>,
     m: &Manifest,
@@ -192,34 +183,42 @@ fn one(
     let (p, render) = *job;
     let path = cx.vault.root.join(&p.path);
     let text = crate::fsio::read_to_string(&path).map_err(FileError::at("read", &path))?;
-    if !render && let Some(md) = out.read(&files_of(&p.path).1) {
-        let title = p
-            .title
-            .clone()
-            .unwrap_or_else(|| first_line_title(&md, &p.path));
-        return Ok(One {
-            path: p.path.clone(),
-            files: None,
-            readable: crate::scan::meaning::readable(&p.path, &text, &title),
-            markdown: md,
-            title,
-        });
-    }
-    let pg = page::make(&cx.vault.root, m, cx.site, p, &text, cx.base)?;
-    let here = urls::page(&p.path);
-    let html = document(
-        cx.name,
-        Some(&pg.title),
-        &crumbs(&p.path),
-        &pg.main,
-        Some(&pg.aside),
-    );
+    let (html_file, md_file) = files_of(&p.path);
+    let kept = match render {
+        true => None,
+        false => out.read(&md_file),
+    };
+    let (files, markdown, title, readable) = match kept {
+        Some(md) => {
+            let title = p
+                .title
+                .clone()
+                .unwrap_or_else(|| first_line_title(&md, &p.path));
+            let readable = crate::scan::meaning::readable(&p.path, &text, &title);
+            (None, md, title, readable)
+        }
+        None => {
+            let pg = page::make(&cx.vault.root, m, cx.site, p, &text, cx.base)?;
+            let here = urls::page(&p.path);
+            let crumbs = crumbs(&p.path);
+            let html = document(cx.name, Some(&pg.title), &crumbs, &pg.main, Some(&pg.aside));
+            let html = out.write(&html_file, urls::relocate(&html, &here, cx.base).as_bytes())?;
+            let md = out.write(&md_file, pg.markdown.as_bytes())?;
+            (Some((html, md)), pg.markdown, pg.title, pg.text)
+        }
+    };
+    let description = page::describe(&readable);
+    let search = search::Counted::of(&search::Doc {
+        url: urls::page(&p.path),
+        title,
+        text: readable,
+    });
     Ok(One {
         path: p.path.clone(),
-        files: Some((urls::relocate(&html, &here, cx.base), pg.markdown.clone())),
-        markdown: pg.markdown,
-        title: pg.title,
-        readable: pg.text,
+        files,
+        markdown,
+        description,
+        search,
     })
 }
 

@@ -96,6 +96,41 @@ pub struct Builder {
     pages: Vec<Entry>,
 }
 
+/// A page's words and weights, and what its page chunk says: the part of adding a page to a
+/// [`Builder`] that needs no other page.
+#[derive(Debug)]
+pub struct Counted {
+    url: String,
+    title: String,
+    excerpt: String,
+    /// Each token of the page (title and body) and its weight.
+    words: Vec<(String, u32)>,
+}
+
+impl Counted {
+    /// Count the page `doc`.
+    pub fn of(doc: &Doc) -> Counted {
+        let (body, body_length) = counts(&doc.text);
+        let (title, title_length) = counts(&doc.title);
+        let tokens: BTreeSet<&String> = body.keys().chain(title.keys()).collect();
+        let words = tokens
+            .into_iter()
+            .map(|token| {
+                let in_body = body.get(token).copied().unwrap_or(0);
+                let in_title = title.get(token).copied().unwrap_or(0);
+                let w = weight(in_body, body_length, in_title, title_length);
+                (token.clone(), w)
+            })
+            .collect();
+        Counted {
+            url: doc.url.clone(),
+            title: doc.title.clone(),
+            excerpt: excerpt(&doc.text),
+            words,
+        }
+    }
+}
+
 /// A page added to a [`Builder`].
 #[derive(Debug)]
 struct Entry {
@@ -109,22 +144,22 @@ struct Entry {
 impl Builder {
     /// Add a page.
     pub fn add(&mut self, doc: &Doc) {
-        let (body, body_length) = counts(&doc.text);
-        let (title, title_length) = counts(&doc.title);
-        let words: BTreeSet<&String> = body.keys().chain(title.keys()).collect();
-        let mut weights = Vec::with_capacity(words.len());
-        for token in words {
-            let in_body = body.get(token).copied().unwrap_or(0);
-            let in_title = title.get(token).copied().unwrap_or(0);
+        self.add_counted(Counted::of(doc));
+    }
+
+    /// Add a page counted already ([`Counted::of`], which any thread may do).
+    pub fn add_counted(&mut self, page: Counted) {
+        let mut weights = Vec::with_capacity(page.words.len());
+        for (token, w) in page.words {
             let next = u32::try_from(self.tokens.len()).unwrap_or(u32::MAX);
-            let number = *self.tokens.entry(token.clone()).or_insert(next);
-            weights.push((number, weight(in_body, body_length, in_title, title_length)));
+            let number = *self.tokens.entry(token).or_insert(next);
+            weights.push((number, w));
         }
         weights.sort_unstable();
         self.pages.push(Entry {
-            url: doc.url.clone(),
-            title: doc.title.clone(),
-            excerpt: excerpt(&doc.text),
+            url: page.url,
+            title: page.title,
+            excerpt: page.excerpt,
             weights,
         });
     }

@@ -138,11 +138,11 @@ impl Links for Site {
 /// the pages it links to and that link to it (backlinks, its graph), their neighbours when it
 /// has few (its graph), and what it embeds, to three levels.
 #[derive(Debug, Default)]
-pub struct Touches {
-    /// Each file's neighbours, either way.
-    near: HashMap<String, BTreeSet<String>>,
+pub struct Touches<'a> {
+    /// Each file's neighbours, either way (borrowed from the links).
+    near: HashMap<&'a str, Vec<&'a str>>,
     /// The pages embedding each file.
-    embedded_by: HashMap<String, BTreeSet<String>>,
+    embedded_by: HashMap<&'a str, Vec<&'a str>>,
 }
 
 /// A page with fewer neighbours than this shows theirs too (the graph's rule, with room).
@@ -151,25 +151,20 @@ const FEW: usize = 8;
 /// How deep embeds nest ([`crate::render::embed::MAX_DEPTH`]).
 const EMBED_DEPTH: usize = crate::render::embed::MAX_DEPTH + 1;
 
-impl Touches {
+impl<'a> Touches<'a> {
     /// The touches of `links` (linking page, target, embed).
-    pub fn of<'a>(links: impl IntoIterator<Item = (&'a str, &'a str, bool)>) -> Touches {
+    pub fn of(links: impl IntoIterator<Item = (&'a str, &'a str, bool)>) -> Touches<'a> {
         let mut t = Touches::default();
         for (s, d, embed) in links {
-            t.near
-                .entry(s.to_string())
-                .or_default()
-                .insert(d.to_string());
-            t.near
-                .entry(d.to_string())
-                .or_default()
-                .insert(s.to_string());
+            t.near.entry(s).or_default().push(d);
+            t.near.entry(d).or_default().push(s);
             if embed {
-                t.embedded_by
-                    .entry(d.to_string())
-                    .or_default()
-                    .insert(s.to_string());
+                t.embedded_by.entry(d).or_default().push(s);
             }
+        }
+        for list in t.near.values_mut().chain(t.embedded_by.values_mut()) {
+            list.sort_unstable();
+            list.dedup();
         }
         t
     }
@@ -177,21 +172,22 @@ impl Touches {
     /// The pages whose published files may show `path`: its neighbours, their neighbours
     /// that have few, and the pages embedding it (nested too), added to `touched`.
     pub fn add(&self, path: &str, touched: &mut BTreeSet<String>) {
-        let none = BTreeSet::new();
-        for n in self.near.get(path).unwrap_or(&none) {
-            touched.insert(n.clone());
-            for m in self.near.get(n).unwrap_or(&none) {
-                if self.near.get(m).is_some_and(|x| x.len() < FEW) {
-                    touched.insert(m.clone());
+        let near = |p: &str| self.near.get(p).map_or(&[][..], Vec::as_slice);
+        for n in near(path) {
+            touched.insert(n.to_string());
+            for m in near(n) {
+                if near(m).len() < FEW {
+                    touched.insert(m.to_string());
                 }
             }
         }
-        let mut level = vec![path.to_string()];
+        let mut level = vec![path];
         for _ in 0..EMBED_DEPTH {
-            let next: Vec<String> = level
+            let next: Vec<&str> = level
                 .iter()
-                .flat_map(|p| self.embedded_by.get(p).unwrap_or(&none).iter().cloned())
-                .filter(|p| touched.insert(p.clone()))
+                .flat_map(|p| self.embedded_by.get(p).map_or(&[][..], Vec::as_slice))
+                .copied()
+                .filter(|p| touched.insert(p.to_string()))
                 .collect();
             if next.is_empty() {
                 break;
