@@ -92,7 +92,7 @@ pub fn make(
     let readable = crate::scan::meaning::readable(rel, text, &title);
     Ok(Made {
         description: describe(&readable),
-        markdown: markdown(m, site, rel, text, &title, base)?,
+        markdown: markdown(site, rel, split.body, &links, &title, base),
         text: readable,
         main,
         aside,
@@ -131,60 +131,55 @@ pub fn describe(readable: &str) -> String {
 
 /// The page's Markdown as the site serves it: its title as an H1 (once), the body without the
 /// frontmatter (which may name private files), each wikilink to a published page a Markdown
-/// link to its Markdown, each embedded image an image, any other wikilink its text alone.
+/// link to its Markdown, each embedded image an image, any other wikilink its text alone. The
+/// links are the body's, with the targets the render resolved them to for the site's reader.
 fn markdown(
-    m: &Manifest,
     site: &Site,
     rel: &str,
-    text: &str,
+    body: &str,
+    links: &[render::WikiLink<'_>],
     title: &str,
     base: &Base,
-) -> Result<String, ManifestError> {
-    let stored = m.link_resolutions(rel)?;
+) -> String {
     let from = urls::markdown(rel);
     let mut edits = Vec::new();
-    for w in rewrite::wikilinks(text) {
-        let l = &w.link;
+    for w in links {
+        let l = w.link;
         let shown = l.label.clone().unwrap_or_else(|| match &l.heading {
             Some(h) if !l.target.is_empty() => format!("{} › {h}", l.target),
             Some(h) => h.clone(),
             None => l.target.clone(),
         });
-        let target = match l.target.is_empty() {
-            true => Some(rel.to_string()),
-            false => match stored.get(&crate::key::link_key(&l.target)) {
-                Some(crate::manifest::Resolution::Resolved(p)) => Some(p.clone()),
-                _ => None,
-            },
+        let target = match &w.target {
+            render::Target::Found { path, .. } => Some(path.as_str()),
+            render::Target::Embed(e) => Some(e.path.as_str()),
+            _ => None,
         };
-        let start = match l.embed && text[..l.span.start].ends_with('!') {
+        let start = match l.embed && body[..l.span.start].ends_with('!') {
             true => l.span.start - 1,
             false => l.span.start,
         };
         let replacement = match target.filter(|t| site.shows(t)) {
-            Some(t) if site.page(&t).is_some() => {
-                let href = base.href(&urls::markdown(&t), &from);
+            Some(t) if site.page(t).is_some() => {
+                let href = base.href(&urls::markdown(t), &from);
                 format!("[{}]({})", md_text(&shown), md_url(&href))
             }
             Some(t) => {
-                let href = base.href(
-                    &format!("file/{}", crate::render::paths::encode_path(&t)),
-                    &from,
-                );
+                let file = format!("file/{}", crate::render::paths::encode_path(t));
                 let bang = if l.embed { "!" } else { "" };
+                let href = base.href(&file, &from);
                 format!("{bang}[{}]({})", md_text(&shown), md_url(&href))
             }
             None => md_text(&shown),
         };
         edits.push(rewrite::Edit {
-            range: start..l.span.end,
+            range: start..l.span.end.min(body.len()),
             text: replacement,
         });
     }
-    let linked = rewrite::apply(text, &edits);
-    let body = frontmatter::body(&linked).0;
-    let body = crate::markdown::title::without_title(body, title);
-    Ok(format!("# {title}\n\n{}\n", body.trim()))
+    let linked = rewrite::apply(body, &edits);
+    let body = crate::markdown::title::without_title(&linked, title);
+    format!("# {title}\n\n{}\n", body.trim())
 }
 
 /// Text for inside a Markdown link's brackets.
