@@ -124,8 +124,9 @@ pub fn file_of(site: &str) -> Option<String> {
     clean.then_some(file)
 }
 
-/// `html` with every `href` and `src` that is a viewer URL written for the file at the site
-/// path `from`; other URLs (the web, fragments, what the author wrote) stay as they are.
+/// `html` with every `href`, `src` and `action` that is a viewer URL written for the file at
+/// the site path `from`; other URLs (the web, fragments, what the author wrote) stay as they
+/// are.
 pub fn relocate(html: &str, from: &str, base: &Base) -> String {
     let mut out = String::with_capacity(html.len() + html.len() / 8);
     let mut done = 0;
@@ -135,7 +136,7 @@ pub fn relocate(html: &str, from: &str, base: &Base) -> String {
         let value_start = i + 2;
         at = value_start;
         let before = &html[..i];
-        if !(before.ends_with(" href") || before.ends_with(" src")) {
+        if ![" href", " src", " action"].iter().any(|a| before.ends_with(a)) {
             continue;
         }
         let Some(end) = html[value_start..].find('"').map(|e| value_start + e) else {
@@ -197,6 +198,12 @@ mod tests {
 
     #[test]
     fn links_are_relative_to_their_file_or_under_the_base() {
+        let form = "<form action=\"/search/\" method=\"get\">";
+        assert_eq!(
+            relocate(form, "wiki/c/D/", &Base::Relative),
+            "<form action=\"../../../search/\" method=\"get\">",
+            "the search box's form too"
+        );
         let html = "<a href=\"/wiki/a/B\">B</a><img src=\"/file/wiki/p.png\">\
                     <a href=\"#x\">x</a><a href=\"https://e.org/\">e</a><a href=\"/\">i</a>";
         assert_eq!(

@@ -136,6 +136,13 @@ try {
   await page.waitForLoadState();
   check(page.url().includes("/notes/wiki/"), "a search hit opens its page");
 
+  // The search box of every page leads to the site's search, under the sub-path.
+  await page.goto(`${base}wiki/entities/Shed/`);
+  await page.fill("header input[name=q]", "tomatoes");
+  await page.press("header input[name=q]", "Enter");
+  await page.waitForSelector("#search-results li", { timeout: 5000 });
+  check(page.url().startsWith(`${base}search/`), `the search box leads to the search (${page.url()})`);
+
   await page.goto(`${base}graph/`);
   check((await page.locator("main svg").count()) === 1, "the whole graph is drawn");
 
