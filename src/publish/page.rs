@@ -8,7 +8,7 @@ use super::urls::{self, Base};
 use crate::manifest::{Manifest, ManifestError, SitePage};
 use crate::markdown::{Block, frontmatter, outline, rewrite};
 use crate::render::embed::{Audience, Embedder};
-use crate::render::html::{display_title, esc, href_for};
+use crate::render::html::{display_title, esc};
 use crate::render::layout::{about, backlinks, title_and_byline, toc};
 use crate::render::{self, graph};
 use std::fmt::Write as _;
@@ -87,7 +87,7 @@ pub fn make(
     let _ = writeln!(
         aside,
         "<section>\n<h2>Markdown</h2>\n<p><a href=\"{}\" type=\"text/markdown\">This page as Markdown</a></p>\n</section>",
-        esc(&format!("{}.md", href_for(rel)))
+        esc(&markdown_href(rel, base))
     );
     let readable = crate::scan::meaning::readable(rel, text, &title);
     Ok(Made {
@@ -98,6 +98,12 @@ pub fn make(
         aside,
         title,
     })
+}
+
+/// Where the page at `rel` links to its Markdown, written as the site's (a viewer URL ending in
+/// `.md` would be taken for a page and given a folder's `/`).
+fn markdown_href(rel: &str, base: &Base) -> String {
+    base.href(&urls::markdown(rel), &urls::page(rel))
 }
 
 /// A `sources:` entry on a published page: a link to a published page, else its text when it
@@ -199,6 +205,19 @@ fn md_url(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_links_to_its_markdown_beside_its_folder() {
+        let rel = "wiki/concepts/Garden Plan.md";
+        assert_eq!(
+            markdown_href(rel, &Base::Relative),
+            "../../../wiki/concepts/Garden%20Plan.md"
+        );
+        assert_eq!(
+            markdown_href(rel, &Base::of(Some("https://me.github.io/notes/"))),
+            "https://me.github.io/notes/wiki/concepts/Garden%20Plan.md"
+        );
+    }
 
     #[test]
     fn a_description_is_the_first_sentences_cut_at_a_word() {
