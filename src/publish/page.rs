@@ -67,9 +67,11 @@ pub fn make(
         "<article class=\"prose\">\n{}\n</article>",
         rendered.html
     );
-    let mut aside = fm
-        .as_ref()
-        .map_or(String::new(), |fm| about(fm, |s| source(site, s)));
+    let mut aside = fm.as_ref().map_or(String::new(), |fm| {
+        let mut fm = fm.clone();
+        fm.sources.retain(|s| shown_source(site, s));
+        about(&fm, |s| source(site, s))
+    });
     aside.push_str(&toc(&rendered.toc));
     let Ok(graph) = graph::section(site, rel);
     aside.push_str(&graph);
@@ -104,6 +106,13 @@ pub fn make(
 /// `.md` would be taken for a page and given a folder's `/`).
 fn markdown_href(rel: &str, base: &Base) -> String {
     base.href(&urls::markdown(rel), &urls::page(rel))
+}
+
+/// Whether a published page's About names the `sources:` entry `s` at all: not when it is a
+/// file of the wiki the site does not show (its name is the private page's).
+fn shown_source(site: &Site, s: &str) -> bool {
+    let path = s.strip_prefix("./").unwrap_or(s);
+    !path.starts_with("wiki/") || site.shows(path)
 }
 
 /// A `sources:` entry on a published page: a link to a published page, else its text when it
@@ -217,6 +226,25 @@ mod tests {
             markdown_href(rel, &Base::of(Some("https://me.github.io/notes/"))),
             "https://me.github.io/notes/wiki/concepts/Garden%20Plan.md"
         );
+    }
+
+    #[test]
+    fn a_source_in_the_wiki_is_named_only_when_it_is_published() {
+        let page = |path: &str| SitePage {
+            path: path.into(),
+            title: None,
+            kind: None,
+            updated: None,
+            hash: String::new(),
+            tags: Vec::new(),
+            aliases: Vec::new(),
+        };
+        let site = Site::new(vec![page("wiki/a.md")], &[]);
+        assert!(shown_source(&site, "wiki/a.md"));
+        assert!(shown_source(&site, "raw/inbox/2026-05-01.md"));
+        assert!(shown_source(&site, "https://example.org/"));
+        assert!(!shown_source(&site, "wiki/concepts/private.md"));
+        assert!(!shown_source(&site, "./wiki/concepts/private.md"));
     }
 
     #[test]
