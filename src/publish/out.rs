@@ -76,6 +76,10 @@ pub struct Source {
     pub hash: String,
     /// For a page, what its frontmatter's `publish:` said (`None`: nothing).
     pub says: Option<bool>,
+    /// For a page, what is wrong with its `publish:` (its line, when one is concerned), warned
+    /// of at every publish, not only the one that read it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<(Option<usize>, String)>,
     /// Whether it was published (a page) or copied (an attachment).
     pub shown: bool,
     /// A page's title as shown.

@@ -54,13 +54,21 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
     let mut sources: BTreeMap<String, Source> = BTreeMap::new();
     let mut published = Vec::new();
     for p in pages {
-        let says = says(vault, &memory, &p, &mut report.warnings);
+        let (says, problems) = says(vault, &memory, &p);
+        report
+            .warnings
+            .extend(problems.iter().map(|(line, message)| Warning {
+                page: p.path.clone(),
+                line: *line,
+                message: message.clone(),
+            }));
         let shown = rules.publishes(&p.path, says);
         sources.insert(
             p.path.clone(),
             Source {
                 hash: p.hash.clone(),
                 says,
+                problems,
                 shown,
                 title: p.title.clone(),
             },
@@ -122,36 +130,32 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
     Ok(report)
 }
 
-/// What the page `p`'s frontmatter says of publishing: as the last publish read it when the
-/// file is the same, else read now (a page that cannot be read is not published; a value
-/// that is not `true` or `false` keeps it private, with a warning).
-fn says(vault: &Vault, old: &Memory, p: &SitePage, warnings: &mut Vec<Warning>) -> Option<bool> {
+/// What the page `p`'s frontmatter says of publishing, and what is wrong with that (by line):
+/// as the last publish read it when the file is the same, else read now (a page that cannot be
+/// read is not published; a value that is not `true` or `false` keeps it private, with a
+/// warning).
+fn says(vault: &Vault, old: &Memory, p: &SitePage) -> (Option<bool>, Vec<(Option<usize>, String)>) {
     if let Some(s) = old.sources.get(&p.path).filter(|s| s.hash == p.hash) {
-        return s.says;
+        return (s.says, s.problems.clone());
     }
     let text = match crate::fsio::read_to_string(&vault.root.join(&p.path)) {
         Ok(t) => t,
         Err(e) => {
-            warnings.push(Warning {
-                page: p.path.clone(),
-                line: None,
-                message: format!("not published: it cannot be read ({e})"),
-            });
-            return Some(false);
+            let message = format!("not published: it cannot be read ({e})");
+            return (Some(false), vec![(None, message)]);
         }
     };
     match frontmatter::split(&text).block {
         Block::Valid(fm) => {
-            for problem in fm.problems.iter().filter(|x| x.key == "publish") {
-                warnings.push(Warning {
-                    page: p.path.clone(),
-                    line: Some(problem.line),
-                    message: problem.message.clone(),
-                });
-            }
-            fm.publish
+            let problems = fm
+                .problems
+                .iter()
+                .filter(|x| x.key == "publish")
+                .map(|x| (Some(x.line), x.message.clone()))
+                .collect();
+            (fm.publish, problems)
         }
-        _ => None,
+        _ => (None, Vec::new()),
     }
 }
 
@@ -176,6 +180,7 @@ fn attach(
                 Source {
                     hash,
                     says: None,
+                    problems: Vec::new(),
                     shown: true,
                     title: None,
                 },
@@ -353,4 +358,55 @@ fn attachments_copied(
         out.put(&file, &bytes)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wrong_publish_value_is_warned_of_again_when_the_page_is_not_read_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let vault = Vault {
+            root: dir.path().to_path_buf(),
+            config: crate::config::Config::default(),
+        };
+        let path = "wiki/a.md";
+        fs_err::create_dir_all(dir.path().join("wiki")).unwrap();
+        fs_err::write(
+            dir.path().join(path),
+            "---\ntitle: A\npublish: \"yes\"\n---\n\nA.\n",
+        )
+        .unwrap();
+        let page = SitePage {
+            path: path.into(),
+            title: Some("A".into()),
+            kind: None,
+            updated: None,
+            hash: "h".into(),
+            tags: Vec::new(),
+            aliases: Vec::new(),
+        };
+        let (said, problems) = says(&vault, &Memory::default(), &page);
+        assert_ne!(said, Some(true), "{problems:?}");
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].0, Some(3));
+        let mut memory = Memory::default();
+        memory.sources.insert(
+            path.into(),
+            Source {
+                hash: "h".into(),
+                says: said,
+                problems: problems.clone(),
+                shown: false,
+                title: Some("A".into()),
+            },
+        );
+        fs_err::remove_file(dir.path().join(path)).unwrap();
+        assert_eq!(
+            says(&vault, &memory, &page),
+            (said, problems),
+            "the same file: what the last publish read, its problems too"
+        );
+    }
 }
