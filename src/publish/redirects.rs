@@ -1,7 +1,8 @@
 //! Addresses that lead to a published page under another name: a page's alias in its own
 //! folder (`mv` leaves the old title as an alias, so a renamed page's old address keeps
 //! working on a site published afresh), and a page published before at a path that is gone
-//! whose name or title is now an alias of a published page (a page moved to another folder).
+//! whose name or title is now an alias, a name or a title of a published page (a page moved to
+//! another folder, which `mv` gives no alias when its name stays).
 //! A redirect is a small page that sends the browser on and says where.
 
 use super::out::{Memory, Record};
@@ -28,6 +29,14 @@ pub fn find(site: &Site, read: &Memory, old: &Record) -> BTreeMap<String, String
             if from != p.path && site.page(&from).is_none() {
                 redirects.entry(from).or_insert_with(|| p.path.clone());
             }
+        }
+    }
+    // A page's own name and title lead to it too, after every alias (which names it on purpose).
+    for p in &site.pages {
+        let stem = p.path.rsplit('/').next().unwrap_or(&p.path);
+        let names = [Some(stem.trim_end_matches(".md")), p.title.as_deref()];
+        for n in names.into_iter().flatten() {
+            by_alias.entry(key(n)).or_insert(&p.path);
         }
     }
     for (path, source) in &read.sources {
@@ -70,4 +79,67 @@ pub fn page(site: &Site, from: &str, to: &str, base: &Base) -> String {
          <meta http-equiv=\"refresh\" content=\"0; url={href}\">\n</head>\n<body>\n\
          <p>This page is now <a href=\"{href}\">{title}</a>.</p>\n</body>\n</html>\n"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::SitePage;
+    use crate::publish::out::Source;
+
+    fn page(path: &str, title: &str, aliases: &[&str]) -> SitePage {
+        SitePage {
+            path: path.into(),
+            title: Some(title.into()),
+            kind: None,
+            updated: None,
+            hash: String::new(),
+            tags: Vec::new(),
+            aliases: aliases.iter().map(|a| a.to_string()).collect(),
+        }
+    }
+
+    fn published_before(paths: &[(&str, &str)]) -> Memory {
+        let mut m = Memory::default();
+        for (path, title) in paths {
+            m.sources.insert(
+                path.to_string(),
+                Source {
+                    hash: String::new(),
+                    says: Some(true),
+                    problems: Vec::new(),
+                    shown: true,
+                    title: Some(title.to_string()),
+                },
+            );
+        }
+        m
+    }
+
+    #[test]
+    fn an_old_title_an_old_folder_and_an_alias_lead_to_the_page() {
+        let site = Site::new(
+            vec![
+                page("wiki/entities/Waterfall.md", "Waterfall", &["Cascade"]),
+                page("wiki/entities/Café Notes.md", "Café Notes", &[]),
+            ],
+            &[],
+        );
+        let read = published_before(&[
+            ("wiki/concepts/Cascade.md", "Cascade"),
+            ("wiki/concepts/Café Notes.md", "Café Notes"),
+            ("wiki/concepts/Gone.md", "Gone"),
+        ]);
+        let found = find(&site, &read, &Record::default());
+        let expected = [
+            ("wiki/concepts/Café Notes.md", "wiki/entities/Café Notes.md"),
+            ("wiki/concepts/Cascade.md", "wiki/entities/Waterfall.md"),
+            ("wiki/entities/Cascade.md", "wiki/entities/Waterfall.md"),
+        ];
+        let expected: BTreeMap<String, String> = expected
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        assert_eq!(found, expected, "a page gone with no namesake has none");
+    }
 }
