@@ -46,10 +46,12 @@ pub struct PublishArgs {
 /// Run `publish`.
 pub fn run(ctx: &Ctx, args: PublishArgs) -> anyhow::Result<Exit> {
     // A folder given on the command line is where the user stands; none: the vault's site/.
+    // Its `.` parts are dropped, so that `publish .` names the folder as a reader would.
     let out = match args.out {
         Some(p) if p.is_relative() => Some(std::env::current_dir()?.join(p)),
         other => other,
-    };
+    }
+    .map(|p| p.components().collect::<PathBuf>());
     let report = ctx.run_showing(
         request::Publish::new(out, args.all, args.base_url, args.dry_run),
         args.json,
