@@ -52,6 +52,7 @@ mod progress;
 mod provenance;
 mod provenance_revert;
 mod provenance_strict;
+mod publish;
 mod publish_browser;
 mod query;
 mod races;
