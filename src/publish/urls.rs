@@ -136,7 +136,10 @@ pub fn relocate(html: &str, from: &str, base: &Base) -> String {
         let value_start = i + 2;
         at = value_start;
         let before = &html[..i];
-        if ![" href", " src", " action"].iter().any(|a| before.ends_with(a)) {
+        if ![" href", " src", " action"]
+            .iter()
+            .any(|a| before.ends_with(a))
+        {
             continue;
         }
         let Some(end) = html[value_start..].find('"').map(|e| value_start + e) else {
