@@ -50,7 +50,7 @@ pub use recent::{RawFile, UpdatedPage};
 pub use related::Neighbour;
 pub use scan_tx::{Content, Dirty, Indexed, MEANING_SECTIONS, ScanTx, Text};
 pub use search::{Hit, Scope, Scores};
-pub use site::SitePage;
+pub use site::{LinkTable, SitePage};
 pub use states::{FrontmatterState, IngestStatus, LinkStatus, UnknownState};
 pub use stats::{Counts, TypeCount};
 pub use view::{Backlink, NameHit, TagCount, ViewPage};

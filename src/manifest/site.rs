@@ -81,19 +81,69 @@ impl Manifest {
 
     /// Every resolved wikilink or embed from a live page under `wiki/` to another file, as
     /// (linking page, target, whether one of its links is an embed), each pair once, by
-    /// linking page then target.
-    pub fn site_links(&self) -> Result<Vec<(String, String, bool)>> {
-        self.view_rows(
-            &format!(
+    /// linking page then target; each path held once ([`LinkTable`]).
+    pub fn site_links(&self) -> Result<LinkTable> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!(
                 "SELECT l.source, l.resolved, max(l.embed) FROM links l
                  WHERE l.source LIKE 'wiki/%' AND l.resolved IS NOT NULL
                    AND l.resolved <> l.source AND {}
                  GROUP BY l.source, l.resolved ORDER BY l.source, l.resolved",
                 live_source()
-            ),
-            &[],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? != 0)),
-        )
+            ))
+            .at(&self.path)?;
+        let mut rows = stmt.query([]).at(&self.path)?;
+        let mut table = LinkTable::default();
+        let mut numbers: HashMap<String, u32> = HashMap::new();
+        let mut number = |paths: &mut Vec<String>, p: &str| -> u32 {
+            if let Some(&n) = numbers.get(p) {
+                return n;
+            }
+            let n = u32::try_from(paths.len()).unwrap_or(u32::MAX);
+            paths.push(p.to_string());
+            numbers.insert(p.to_string(), n);
+            n
+        };
+        while let Some(r) = rows.next().at(&self.path)? {
+            let s = number(
+                &mut table.paths,
+                r.get_ref(0)
+                    .and_then(|v| v.as_str().map_err(Into::into))
+                    .at(&self.path)?,
+            );
+            let t = number(
+                &mut table.paths,
+                r.get_ref(1)
+                    .and_then(|v| v.as_str().map_err(Into::into))
+                    .at(&self.path)?,
+            );
+            let embed = r.get::<_, i64>(2).at(&self.path)? != 0;
+            table.links.push((s, t, embed));
+        }
+        Ok(table)
+    }
+}
+
+/// Links between files, each path held once: a vault's 800,000 links as pairs of numbers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LinkTable {
+    /// The paths, numbered by position.
+    pub paths: Vec<String>,
+    /// (linking file, target, whether it embeds), by number.
+    pub links: Vec<(u32, u32, bool)>,
+}
+
+impl LinkTable {
+    /// Each link as (linking file, target, embed), in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str, bool)> {
+        self.links.iter().map(|&(s, t, e)| {
+            (
+                self.paths[s as usize].as_str(),
+                self.paths[t as usize].as_str(),
+                e,
+            )
+        })
     }
 }
 
@@ -166,10 +216,10 @@ mod tests {
             "a deleted file's page is gone; a blank title is none; created stands in for updated"
         );
         assert_eq!(
-            m.site_links().unwrap(),
+            m.site_links().unwrap().iter().collect::<Vec<_>>(),
             [
-                ("wiki/a.md".to_string(), "wiki/b.md".to_string(), true),
-                ("wiki/a.md".to_string(), "wiki/pic.png".to_string(), true),
+                ("wiki/a.md", "wiki/b.md", true),
+                ("wiki/a.md", "wiki/pic.png", true),
             ],
             "each pair once; no link to itself, from a deleted file or from raw/"
         );

@@ -239,7 +239,10 @@ mod tests {
             tags: Vec::new(),
             aliases: Vec::new(),
         };
-        let site = Site::new(vec![page("wiki/a.md")], &[]);
+        let site = Site::new(
+            vec![page("wiki/a.md")],
+            &crate::manifest::LinkTable::default(),
+        );
         assert!(shown_source(&site, "wiki/a.md"));
         assert!(shown_source(&site, "raw/inbox/2026-05-01.md"));
         assert!(shown_source(&site, "https://example.org/"));

@@ -123,7 +123,7 @@ mod tests {
                 page("wiki/entities/Waterfall.md", "Waterfall", &["Cascade"]),
                 page("wiki/entities/Café Notes.md", "Café Notes", &[]),
             ],
-            &[],
+            &crate::manifest::LinkTable::default(),
         );
         let read = published_before(&[
             ("wiki/concepts/Cascade.md", "Cascade"),

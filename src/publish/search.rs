@@ -165,31 +165,57 @@ impl Builder {
     }
 
     /// The index's files: (site-relative output path, bytes), every one under `search/`.
-    pub fn files(mut self) -> Vec<(String, Vec<u8>)> {
+    pub fn files(self) -> Vec<(String, Vec<u8>)> {
+        let mut files = Vec::new();
+        let _ = self.write_files(|path, bytes| -> Result<(), ()> {
+            files.push((path.to_string(), bytes.to_vec()));
+            Ok(())
+        });
+        // The script and meta.json first, as [`index`] has always listed them.
+        let meta = files.iter().position(|(p, _)| p == "search/meta.json");
+        if let Some(i) = meta {
+            let m = files.remove(i);
+            files.insert(1.min(files.len()), m);
+        }
+        files
+    }
+
+    /// Hand each of the index's files to `put` as it is made (path, bytes), none held after:
+    /// the script, the index chunks, the page chunks, then `meta.json`, which names them.
+    pub fn write_files<E>(
+        mut self,
+        mut put: impl FnMut(&str, &[u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
         self.pages
             .sort_by(|a, b| (&a.url, &a.title, &a.excerpt).cmp(&(&b.url, &b.title, &b.excerpt)));
+        put("search/search.js", SCRIPT.as_bytes())?;
         let postings = self.postings();
-        let mut files = vec![("search/search.js".to_string(), SCRIPT.as_bytes().to_vec())];
+        for page in &mut self.pages {
+            page.weights = Vec::new();
+        }
         let mut seen = BTreeSet::new();
         let mut index_list = Vec::new();
-        for (first, bytes) in index_chunks(&postings) {
+        index_chunks(&postings, |first, bytes| {
             let name = name(&bytes);
-            index_list.push((first, name.clone()));
-            if seen.insert(format!("index/{name}")) {
-                files.push((format!("search/index/{name}.json"), bytes));
+            index_list.push((first.to_string(), name.clone()));
+            match seen.insert(format!("index/{name}")) {
+                true => put(&format!("search/index/{name}.json"), &bytes),
+                false => Ok(()),
             }
-        }
+        })?;
+        drop(postings);
         let mut doc_list = Vec::new();
         for bytes in doc_chunks(&self.pages) {
             let name = name(&bytes);
             doc_list.push(name.clone());
             if seen.insert(format!("docs/{name}")) {
-                files.push((format!("search/docs/{name}.json"), bytes));
+                put(&format!("search/docs/{name}.json"), &bytes)?;
             }
         }
-        let meta = meta(self.pages.len(), &index_list, &doc_list);
-        files.insert(1, ("search/meta.json".to_string(), meta.into_bytes()));
-        files
+        put(
+            "search/meta.json",
+            meta(self.pages.len(), &index_list, &doc_list).as_bytes(),
+        )
     }
 
     /// Each token's postings, (page id, weight) in id order, tokens in code-point order.
@@ -331,9 +357,11 @@ fn weight(in_body: u32, body_length: u32, in_title: u32, title_length: u32) -> u
     ((w * SCALE).round() as u32).max(1)
 }
 
-/// The index chunks, each as (its first token, its bytes), in token order.
-fn index_chunks(postings: &[(String, Vec<(u32, u32)>)]) -> Vec<(String, Vec<u8>)> {
-    let mut chunks = Vec::new();
+/// The index chunks, each handed to `chunk` as (its first token, its bytes), in token order.
+fn index_chunks<E>(
+    postings: &[(String, Vec<(u32, u32)>)],
+    mut chunk: impl FnMut(&str, Vec<u8>) -> Result<(), E>,
+) -> Result<(), E> {
     let mut current = String::from("[");
     let mut first: Option<&str> = None;
     let mut entry = String::new();
@@ -355,7 +383,7 @@ fn index_chunks(postings: &[(String, Vec<(u32, u32)>)]) -> Vec<(String, Vec<u8>)
             let natural = current.len() >= MIN_CHUNK && cut_before(token);
             if natural || current.len() + 1 + entry.len() + 1 > MAX_CHUNK {
                 current.push(']');
-                chunks.push((f.to_string(), std::mem::take(&mut current).into_bytes()));
+                chunk(f, std::mem::take(&mut current).into_bytes())?;
                 current.push('[');
                 first = None;
             }
@@ -368,9 +396,9 @@ fn index_chunks(postings: &[(String, Vec<(u32, u32)>)]) -> Vec<(String, Vec<u8>)
     }
     if let Some(f) = first {
         current.push(']');
-        chunks.push((f.to_string(), current.into_bytes()));
+        chunk(f, current.into_bytes())?;
     }
-    chunks
+    Ok(())
 }
 
 /// Whether a chunk past its minimum may end before `token`: true for one token in eight, chosen

@@ -4,7 +4,7 @@
 //! counted in any output. It answers the graph's questions over the published pages alone
 //! ([`Links`]), and says which pages a change touches ([`Site::touched_by`]).
 
-use crate::manifest::{GraphPage, SitePage};
+use crate::manifest::{GraphPage, LinkTable, SitePage};
 use crate::render::embed::Audience;
 use crate::render::graph::Links;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -28,7 +28,7 @@ pub struct Site {
 impl Site {
     /// The site of `pages` (the published ones, by path) and `links` (linking page, target,
     /// embed) of the whole vault, of which those between published pages are kept.
-    pub fn new(pages: Vec<SitePage>, links: &[(String, String, bool)]) -> Site {
+    pub fn new(pages: Vec<SitePage>, links: &LinkTable) -> Site {
         let at: HashMap<String, usize> = pages
             .iter()
             .enumerate()
@@ -36,7 +36,7 @@ impl Site {
             .collect();
         let mut out = vec![Vec::new(); pages.len()];
         let mut into = vec![Vec::new(); pages.len()];
-        for (s, t, _) in links {
+        for (s, t, _) in links.iter() {
             if let (Some(&s), Some(&t)) = (at.get(s), at.get(t))
                 && s != t
             {
@@ -215,15 +215,14 @@ mod tests {
 
     #[test]
     fn only_published_pages_and_their_attachments_are_shown_and_linked() {
-        let links = [
-            ("wiki/a.md".to_string(), "wiki/b.md".to_string(), false),
-            ("wiki/a.md".to_string(), "wiki/private.md".to_string(), true),
-            (
-                "wiki/private.md".to_string(),
-                "wiki/b.md".to_string(),
-                false,
-            ),
-        ];
+        let links = LinkTable {
+            paths: vec![
+                "wiki/a.md".into(),
+                "wiki/b.md".into(),
+                "wiki/private.md".into(),
+            ],
+            links: vec![(0, 1, false), (0, 2, true), (2, 1, false)],
+        };
         let mut site = Site::new(vec![page("wiki/a.md"), page("wiki/b.md")], &links);
         site.attachments.insert("wiki/p.png".into(), "h".into());
         assert!(site.shows("wiki/a.md") && site.shows("wiki/p.png"));

@@ -12,7 +12,7 @@ use super::site::{Site, Touches};
 use super::urls::{self, Base};
 use super::{Options, PublishError, Report, Warning};
 use crate::file_error::FileError;
-use crate::manifest::{Manifest, SitePage};
+use crate::manifest::{LinkTable, Manifest, SitePage};
 use crate::markdown::{Block, frontmatter};
 use crate::render::embed::Audience;
 use crate::render::layout::{FAVICON, STYLE};
@@ -164,13 +164,13 @@ fn says(vault: &Vault, old: &Memory, p: &SitePage) -> (Option<bool>, Vec<(Option
 fn attach(
     m: &Manifest,
     site: &mut Site,
-    links: &[(String, String, bool)],
+    links: &LinkTable,
     sources: &mut BTreeMap<String, Source>,
 ) -> Result<(), PublishError> {
     let wanted: BTreeSet<&str> = links
         .iter()
         .filter(|(s, t, _)| site.page(s).is_some() && attachable(t))
-        .map(|(_, t, _)| t.as_str())
+        .map(|(_, t, _)| t)
         .collect();
     for t in wanted {
         if let Some(hash) = m.file_hash(t)? {
@@ -202,15 +202,15 @@ fn attachable(path: &str) -> bool {
 
 /// Warn of each published page's links to wiki pages that are not published: they show as
 /// their text alone.
-fn warn_hidden_links(site: &Site, links: &[(String, String, bool)], warnings: &mut Vec<Warning>) {
-    for (s, t, embed) in links {
+fn warn_hidden_links(site: &Site, links: &LinkTable, warnings: &mut Vec<Warning>) {
+    for (s, t, embed) in links.iter() {
         if site.page(s).is_some() && crate::scan::is_page(t) && !site.shows(t) {
             warnings.push(Warning {
-                page: s.clone(),
+                page: s.to_string(),
                 line: None,
                 message: format!(
                     "{} {t}, which is not published: the site shows the link's text alone",
-                    if *embed { "embeds" } else { "links to" }
+                    if embed { "embeds" } else { "links to" }
                 ),
             });
         }
@@ -224,7 +224,7 @@ fn touched(
     site: &Site,
     old: &Memory,
     sources: &BTreeMap<String, Source>,
-    links: &[(String, String, bool)],
+    links: &LinkTable,
     all: bool,
 ) -> BTreeSet<String> {
     if all || old.sources.is_empty() {
@@ -253,7 +253,7 @@ fn touched(
             e,
         ))
     }));
-    let now = Touches::of(links.iter().map(|(s, t, e)| (s.as_str(), t.as_str(), *e)));
+    let now = Touches::of(links.iter());
     for c in &changed {
         before.add(c, &mut touched);
         now.add(c, &mut touched);
@@ -263,10 +263,7 @@ fn touched(
 }
 
 /// The links between the files of `sources`, as the record keeps them (indexes into its keys).
-fn record_links(
-    sources: &BTreeMap<String, Source>,
-    links: &[(String, String, bool)],
-) -> Vec<(u32, u32, bool)> {
+fn record_links(sources: &BTreeMap<String, Source>, links: &LinkTable) -> Vec<(u32, u32, bool)> {
     let at: BTreeMap<&str, u32> = sources
         .keys()
         .enumerate()
@@ -274,7 +271,7 @@ fn record_links(
         .collect();
     links
         .iter()
-        .filter_map(|(s, t, e)| Some((*at.get(s.as_str())?, *at.get(t.as_str())?, *e)))
+        .filter_map(|(s, t, e)| Some((*at.get(s)?, *at.get(t)?, e)))
         .collect()
 }
 
@@ -328,9 +325,8 @@ fn site_files(
         "feed.xml",
         feeds::atom(site, name, description, said, base).as_bytes(),
     )?;
-    for (file, bytes) in made.search.files() {
-        out.put(&file, &bytes)?;
-    }
+    made.search
+        .write_files(|file, bytes| out.put(file, bytes))?;
     out.put("static/style.css", STYLE.as_bytes())?;
     out.put("favicon.ico", FAVICON)?;
     Ok(())

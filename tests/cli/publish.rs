@@ -1188,9 +1188,9 @@ fn what_a_small_publish_says_and_its_llms_txt() {
       written sitemap.xml
       written feed.xml
       written search/search.js
-      written search/meta.json
       written search/index/[ID].json
       written search/docs/[ID].json
+      written search/meta.json
       written static/style.css
       … and 1 more written
     --- stderr

@@ -353,7 +353,12 @@ fn a_token_longer_than_a_chunk_stands_alone() {
     let huge: Vec<(u32, u32)> = (0..30_000).map(|id| (id, 15)).collect();
     postings.push(("b".to_string(), huge));
     postings.extend((0..3000).map(|i| small(&format!("c{i:04}"))));
-    let chunks = index_chunks(&postings);
+    let mut chunks: Vec<(String, Vec<u8>)> = Vec::new();
+    index_chunks(&postings, |first, bytes| -> Result<(), ()> {
+        chunks.push((first.to_string(), bytes));
+        Ok(())
+    })
+    .unwrap();
     let alone = chunks.iter().find(|(f, _)| f == "b").expect("b's chunk");
     assert!(alone.1.len() > MAX_CHUNK);
     let entries: Value = serde_json::from_slice(&alone.1).unwrap();
