@@ -190,9 +190,6 @@ impl Builder {
             .sort_by(|a, b| (&a.url, &a.title, &a.excerpt).cmp(&(&b.url, &b.title, &b.excerpt)));
         put("search/search.js", SCRIPT.as_bytes())?;
         let postings = self.postings();
-        for page in &mut self.pages {
-            page.weights = Vec::new();
-        }
         let mut seen = BTreeSet::new();
         let mut index_list = Vec::new();
         index_chunks(&postings, |first, bytes| {
@@ -219,22 +216,17 @@ impl Builder {
     }
 
     /// Each token's postings, (page id, weight) in id order, tokens in code-point order.
-    fn postings(&self) -> Vec<(String, Vec<(u32, u32)>)> {
+    fn postings(&mut self) -> Vec<(String, Vec<(u32, u32)>)> {
+        // Each page's weights moved, not copied: the index is held once.
         let mut by_number: Vec<Vec<(u32, u32)>> = vec![Vec::new(); self.tokens.len()];
-        for (id, page) in (0u32..).zip(&self.pages) {
-            for &(number, w) in &page.weights {
+        for (id, page) in (0u32..).zip(&mut self.pages) {
+            for (number, w) in std::mem::take(&mut page.weights) {
                 by_number[number as usize].push((id, w));
             }
         }
-        let mut all: Vec<(String, Vec<(u32, u32)>)> = self
-            .tokens
-            .iter()
-            .map(|(token, &number)| {
-                (
-                    token.clone(),
-                    std::mem::take(&mut by_number[number as usize]),
-                )
-            })
+        let mut all: Vec<(String, Vec<(u32, u32)>)> = std::mem::take(&mut self.tokens)
+            .into_iter()
+            .map(|(token, number)| (token, std::mem::take(&mut by_number[number as usize])))
             .collect();
         all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         all
