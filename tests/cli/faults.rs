@@ -71,52 +71,11 @@ const STEPS: &[(&str, Option<&str>)] = &[
     ("commit", Some("regen")),
 ];
 
-/// Prepare [`BATCH`], capture [`LATE`], crash finalize after `step`, `disturb` the vault,
-/// finalize again, and check that nothing was lost or archived twice.
-fn crash_after(step: &str, step_recorded: Option<&str>, disturb: Disturb) {
-    let v = repo_vault();
-    let captures: Vec<String> = BATCH.iter().map(|(d, c)| format!("{d}\n{c}")).collect();
-    let refs: Vec<&str> = captures.iter().map(String::as_str).collect();
-    v.capture(&refs);
-    let batch = v.run(&["ingest", "--prepare"]).ok().json();
-    let id = batch["ingest_id"].as_i64().expect("an ingest was opened");
-    assert_eq!(batch["total"], BATCH.len() as u64);
-    v.capture(&[LATE]);
-
-    let crashed = run_with_fault(&v, &["ingest", "--finalize"], &format!("finalize.{step}"));
-    assert_eq!(
-        crashed.code, None,
-        "finalize was killed after {step}: {crashed:?}"
-    );
-    assert!(
-        crashed
-            .stderr
-            .contains(&format!("fault injected after step finalize.{step}"))
-    );
-    disturb.apply(&v);
-    let open = status(&v);
-    assert_eq!(open["ingest_id"], id, "still open after a crash at {step}");
-    assert_eq!(
-        open["step"].as_str(),
-        step_recorded,
-        "the crashed step is not recorded ({disturb:?}): {open}"
-    );
-
-    let r = v.run(&["ingest", "--finalize", "--json"]).ok();
-    let f = r.json();
-    assert_eq!(f["ingest_id"], id);
-    assert_eq!(f["resumed"], true, "{f}");
-    assert!(
-        crate::harness::run_records(&v).is_empty(),
-        "no record is left once the ingest is complete: {:?}",
-        crate::harness::run_records(&v)
-    );
-    assert_eq!(f["archived"], BATCH.len() as u64, "{f}");
-    assert_eq!(f["remaining"], 1, "{f}");
-    assert!(f["commit"].is_string(), "{f}");
-
-    // Every prepared entry is archived exactly once, in the file of its capture date.
-    let files = archive_files(&v);
+/// Every entry of the prepared `batch` (ingest `id`) is archived exactly once, in the file of
+/// its capture date under its marker, and the late capture is not: the ingest's token, as the
+/// markers show it.
+fn archived_once(v: &TestVault, batch: &Value, id: i64, step: &str) -> String {
+    let files = archive_files(v);
     let all: String = files.iter().map(|(_, t)| t.as_str()).collect();
     let marker_lines: Vec<&str> = all
         .lines()
@@ -161,6 +120,54 @@ fn crash_after(step: &str, step_recorded: Option<&str>, disturb: Disturb) {
         );
     }
     assert!(!all.contains(LATE));
+    token
+}
+
+/// Prepare [`BATCH`], capture [`LATE`], crash finalize after `step`, `disturb` the vault,
+/// finalize again, and check that nothing was lost or archived twice.
+fn crash_after(step: &str, step_recorded: Option<&str>, disturb: Disturb) {
+    let v = repo_vault();
+    let captures: Vec<String> = BATCH.iter().map(|(d, c)| format!("{d}\n{c}")).collect();
+    let refs: Vec<&str> = captures.iter().map(String::as_str).collect();
+    v.capture(&refs);
+    let batch = v.run(&["ingest", "--prepare"]).ok().json();
+    let id = batch["ingest_id"].as_i64().expect("an ingest was opened");
+    assert_eq!(batch["total"], BATCH.len() as u64);
+    v.capture(&[LATE]);
+
+    let crashed = run_with_fault(&v, &["ingest", "--finalize"], &format!("finalize.{step}"));
+    assert_eq!(
+        crashed.code, None,
+        "finalize was killed after {step}: {crashed:?}"
+    );
+    assert!(
+        crashed
+            .stderr
+            .contains(&format!("fault injected after step finalize.{step}"))
+    );
+    disturb.apply(&v);
+    let open = status(&v);
+    assert_eq!(open["ingest_id"], id, "still open after a crash at {step}");
+    assert_eq!(
+        open["step"].as_str(),
+        step_recorded,
+        "the crashed step is not recorded ({disturb:?}): {open}"
+    );
+
+    let r = v.run(&["ingest", "--finalize", "--json"]).ok();
+    let f = r.json();
+    assert_eq!(f["ingest_id"], id);
+    assert_eq!(f["resumed"], true, "{f}");
+    assert!(
+        crate::harness::run_records(&v).is_empty(),
+        "no record is left once the ingest is complete: {:?}",
+        crate::harness::run_records(&v)
+    );
+    assert_eq!(f["archived"], BATCH.len() as u64, "{f}");
+    assert_eq!(f["remaining"], 1, "{f}");
+    assert!(f["commit"].is_string(), "{f}");
+
+    let token = archived_once(&v, &batch, id, step);
 
     // The inbox holds exactly the capture made after prepare.
     let inbox = v.read("inbox.md");

@@ -4,12 +4,28 @@
 //! stdin, an unknown tool, wrong arguments) leave the server serving.
 
 use crate::mcp::{
-    Step, TOOLS, call, check_tools, fixture, is_error, refused, replay, run_client, text,
-    trees_page,
+    Step, call, check_tools, fixture, is_error, refused, replay, run_client, text, trees_page,
 };
-use serde_json::{Value, json};
+use crate::mcp_stdio::check_raw;
+use serde_json::json;
 
+/// Every tool, in the order an agent's session might call them, each beside the command it
+/// answers for.
 fn scenario() -> Vec<Step> {
+    [
+        ingest_steps(),
+        lookup_steps(),
+        writing_steps(),
+        refusal_steps(),
+        later_steps(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// Status, scan and the first ingest, prepared and finalized.
+fn ingest_steps() -> Vec<Step> {
     vec![
         call("sparks_status", json!({}), &["status", "--json"], 0),
         call("sparks_scan", json!({}), &["scan", "--json"], 0),
@@ -93,6 +109,12 @@ fn scenario() -> Vec<Step> {
             &["query", "--resolve", "trees", "--json"],
             0,
         ),
+    ]
+}
+
+/// Lint, fmt and the lookups.
+fn lookup_steps() -> Vec<Step> {
+    vec![
         call("sparks_lint", json!({}), &["lint", "--json"], 1),
         call(
             "sparks_lint",
@@ -187,6 +209,12 @@ fn scenario() -> Vec<Step> {
             &["index", "--dry-run", "--json"],
             0,
         ),
+    ]
+}
+
+/// Index, the writing tools, a second ingest and its revert, describe.
+fn writing_steps() -> Vec<Step> {
+    vec![
         call("sparks_index", json!({}), &["index", "--json"], 0),
         call(
             "sparks_move",
@@ -301,6 +329,12 @@ fn scenario() -> Vec<Step> {
             &["ingest", "--finalize", "--json"],
             1,
         ),
+    ]
+}
+
+/// Refusals and failures, each a tool error with the command's message.
+fn refusal_steps() -> Vec<Step> {
+    vec![
         Step::Unknown {
             tool: "sparks_nope",
         },
@@ -368,6 +402,13 @@ fn scenario() -> Vec<Step> {
             json!({"dry_run": true}),
             "missing field `id`",
         ),
+    ]
+}
+
+/// More refusals; publish and sync, each refused or answered as its command; the server still
+/// serving after them.
+fn later_steps() -> Vec<Step> {
+    vec![
         refused("sparks_ingest_show", json!({"id": 0}), "0 is no ingest id"),
         refused(
             "sparks_ingest_show",
@@ -504,59 +545,4 @@ fn every_tool_answers_what_its_command_prints_and_errors_leave_it_serving() {
         "{}",
         run.stderr
     );
-}
-
-/// The raw session: a server started outside any vault, fed garbage.
-fn check_raw(records: &[Value]) {
-    let raw = |what: &str| -> &Value {
-        records
-            .iter()
-            .find(|r| r["kind"] == "raw" && r["what"] == what)
-            .unwrap_or_else(|| panic!("raw {what}: {records:#?}"))
-    };
-    let messages = |what: &str| -> Vec<Value> {
-        raw(what)["messages"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["message"].clone())
-            .collect()
-    };
-    // No vault needed to start: the handshake opens nothing.
-    let init = messages("initialize");
-    assert_eq!(
-        init.last().unwrap()["result"]["serverInfo"]["name"],
-        "sparks"
-    );
-    // A line that is not JSON: a parse error, and the next request is answered.
-    let garbage = messages("garbage");
-    assert_eq!(garbage.len(), 2, "{garbage:?}");
-    assert_eq!(garbage[0]["error"]["code"], -32700, "{garbage:?}");
-    assert_eq!(garbage[1], json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
-    // JSON that is no JSON-RPC message: an invalid request, and the next one is answered.
-    let wrong = messages("not_json_rpc");
-    assert_eq!(wrong.len(), 2, "{wrong:?}");
-    assert_eq!(wrong[0]["error"]["code"], -32600, "{wrong:?}");
-    assert_eq!(wrong[1]["id"], 4);
-    // The whole tool list stays small (its size is in the README).
-    let list = &raw("tools_list")["messages"].as_array().unwrap()[0];
-    let bytes = list["bytes"].as_u64().unwrap();
-    eprintln!("tools/list: {bytes} bytes, about {} tokens", bytes / 4);
-    assert!(bytes < 14_800, "tools/list is {bytes} bytes");
-    assert_eq!(
-        list["message"]["result"]["tools"].as_array().map(Vec::len),
-        Some(TOOLS.len())
-    );
-    // Outside a vault, a tool that needs one is a tool error that says so...
-    let status = &messages("no_vault")[0]["result"];
-    assert!(is_error(status), "{status}");
-    let t = text(status);
-    assert!(t.starts_with("no vault found in "), "{t}");
-    assert!(t.contains("hint: "), "{t}");
-    // ...and one that needs none works.
-    let describe = &messages("describe")[0]["result"];
-    assert!(!is_error(describe), "{describe}");
-    assert!(text(describe).len() > 1000);
-    // Closing stdin ends the server cleanly.
-    assert_eq!(raw("exit")["code"], 0);
 }

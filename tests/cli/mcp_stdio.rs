@@ -2,6 +2,7 @@
 //! hostile line hears back. Every request gets a reply, and the server keeps serving.
 
 use crate::harness::TestVault;
+use crate::mcp::{TOOLS, is_error, text};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Stdio};
@@ -138,4 +139,59 @@ fn a_capture_through_the_server_drops_nul_bytes() {
     assert_eq!(r["result"]["structuredContent"]["content"], "ab", "{r}");
     let inbox = v.read("inbox.md");
     assert!(inbox.ends_with("\nab\n---\n"), "{inbox:?}");
+}
+
+/// The raw session of the SDK scenario: a server started outside any vault, fed garbage.
+pub fn check_raw(records: &[Value]) {
+    let raw = |what: &str| -> &Value {
+        records
+            .iter()
+            .find(|r| r["kind"] == "raw" && r["what"] == what)
+            .unwrap_or_else(|| panic!("raw {what}: {records:#?}"))
+    };
+    let messages = |what: &str| -> Vec<Value> {
+        raw(what)["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["message"].clone())
+            .collect()
+    };
+    // No vault needed to start: the handshake opens nothing.
+    let init = messages("initialize");
+    assert_eq!(
+        init.last().unwrap()["result"]["serverInfo"]["name"],
+        "sparks"
+    );
+    // A line that is not JSON: a parse error, and the next request is answered.
+    let garbage = messages("garbage");
+    assert_eq!(garbage.len(), 2, "{garbage:?}");
+    assert_eq!(garbage[0]["error"]["code"], -32700, "{garbage:?}");
+    assert_eq!(garbage[1], json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
+    // JSON that is no JSON-RPC message: an invalid request, and the next one is answered.
+    let wrong = messages("not_json_rpc");
+    assert_eq!(wrong.len(), 2, "{wrong:?}");
+    assert_eq!(wrong[0]["error"]["code"], -32600, "{wrong:?}");
+    assert_eq!(wrong[1]["id"], 4);
+    // The whole tool list stays small (its size is in the README).
+    let list = &raw("tools_list")["messages"].as_array().unwrap()[0];
+    let bytes = list["bytes"].as_u64().unwrap();
+    eprintln!("tools/list: {bytes} bytes, about {} tokens", bytes / 4);
+    assert!(bytes < 14_800, "tools/list is {bytes} bytes");
+    assert_eq!(
+        list["message"]["result"]["tools"].as_array().map(Vec::len),
+        Some(TOOLS.len())
+    );
+    // Outside a vault, a tool that needs one is a tool error that says so...
+    let status = &messages("no_vault")[0]["result"];
+    assert!(is_error(status), "{status}");
+    let t = text(status);
+    assert!(t.starts_with("no vault found in "), "{t}");
+    assert!(t.contains("hint: "), "{t}");
+    // ...and one that needs none works.
+    let describe = &messages("describe")[0]["result"];
+    assert!(!is_error(describe), "{describe}");
+    assert!(text(describe).len() > 1000);
+    // Closing stdin ends the server cleanly.
+    assert_eq!(raw("exit")["code"], 0);
 }

@@ -108,37 +108,21 @@ fn a_first_scan_builds_what_scans_one_file_at_a_time_build() {
     assert_eq!(counts(&v), counted, "status counts from the tallies");
 }
 
-/// A page read again keeps the rows that did not change and updates only moved lines: after
-/// every kind of edit, the manifest must be what a first scan of the same files builds.
-#[test]
-fn edits_leave_the_manifest_a_first_scan_would_build() {
-    let v = TestVault::new();
-    let page =
-        |title: &str, extra: &str, body: &str| format!("---\ntitle: {title}\n{extra}---\n\n{body}");
-    let a_body =
-        "# One\n\nSee [[B]], [[Beta|the b]] and [[C#Two]]. ^first\n\n## Two\n\n[[#One]] text.\n";
-    v.write(
-        "wiki/A.md",
-        page(
-            "A",
-            "type: concept\ntags: [x, y]\naliases: [Alpha]\n",
-            a_body,
-        ),
-    )
-    .write(
-        "wiki/B.md",
-        page(
-            "B",
-            "aliases: [Beta]\nsources: [raw/r.md]\n",
-            "[[A]] [[Alpha]] ^b1\n",
-        ),
-    )
-    .write(
-        "wiki/C.md",
-        page("C", "", "## Two\n\n[[A]] [[A2]] [[Gamma]]\n"),
-    )
-    .write("raw/r.md", "raw\n");
-    let edits: Vec<(&str, String)> = vec![
+/// Page A's body in [`edits_leave_the_manifest_a_first_scan_would_build`].
+const A_BODY: &str =
+    "# One\n\nSee [[B]], [[Beta|the b]] and [[C#Two]]. ^first\n\n## Two\n\n[[#One]] text.\n";
+
+/// A page's text: its title, the frontmatter lines `extra`, then `body`.
+fn page(title: &str, extra: &str, body: &str) -> String {
+    format!("---\ntitle: {title}\n{extra}---\n\n{body}")
+}
+
+/// Every kind of edit, in turn, of the pages A, B and C: appended and inserted text, a title,
+/// aliases, type and tags changed, headings and blocks renamed, links relabelled, retargeted
+/// and made an embed, frontmatter broken and mended, every link gone.
+fn edits() -> Vec<(&'static str, String)> {
+    let a_body = A_BODY;
+    vec![
         (
             "wiki/A.md",
             page(
@@ -209,7 +193,37 @@ fn edits_leave_the_manifest_a_first_scan_would_build() {
         ),
         ("wiki/A.md", page("A", "tags: [x]\n", a_body)),
         ("wiki/C.md", page("C", "", "No links any more.\n")),
-    ];
+    ]
+}
+
+/// A page read again keeps the rows that did not change and updates only moved lines: after
+/// every kind of edit, the manifest must be what a first scan of the same files builds.
+#[test]
+fn edits_leave_the_manifest_a_first_scan_would_build() {
+    let v = TestVault::new();
+    let a_body = A_BODY;
+    v.write(
+        "wiki/A.md",
+        page(
+            "A",
+            "type: concept\ntags: [x, y]\naliases: [Alpha]\n",
+            a_body,
+        ),
+    )
+    .write(
+        "wiki/B.md",
+        page(
+            "B",
+            "aliases: [Beta]\nsources: [raw/r.md]\n",
+            "[[A]] [[Alpha]] ^b1\n",
+        ),
+    )
+    .write(
+        "wiki/C.md",
+        page("C", "", "## Two\n\n[[A]] [[A2]] [[Gamma]]\n"),
+    )
+    .write("raw/r.md", "raw\n");
+    let edits = edits();
     // (A type no page has any more keeps a zero count.)
     let dump = |v: &TestVault| {
         derived_rows(

@@ -70,9 +70,60 @@ fn a_first_session_puts_every_capture_where_the_contract_says() {
     assert_eq!(dates.iter().filter(|d| **d == "2026-04-20").count(), 1);
     assert_eq!(dates.iter().filter(|d| **d == TODAY).count(), 7);
 
-    // The agent's pages, written from the contract's example, citing the archive files
-    // finalize will write (the contract says to, before they exist).
-    let example = contract_example(&v);
+    write_the_agent_s_pages(&v);
+
+    // The pages pass fmt --check as written, before finalize creates the archives they cite.
+    let fmt = v.run(&["fmt", "--check"]);
+    assert_eq!(fmt.code, Some(0), "{}\n{}", fmt.stdout, fmt.stderr);
+
+    let finalized = stdout_json(&v, &["ingest", "--finalize", "--json"]);
+    assert_eq!(finalized["archived"], 8, "{finalized}");
+    assert_eq!(finalized["remaining"], 0, "{finalized}");
+    assert_eq!(
+        finalized["regenerated"], batch["affected_collections"],
+        "finalize regenerated what prepare promised: {finalized}"
+    );
+
+    every_capture_is_where_the_contract_says(&v);
+
+    // The new pages are found by name and by text.
+    let resolved = stdout_json(&v, &["query", "--resolve", "Dana", "--json"]);
+    assert_eq!(
+        resolved["resolves_to"], "wiki/entities/Dana Reyes.md",
+        "{resolved}"
+    );
+    let hits = stdout_json(&v, &["search", "習慣", "--json"]);
+    assert_eq!(
+        hits["hits"][0]["path"], "wiki/concepts/知識管理.md",
+        "{hits}"
+    );
+
+    // The clock is pinned to TODAY but files get the real time: date the archives finalize
+    // wrote as they would be dated in a real session (else every page looks stale).
+    for archive in [
+        format!("raw/inbox/{TODAY}.md"),
+        "raw/inbox/2026-04-20.md".into(),
+    ] {
+        v.set_mtime(&archive, TODAY);
+    }
+    // Nothing for lint to say: the session caused no issue, and the vault had none.
+    let lint = v.run(&["lint"]);
+    assert_eq!(
+        (lint.code, lint.stdout.as_str()),
+        (Some(0), "Vault health: OK (no lint issues).\n"),
+        "{}",
+        lint.stderr
+    );
+    // And the index the agent extended is what `sparks index` keeps.
+    let index = stdout_json(&v, &["index", "--json"]);
+    assert_eq!(index["descriptions_kept"], 4, "{index}");
+}
+
+/// What the agent writes in the first session: its pages, made from the contract's example and
+/// citing the archive files finalize will write (the contract says to, before they exist), the
+/// index lines, the log block and a task.
+fn write_the_agent_s_pages(v: &TestVault) {
+    let example = contract_example(v);
     let today_src = format!("[raw/inbox/{TODAY}.md]");
     let pages = [
         (
@@ -159,20 +210,11 @@ fn a_first_session_puts_every_capture_where_the_contract_says() {
         "Email Dana the review notes",
     ])
     .ok();
+}
 
-    // The pages pass fmt --check as written, before finalize creates the archives they cite.
-    let fmt = v.run(&["fmt", "--check"]);
-    assert_eq!(fmt.code, Some(0), "{}\n{}", fmt.stdout, fmt.stderr);
-
-    let finalized = stdout_json(&v, &["ingest", "--finalize", "--json"]);
-    assert_eq!(finalized["archived"], 8, "{finalized}");
-    assert_eq!(finalized["remaining"], 0, "{finalized}");
-    assert_eq!(
-        finalized["regenerated"], batch["affected_collections"],
-        "finalize regenerated what prepare promised: {finalized}"
-    );
-
-    // Every capture is where the contract says it goes.
+/// After finalize: every capture is in the collection the contract names, archived by its day,
+/// and gone from the inbox.
+fn every_capture_is_where_the_contract_says(v: &TestVault) {
     let page = |name: &str| v.read(&format!("wiki/collections/{name}.md"));
     assert!(
         page("Quotes")
@@ -224,36 +266,4 @@ fn a_first_session_puts_every_capture_where_the_contract_says() {
         !inbox.contains("Alan Kay") && !inbox.contains("知識管理"),
         "{inbox}"
     );
-
-    // The new pages are found by name and by text.
-    let resolved = stdout_json(&v, &["query", "--resolve", "Dana", "--json"]);
-    assert_eq!(
-        resolved["resolves_to"], "wiki/entities/Dana Reyes.md",
-        "{resolved}"
-    );
-    let hits = stdout_json(&v, &["search", "習慣", "--json"]);
-    assert_eq!(
-        hits["hits"][0]["path"], "wiki/concepts/知識管理.md",
-        "{hits}"
-    );
-
-    // The clock is pinned to TODAY but files get the real time: date the archives finalize
-    // wrote as they would be dated in a real session (else every page looks stale).
-    for archive in [
-        format!("raw/inbox/{TODAY}.md"),
-        "raw/inbox/2026-04-20.md".into(),
-    ] {
-        v.set_mtime(&archive, TODAY);
-    }
-    // Nothing for lint to say: the session caused no issue, and the vault had none.
-    let lint = v.run(&["lint"]);
-    assert_eq!(
-        (lint.code, lint.stdout.as_str()),
-        (Some(0), "Vault health: OK (no lint issues).\n"),
-        "{}",
-        lint.stderr
-    );
-    // And the index the agent extended is what `sparks index` keeps.
-    let index = stdout_json(&v, &["index", "--json"]);
-    assert_eq!(index["descriptions_kept"], 4, "{index}");
 }
