@@ -135,6 +135,27 @@ pub struct LinkTable {
 }
 
 impl LinkTable {
+    /// Add links (linking file, target, embed) after those there, numbering new paths.
+    pub fn extend(&mut self, links: impl IntoIterator<Item = (String, String, bool)>) {
+        let mut at: std::collections::HashMap<String, u32> = self
+            .paths
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.clone(), i as u32))
+            .collect();
+        let mut number = |p: String, paths: &mut Vec<String>| {
+            *at.entry(p).or_insert_with_key(|p| {
+                paths.push(p.clone());
+                (paths.len() - 1) as u32
+            })
+        };
+        for (s, t, embed) in links {
+            let s = number(s, &mut self.paths);
+            let t = number(t, &mut self.paths);
+            self.links.push((s, t, embed));
+        }
+    }
+
     /// Each link as (linking file, target, embed), in order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str, bool)> {
         self.links.iter().map(|&(s, t, e)| {

@@ -34,6 +34,12 @@ pub struct MarkdownRef {
     pub dest: Range<usize>,
     /// The destination written in angle brackets (`[x](<Old Name.md>)`), where spaces stay.
     pub angle: bool,
+    /// The bytes of the whole link, `[text](dest)` or `![alt](dest)`.
+    pub span: Range<usize>,
+    /// The bytes of its text (an image's alt text), inside the brackets.
+    pub label: Range<usize>,
+    /// An image (`![alt](dest)`).
+    pub image: bool,
 }
 
 /// Replace the bytes of `range` with `text`.
@@ -121,27 +127,31 @@ pub fn markdown_links(text: &str) -> Vec<MarkdownRef> {
     let line_of = |at: usize| body_line + body[..at].matches('\n').count();
     let mut out = Vec::new();
     for (event, range) in Parser::new_ext(body, Options::empty()).into_offset_iter() {
-        let (Event::Start(Tag::Link {
-            link_type: LinkType::Inline,
-            dest_url,
-            ..
-        })
-        | Event::Start(Tag::Image {
-            link_type: LinkType::Inline,
-            dest_url,
-            ..
-        })) = event
-        else {
-            continue;
+        let (dest_url, image) = match event {
+            Event::Start(Tag::Link {
+                link_type: LinkType::Inline,
+                dest_url,
+                ..
+            }) => (dest_url, false),
+            Event::Start(Tag::Image {
+                link_type: LinkType::Inline,
+                dest_url,
+                ..
+            }) => (dest_url, true),
+            _ => continue,
         };
         if !outline::is_path_destination(&dest_url) {
             continue;
         }
-        if let Some((dest, angle)) = destination(body, range.clone(), &dest_url) {
+        if let Some((dest, angle, label_end)) = destination(body, range.clone(), &dest_url) {
+            let label_start = range.start + 1 + usize::from(image);
             out.push(MarkdownRef {
                 line: line_of(range.start),
                 dest: offset + dest.start..offset + dest.end,
                 angle,
+                span: offset + range.start..offset + range.end,
+                label: offset + label_start..offset + label_end.max(label_start),
+                image,
             });
         }
     }
@@ -149,18 +159,23 @@ pub fn markdown_links(text: &str) -> Vec<MarkdownRef> {
 }
 
 /// The bytes of an inline link's destination inside `range` (which covers `[text](dest
-/// "title")`): the last `](` from which `dest`, an optional title and `)` reach the end of the
-/// link, and whose destination reads as `dest_url`. `None` for a destination written with
-/// escapes or entities, which is left alone rather than guessed at.
-fn destination(body: &str, range: Range<usize>, dest_url: &str) -> Option<(Range<usize>, bool)> {
+/// "title")`), whether it is in angle brackets, and where the text ends (at its `](`): the last
+/// `](` from which `dest`, an optional title and `)` reach the end of the link, and whose
+/// destination reads as `dest_url`. `None` for a destination written with escapes or entities,
+/// which is left alone rather than guessed at.
+fn destination(
+    body: &str,
+    range: Range<usize>,
+    dest_url: &str,
+) -> Option<(Range<usize>, bool, usize)> {
     let link = &body[range.clone()];
     let mut found = None;
     for (i, _) in link.match_indices("](") {
         let at = range.start + i + 2;
-        if let Some(d) = parse_destination(body, at, range.end)
-            && body[d.0.clone()] == *dest_url
+        if let Some((dest, angle)) = parse_destination(body, at, range.end)
+            && body[dest.clone()] == *dest_url
         {
-            found = Some(d);
+            found = Some((dest, angle, at - 2));
         }
     }
     found
@@ -457,6 +472,17 @@ mod tests {
                 ("Old Name.md", true, 4),
                 ("../x/Old%20Name.md#Part", false, 4),
                 ("a(b).md", false, 5),
+            ]
+        );
+        let whole: Vec<(&str, &str, bool)> = refs
+            .iter()
+            .map(|r| (&text[r.span.clone()], &text[r.label.clone()], r.image))
+            .collect();
+        assert_eq!(
+            whole[1..3],
+            [
+                ("[b](<Old Name.md> \"t\")", "b", false),
+                ("![c](../x/Old%20Name.md#Part)", "c", true),
             ]
         );
         assert!(markdown_links("no links here [[Old]]\n").is_empty());

@@ -16,7 +16,7 @@
 //! What is a reference, and what it becomes, is in [`refs`]; the edits themselves are
 //! [`crate::markdown::rewrite`]'s.
 
-mod names;
+pub(crate) mod names;
 mod plan;
 mod refs;
 mod run;

@@ -14,6 +14,7 @@ pub mod lists;
 pub mod out;
 pub mod page;
 mod pages;
+pub mod paths;
 pub mod redirects;
 pub mod search;
 pub mod select;

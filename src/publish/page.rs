@@ -3,6 +3,7 @@
 //! left out, every wikilink a Markdown link to the published page or its text alone), and what
 //! the search, llms.txt and the feed say of it.
 
+use super::paths;
 use super::site::Site;
 use super::urls::{self, Base};
 use crate::manifest::{Manifest, ManifestError, SitePage};
@@ -65,7 +66,7 @@ pub fn make(
     let _ = writeln!(
         main,
         "<article class=\"prose\">\n{}\n</article>",
-        rendered.html
+        paths::html(&rendered.html, rel, site)
     );
     let mut aside = fm.as_ref().map_or(String::new(), |fm| {
         let mut fm = fm.clone();
@@ -94,7 +95,11 @@ pub fn make(
     let readable = crate::scan::meaning::readable(rel, text, &title);
     Ok(Made {
         description: describe(&readable),
-        markdown: markdown(site, rel, split.body, &links, &title, base),
+        markdown: {
+            let body_at = text.len() - split.body.len();
+            let paths = path_edits(site, rel, text, body_at, base);
+            markdown(site, rel, split.body, &links, paths, &title, base)
+        },
         text: readable,
         main,
         aside,
@@ -153,6 +158,7 @@ fn markdown(
     rel: &str,
     body: &str,
     links: &[render::WikiLink<'_>],
+    paths: Vec<rewrite::Edit>,
     title: &str,
     base: &Base,
 ) -> String {
@@ -180,7 +186,7 @@ fn markdown(
                 format!("[{}]({})", md_text(&shown), md_url(&href))
             }
             Some(t) => {
-                let file = format!("file/{}", crate::render::paths::encode_path(t));
+                let file = urls::file(t);
                 let bang = if l.embed { "!" } else { "" };
                 let href = base.href(&file, &from);
                 format!("{bang}[{}]({})", md_text(&shown), md_url(&href))
@@ -192,9 +198,49 @@ fn markdown(
             text: replacement,
         });
     }
+    let inside_wikilink = |e: &rewrite::Edit| {
+        edits
+            .iter()
+            .any(|w: &rewrite::Edit| w.range.start < e.range.end && e.range.start < w.range.end)
+    };
+    let paths: Vec<rewrite::Edit> = paths.into_iter().filter(|e| !inside_wikilink(e)).collect();
+    edits.extend(paths);
     let linked = rewrite::apply(body, &edits);
     let body = crate::markdown::title::without_title(&linked, title);
     format!("# {title}\n\n{}\n", body.trim())
+}
+
+/// The edits (in the body, which starts at byte `body_at` of `text`) that make each Markdown
+/// link or image of the page at `rel` whose destination is a path lead where it leads on the
+/// site ([`paths::leads`]): a published page's Markdown, a carried file's copy, else its text
+/// alone (an image's alt text).
+fn path_edits(
+    site: &Site,
+    rel: &str,
+    text: &str,
+    body_at: usize,
+    base: &Base,
+) -> Vec<rewrite::Edit> {
+    let from = urls::markdown(rel);
+    let in_body = |r: &std::ops::Range<usize>| r.start - body_at..r.end - body_at;
+    rewrite::markdown_links(text)
+        .into_iter()
+        .filter(|r| r.span.start >= body_at)
+        .map(|r| match paths::leads(site, rel, &text[r.dest.clone()]) {
+            paths::Leads::Page(p, _) => rewrite::Edit {
+                range: in_body(&r.dest),
+                text: md_url(&base.href(&urls::markdown(&p), &from)),
+            },
+            paths::Leads::File(p) => rewrite::Edit {
+                range: in_body(&r.dest),
+                text: md_url(&base.href(&urls::file(&p), &from)),
+            },
+            paths::Leads::Nowhere => rewrite::Edit {
+                range: in_body(&r.span),
+                text: text[r.label.clone()].to_string(),
+            },
+        })
+        .collect()
 }
 
 /// Text for inside a Markdown link's brackets.

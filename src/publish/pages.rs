@@ -121,7 +121,9 @@ pub(super) fn make_all(
             let md = match cx.base {
                 Base::Relative => {
                     let up = "../".repeat(urls::markdown(&o.path).matches('/').count());
-                    o.markdown.replace(&format!("]({up}"), "](")
+                    o.markdown
+                        .replace(&format!("]({up}"), "](")
+                        .replace(&format!("](<{up}"), "](<")
                 }
                 Base::Absolute(_) => o.markdown,
             };

@@ -57,6 +57,11 @@ pub fn page(path: &str) -> String {
     format!("{}/", &href_for(path)[1..])
 }
 
+/// The site path of the copy of the vault file at `path` (an attachment).
+pub fn file(path: &str) -> String {
+    format!("file/{}", crate::render::paths::encode_path(path))
+}
+
 /// The site path of the Markdown of the page at `path` (its folder's name and `.md`).
 pub fn markdown(path: &str) -> String {
     format!("{}.md", &href_for(path)[1..])

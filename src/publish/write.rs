@@ -7,13 +7,14 @@ use super::feeds;
 use super::lists::{self, Listing};
 use super::out::{Memory, Out, OutError, Record, Source};
 use super::pages;
+use super::paths;
 use super::select::Rules;
 use super::site::{Site, Touches};
 use super::urls::{self, Base};
 use super::{Options, PublishError, Report, Warning};
 use crate::file_error::FileError;
 use crate::manifest::{LinkTable, Manifest, SitePage};
-use crate::markdown::{Block, frontmatter};
+use crate::markdown::{Block, frontmatter, rewrite};
 use crate::render::embed::Audience;
 use crate::render::layout::{FAVICON, STYLE};
 use crate::render::paths::{is_markdown, resolve_clean};
@@ -80,6 +81,8 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
     }
     let mut site = Site::new(published, &links);
     report.published = site.pages.len();
+    let mut links = links;
+    links.extend(path_links(vault, m, &site, &sources)?);
     attach(m, &mut site, &links, &mut sources)?;
     warn_hidden_links(&site, &links, &mut report.warnings);
     let key = super::site_key(config, &name, &base);
@@ -157,6 +160,36 @@ fn says(vault: &Vault, old: &Memory, p: &SitePage) -> (Option<bool>, Vec<(Option
         }
         _ => (None, Vec::new()),
     }
+}
+
+/// The links the published pages write as Markdown paths (`[text](Other.md)`, `![alt](a.png)`)
+/// to the vault's pages and the files they may carry: the manifest records none, so the pages
+/// the scan found such links in are read. They count for what a change touches and for the
+/// attachments, not for backlinks or the graph (as in the viewer).
+fn path_links(
+    vault: &Vault,
+    m: &Manifest,
+    site: &Site,
+    sources: &BTreeMap<String, Source>,
+) -> Result<Vec<(String, String, bool)>, PublishError> {
+    let mut found = Vec::new();
+    for page in m.pages_with_path_links()? {
+        if site.page(&page).is_none() {
+            continue;
+        }
+        let path = vault.root.join(&page);
+        let text = crate::fsio::read_to_string(&path).map_err(FileError::at("read", &path))?;
+        for r in rewrite::markdown_links(&text) {
+            let exists = |p: &str| {
+                sources.contains_key(p)
+                    || (attachable(p) && m.file_hash(p).ok().flatten().is_some())
+            };
+            if let Some((target, _)) = paths::named(&page, &text[r.dest.clone()], exists) {
+                found.push((page.clone(), target, r.image));
+            }
+        }
+    }
+    Ok(found)
 }
 
 /// Find the attachments the published pages link to or embed: files that are no Markdown and
