@@ -91,7 +91,7 @@ pub fn index(docs: &[Doc]) -> Vec<(String, Vec<u8>)> {
 #[derive(Debug, Default)]
 pub struct Builder {
     /// Each token seen, and its number.
-    tokens: HashMap<String, u32>,
+    tokens: Counts,
     /// The pages added.
     pages: Vec<Entry>,
 }
@@ -254,16 +254,31 @@ pub fn page_main() -> String {
     .to_string()
 }
 
-/// `text` lowercased, with the accents of Latin letters folded.
+/// `text` lowercased, with the accents of Latin letters folded; its whitespace, which separates
+/// tokens, made single spaces. Each piece between whitespace is folded on its own (nothing
+/// composes or lowercases across whitespace), and one of ASCII alone the quick way.
 fn normalise(text: &str) -> String {
     if text.is_ascii() {
         return text.to_ascii_lowercase();
     }
-    text.to_lowercase()
-        .nfd()
-        .filter(|c| !('\u{300}'..='\u{36f}').contains(c))
-        .nfc()
-        .collect()
+    let mut out = String::with_capacity(text.len());
+    for piece in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        if piece.is_ascii() {
+            out.extend(piece.chars().map(|c| c.to_ascii_lowercase()));
+        } else {
+            out.extend(
+                piece
+                    .to_lowercase()
+                    .nfd()
+                    .filter(|c| !('\u{300}'..='\u{36f}').contains(c))
+                    .nfc(),
+            );
+        }
+    }
+    out
 }
 
 /// The runs of `text` (normalised) that hold tokens, each marked whether it is CJK.
@@ -317,9 +332,12 @@ fn each_token(text: &str, mut f: impl FnMut(&str)) {
     }
 }
 
+/// Tokens and how often each occurs (hashed the quick way: the keys are the vault's words).
+type Counts = HashMap<String, u32, foldhash::fast::RandomState>;
+
 /// How often each token occurs in a text, and how many tokens it has.
-fn counts(text: &str) -> (HashMap<String, u32>, u32) {
-    let mut counts: HashMap<String, u32> = HashMap::new();
+fn counts(text: &str) -> (Counts, u32) {
+    let mut counts = Counts::default();
     let mut length = 0;
     each_token(text, |token| {
         length += 1;
