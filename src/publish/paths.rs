@@ -83,8 +83,8 @@ fn page_url(path: &str, written: &str) -> String {
     format!("{}{}", href_for(path), anchor.unwrap_or_default())
 }
 
-/// The rendered body `html` of the published page at `page`, each `href` and `src` that is a
-/// path made to lead where [`leads`] says, as a viewer URL (written for the site later, with
+/// The rendered body `html` of the published page at `page`, each `href`, `src` and `cite`
+/// (of a quotation) that is a path made to lead where [`leads`] says, as a viewer URL (written for the site later, with
 /// the renderer's own): a link that leads nowhere shows its content alone, such an image its
 /// alt text, and any other element loses the attribute.
 pub fn html(html: &str, page: &str, site: &Site) -> String {
@@ -99,7 +99,7 @@ pub fn html(html: &str, page: &str, site: &Site) -> String {
             break;
         };
         at = end;
-        let Some(attribute) = [" href", " src"]
+        let Some(attribute) = [" href", " src", " cite"]
             .into_iter()
             .find(|a| html[..i].ends_with(a))
         else {
@@ -267,13 +267,13 @@ mod tests {
         let body = "<p><a href=\"Public.md#Part\">pub</a> <a href=\"Secret.md\">the <em>secret</em></a> \
                     <a href=\"../pic.png\"><img src=\"../secret.png\" alt=\"a &amp; b\"></a> \
                     <img src=\"../pic.png\" alt=\"p\"> <a href=\"https://e.org/\">web</a> \
-                    <a href=\"/wiki/X\">x</a></p>";
+                    <a href=\"/wiki/X\">x</a><q cite=\"Secret.md\">q</q></p>";
         assert_eq!(
             html(body, "wiki/a/Page.md", &site()),
             "<p><a href=\"/wiki/a/Public#part\">pub</a> the <em>secret</em> \
              <a href=\"/file/wiki/pic.png\">a &amp; b</a> \
              <img src=\"/file/wiki/pic.png\" alt=\"p\"> <a href=\"https://e.org/\">web</a> \
-             <a href=\"/wiki/X\">x</a></p>"
+             <a href=\"/wiki/X\">x</a><q>q</q></p>"
         );
     }
 }
