@@ -84,9 +84,9 @@ fn page_url(path: &str, written: &str) -> String {
 }
 
 /// The rendered body `html` of the published page at `page`, each `href`, `src` and `cite`
-/// (of a quotation) that is a path made to lead where [`leads`] says, as a viewer URL (written for the site later, with
-/// the renderer's own): a link that leads nowhere shows its content alone, such an image its
-/// alt text, and any other element loses the attribute.
+/// (of a quotation) that is a path made to lead where [`leads`] says, as a viewer URL (written
+/// for the site later, with the renderer's own): a link that leads nowhere shows its content
+/// alone, such an image its alt text, and any other element loses the attribute.
 pub fn html(html: &str, page: &str, site: &Site) -> String {
     if !html.contains("=\"") {
         return html.to_string();
