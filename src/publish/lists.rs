@@ -7,8 +7,8 @@
 use super::site::Site;
 use crate::manifest::SitePage;
 use crate::render::graph::{self, Graph, MAX_NODES};
-use crate::render::html::{display_title, esc, page_link};
-use crate::render::layout::{chip, count, type_count, type_heading};
+use crate::render::html::{esc, page_link};
+use crate::render::layout::{self, chip, count};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -26,40 +26,9 @@ pub struct Listing {
 /// The most recently updated pages the index lists.
 const RECENT: usize = 10;
 
-/// Where a type's pages come in the index: the five types in their order, other types by
-/// name, untyped pages last.
-pub fn type_order(kind: &str) -> usize {
-    match kind {
-        "entity" => 0,
-        "concept" => 1,
-        "synthesis" => 2,
-        "summary" => 3,
-        "collection" => 4,
-        "" => 6,
-        _ => 5,
-    }
-}
-
 /// The published pages by type, each list by title.
 pub fn by_type(site: &Site) -> Vec<(String, Vec<&SitePage>)> {
-    let mut by: BTreeMap<(usize, String), Vec<&SitePage>> = BTreeMap::new();
-    for p in &site.pages {
-        let kind = p.kind.clone().unwrap_or_default();
-        by.entry((type_order(&kind), kind)).or_default().push(p);
-    }
-    by.into_iter()
-        .map(|((_, k), mut v)| {
-            v.sort_by_cached_key(|p| sort_key(p));
-            (k, v)
-        })
-        .collect()
-}
-
-fn sort_key(p: &SitePage) -> (String, String) {
-    (
-        crate::key::key(&display_title(&p.path, p.title.as_deref())),
-        p.path.clone(),
-    )
+    layout::by_type(&site.pages)
 }
 
 /// Each tag of the published pages (its key) and the pages carrying it, by tag.
@@ -77,7 +46,7 @@ pub fn tags(site: &Site) -> BTreeMap<String, Vec<&SitePage>> {
         }
     }
     for list in tags.values_mut() {
-        list.sort_by_cached_key(|p| sort_key(p));
+        list.sort_by_cached_key(layout::list_key);
     }
     tags
 }
@@ -89,45 +58,8 @@ pub fn index(site: &Site, name: &str, description: &str) -> Listing {
     if !description.trim().is_empty() {
         let _ = writeln!(main, "<p class=\"lede\">{}</p>", esc(description.trim()));
     }
-    let summary: Vec<String> = groups
-        .iter()
-        .map(|(k, p)| esc(&type_count(k, p.len())))
-        .collect();
-    let _ = writeln!(
-        main,
-        "<p class=\"lede\">{}{}</p>",
-        count(site.pages.len(), "page", "pages"),
-        match summary.is_empty() {
-            true => String::new(),
-            false => format!(": {}", summary.join(" · ")),
-        }
-    );
-    for (kind, pages) in &groups {
-        let _ = write!(
-            main,
-            "<section class=\"group\">\n<h2>{} <span class=\"n\">{}</span></h2>\n<ul class=\"pages\">\n",
-            esc(&type_heading(kind)),
-            pages.len()
-        );
-        for p in pages {
-            let _ = writeln!(main, "<li>{}</li>", page_link(&p.path, p.title.as_deref()));
-        }
-        main.push_str("</ul>\n</section>\n");
-    }
-    let mut aside = String::new();
-    let recent = recent(site, RECENT);
-    if !recent.is_empty() {
-        aside.push_str("<section>\n<h2>Recently updated</h2>\n<ul class=\"recent\">\n");
-        for p in recent {
-            let _ = writeln!(
-                aside,
-                "<li>{} <time>{}</time></li>",
-                page_link(&p.path, p.title.as_deref()),
-                esc(p.updated.as_deref().unwrap_or_default())
-            );
-        }
-        aside.push_str("</ul>\n</section>\n");
-    }
+    main.push_str(&layout::type_sections(&groups, |_| String::new()));
+    let mut aside = layout::recently_updated(&recent(site, RECENT));
     aside.push_str(&cloud(&tags(site), None));
     Listing {
         title: None,

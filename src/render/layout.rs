@@ -5,8 +5,9 @@
 
 use super::html::{display_title, esc, page_link, tag_href};
 use super::paths::encode_path;
-use crate::manifest::Backlink;
+use crate::manifest::{Backlink, SitePage, ViewPage};
 use crate::markdown::Frontmatter;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// The stylesheet, embedded in the binary.
@@ -54,6 +55,157 @@ pub fn type_count(kind: &str, n: usize) -> String {
         other => (other, other),
     };
     count(n, one, many)
+}
+
+/// A page as an index lists it: the viewer's pages and a published site's alike.
+pub trait Listed {
+    /// Its vault path.
+    fn path(&self) -> &str;
+    /// Its `title:`.
+    fn title(&self) -> Option<&str>;
+    /// Its `type:`.
+    fn kind(&self) -> Option<&str>;
+    /// Its `updated:`.
+    fn updated(&self) -> Option<&str>;
+}
+
+impl Listed for ViewPage {
+    fn path(&self) -> &str {
+        &self.path
+    }
+    fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+    fn kind(&self) -> Option<&str> {
+        self.kind.as_deref()
+    }
+    fn updated(&self) -> Option<&str> {
+        self.updated.as_deref()
+    }
+}
+
+impl Listed for SitePage {
+    fn path(&self) -> &str {
+        &self.path
+    }
+    fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+    fn kind(&self) -> Option<&str> {
+        self.kind.as_deref()
+    }
+    fn updated(&self) -> Option<&str> {
+        self.updated.as_deref()
+    }
+}
+
+impl<P: Listed> Listed for &P {
+    fn path(&self) -> &str {
+        (*self).path()
+    }
+    fn title(&self) -> Option<&str> {
+        (*self).title()
+    }
+    fn kind(&self) -> Option<&str> {
+        (*self).kind()
+    }
+    fn updated(&self) -> Option<&str> {
+        (*self).updated()
+    }
+}
+
+/// Where a type's pages come in an index: the five types in their order, other types by name,
+/// untyped pages last.
+pub fn type_order(kind: &str) -> usize {
+    match kind {
+        "entity" => 0,
+        "concept" => 1,
+        "synthesis" => 2,
+        "summary" => 3,
+        "collection" => 4,
+        "" => 6,
+        _ => 5,
+    }
+}
+
+/// How a list of pages is sorted: by what each is called (its key), then by path.
+pub fn list_key<P: Listed>(p: &P) -> (String, String) {
+    (
+        crate::key::key(&display_title(p.path(), p.title())),
+        p.path().to_string(),
+    )
+}
+
+/// Pages by type, in [`type_order`], each list sorted by [`list_key`].
+pub fn by_type<P: Listed>(pages: impl IntoIterator<Item = P>) -> Vec<(String, Vec<P>)> {
+    let mut by: BTreeMap<(usize, String), Vec<P>> = BTreeMap::new();
+    for p in pages {
+        let kind = p.kind().unwrap_or_default().to_string();
+        by.entry((type_order(&kind), kind)).or_default().push(p);
+    }
+    by.into_iter()
+        .map(|((_, k), mut v)| {
+            v.sort_by_cached_key(list_key);
+            (k, v)
+        })
+        .collect()
+}
+
+/// An index's pages by type ([`by_type`]): how many there are of each, then a section per type
+/// listing them, each link followed by `after` (HTML).
+pub fn type_sections<P: Listed>(
+    groups: &[(String, Vec<P>)],
+    after: impl Fn(&P) -> String,
+) -> String {
+    let total: usize = groups.iter().map(|(_, p)| p.len()).sum();
+    let summary: Vec<String> = groups
+        .iter()
+        .map(|(k, p)| esc(&type_count(k, p.len())))
+        .collect();
+    let mut out = format!(
+        "<p class=\"lede\">{}{}</p>\n",
+        count(total, "page", "pages"),
+        match summary.is_empty() {
+            true => String::new(),
+            false => format!(": {}", summary.join(" · ")),
+        }
+    );
+    for (kind, pages) in groups {
+        let _ = write!(
+            out,
+            "<section class=\"group\">\n<h2>{} <span class=\"n\">{}</span></h2>\n<ul class=\"pages\">\n",
+            esc(&type_heading(kind)),
+            pages.len()
+        );
+        for p in pages {
+            let _ = writeln!(
+                out,
+                "<li>{}{}</li>",
+                page_link(p.path(), p.title()),
+                after(p)
+            );
+        }
+        out.push_str("</ul>\n</section>\n");
+    }
+    out
+}
+
+/// The sidebar section of the pages updated last, each with its date; nothing for none.
+pub fn recently_updated<P: Listed>(pages: &[P]) -> String {
+    if pages.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("<section>\n<h2>Recently updated</h2>\n<ul class=\"recent\">\n");
+    for p in pages {
+        let _ = writeln!(
+            out,
+            "<li>{} <time>{}</time></li>",
+            page_link(p.path(), p.title()),
+            esc(p.updated().unwrap_or_default())
+        );
+    }
+    out.push_str("</ul>\n</section>\n");
+    out
 }
 
 /// `n word` with the right plural.

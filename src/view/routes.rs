@@ -4,14 +4,14 @@
 //! routes share their helpers (grouping by type, the tag cloud, a page's meta line), which is
 //! why they stay in one file a little past 400 lines.
 
-use super::html::{chip, count, type_count, type_heading};
+use super::html::{chip, count};
 use super::paths;
 use super::search;
 use super::site::{Reply, Site};
 use crate::manifest::{Manifest, Scope, TagCount, ViewPage};
-use crate::render::html::{display_title, esc, page_link};
+use crate::render::html::{esc, page_link};
+use crate::render::layout;
 use crate::search::Piece;
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 pub use crate::render::layout::{FAVICON, STYLE};
@@ -68,89 +68,14 @@ pub fn index(site: &Site) -> Reply {
         },
         None => Default::default(),
     };
-    let groups = group_by_type(pages);
-    let total: usize = groups.iter().map(|(_, p)| p.len()).sum();
+    let groups = layout::by_type(pages);
     let mut main = format!("<h1>{}</h1>\n", esc(&site.name));
     main.push_str(&db.notice());
-    let summary: Vec<String> = groups
-        .iter()
-        .map(|(k, p)| esc(&type_count(k, p.len())))
-        .collect();
-    let _ = writeln!(
-        main,
-        "<p class=\"lede\">{}{}</p>",
-        count(total, "page", "pages"),
-        if summary.is_empty() {
-            String::new()
-        } else {
-            format!(": {}", summary.join(" · "))
-        }
-    );
-    for (kind, pages) in &groups {
-        let _ = write!(
-            main,
-            "<section class=\"group\">\n<h2>{} <span class=\"n\">{}</span></h2>\n<ul class=\"pages\">\n",
-            esc(&type_heading(kind)),
-            pages.len()
-        );
-        for p in pages {
-            let _ = writeln!(
-                main,
-                "<li>{}{}</li>",
-                page_link(&p.path, p.title.as_deref()),
-                maturity(p)
-            );
-        }
-        main.push_str("</ul>\n</section>\n");
-    }
-    let mut aside = String::new();
-    if !recent.is_empty() {
-        aside.push_str("<section>\n<h2>Recently updated</h2>\n<ul class=\"recent\">\n");
-        for p in &recent {
-            let _ = writeln!(
-                aside,
-                "<li>{} <time>{}</time></li>",
-                page_link(&p.path, p.title.as_deref()),
-                esc(p.updated.as_deref().unwrap_or_default())
-            );
-        }
-        aside.push_str("</ul>\n</section>\n");
-    }
+    main.push_str(&layout::type_sections(&groups, maturity));
+    let mut aside = layout::recently_updated(&recent);
     aside.push_str(&tag_cloud(&tags, None, Some(SIDEBAR_TAGS)));
     aside.push_str("<section>\n<h2>Sources</h2>\n<p><a href=\"/raw/\">Browse raw captures</a></p>\n</section>\n");
     Reply::html(200, site.layout(None, main, Some(aside)).render())
-}
-
-/// Pages by type: the five types in their order, other types by name, untyped pages last;
-/// each list sorted by title.
-fn group_by_type(pages: Vec<ViewPage>) -> Vec<(String, Vec<ViewPage>)> {
-    let mut by: BTreeMap<(usize, String), Vec<ViewPage>> = BTreeMap::new();
-    for p in pages {
-        let kind = p.kind.clone().unwrap_or_default();
-        let order = match kind.as_str() {
-            "entity" => 0,
-            "concept" => 1,
-            "synthesis" => 2,
-            "summary" => 3,
-            "collection" => 4,
-            "" => 6,
-            _ => 5,
-        };
-        by.entry((order, kind)).or_default().push(p);
-    }
-    by.into_iter()
-        .map(|((_, k), mut v)| {
-            v.sort_by_cached_key(sort_key);
-            (k, v)
-        })
-        .collect()
-}
-
-fn sort_key(p: &ViewPage) -> (String, String) {
-    (
-        crate::key::key(&display_title(&p.path, p.title.as_deref())),
-        p.path.clone(),
-    )
 }
 
 fn maturity(p: &ViewPage) -> String {
@@ -220,7 +145,7 @@ pub fn tag(site: &Site, encoded: &str) -> Reply {
         return site.not_found();
     }
     let mut pages = pages;
-    pages.sort_by_cached_key(sort_key);
+    pages.sort_by_cached_key(layout::list_key);
     let title = format!("#{tag}");
     let mut main = format!("<h1 class=\"tag-title\">{}</h1>\n", esc(&title));
     let _ = writeln!(
