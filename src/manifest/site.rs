@@ -28,30 +28,16 @@ pub struct SitePage {
 impl Manifest {
     /// Every live page under `wiki/`, by path.
     pub fn site_pages(&self) -> Result<Vec<SitePage>> {
-        let mut tags: HashMap<String, Vec<String>> = HashMap::new();
-        for (path, tag) in self.view_rows(
-            &format!(
-                "SELECT t.path, t.tag FROM tags t WHERE t.path LIKE 'wiki/%' AND {}
-                 ORDER BY t.path, t.tag_key",
-                live("t")
-            ),
-            &[],
-            |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)),
-        )? {
-            tags.entry(path).or_default().push(tag);
-        }
-        let mut aliases: HashMap<String, Vec<String>> = HashMap::new();
-        for (path, alias) in self.view_rows(
-            &format!(
-                "SELECT a.path, a.alias FROM aliases a WHERE a.path LIKE 'wiki/%' AND {}
-                 ORDER BY a.path, a.seq",
-                live("a")
-            ),
-            &[],
-            |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)),
-        )? {
-            aliases.entry(path).or_default().push(alias);
-        }
+        let mut tags = self.values_by_path(&format!(
+            "SELECT t.path, t.tag FROM tags t WHERE t.path LIKE 'wiki/%' AND {}
+             ORDER BY t.path, t.tag_key",
+            live("t")
+        ))?;
+        let mut aliases = self.values_by_path(&format!(
+            "SELECT a.path, a.alias FROM aliases a WHERE a.path LIKE 'wiki/%' AND {}
+             ORDER BY a.path, a.seq",
+            live("a")
+        ))?;
         let mut stmt = self
             .conn
             .prepare_cached(
@@ -95,33 +81,28 @@ impl Manifest {
             .at(&self.path)?;
         let mut rows = stmt.query([]).at(&self.path)?;
         let mut table = LinkTable::default();
-        let mut numbers: HashMap<String, u32> = HashMap::new();
-        let mut number = |paths: &mut Vec<String>, p: &str| -> u32 {
-            if let Some(&n) = numbers.get(p) {
-                return n;
-            }
-            let n = u32::try_from(paths.len()).unwrap_or(u32::MAX);
-            paths.push(p.to_string());
-            numbers.insert(p.to_string(), n);
-            n
-        };
+        let mut filling = table.filling();
         while let Some(r) = rows.next().at(&self.path)? {
-            let s = number(
-                &mut table.paths,
-                r.get_ref(0)
+            let text = |i: usize| {
+                r.get_ref(i)
                     .and_then(|v| v.as_str().map_err(Into::into))
-                    .at(&self.path)?,
-            );
-            let t = number(
-                &mut table.paths,
-                r.get_ref(1)
-                    .and_then(|v| v.as_str().map_err(Into::into))
-                    .at(&self.path)?,
-            );
+                    .at(&self.path)
+            };
             let embed = r.get::<_, i64>(2).at(&self.path)? != 0;
-            table.links.push((s, t, embed));
+            filling.push(text(0)?, text(1)?, embed);
         }
         Ok(table)
+    }
+
+    /// The rows (path, value) of `sql`, each path's values in the order of the rows.
+    fn values_by_path(&self, sql: &str) -> Result<HashMap<String, Vec<String>>> {
+        let mut by: HashMap<String, Vec<String>> = HashMap::new();
+        for (path, value) in self.view_rows(sql, &[], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })? {
+            by.entry(path).or_default().push(value);
+        }
+        Ok(by)
     }
 }
 
@@ -137,22 +118,20 @@ pub struct LinkTable {
 impl LinkTable {
     /// Add links (linking file, target, embed) after those there, numbering new paths.
     pub fn extend(&mut self, links: impl IntoIterator<Item = (String, String, bool)>) {
-        let mut at: std::collections::HashMap<String, u32> = self
-            .paths
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.clone(), i as u32))
-            .collect();
-        let mut number = |p: String, paths: &mut Vec<String>| {
-            *at.entry(p).or_insert_with_key(|p| {
-                paths.push(p.clone());
-                (paths.len() - 1) as u32
-            })
-        };
+        let mut filling = self.filling();
         for (s, t, embed) in links {
-            let s = number(s, &mut self.paths);
-            let t = number(t, &mut self.paths);
-            self.links.push((s, t, embed));
+            filling.push(&s, &t, embed);
+        }
+    }
+
+    /// The table, to add links to: each path numbered once.
+    fn filling(&mut self) -> Filling<'_> {
+        let numbers = (self.paths.iter().cloned())
+            .zip(0..)
+            .collect::<HashMap<String, u32>>();
+        Filling {
+            table: self,
+            numbers,
         }
     }
 
@@ -165,6 +144,32 @@ impl LinkTable {
                 e,
             )
         })
+    }
+}
+
+/// A [`LinkTable`] links are added to, with the number of each path it holds.
+struct Filling<'a> {
+    table: &'a mut LinkTable,
+    numbers: HashMap<String, u32>,
+}
+
+impl Filling<'_> {
+    /// Add the link from `source` to `target`.
+    fn push(&mut self, source: &str, target: &str, embed: bool) {
+        let s = self.number(source);
+        let t = self.number(target);
+        self.table.links.push((s, t, embed));
+    }
+
+    /// The number of `path`, given it when it has none.
+    fn number(&mut self, path: &str) -> u32 {
+        if let Some(&n) = self.numbers.get(path) {
+            return n;
+        }
+        let n = u32::try_from(self.table.paths.len()).unwrap_or(u32::MAX);
+        self.table.paths.push(path.to_string());
+        self.numbers.insert(path.to_string(), n);
+        n
     }
 }
 
