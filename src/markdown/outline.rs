@@ -144,7 +144,7 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
 
 /// Whether an inline link's destination is a path: not empty, not only a `#fragment`, and
 /// without a URL scheme (`https:`, `mailto:`, `obsidian:`).
-pub(super) fn is_path_destination(dest: &str) -> bool {
+pub fn is_path_destination(dest: &str) -> bool {
     !dest.is_empty() && !dest.starts_with('#') && !has_scheme(dest)
 }
 

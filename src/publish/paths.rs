@@ -7,6 +7,7 @@
 //! which pages and files they name ([`named`]).
 
 use super::site::Site;
+use crate::markdown::outline::is_path_destination;
 use crate::markdown::rewrite::{self, Edit};
 use crate::render::html::{esc, file_href, href_for};
 use crate::render::{block_anchor, fragment, slug};
@@ -55,16 +56,11 @@ pub fn leads(site: &Site, page: &str, dest: &str) -> Leads {
     }
 }
 
-/// Whether a link's destination is a path: not empty, not only a fragment, not rooted (the
-/// renderer's own links are), with no URL scheme.
+/// Whether a link's destination is a path as a Markdown link's is
+/// ([`is_path_destination`]: no URL, not only a fragment), and not rooted (the renderer's own
+/// links are) or only a query.
 pub fn is_path(dest: &str) -> bool {
-    let scheme = dest.find(':').is_some_and(|i| {
-        let s = &dest[..i];
-        s.starts_with(|c: char| c.is_ascii_alphabetic())
-            && s.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-    });
-    !dest.is_empty() && !dest.starts_with(['#', '/', '?']) && !scheme
+    is_path_destination(dest) && !dest.starts_with(['/', '?'])
 }
 
 /// The viewer's URL of a published page with the fragment a Markdown link wrote (a heading's
@@ -176,7 +172,7 @@ fn attribute(tag: &str, name: &str) -> Option<String> {
 }
 
 /// An attribute's value with its character references decoded (those the sanitiser writes).
-fn unescape(value: &str) -> String {
+pub(super) fn unescape(value: &str) -> String {
     if !value.contains('&') {
         return value.to_string();
     }

@@ -151,7 +151,7 @@ pub fn relocate(html: &str, from: &str, base: &Base) -> String {
             break;
         };
         let value = &html[value_start..end];
-        let unescaped = value.replace("&amp;", "&");
+        let unescaped = super::paths::unescape(value);
         if let Some(site) = site_href(&unescaped).filter(|_| !value.starts_with("//")) {
             out.push_str(&html[done..value_start]);
             out.push_str(&crate::render::html::esc(&base.href(&site, from)));
