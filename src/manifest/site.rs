@@ -69,28 +69,47 @@ impl Manifest {
     /// (linking page, target, whether one of its links is an embed), each pair once, by
     /// linking page then target; each path held once ([`LinkTable`]).
     pub fn site_links(&self) -> Result<LinkTable> {
+        // The table walked in its own order (by linking page), each page's targets put in
+        // order here: a quarter of the time of SQLite's grouping through the target index.
         let mut stmt = self
             .conn
             .prepare_cached(&format!(
-                "SELECT l.source, l.resolved, max(l.embed) FROM links l
+                "SELECT l.source, l.resolved, l.embed FROM links l NOT INDEXED
                  WHERE l.source LIKE 'wiki/%' AND l.resolved IS NOT NULL
                    AND l.resolved <> l.source AND {}
-                 GROUP BY l.source, l.resolved ORDER BY l.source, l.resolved",
+                 ORDER BY l.source",
                 live_source()
             ))
             .at(&self.path)?;
         let mut rows = stmt.query([]).at(&self.path)?;
         let mut table = LinkTable::default();
         let mut filling = table.filling();
+        let mut source = String::new();
+        let mut targets: Vec<(String, bool)> = Vec::new();
+        let mut flush = |source: &str, targets: &mut Vec<(String, bool)>| {
+            targets.sort_unstable();
+            // An embed sorts after a plain link to the same target: the last of each says.
+            for (i, (target, embed)) in targets.iter().enumerate() {
+                if targets.get(i + 1).is_none_or(|(next, _)| next != target) {
+                    filling.push(source, target, *embed);
+                }
+            }
+            targets.clear();
+        };
         while let Some(r) = rows.next().at(&self.path)? {
             let text = |i: usize| {
                 r.get_ref(i)
                     .and_then(|v| v.as_str().map_err(Into::into))
                     .at(&self.path)
             };
-            let embed = r.get::<_, i64>(2).at(&self.path)? != 0;
-            filling.push(text(0)?, text(1)?, embed);
+            let (from, to) = (text(0)?, text(1)?);
+            if from != source {
+                flush(&source, &mut targets);
+                source = from.to_string();
+            }
+            targets.push((to.to_string(), r.get::<_, i64>(2).at(&self.path)? != 0));
         }
+        flush(&source, &mut targets);
         Ok(table)
     }
 
