@@ -86,25 +86,34 @@ pub fn index(docs: &[Doc]) -> Vec<(String, Vec<u8>)> {
     builder.files()
 }
 
-/// The index built one page at a time, holding of each page only its weights (its tokens
-/// interned) and what its page chunk says: the text of a large site is never held at once.
+/// The index built one page at a time, holding of each page only what its page chunk says and
+/// of its words only their postings, packed four bytes each: the text of a large site is never
+/// held at once, nor its index twice.
 #[derive(Debug, Default)]
 pub struct Builder {
     /// Each token seen, and its number.
     tokens: Counts,
-    /// The pages added.
+    /// Each token's postings, by token number: the page's place among those added, shifted
+    /// left by [`WEIGHT_BITS`], or its weight.
+    postings: Vec<Vec<u32>>,
+    /// The pages added, in the order added.
     pages: Vec<Entry>,
 }
 
+/// The bits of a packed posting that hold its weight (at most 88, see [`weight`]); the others
+/// hold the page's number, so that a site may have 2^25 pages.
+const WEIGHT_BITS: u32 = 7;
+
 /// A page's words and weights, and what its page chunk says: the part of adding a page to a
 /// [`Builder`] that needs no other page.
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Counted {
     url: String,
     title: String,
     excerpt: String,
-    /// Each token of the page (title and body) and its weight.
-    words: Vec<(String, u32)>,
+    /// Each token of the page (title and body) and its weight: the token's bytes, a zero byte,
+    /// the weight as one byte ([`Counted::words`]).
+    words: Vec<u8>,
 }
 
 impl Counted {
@@ -113,15 +122,14 @@ impl Counted {
         let (body, body_length) = counts(&doc.text);
         let (title, title_length) = counts(&doc.title);
         let tokens: BTreeSet<&String> = body.keys().chain(title.keys()).collect();
-        let words = tokens
-            .into_iter()
-            .map(|token| {
-                let in_body = body.get(token).copied().unwrap_or(0);
-                let in_title = title.get(token).copied().unwrap_or(0);
-                let w = weight(in_body, body_length, in_title, title_length);
-                (token.clone(), w)
-            })
-            .collect();
+        let mut words = Vec::new();
+        for token in tokens {
+            let in_body = body.get(token).copied().unwrap_or(0);
+            let in_title = title.get(token).copied().unwrap_or(0);
+            words.extend_from_slice(token.as_bytes());
+            words.push(0);
+            words.push(weight(in_body, body_length, in_title, title_length));
+        }
         Counted {
             url: doc.url.clone(),
             title: doc.title.clone(),
@@ -129,16 +137,44 @@ impl Counted {
             words,
         }
     }
+
+    /// A page counted before, from what [`Counted::parts`] gave (words not in that form count
+    /// up to where they stop being so).
+    pub fn from_parts(url: String, title: String, excerpt: String, words: Vec<u8>) -> Counted {
+        Counted {
+            url,
+            title,
+            excerpt,
+            words,
+        }
+    }
+
+    /// What the page chunk says (title, excerpt) and the words in their packed form, to keep.
+    pub fn parts(&self) -> (&str, &str, &[u8]) {
+        (&self.title, &self.excerpt, &self.words)
+    }
+
+    /// Call `f` with each token and its weight, up to where the words are not well formed (a
+    /// token not UTF-8, or without its weight: a damaged cache).
+    fn each_word(&self, mut f: impl FnMut(&str, u8)) {
+        let mut rest = self.words.as_slice();
+        while let Some(end) = rest.iter().position(|&b| b == 0) {
+            let (Ok(token), Some(&w)) = (std::str::from_utf8(&rest[..end]), rest.get(end + 1))
+            else {
+                return;
+            };
+            f(token, w);
+            rest = &rest[end + 2..];
+        }
+    }
 }
 
-/// A page added to a [`Builder`].
+/// A page added to a [`Builder`]: what its page chunk says.
 #[derive(Debug)]
 struct Entry {
     url: String,
     title: String,
     excerpt: String,
-    /// (token number, weight), by token number.
-    weights: Vec<(u32, u32)>,
 }
 
 impl Builder {
@@ -149,18 +185,24 @@ impl Builder {
 
     /// Add a page counted already ([`Counted::of`], which any thread may do).
     pub fn add_counted(&mut self, page: Counted) {
-        let mut weights = Vec::with_capacity(page.words.len());
-        for (token, w) in page.words {
-            let next = u32::try_from(self.tokens.len()).unwrap_or(u32::MAX);
-            let number = *self.tokens.entry(token).or_insert(next);
-            weights.push((number, w));
-        }
-        weights.sort_unstable();
+        let seq = u32::try_from(self.pages.len()).unwrap_or(u32::MAX);
+        let (tokens, postings) = (&mut self.tokens, &mut self.postings);
+        page.each_word(|token, w| {
+            let number = match tokens.get(token) {
+                Some(&n) => n,
+                None => {
+                    let n = u32::try_from(postings.len()).unwrap_or(u32::MAX);
+                    tokens.insert(token.to_string(), n);
+                    postings.push(Vec::new());
+                    n
+                }
+            };
+            postings[number as usize].push(seq << WEIGHT_BITS | u32::from(w));
+        });
         self.pages.push(Entry {
             url: page.url,
             title: page.title,
             excerpt: page.excerpt,
-            weights,
         });
     }
 
@@ -186,13 +228,20 @@ impl Builder {
         mut self,
         mut put: impl FnMut(&str, &[u8]) -> Result<(), E>,
     ) -> Result<(), E> {
-        self.pages
-            .sort_by(|a, b| (&a.url, &a.title, &a.excerpt).cmp(&(&b.url, &b.title, &b.excerpt)));
+        // Ids follow the pages' URLs; a page's id by its place among those added.
+        let mut order: Vec<u32> = (0..).take(self.pages.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (a, b) = (&self.pages[a as usize], &self.pages[b as usize]);
+            (&a.url, &a.title, &a.excerpt).cmp(&(&b.url, &b.title, &b.excerpt))
+        });
+        let mut id_of = vec![0u32; order.len()];
+        for (id, &seq) in (0u32..).zip(&order) {
+            id_of[seq as usize] = id;
+        }
         put("search/search.js", SCRIPT.as_bytes())?;
-        let postings = self.postings();
         let mut seen = BTreeSet::new();
         let mut index_list = Vec::new();
-        index_chunks(&postings, |first, bytes| {
+        index_chunks(self.postings(&id_of), |first, bytes| {
             let name = name(&bytes);
             index_list.push((first.to_string(), name.clone()));
             match seen.insert(format!("index/{name}")) {
@@ -200,9 +249,9 @@ impl Builder {
                 false => Ok(()),
             }
         })?;
-        drop(postings);
         let mut doc_list = Vec::new();
-        for bytes in doc_chunks(&self.pages) {
+        let pages: Vec<&Entry> = order.iter().map(|&seq| &self.pages[seq as usize]).collect();
+        for bytes in doc_chunks(&pages) {
             let name = name(&bytes);
             doc_list.push(name.clone());
             if seen.insert(format!("docs/{name}")) {
@@ -215,21 +264,24 @@ impl Builder {
         )
     }
 
-    /// Each token's postings, (page id, weight) in id order, tokens in code-point order.
-    fn postings(&mut self) -> Vec<(String, Vec<(u32, u32)>)> {
-        // Each page's weights moved, not copied: the index is held once.
-        let mut by_number: Vec<Vec<(u32, u32)>> = vec![Vec::new(); self.tokens.len()];
-        for (id, page) in (0u32..).zip(&mut self.pages) {
-            for (number, w) in std::mem::take(&mut page.weights) {
-                by_number[number as usize].push((id, w));
+    /// Each token and its postings, packed with the page's id (`id_of` its place among those
+    /// added) in id order, tokens in code-point order: each token's list made when it is
+    /// reached, its packed form given back as it is.
+    fn postings<'a>(
+        &'a mut self,
+        id_of: &'a [u32],
+    ) -> impl Iterator<Item = (String, Vec<u32>)> + 'a {
+        let mut tokens: Vec<(String, u32)> = std::mem::take(&mut self.tokens).into_iter().collect();
+        tokens.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let mask = (1 << WEIGHT_BITS) - 1;
+        tokens.into_iter().map(move |(token, number)| {
+            let mut list = std::mem::take(&mut self.postings[number as usize]);
+            for p in &mut list {
+                *p = id_of[(*p >> WEIGHT_BITS) as usize] << WEIGHT_BITS | (*p & mask);
             }
-        }
-        let mut all: Vec<(String, Vec<(u32, u32)>)> = std::mem::take(&mut self.tokens)
-            .into_iter()
-            .map(|(token, number)| (token, std::mem::take(&mut by_number[number as usize])))
-            .collect();
-        all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        all
+            list.sort_unstable();
+            (token, list)
+        })
     }
 }
 
@@ -355,7 +407,7 @@ fn counts(text: &str) -> (Counts, u32) {
 /// title's counting [`TITLE_WEIGHT`] times), as an integer of at least 1. Lengths are rounded
 /// to an eighth of a doubling first, as Lucene keeps them in a byte: an edit that leaves a
 /// page's length in its step leaves the weights of the words it did not touch as they were.
-fn weight(in_body: u32, body_length: u32, in_title: u32, title_length: u32) -> u32 {
+fn weight(in_body: u32, body_length: u32, in_title: u32, title_length: u32) -> u8 {
     let part = |tf: u32, length: u32, typical: f64| {
         let tf = f64::from(tf);
         let length = ((f64::from(length.max(1)).log2() * 8.0).round() / 8.0).exp2();
@@ -364,33 +416,36 @@ fn weight(in_body: u32, body_length: u32, in_title: u32, title_length: u32) -> u
     let w = part(in_body, body_length, BODY_LENGTH)
         + TITLE_WEIGHT * part(in_title, title_length, TITLE_LENGTH);
     // At most (1 + TITLE_WEIGHT) * (K1 + 1) * SCALE = 88, so the cast is exact.
-    ((w * SCALE).round() as u32).max(1)
+    ((w * SCALE).round() as u8).max(1)
 }
 
-/// The index chunks, each handed to `chunk` as (its first token, its bytes), in token order.
+/// The index chunks, each handed to `chunk` as (its first token, its bytes), in token order;
+/// `postings` gives each token's postings packed (see [`Builder`]), in id order.
 fn index_chunks<E>(
-    postings: &[(String, Vec<(u32, u32)>)],
+    postings: impl Iterator<Item = (String, Vec<u32>)>,
     mut chunk: impl FnMut(&str, Vec<u8>) -> Result<(), E>,
 ) -> Result<(), E> {
     let mut current = String::from("[");
-    let mut first: Option<&str> = None;
+    let mut first: Option<String> = None;
     let mut entry = String::new();
+    let mask = (1 << WEIGHT_BITS) - 1;
     for (token, list) in postings {
         entry.clear();
         entry.push('[');
-        json_string(&mut entry, token);
+        json_string(&mut entry, &token);
         entry.push_str(",[");
         let mut previous = 0;
-        for (i, (id, w)) in list.iter().enumerate() {
+        for (i, p) in list.iter().enumerate() {
             if i > 0 {
                 entry.push(',');
             }
+            let (id, w) = (p >> WEIGHT_BITS, p & mask);
             let _ = write!(entry, "{},{w}", id - previous);
-            previous = *id;
+            previous = id;
         }
         entry.push_str("]]");
-        if let Some(f) = first {
-            let natural = current.len() >= MIN_CHUNK && cut_before(token);
+        if let Some(f) = &first {
+            let natural = current.len() >= MIN_CHUNK && cut_before(&token);
             if natural || current.len() + 1 + entry.len() + 1 > MAX_CHUNK {
                 current.push(']');
                 chunk(f, std::mem::take(&mut current).into_bytes())?;
@@ -402,11 +457,11 @@ fn index_chunks<E>(
             current.push(',');
         }
         current.push_str(&entry);
-        first.get_or_insert(token.as_str());
+        first.get_or_insert(token);
     }
     if let Some(f) = first {
         current.push(']');
-        chunk(f, current.into_bytes())?;
+        chunk(&f, current.into_bytes())?;
     }
     Ok(())
 }
@@ -418,7 +473,7 @@ fn cut_before(token: &str) -> bool {
 }
 
 /// The page chunks' bytes, in id order.
-fn doc_chunks(docs: &[Entry]) -> Vec<Vec<u8>> {
+fn doc_chunks(docs: &[&Entry]) -> Vec<Vec<u8>> {
     docs.chunks(DOCS_PER_CHUNK)
         .map(|chunk| {
             let mut out = String::from("[");

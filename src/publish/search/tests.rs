@@ -348,13 +348,14 @@ fn no_chunk_passes_its_bound_but_for_one_token() {
 
 #[test]
 fn a_token_longer_than_a_chunk_stands_alone() {
-    let small = |t: &str| (t.to_string(), vec![(0, 10), (7, 12)]);
+    let packed = |id: u32, w: u32| id << WEIGHT_BITS | w;
+    let small = |t: &str| (t.to_string(), vec![packed(0, 10), packed(7, 12)]);
     let mut postings: Vec<_> = (0..3000).map(|i| small(&format!("a{i:04}"))).collect();
-    let huge: Vec<(u32, u32)> = (0..30_000).map(|id| (id, 15)).collect();
+    let huge: Vec<u32> = (0..30_000).map(|id| packed(id, 15)).collect();
     postings.push(("b".to_string(), huge));
     postings.extend((0..3000).map(|i| small(&format!("c{i:04}"))));
     let mut chunks: Vec<(String, Vec<u8>)> = Vec::new();
-    index_chunks(&postings, |first, bytes| -> Result<(), ()> {
+    index_chunks(postings.into_iter(), |first, bytes| -> Result<(), ()> {
         chunks.push((first.to_string(), bytes));
         Ok(())
     })
