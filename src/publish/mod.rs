@@ -10,6 +10,7 @@
 //! file it did not write.
 
 pub mod feeds;
+pub mod kept;
 pub mod lists;
 pub mod out;
 pub mod page;

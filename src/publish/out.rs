@@ -85,6 +85,11 @@ pub struct Source {
     /// A page's title as shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// For a page, the hash of what the pages near it show of it (its title, type, tags,
+    /// aliases, headings and block ids): a change of its file that leaves this as it was
+    /// makes again only the pages embedding it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub face: String,
 }
 
 /// What went wrong with the output folder.
@@ -240,6 +245,14 @@ impl Out {
         }
     }
 
+    /// Keep the file `rel`, which [`Out::is_current`] found there as written in this publish.
+    pub fn keep_current(&mut self, rel: &str) {
+        if let Some(hash) = self.old.files.get(rel) {
+            self.made.insert(rel.to_string(), hash.clone());
+            self.skipped += 1;
+        }
+    }
+
     /// Keep every file the last publish wrote, when each is still there (`false`, keeping
     /// nothing, when one is not: everything must be made).
     pub fn keep_all(&mut self) -> bool {
@@ -298,6 +311,8 @@ pub struct Stream {
     rel: String,
     path: PathBuf,
     hasher: blake3::Hasher,
+    /// How many bytes were written.
+    pub len: u64,
     /// Where it is staged (none on a dry run, which only hashes).
     tmp: Option<std::io::BufWriter<tempfile::NamedTempFile>>,
 }
@@ -311,6 +326,7 @@ impl std::fmt::Debug for Stream {
 impl std::io::Write for Stream {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.hasher.update(buf);
+        self.len += buf.len() as u64;
         if let Some(tmp) = &mut self.tmp {
             tmp.write_all(buf)?;
         }
@@ -348,6 +364,7 @@ impl Out {
             rel: rel.to_string(),
             path,
             hasher: blake3::Hasher::new(),
+            len: 0,
             tmp,
         })
     }
@@ -360,6 +377,7 @@ impl Out {
             path,
             hasher,
             tmp,
+            ..
         } = stream;
         let hash = short(&hasher.finalize());
         let there = path.is_file();

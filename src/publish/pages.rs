@@ -6,6 +6,7 @@
 //! it grows. No batch's pages are held past the batch.
 
 use super::feeds::Descriptions;
+use super::kept::{Full, Given, Keeping, Kept, Piece};
 use super::out::{Out, OutError, Put, Stream};
 use super::site::Site;
 use super::urls::{self, Base};
@@ -28,6 +29,9 @@ pub(super) const SECTIONS: &[(&str, &str)] = &[
     ("Search", "/search"),
 ];
 
+/// The file holding every published page's Markdown.
+pub(super) const FULL: &str = "llms-full.txt";
+
 /// What a published page's footer says.
 pub(super) const FOOTER: &str = "Published with Sparks";
 
@@ -48,15 +52,33 @@ pub(super) struct Ctx<'a> {
     pub name: &'a str,
 }
 
+/// What a thread is to do for a page: render it, or keep its files (and then what it gave
+/// the listings, when the last publish kept that).
+struct Job<'a> {
+    page: &'a SitePage,
+    render: bool,
+    given: Option<Given>,
+    /// Its piece of `llms-full.txt`, as the last one holds it (its files kept).
+    piece: Option<Vec<u8>>,
+}
+
+impl Job<'_> {
+    /// Whether a thread has work to do for it: it is rendered, or what it gave the listings or
+    /// its piece of `llms-full.txt` must be read from its files.
+    fn busy(&self) -> bool {
+        self.render || self.given.is_none() || self.piece.is_none()
+    }
+}
+
 /// One page made by a thread: its files, written when it was rendered, and what the rest
 /// needs.
 struct One {
-    path: String,
     /// Its HTML and Markdown files, written (none: kept).
     files: Option<(Put, Put)>,
-    markdown: String,
-    description: String,
-    search: search::Counted,
+    /// Its Markdown (none: its job has its piece of `llms-full.txt`).
+    markdown: Option<String>,
+    /// What it gives the listings (none: as its job said).
+    given: Option<Given>,
 }
 
 /// A document of the site in the viewer's layout, with the viewer's URLs.
@@ -84,57 +106,92 @@ pub(super) fn document(
 
 /// Make every published page, those `touched` rendered, the others kept when their files are
 /// there as written; each page's Markdown appended to `full` (llms-full.txt), in path order.
+/// What a page gave the listings is taken from `kept` when its file did not change, and the
+/// piece of a page kept from the last `llms-full.txt` (`old`); each page's is kept again in
+/// `keeping`.
 pub(super) fn make_all(
     cx: &Ctx<'_>,
     touched: &BTreeSet<String>,
-    out: &mut Out,
-    full: &mut Stream,
+    (out, full, mut old): (&mut Out, &mut Stream, Option<Full>),
+    (kept, keeping): (&mut Kept, &mut Keeping),
 ) -> Result<Made, PublishError> {
     let mut made = Made::default();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let manifest = cx.vault.path(crate::vault::MANIFEST);
     for batch in cx.site.pages.chunks(BATCH) {
-        let jobs: Vec<(&SitePage, bool)> = batch
+        let jobs: Vec<Job> = batch
             .iter()
-            .map(|p| {
-                let keep = !touched.contains(&p.path) && {
-                    let (html, md) = files_of(&p.path);
+            .map(|page| {
+                let keep = !touched.contains(&page.path) && {
+                    let (html, md) = files_of(&page.path);
                     out.is_current(&html) && out.is_current(&md)
                 };
-                (p, !keep)
+                let (given, piece) = kept.take(&page.path, &page.hash).unzip();
+                let piece = match (keep, piece, &mut old) {
+                    (true, Some(p), Some(old)) => old.piece(&p),
+                    _ => None,
+                };
+                Job {
+                    page,
+                    render: !keep,
+                    given,
+                    piece,
+                }
             })
             .collect();
-        let ones = on_threads(&jobs, threads, |m, job| one(cx, m, out, job), &manifest)?;
-        for o in ones {
+        // A page kept whole (its files, what it gave, its piece) needs no thread.
+        let busy: Vec<&Job> = jobs.iter().filter(|j| j.busy()).collect();
+        let mut ones =
+            on_threads(&busy, threads, |m, job| one(cx, m, out, job), &manifest)?.into_iter();
+        for job in jobs {
+            let o = job.busy().then(|| ones.next()).flatten().unwrap_or(One {
+                files: None,
+                markdown: None,
+                given: None,
+            });
+            let path = &job.page.path;
             match o.files {
                 Some((html, md)) => {
                     out.record(html);
                     out.record(md);
                 }
                 None => {
-                    let (html_file, md_file) = files_of(&o.path);
-                    out.keep(&html_file);
-                    out.keep(&md_file);
+                    let (html_file, md_file) = files_of(path);
+                    out.keep_current(&html_file);
+                    out.keep_current(&md_file);
                 }
             }
-            // Its links are relative to its own file: in llms-full.txt, at the root, to the root.
-            let md = match cx.base {
-                Base::Relative => {
-                    let up = "../".repeat(urls::markdown(&o.path).matches('/').count());
-                    o.markdown
-                        .replace(&format!("]({up}"), "](")
-                        .replace(&format!("](<{up}"), "](<")
-                }
-                Base::Absolute(_) => o.markdown,
+            let piece = match (job.piece, o.markdown) {
+                (Some(piece), _) => piece,
+                (None, Some(md)) => piece(cx, path, md).into_bytes(),
+                (None, None) => Vec::new(),
             };
-            let url = cx.base.href(&urls::page(&o.path), "");
-            write!(full, "\n---\nurl: {url}\n---\n\n{}", md.trim_start())
+            full.write_all(&piece)
                 .map_err(|e| OutError::from(full.error(e)))?;
-            made.descriptions.insert(o.path, o.description);
-            made.search.add_counted(o.search);
+            let Some(given) = o.given.or(job.given) else {
+                continue;
+            };
+            keeping.add(path, &job.page.hash, &given, Piece::of(0, &piece))?;
+            made.descriptions.insert(path.clone(), given.description);
+            made.search.add_counted(given.counted);
         }
     }
     Ok(made)
+}
+
+/// The piece of `llms-full.txt` of the page at `path`, whose published Markdown is `md`.
+fn piece(cx: &Ctx<'_>, path: &str, md: String) -> String {
+    // Its links are relative to its own file: in llms-full.txt, at the root, to the root.
+    let md = match cx.base {
+        Base::Relative => {
+            let up = "../".repeat(urls::markdown(path).matches('/').count());
+            md.replace(&format!("]({up}"), "](")
+                .replace(&format!("](<{up}"), "](<")
+        }
+        Base::Absolute(_) => md,
+    };
+    let url = cx.base.href(&urls::page(path), "");
+    format!("\n---\nurl: {url}\n---\n\n{}", md.trim_start())
 }
 
 /// The files of the page at `path`: its HTML and its Markdown, in the output folder.
@@ -157,6 +214,9 @@ fn on_threads<J: Sync, R: Send>(
         let m = Manifest::open_read_only(manifest)?;
         part.iter().map(|j| f(&m, j)).collect()
     };
+    if jobs.is_empty() {
+        return Ok(Vec::new());
+    }
     if threads < 2 || jobs.len() < 8 {
         return work(jobs);
     }
@@ -175,21 +235,27 @@ fn on_threads<J: Sync, R: Send>(
 }
 
 /// Make the page of `job`: rendered and written when it says so, else what the last publish
-/// wrote read back (rendered after all when that cannot be read); counted for the search.
-fn one(
-    cx: &Ctx<'_>,
-    m: &Manifest,
-    out: &Out,
-    job: &(&SitePage, bool),
-) -> Result<One, PublishError> {
-    let (p, render) = *job;
-    let path = cx.vault.root.join(&p.path);
-    let text = crate::fsio::read_to_string(&path).map_err(FileError::at("read", &path))?;
+/// wrote read back (rendered after all when that cannot be read); counted for the search
+/// unless the job says what it gave (its file is as when that was kept).
+fn one(cx: &Ctx<'_>, m: &Manifest, out: &Out, job: &Job<'_>) -> Result<One, PublishError> {
+    let p = job.page;
     let (html_file, md_file) = files_of(&p.path);
-    let kept = match render {
+    let kept = match job.render {
         true => None,
         false => out.read(&md_file),
     };
+    let kept = match (kept, &job.given) {
+        (Some(markdown), Some(_)) => {
+            return Ok(One {
+                files: None,
+                markdown: Some(markdown),
+                given: None,
+            });
+        }
+        (kept, _) => kept,
+    };
+    let path = cx.vault.root.join(&p.path);
+    let text = crate::fsio::read_to_string(&path).map_err(FileError::at("read", &path))?;
     let (files, markdown, title, readable) = match kept {
         Some(md) => {
             let title = p
@@ -209,18 +275,25 @@ fn one(
             (Some((html, md)), pg.markdown, pg.title, pg.text)
         }
     };
-    let description = page::describe(&readable);
-    let search = search::Counted::of(&search::Doc {
-        url: urls::page(&p.path),
-        title,
-        text: readable,
-    });
+    if job.given.is_some() {
+        return Ok(One {
+            files,
+            markdown: Some(markdown),
+            given: None,
+        });
+    }
+    let given = Given {
+        description: page::describe(&readable),
+        counted: search::Counted::of(&search::Doc {
+            url: urls::page(&p.path),
+            title,
+            text: readable,
+        }),
+    };
     Ok(One {
-        path: p.path.clone(),
         files,
-        markdown,
-        description,
-        search,
+        markdown: Some(markdown),
+        given: Some(given),
     })
 }
 

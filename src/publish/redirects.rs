@@ -110,6 +110,7 @@ mod tests {
                     problems: Vec::new(),
                     shown: true,
                     title: Some(title.to_string()),
+                    face: String::new(),
                 },
             );
         }

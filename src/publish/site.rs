@@ -169,14 +169,15 @@ impl<'a> Touches<'a> {
         t
     }
 
-    /// The pages whose published files may show `path`: its neighbours, their neighbours
-    /// that have few, and the pages embedding it (nested too), added to `touched`.
-    pub fn add(&self, path: &str, touched: &mut BTreeSet<String>) {
-        let near = |p: &str| self.near.get(p).map_or(&[][..], Vec::as_slice);
-        for n in near(path) {
+    /// The pages whose published files may show `path`, added to `touched`: the pages
+    /// embedding it (nested too), and when `near` (what the pages near it show of it changed)
+    /// its neighbours and their neighbours that have few.
+    pub fn add(&self, path: &str, near: bool, touched: &mut BTreeSet<String>) {
+        let neighbours = |p: &str| self.near.get(p).map_or(&[][..], Vec::as_slice);
+        for n in neighbours(path).iter().filter(|_| near) {
             touched.insert(n.to_string());
-            for m in near(n) {
-                if near(m).len() < FEW {
+            for m in neighbours(n) {
+                if neighbours(m).len() < FEW {
                     touched.insert(m.to_string());
                 }
             }
@@ -257,17 +258,24 @@ mod tests {
             ("y", "x", true),
         ]);
         let mut touched = BTreeSet::new();
-        t.add("c", &mut touched);
+        t.add("c", true, &mut touched);
         assert_eq!(
             touched,
             BTreeSet::from(["a".to_string(), "b".to_string(), "c".to_string()]),
             "not x: three links away"
         );
         let mut touched = BTreeSet::new();
-        t.add("a", &mut touched);
+        t.add("a", true, &mut touched);
         assert!(
             touched.contains("x") && touched.contains("y"),
             "{touched:?}"
+        );
+        let mut touched = BTreeSet::new();
+        t.add("a", false, &mut touched);
+        assert_eq!(
+            touched,
+            BTreeSet::from(["x".to_string(), "y".to_string()]),
+            "what only its content changed of: the pages embedding it, not those near"
         );
     }
 }

@@ -4,6 +4,7 @@
 //! and what is no longer made removed.
 
 use super::feeds;
+use super::kept::{Full, Keeping, Kept};
 use super::lists::{self, Listing};
 use super::out::{Memory, Out, OutError, Record, Source};
 use super::pages;
@@ -19,7 +20,7 @@ use crate::render::embed::Audience;
 use crate::render::layout::{FAVICON, STYLE};
 use crate::render::paths::{is_markdown, resolve_clean};
 use crate::vault::Vault;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write as _;
 
 /// Publish the vault's wiki as `options` say, from the manifest `m` (brought up to date by the
@@ -40,6 +41,7 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
     let name = vault.name();
     let mut out = Out::open(&options.out, options.dry_run)?;
     let memory_path = Memory::path(&vault.root, &options.out);
+    let kept_path = Kept::path(&vault.root, &options.out);
     // What was read before counts only for the files the folder still has as they were made.
     let memory = match out.old.files.is_empty() {
         true => Memory::default(),
@@ -55,7 +57,11 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
     let mut sources: BTreeMap<String, Source> = BTreeMap::new();
     let mut published = Vec::new();
     for p in pages {
-        let (says, problems) = says(vault, &memory, &p);
+        let Read {
+            says,
+            problems,
+            face,
+        } = read(vault, &memory, &p);
         report
             .warnings
             .extend(problems.iter().map(|(line, message)| Warning {
@@ -72,6 +78,7 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
                 problems,
                 shown,
                 title: p.title.clone(),
+                face,
             },
         );
         match shown {
@@ -98,10 +105,22 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
                 base: &base,
                 name: &name,
             };
-            let mut full = out.stream("llms-full.txt")?;
+            let mut full = out.stream(pages::FULL)?;
             writeln!(full, "# {}", feeds::line(&name))
                 .map_err(|e| OutError::from(full.error(e)))?;
-            let made = pages::make_all(&cx, &touched, &mut out, &mut full)?;
+            let mut kept = Kept::open(&kept_path, &key, full.len);
+            let mut keeping = Keeping::begin(&kept_path, &key, options.dry_run)?;
+            let old_full = match out.is_current(pages::FULL) {
+                true => Full::open(&options.out.join(pages::FULL)),
+                false => None,
+            };
+            let made = pages::make_all(
+                &cx,
+                &touched,
+                (&mut out, &mut full, old_full),
+                (&mut kept, &mut keeping),
+            )?;
+            keeping.finish()?;
             out.put_stream(full)?;
             let redirects = super::redirects::find(&site, &memory, &out.old);
             for (from, to) in &redirects {
@@ -133,33 +152,85 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
     Ok(report)
 }
 
-/// What the page `p`'s frontmatter says of publishing, and what is wrong with that (by line):
-/// as the last publish read it when the file is the same, else read now (a page that cannot be
-/// read is not published; a value that is not `true` or `false` keeps it private, with a
-/// warning).
-fn says(vault: &Vault, old: &Memory, p: &SitePage) -> (Option<bool>, Vec<(Option<usize>, String)>) {
+/// What a publish reads of a page's file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Read {
+    /// What its frontmatter's `publish:` says.
+    says: Option<bool>,
+    /// What is wrong with that (by line).
+    problems: Vec<(Option<usize>, String)>,
+    /// What the pages near it show of it ([`Source::face`]).
+    face: String,
+}
+
+/// What the page `p`'s file says of publishing, what is wrong with that (by line), and what the
+/// pages near it show of it: as the last publish read it when the file is the same, else read
+/// now (a page that cannot be read is not published; a value that is not `true` or `false`
+/// keeps it private, with a warning).
+fn read(vault: &Vault, old: &Memory, p: &SitePage) -> Read {
     if let Some(s) = old.sources.get(&p.path).filter(|s| s.hash == p.hash) {
-        return (s.says, s.problems.clone());
+        return Read {
+            says: s.says,
+            problems: s.problems.clone(),
+            face: s.face.clone(),
+        };
     }
     let text = match crate::fsio::read_to_string(&vault.root.join(&p.path)) {
         Ok(t) => t,
         Err(e) => {
             let message = format!("not published: it cannot be read ({e})");
-            return (Some(false), vec![(None, message)]);
+            return Read {
+                says: Some(false),
+                problems: vec![(None, message)],
+                face: String::new(),
+            };
         }
     };
-    match frontmatter::split(&text).block {
-        Block::Valid(fm) => {
-            let problems = fm
+    let split = frontmatter::split(&text);
+    let face = face(p, split.body, split.body_line);
+    match split.block {
+        Block::Valid(fm) => Read {
+            problems: fm
                 .problems
                 .iter()
                 .filter(|x| x.key == "publish")
                 .map(|x| (Some(x.line), x.message.clone()))
-                .collect();
-            (fm.publish, problems)
-        }
-        _ => (None, Vec::new()),
+                .collect(),
+            says: fm.publish,
+            face,
+        },
+        _ => Read {
+            says: None,
+            problems: Vec::new(),
+            face,
+        },
     }
+}
+
+/// The hash of what the pages near the page `p`, whose body is `body` (from line
+/// `body_line`), show of it: its title, type, tags and aliases, and the headings and block ids
+/// their links may name.
+fn face(p: &SitePage, body: &str, body_line: usize) -> String {
+    let outline = crate::markdown::outline::outline(body, body_line);
+    let mut h = blake3::Hasher::new();
+    let mut part = |s: &str| {
+        h.update(s.as_bytes());
+        h.update(&[0]);
+    };
+    part(p.title.as_deref().unwrap_or("\u{1}"));
+    part(p.kind.as_deref().unwrap_or("\u{1}"));
+    for t in p.tags.iter().chain(&p.aliases) {
+        part(t);
+    }
+    part("\u{2}");
+    for heading in &outline.headings {
+        part(&heading.level.to_string());
+        part(&heading.text);
+    }
+    for (block, _) in &outline.blocks {
+        part(block);
+    }
+    h.finalize().to_hex()[..32].to_string()
 }
 
 /// The links the published pages write as Markdown paths (`[text](Other.md)`, `![alt](a.png)`)
@@ -216,6 +287,7 @@ fn attach(
                     problems: Vec::new(),
                     shown: true,
                     title: None,
+                    face: String::new(),
                 },
             );
         }
@@ -251,8 +323,10 @@ fn warn_hidden_links(site: &Site, links: &LinkTable, warnings: &mut Vec<Warning>
 }
 
 /// The published pages a publish makes again: every one when `all` (what every page shows
-/// changed) or when the last publish recorded none, else those whose own file or whose
-/// neighbours changed, in the links of the last publish or of this one.
+/// changed) or when the last publish recorded none, else those whose own file changed, the
+/// pages embedding them, and — when what they show of it changed too (its face, title or
+/// publishing, or its links) — the pages near them, in the links of the last publish or of
+/// this one.
 fn touched(
     site: &Site,
     old: &Memory,
@@ -279,20 +353,45 @@ fn touched(
         return touched;
     }
     let names: Vec<&String> = old.sources.keys().collect();
-    let before = Touches::of(old.links.iter().filter_map(|&(s, t, e)| {
-        Some((
-            names.get(s as usize)?.as_str(),
-            names.get(t as usize)?.as_str(),
-            e,
-        ))
-    }));
+    let old_links = || {
+        old.links.iter().filter_map(|&(s, t, e)| {
+            Some((
+                names.get(s as usize)?.as_str(),
+                names.get(t as usize)?.as_str(),
+                e,
+            ))
+        })
+    };
+    let before = Touches::of(old_links());
     let now = Touches::of(links.iter());
+    let (out_before, out_now) = (
+        links_from(&changed, old_links()),
+        links_from(&changed, links.iter()),
+    );
+    let face = |s: &Source| (s.says, s.shown, s.title.clone(), s.face.clone());
     for c in &changed {
-        before.add(c, &mut touched);
-        now.add(c, &mut touched);
+        let wide = old.sources.get(*c).map(face) != sources.get(*c).map(face)
+            || out_before.get(c) != out_now.get(c);
+        before.add(c, wide, &mut touched);
+        now.add(c, wide, &mut touched);
     }
     touched.retain(|p| site.page(p).is_some());
     touched
+}
+
+/// The links (target, embed) of each of the pages `from` among `links`, in order.
+fn links_from<'a>(
+    from: &BTreeSet<&str>,
+    links: impl Iterator<Item = (&'a str, &'a str, bool)>,
+) -> HashMap<&'a str, Vec<(&'a str, bool)>> {
+    let mut out: HashMap<&str, Vec<(&str, bool)>> = HashMap::new();
+    for (s, t, e) in links.filter(|(s, _, _)| from.contains(s)) {
+        out.entry(s).or_default().push((t, e));
+    }
+    for list in out.values_mut() {
+        list.sort_unstable();
+    }
+    out
 }
 
 /// The links between the files of `sources`, as the record keeps them (indexes into its keys).
@@ -416,25 +515,27 @@ mod tests {
             tags: Vec::new(),
             aliases: Vec::new(),
         };
-        let (said, problems) = says(&vault, &Memory::default(), &page);
-        assert_ne!(said, Some(true), "{problems:?}");
-        assert_eq!(problems.len(), 1, "{problems:?}");
-        assert_eq!(problems[0].0, Some(3));
+        let first = read(&vault, &Memory::default(), &page);
+        assert_ne!(first.says, Some(true), "{first:?}");
+        assert_eq!(first.problems.len(), 1, "{first:?}");
+        assert_eq!(first.problems[0].0, Some(3));
+        assert!(!first.face.is_empty());
         let mut memory = Memory::default();
         memory.sources.insert(
             path.into(),
             Source {
                 hash: "h".into(),
-                says: said,
-                problems: problems.clone(),
+                says: first.says,
+                problems: first.problems.clone(),
                 shown: false,
                 title: Some("A".into()),
+                face: first.face.clone(),
             },
         );
         fs_err::remove_file(dir.path().join(path)).unwrap();
         assert_eq!(
-            says(&vault, &memory, &page),
-            (said, problems),
+            read(&vault, &memory, &page),
+            first,
             "the same file: what the last publish read, its problems too"
         );
     }
