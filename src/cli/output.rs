@@ -101,9 +101,12 @@ fn settings() -> Settings {
 /// Write `value` as pretty JSON and a newline (JSON writes every control character as an
 /// escape of its own, and keeps the text as it is).
 pub fn json<T: Serialize>(value: &T) -> anyhow::Result<()> {
-    let mut text = serde_json::to_string_pretty(value)?;
-    text.push('\n');
-    write_raw(&text)
+    // Written as it is serialised: a report of a million findings is never held as text too.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    serde_json::to_writer_pretty(&mut out, value)?;
+    out.write_all(b"\n")?;
+    out.flush()?;
+    Ok(())
 }
 
 /// Print a command's report: as JSON with `--json`, else as `text` tells it. Either way the
@@ -256,12 +259,18 @@ pub fn labelled(label: &str, value: impl std::fmt::Display) -> String {
 
 /// Write lines, each followed by a newline.
 pub fn lines<I: IntoIterator<Item = S>, S: AsRef<str>>(lines: I) -> anyhow::Result<()> {
-    let mut text = String::new();
+    // A line at a time (as [`write`] would show the whole), never all of them as one text.
+    let own_colours = settings().color_stdout;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut line = String::new();
     for l in lines {
-        text.push_str(l.as_ref());
-        text.push('\n');
+        line.clear();
+        line.push_str(l.as_ref());
+        line.push('\n');
+        out.write_all(visible_keeping(&line, own_colours).as_bytes())?;
     }
-    write(&text)
+    out.flush()?;
+    Ok(())
 }
 
 /// The prefixes that decorate stderr lines.
