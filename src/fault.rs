@@ -39,6 +39,7 @@ pub const STEPS: &[&str] = &[
     "sync.forward",
     "sync.merge",
     "sync.push",
+    "publish.pages",
 ];
 
 /// The environment variable that names the step.

@@ -77,7 +77,7 @@ impl Manifest {
                 "SELECT l.source, l.resolved, l.embed FROM links l NOT INDEXED
                  WHERE l.source LIKE 'wiki/%' AND l.resolved IS NOT NULL
                    AND l.resolved <> l.source AND {}
-                 ORDER BY l.source",
+                 ORDER BY l.source, l.seq",
                 live_source()
             ))
             .at(&self.path)?;

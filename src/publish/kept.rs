@@ -25,7 +25,7 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The first bytes of the file: a file of another format is not read.
-const FORMAT: &[u8] = b"sparks publish pages 2\n";
+const FORMAT: &[u8] = b"kept pages of a published site, format 2\n";
 
 /// What a page gave the listings.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,7 +77,7 @@ impl Piece {
 
 /// The pages kept by the last publish, read in path order.
 pub struct Kept {
-    reader: Option<BufReader<fs_err::File>>,
+    reader: Option<BufReader<std::fs::File>>,
     /// The next page in the file, read ahead: (path, hash, what it gave, its piece).
     next: Option<(String, String, Given, Piece)>,
     /// Where the next page's piece starts.
@@ -107,7 +107,7 @@ impl Kept {
             next: None,
             at: start,
         };
-        let Ok(file) = fs_err::File::open(path) else {
+        let Ok(file) = crate::fsio::open_nofollow(path) else {
             return kept;
         };
         let mut reader = BufReader::with_capacity(1 << 16, file);
@@ -166,7 +166,7 @@ impl Kept {
 
 /// The last `llms-full.txt`, read forward for the pieces of the pages kept.
 pub struct Full {
-    reader: BufReader<fs_err::File>,
+    reader: BufReader<std::fs::File>,
     /// Where the reader is.
     at: u64,
 }
@@ -180,7 +180,7 @@ impl std::fmt::Debug for Full {
 impl Full {
     /// The file at `path`, if it can be opened.
     pub fn open(path: &Path) -> Option<Full> {
-        let file = fs_err::File::open(path).ok()?;
+        let file = crate::fsio::open_nofollow(path).ok()?;
         Some(Full {
             reader: BufReader::with_capacity(1 << 16, file),
             at: 0,
@@ -239,7 +239,7 @@ impl Keeping {
         let dir = path.parent().unwrap_or(Path::new("."));
         fs_err::create_dir_all(dir).map_err(FileError::at("create", dir))?;
         let tmp = tempfile::Builder::new()
-            .prefix(".pages-")
+            .prefix(&super::out::leftover_prefix(path))
             .tempfile_in(dir)
             .map_err(FileError::at("create a temporary file in", dir))?;
         let mut w = BufWriter::with_capacity(1 << 16, tmp);

@@ -9,6 +9,7 @@
 //! made durable: the site is derived, and the next publish writes what a crash lost, since the
 //! record is saved last.
 
+use super::staging::Staging;
 use crate::file_error::FileError;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -23,8 +24,8 @@ pub const RECORD: &str = crate::vault::PUBLISHED_MARK;
 /// the site, so it names only what the site shows.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Record {
-    /// The files written, by path in the folder, with the hash of their bytes ([`short`]).
-    pub files: BTreeMap<String, String>,
+    /// The files written, by path in the folder, with the hash of their bytes.
+    pub files: BTreeMap<String, Short>,
     /// Redirects kept from earlier publishes: an old page's path and the page it now is.
     pub redirects: BTreeMap<String, String>,
 }
@@ -57,15 +58,44 @@ impl Memory {
 
     /// What was kept at `path`; nothing (all made again) when there is none or it is unreadable.
     pub fn load(path: &Path) -> Memory {
-        crate::fsio::read(path)
+        crate::fsio::open_nofollow(path)
             .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
+            .and_then(|f| serde_json::from_reader(std::io::BufReader::new(f)).ok())
             .unwrap_or_default()
     }
 
     /// Keep it at `path`.
     pub fn save(&self, path: &Path) -> Result<(), FileError> {
-        write(path, &serde_json::to_vec(self).unwrap_or_default())
+        let dir = path.parent().unwrap_or(Path::new("."));
+        fs_err::create_dir_all(dir).map_err(FileError::at("create", dir))?;
+        let tmp = tempfile::Builder::new()
+            .prefix(&leftover_prefix(path))
+            .tempfile_in(dir)
+            .map_err(FileError::at("create a temporary file in", dir))?;
+        write_json(tmp, path, self)
+    }
+}
+
+/// How the temporary files beside the file at `path` in the vault's run-time folder begin
+/// (the memory's and the kept pages', which share its stem): a killed publish leaves them, the
+/// next one into the same folder removes them ([`clear_leftovers`]).
+pub fn leftover_prefix(path: &Path) -> String {
+    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+    format!(".{stem}.")
+}
+
+/// Remove what a killed publish left beside the file at `path` ([`leftover_prefix`]).
+pub fn clear_leftovers(path: &Path) {
+    let (Some(dir), prefix) = (path.parent(), leftover_prefix(path)) else {
+        return;
+    };
+    let Ok(entries) = fs_err::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        if e.file_name().to_string_lossy().starts_with(&prefix) {
+            let _ = fs_err::remove_file(e.path());
+        }
     }
 }
 
@@ -119,7 +149,7 @@ pub enum OutError {
 #[derive(Debug)]
 pub struct Put {
     rel: String,
-    hash: String,
+    hash: Short,
     wrote: bool,
 }
 
@@ -131,13 +161,15 @@ pub struct Out {
     /// What the record said before this publish.
     pub old: Record,
     /// The files made by this publish, with their hashes.
-    made: BTreeMap<String, String>,
+    made: BTreeMap<String, Short>,
     /// The files written (not already there as made).
     pub written: Vec<String>,
     /// How many files made were already there as made.
     pub skipped: usize,
     /// The folders known to be there.
     dirs: std::collections::HashSet<PathBuf>,
+    /// Where its files are staged.
+    staging: Staging,
 }
 
 impl Out {
@@ -145,19 +177,35 @@ impl Out {
     /// a site at once with an empty record, so that a scan meanwhile passes it by).
     pub fn open(root: &Path, dry_run: bool) -> Result<Out, OutError> {
         let path = root.join(RECORD);
-        let old = match crate::fsio::read_if_exists(&path).map_err(FileError::at("read", &path))? {
+        let (staging, placed) = Staging::open(root, dry_run)?;
+        let file = crate::fsio::if_exists(crate::fsio::open_nofollow(&path))
+            .map_err(FileError::at("read", &path))?;
+        let mut old = match file {
             None if dry_run => Record::default(),
             None => {
                 let empty = Record::default();
-                write(&path, &serde_json::to_vec(&empty).unwrap_or_default())?;
+                write_json(staging.file()?, &path, &empty)?;
                 empty
             }
-            Some(bytes) => serde_json::from_slice(&bytes).map_err(|e| OutError::Record {
-                path: path.clone(),
-                message: e.to_string(),
+            Some(f) => serde_json::from_reader(std::io::BufReader::new(f)).map_err(|e| {
+                OutError::Record {
+                    path: path.clone(),
+                    message: e.to_string(),
+                }
             })?,
         };
+        // What a publish killed before its record put in place is a publish's file (of bytes
+        // unknown): recorded now, so that a second kill does not lose it.
+        let unknown = Short([0; 16]);
+        let before = old.files.len();
+        for rel in placed {
+            old.files.entry(rel).or_insert(unknown);
+        }
+        if old.files.len() > before && !dry_run {
+            write_json(staging.file()?, &path, &old)?;
+        }
         Ok(Out {
+            staging,
             root: root.to_path_buf(),
             dry_run,
             old,
@@ -210,7 +258,10 @@ impl Out {
             if !self.dirs.contains(dir) && !dir.is_dir() {
                 fs_err::create_dir_all(dir).map_err(FileError::at("create", dir))?;
             }
-            stage(&path, bytes)?;
+            if !self.old.files.contains_key(rel) {
+                self.staging.placing(rel)?;
+            }
+            stage(self.staging.file()?, &path, bytes)?;
         }
         Ok(Put {
             rel: rel.to_string(),
@@ -236,8 +287,8 @@ impl Out {
     /// `false`, keeping nothing, when it is not there as written: it must be made again.
     pub fn keep(&mut self, rel: &str) -> bool {
         match self.old.files.get(rel) {
-            Some(hash) if self.root.join(rel).is_file() => {
-                self.made.insert(rel.to_string(), hash.clone());
+            Some(&hash) if self.root.join(rel).is_file() => {
+                self.made.insert(rel.to_string(), hash);
                 self.skipped += 1;
                 true
             }
@@ -247,8 +298,8 @@ impl Out {
 
     /// Keep the file `rel`, which [`Out::is_current`] found there as written in this publish.
     pub fn keep_current(&mut self, rel: &str) {
-        if let Some(hash) = self.old.files.get(rel) {
-            self.made.insert(rel.to_string(), hash.clone());
+        if let Some(&hash) = self.old.files.get(rel) {
+            self.made.insert(rel.to_string(), hash);
             self.skipped += 1;
         }
     }
@@ -299,8 +350,8 @@ impl Out {
             let _ = fs_err::remove_dir(self.root.join(d));
         }
         record.files = std::mem::take(&mut self.made);
-        let bytes = serde_json::to_vec(&record).unwrap_or_default();
-        write(&self.root.join(RECORD), &bytes)?;
+        write_json(self.staging.file()?, &self.root.join(RECORD), &record)?;
+        self.staging.finish()?;
         Ok(gone)
     }
 }
@@ -354,10 +405,7 @@ impl Out {
             false => {
                 let dir = path.parent().unwrap_or(Path::new("."));
                 fs_err::create_dir_all(dir).map_err(FileError::at("create", dir))?;
-                let file = staging()
-                    .tempfile_in(dir)
-                    .map_err(FileError::at("create a temporary file in", dir))?;
-                Some(std::io::BufWriter::new(file))
+                Some(std::io::BufWriter::new(self.staging.file()?))
             }
         };
         Ok(Stream {
@@ -391,6 +439,9 @@ impl Out {
                 }
             }
             if let Some(tmp) = tmp {
+                if !self.old.files.contains_key(&rel) {
+                    self.staging.placing(&rel)?;
+                }
                 let file = tmp
                     .into_inner()
                     .map_err(|e| FileError::at("write", path.clone())(e.into_error()))?;
@@ -404,35 +455,74 @@ impl Out {
     }
 }
 
-/// A file's hash as the record keeps it: 128 bits of blake3 in hex, as sure a sign of a change
-/// as the whole and half the memory for a site's 300,000 files.
-fn short(hash: &blake3::Hash) -> String {
-    hash.to_hex()[..32].to_string()
+/// A file's hash as the record keeps it: 128 bits of blake3, as sure a sign of a change as the
+/// whole and a quarter of the memory in hex for a site's 300,000 files; written in hex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Short([u8; 16]);
+
+impl Serialize for Short {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut hex = [0u8; 32];
+        for (i, b) in self.0.iter().enumerate() {
+            hex[2 * i] = HEX[usize::from(b >> 4)];
+            hex[2 * i + 1] = HEX[usize::from(b & 15)];
+        }
+        s.serialize_str(std::str::from_utf8(&hex).unwrap_or_default())
+    }
 }
 
-/// How a file of the site is staged: beside where it goes, readable by all (a web server runs
-/// as another user; a temporary file would be the owner's alone).
-fn staging() -> tempfile::Builder<'static, 'static> {
-    let mut b = tempfile::Builder::new();
-    b.prefix(".sparks-publish-");
-    #[cfg(unix)]
-    b.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-    b
+impl<'de> Deserialize<'de> for Short {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Short, D::Error> {
+        let hex = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        let digit = |c: u8| char::from(c).to_digit(16).map(|v| v as u8);
+        let bytes = hex.as_bytes();
+        let mut out = [0u8; 16];
+        for (i, o) in out.iter_mut().enumerate() {
+            match (bytes.len() == 32).then(|| (digit(bytes[2 * i]), digit(bytes[2 * i + 1]))) {
+                Some((Some(hi), Some(lo))) => *o = hi << 4 | lo,
+                _ => {
+                    return Err(serde::de::Error::custom(format!(
+                        "not a file hash: {hex:?}"
+                    )));
+                }
+            }
+        }
+        Ok(Short(out))
+    }
 }
 
-/// Replace `path` with `bytes` atomically (written beside it, then renamed), its folders made.
-fn write(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    fs_err::create_dir_all(dir).map_err(FileError::at("create", dir))?;
-    stage(path, bytes)
+/// The hexadecimal digits.
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// The hash of `bytes` as the record keeps it.
+fn short(hash: &blake3::Hash) -> Short {
+    let mut out = [0u8; 16];
+    out.copy_from_slice(&hash.as_bytes()[..16]);
+    Short(out)
 }
 
-/// Replace `path`, whose folder exists, with `bytes` atomically.
-fn stage(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = staging()
-        .tempfile_in(dir)
-        .map_err(FileError::at("create a temporary file in", dir))?;
+/// Replace `path` with `value` as JSON atomically (written into `tmp`, then renamed; written
+/// as it is serialised: a large site's record is tens of megabytes).
+fn write_json(
+    tmp: tempfile::NamedTempFile,
+    path: &Path,
+    value: &impl Serialize,
+) -> Result<(), FileError> {
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, tmp);
+    serde_json::to_writer(&mut w, value)
+        .map_err(std::io::Error::from)
+        .map_err(FileError::at("write", path))?;
+    let tmp = w
+        .into_inner()
+        .map_err(|e| FileError::at("write", path)(e.into_error()))?;
+    tmp.persist(path)
+        .map_err(|e| FileError::at("replace", path)(e.error))?;
+    Ok(())
+}
+
+/// Replace `path`, whose folder exists, with `bytes` atomically (written into `tmp`, then
+/// renamed).
+fn stage(mut tmp: tempfile::NamedTempFile, path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     tmp.write_all(bytes)
         .map_err(FileError::at("write", tmp.path().to_path_buf()))?;
     tmp.persist(path)
@@ -511,6 +601,28 @@ mod tests {
             out.written.contains(&"index.html".to_string()),
             "the same bytes are taken as its own"
         );
+    }
+
+    #[test]
+    fn a_record_keeps_each_file_s_hash_as_32_hex_digits() {
+        let mut record = Record::default();
+        let hash = short(&blake3::hash(b"A"));
+        record.files.insert("a/index.html".into(), hash);
+        let json = serde_json::to_string(&record).unwrap();
+        let hex = &blake3::hash(b"A").to_hex()[..32];
+        assert_eq!(
+            json,
+            format!("{{\"files\":{{\"a/index.html\":\"{hex}\"}},\"redirects\":{{}}}}")
+        );
+        let back: Record = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.files["a/index.html"], hash);
+        for bad in ["abc", &"g".repeat(32), &hex.to_uppercase()[..31]] {
+            let json = format!("{{\"files\":{{\"a\":\"{bad}\"}},\"redirects\":{{}}}}");
+            let err = serde_json::from_str::<Record>(&json)
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("not a file hash"), "{bad}: {err}");
+        }
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! Every published page made: a batch at a time, on every core (each thread reading the
 //! manifest through a connection of its own), then written in order. A page the change did not
-//! touch is kept as the last publish wrote it, its Markdown read back. What the listings need
-//! of each page is kept small: its description, its words for the search (interned by
-//! [`search::Builder`]); its Markdown goes straight into `llms-full.txt`, which is written as
-//! it grows. No batch's pages are held past the batch.
+//! touch is kept as the last publish wrote it: what it gave the listings taken from what the
+//! last publish kept ([`super::kept`]) when its file is the same, its piece of `llms-full.txt`
+//! copied from the last one, or else its Markdown read back and its file read and counted.
+//! What the listings need of each page is kept small: its description, its words for the
+//! search (interned by [`search::Builder`]); its Markdown goes straight into `llms-full.txt`,
+//! which is written as it grows. No batch's pages are held past the batch.
 
 use super::feeds::Descriptions;
 use super::kept::{Full, Given, Keeping, Kept, Piece};

@@ -41,6 +41,9 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
     let name = vault.name();
     let mut out = Out::open(&options.out, options.dry_run)?;
     let memory_path = Memory::path(&vault.root, &options.out);
+    if !options.dry_run {
+        super::out::clear_leftovers(&memory_path);
+    }
     let kept_path = Kept::path(&vault.root, &options.out);
     // What was read before counts only for the files the folder still has as they were made.
     let memory = match out.old.files.is_empty() {
@@ -122,6 +125,7 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
             )?;
             keeping.finish()?;
             out.put_stream(full)?;
+            crate::fault::reached("publish.pages");
             let redirects = super::redirects::find(&site, &memory, &out.old);
             for (from, to) in &redirects {
                 if let Some(file) = urls::file_of(&urls::page(from)) {
@@ -135,9 +139,12 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
             redirects
         }
     };
+    let kept_links = record_links(&sources, &links);
+    // What is no longer needed goes before the record and the memory are written.
+    drop((site, links, memory));
     let memory = Memory {
         site: key,
-        links: record_links(&sources, &links),
+        links: kept_links,
         sources,
     };
     report.written = std::mem::take(&mut out.written);

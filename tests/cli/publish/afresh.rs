@@ -167,3 +167,31 @@ fn llms_full_txt_is_pieced_together_from_the_last_where_it_is_as_written() {
         "{full}"
     );
 }
+
+#[test]
+fn a_publish_killed_before_its_record_leaves_a_site_the_next_publish_makes_whole() {
+    let v = four_pages();
+    publish_as_afresh(&v);
+    v.write(
+        "wiki/concepts/Elm.md",
+        page("Elm", "concept", "publish: true\n", "Elm, a first draft."),
+    )
+    .settle();
+    let killed: crate::harness::Run = v
+        .cmd(&["publish"])
+        .env("SPARKS_FAULT_AT", "publish.pages")
+        .output()
+        .expect("run sparks")
+        .into();
+    assert_eq!(killed.code, None, "killed after its pages");
+    let out = v.path("site");
+    assert!(out.join("wiki/concepts/Elm/index.html").is_file());
+    // What a kill in the middle of a write leaves.
+    std::fs::write(out.join(".sparks-staging/.tmpHALF"), "half a page").unwrap();
+    // The new page changes before the next publish: its files are a publish's, not someone
+    // else's, though no record names them.
+    edit(&v, "wiki/concepts/Elm.md", "a first draft", "a second draft");
+    publish_as_afresh(&v);
+    assert!(text(&out, "wiki/concepts/Elm.md").contains("a second draft"));
+    assert!(!out.join(".sparks-staging").exists());
+}
