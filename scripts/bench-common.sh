@@ -54,6 +54,9 @@ case $step in
     # One page edited since the last publish (its body: a line appended).
     f=$(head -n 1 "$snap/changed.list")
     printf '\nEdited for the publish benchmark at %s.\n' "$(date +%s%N)" >>"$vault/$f" ;;
+  publish-copy)
+    # No copy of the site yet (the floor of a cold publish: its files alone).
+    rm -rf "$snap/site-copy" ;;
   *) echo "unknown step $step" >&2; exit 2 ;;
 esac
 EOF

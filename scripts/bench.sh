@@ -271,6 +271,10 @@ for i in "${!sizes[@]}"; do
     "${site[@]}" >/dev/null 2>&1 || true
     measure publish_same "publish --all (nothing changed)" list 0 "" -- "${site[@]}"
     measure publish_one "publish --all (one page changed)" list 0 publish-one -- "${site[@]}"
+    # The floor of a cold publish: the site just made copied into a new folder, what the
+    # filesystem costs to create its folders and files with no work at all.
+    measure publish_files "cp -r of the site (its files alone)" read 0 publish-copy -- cp -r "$snap/site" "$snap/site-copy"
+    rm -rf "$snap/site-copy"
   else
     record "$size" publish_cold "publish --all (no site yet)" read skipped 0 - - - - "no publish command in this binary"
   fi
@@ -426,7 +430,7 @@ def n(x):
 
 ORDER = ["cold_scan", "warm_scan", "changed_scan", "status", "query_tag", "query_limit",
          "query_links", "query_resolve", "search_word", "search_phrase", "search_limit", "search_sentence", "related", "lint",
-         "publish_cold", "publish_same", "publish_one", "fmt", "index", "brief", "regen", "prepare", "prepare_15", "finalize", "mv", "mcp", "view",
+         "publish_cold", "publish_same", "publish_one", "publish_files", "fmt", "index", "brief", "regen", "prepare", "prepare_15", "finalize", "mv", "mcp", "view",
          "view_graph"]
 # Issue 39's additions, beside mv: merge rewrites as many pages, capture appends one entry.
 ORDER.insert(ORDER.index("mv") + 1, "merge")
@@ -582,7 +586,13 @@ for id in ("mv", "merge"):
 per_size("cold scan ≤ 4× the read floor", mid, ratio("cold_scan", "read", 4))
 # Publishing (issue 53): the whole wiki as a site at 10,000 pages, and that 100,000 complete.
 ten = [sz for sz in sizes if sz == "10000"]
-per_size("publish --all of 10,000 pages ≤ 5 s with no site yet", ten, absolute("publish_cold", 5.0))
+def publish_cold(sz):
+    m, floor = med(sz, "publish_cold"), med(sz, "publish_files")
+    if m is None:
+        return None
+    beside = "" if not floor else ", %.1f× a cp -r of the site (%s)" % (m / floor, secs(floor))
+    return ("%s%s" % (secs(m), beside), m <= 5.0)
+per_size("publish --all of 10,000 pages ≤ 5 s with no site yet", ten, publish_cold)
 per_size("publish --all of 10,000 pages ≤ 0.5 s with nothing changed", ten, absolute("publish_same", 0.5))
 per_size("publish --all of 10,000 pages ≤ 1 s after one page changed", ten, absolute("publish_one", 1.0))
 def publish_big(sz):
