@@ -1,5 +1,5 @@
 //! Random-kill soaks (issue 33, item 6): a command that rewrites the vault (`ingest
-//! --finalize`, `mv`, `merge`, `ingest --revert`) is started, SIGKILLed at a random moment, the
+//! --finalize`, `mv`, `merge`, `ingest --revert`; `publish`, its site) is started, SIGKILLed at a random moment, the
 //! vault is disturbed (nothing, `scan`, `scan --rebuild`, or the manifest deleted), and the
 //! command is run again until it succeeds. After every round the vault is checked: nothing
 //! lost, nothing duplicated, nothing stuck, no staged file and no git lock left.
@@ -18,6 +18,7 @@ mod devices;
 mod finalize;
 mod merge;
 mod mv;
+mod publish;
 mod referrers;
 mod revert;
 mod sync;
