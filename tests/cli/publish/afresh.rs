@@ -190,7 +190,12 @@ fn a_publish_killed_before_its_record_leaves_a_site_the_next_publish_makes_whole
     std::fs::write(out.join(".sparks-staging/.tmpHALF"), "half a page").unwrap();
     // The new page changes before the next publish: its files are a publish's, not someone
     // else's, though no record names them.
-    edit(&v, "wiki/concepts/Elm.md", "a first draft", "a second draft");
+    edit(
+        &v,
+        "wiki/concepts/Elm.md",
+        "a first draft",
+        "a second draft",
+    );
     publish_as_afresh(&v);
     assert!(text(&out, "wiki/concepts/Elm.md").contains("a second draft"));
     assert!(!out.join(".sparks-staging").exists());
