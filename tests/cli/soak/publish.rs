@@ -52,8 +52,7 @@ fn publish_killed_at_random_ends_with_the_site_a_publish_into_an_empty_folder_ma
     }
     v.run(&["publish", "--all"]).ok();
     let (site, fresh) = (v.path("site"), v.path("fresh"));
-    let mut pages = PAGES;
-    for round in 0..soak.rounds {
+    for (round, pages) in (0..soak.rounds).zip(PAGES..) {
         let edited = round % pages;
         let body = format!("Words of round {round}.");
         v.write(&rel(edited), text(edited, &format!("Page {edited}"), &body));
@@ -61,7 +60,6 @@ fn publish_killed_at_random_ends_with_the_site_a_publish_into_an_empty_folder_ma
         let title = format!("Page {retitled}, round {round}");
         v.write(&rel(retitled), text(retitled, &title, "Words."));
         v.write(&rel(pages), text(pages, &format!("Page {pages}"), "New."));
-        pages += 1;
 
         let first = soak.kill_at_random(&v, &["publish", "--all"]);
         soak.disturb(&v, round);
