@@ -26,18 +26,34 @@ pub struct SitePage {
 }
 
 impl Manifest {
-    /// Every live page under `wiki/`, by path.
+    /// Every live page under `wiki/`, by path. The pages, their tags and their aliases are
+    /// read side by side in path order (each query walks its table's primary key), so that no
+    /// page's values wait in a map for their page.
     pub fn site_pages(&self) -> Result<Vec<SitePage>> {
-        let mut tags = self.values_by_path(&format!(
-            "SELECT t.path, t.tag FROM tags t WHERE t.path LIKE 'wiki/%' AND {}
-             ORDER BY t.path, t.tag_key",
-            live("t")
-        ))?;
-        let mut aliases = self.values_by_path(&format!(
-            "SELECT a.path, a.alias FROM aliases a WHERE a.path LIKE 'wiki/%' AND {}
-             ORDER BY a.path, a.seq",
-            live("a")
-        ))?;
+        let mut tag_stmt = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT t.path, t.tag FROM tags t WHERE t.path LIKE 'wiki/%' AND {}
+                 ORDER BY t.path, t.tag_key",
+                live("t")
+            ))
+            .at(&self.path)?;
+        let mut tags = tag_stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+            .at(&self.path)?
+            .peekable();
+        let mut alias_stmt = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT a.path, a.alias FROM aliases a WHERE a.path LIKE 'wiki/%' AND {}
+                 ORDER BY a.path, a.seq",
+                live("a")
+            ))
+            .at(&self.path)?;
+        let mut aliases = alias_stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+            .at(&self.path)?
+            .peekable();
         let mut stmt = self
             .conn
             .prepare_cached(
@@ -48,21 +64,21 @@ impl Manifest {
                  WHERE f.deleted = 0 AND p.path LIKE 'wiki/%' ORDER BY p.path",
             )
             .at(&self.path)?;
-        let rows = stmt
-            .query_map([], |r| {
-                let path: String = r.get(0)?;
-                Ok(SitePage {
-                    tags: tags.remove(&path).unwrap_or_default(),
-                    aliases: aliases.remove(&path).unwrap_or_default(),
-                    path,
-                    title: r.get(1)?,
-                    kind: r.get(2)?,
-                    updated: r.get(3)?,
-                    hash: r.get(4)?,
-                })
-            })
-            .at(&self.path)?;
-        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
+        let mut rows = stmt.query([]).at(&self.path)?;
+        let mut pages = Vec::new();
+        while let Some(r) = rows.next().at(&self.path)? {
+            let path: String = r.get(0).at(&self.path)?;
+            pages.push(SitePage {
+                tags: values_of(&mut tags, &path).at(&self.path)?,
+                aliases: values_of(&mut aliases, &path).at(&self.path)?,
+                title: r.get(1).at(&self.path)?,
+                kind: r.get(2).at(&self.path)?,
+                updated: r.get(3).at(&self.path)?,
+                hash: r.get(4).at(&self.path)?,
+                path,
+            });
+        }
+        Ok(pages)
     }
 
     /// Every resolved wikilink or embed from a live page under `wiki/` to another file, as
@@ -112,17 +128,23 @@ impl Manifest {
         flush(&source, &mut targets);
         Ok(table)
     }
+}
 
-    /// The rows (path, value) of `sql`, each path's values in the order of the rows.
-    fn values_by_path(&self, sql: &str) -> Result<HashMap<String, Vec<String>>> {
-        let mut by: HashMap<String, Vec<String>> = HashMap::new();
-        for (path, value) in self.view_rows(sql, &[], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
-        })? {
-            by.entry(path).or_default().push(value);
+/// The values of the page at `path` from `rows` of (path, value) in path order, the rows of
+/// the paths before it passed by (those of pages that are not live wiki pages).
+fn values_of(
+    rows: &mut std::iter::Peekable<impl Iterator<Item = rusqlite::Result<(String, String)>>>,
+    path: &str,
+) -> rusqlite::Result<Vec<String>> {
+    let mut values = Vec::new();
+    // An error is taken too, and returned.
+    while let Some(row) = rows.next_if(|r| !matches!(r, Ok((p, _)) if p.as_str() > path)) {
+        let (p, v) = row?;
+        if p == path {
+            values.push(v);
         }
-        Ok(by)
     }
+    Ok(values)
 }
 
 /// Links between files, each path held once: a vault's 800,000 links as pairs of numbers.
@@ -223,7 +245,8 @@ mod tests {
                  INSERT INTO aliases (path, seq, alias, alias_key, alias_loose) VALUES
                     ('wiki/a.md', 1, 'Old A', 'old a', 'olda');
                  INSERT INTO tags (path, tag, tag_key) VALUES
-                    ('wiki/a.md', 'B-tag', 'b-tag'), ('wiki/a.md', 'a-tag', 'a-tag');
+                    ('wiki/a.md', 'B-tag', 'b-tag'), ('wiki/a.md', 'a-tag', 'a-tag'),
+                    ('wiki/aa.md', 'no-page', 'no-page'), ('wiki/gone.md', 'gone', 'gone');
                  INSERT INTO links (source, seq, line, target, target_key, name_key, embed,
                                     status, resolved) VALUES
                     ('wiki/a.md', 1, 1, 'B', 'b', 'b', 0, 'resolved', 'wiki/b.md'),

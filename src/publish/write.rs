@@ -46,7 +46,7 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
     }
     let kept_path = Kept::path(&vault.root, &options.out);
     // What was read before counts only for the files the folder still has as they were made.
-    let memory = match out.old.files.is_empty() {
+    let mut memory = match out.old.files.is_empty() {
         true => Memory::default(),
         false => Memory::load(&memory_path),
     };
@@ -97,6 +97,9 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
     warn_hidden_links(&site, &links, &mut report.warnings);
     let key = super::site_key(config, &name, &base);
     let touched = touched(&site, &memory, &sources, &links, key != memory.site);
+    // The last publish's links counted for what this change touches, and count for nothing
+    // more.
+    memory.links = Vec::new();
     // Nothing read changed since the last publish, and its files are all there: keep them.
     let unchanged = sources == memory.sources && key == memory.site && out.keep_all();
     let redirects = match unchanged {
