@@ -30,30 +30,24 @@ impl Manifest {
     /// read side by side in path order (each query walks its table's primary key), so that no
     /// page's values wait in a map for their page.
     pub fn site_pages(&self) -> Result<Vec<SitePage>> {
+        // (path, value) of each live wiki page's rows of `table`, by path then `order`.
+        let values = |table: &str, value: &str, order: &str| {
+            format!(
+                "SELECT v.path, v.{value} FROM {table} v WHERE v.path LIKE 'wiki/%' AND {}
+                 ORDER BY v.path, v.{order}",
+                live("v")
+            )
+        };
         let mut tag_stmt = self
             .conn
-            .prepare_cached(&format!(
-                "SELECT t.path, t.tag FROM tags t WHERE t.path LIKE 'wiki/%' AND {}
-                 ORDER BY t.path, t.tag_key",
-                live("t")
-            ))
+            .prepare_cached(&values("tags", "tag", "tag_key"))
             .at(&self.path)?;
-        let mut tags = tag_stmt
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
-            .at(&self.path)?
-            .peekable();
+        let mut tags = pairs(&mut tag_stmt).at(&self.path)?.peekable();
         let mut alias_stmt = self
             .conn
-            .prepare_cached(&format!(
-                "SELECT a.path, a.alias FROM aliases a WHERE a.path LIKE 'wiki/%' AND {}
-                 ORDER BY a.path, a.seq",
-                live("a")
-            ))
+            .prepare_cached(&values("aliases", "alias", "seq"))
             .at(&self.path)?;
-        let mut aliases = alias_stmt
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
-            .at(&self.path)?
-            .peekable();
+        let mut aliases = pairs(&mut alias_stmt).at(&self.path)?.peekable();
         let mut stmt = self
             .conn
             .prepare_cached(
@@ -128,6 +122,13 @@ impl Manifest {
         flush(&source, &mut targets);
         Ok(table)
     }
+}
+
+/// The rows of `stmt`, a query of (path, value).
+fn pairs<'s>(
+    stmt: &'s mut rusqlite::Statement<'_>,
+) -> rusqlite::Result<impl Iterator<Item = rusqlite::Result<(String, String)>> + 's> {
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
 }
 
 /// The values of the page at `path` from `rows` of (path, value) in path order, the rows of
