@@ -177,7 +177,7 @@ impl Out {
     /// a site at once with an empty record, so that a scan meanwhile passes it by).
     pub fn open(root: &Path, dry_run: bool) -> Result<Out, OutError> {
         let path = root.join(RECORD);
-        let (staging, placed) = Staging::open(root, dry_run)?;
+        let (mut staging, placed) = Staging::open(root, dry_run)?;
         let file = crate::fsio::if_exists(crate::fsio::open_nofollow(&path))
             .map_err(FileError::at("read", &path))?;
         let mut old = match file {
@@ -204,6 +204,7 @@ impl Out {
         if old.files.len() > before && !dry_run {
             write_json(staging.file()?, &path, &old)?;
         }
+        staging.begin(dry_run)?;
         Ok(Out {
             staging,
             root: root.to_path_buf(),

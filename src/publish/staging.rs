@@ -26,8 +26,10 @@ pub struct Staging {
 }
 
 impl Staging {
-    /// The staging folder of the output folder `root`, emptied, and the files an interrupted
-    /// publish put in place without recording them (read, and nothing changed, on a dry run).
+    /// The staging folder of the output folder `root` (made when there is none; nothing is
+    /// made on a dry run), and the files an interrupted publish put in place without recording
+    /// them. What an interrupted publish left stays until [`Staging::begin`], which the caller
+    /// calls once those files are recorded: a kill in between loses nothing.
     pub fn open(root: &Path, dry_run: bool) -> Result<(Staging, Vec<String>), FileError> {
         let dir = root.join(STAGING);
         let journal = dir.join(PLACED);
@@ -41,25 +43,28 @@ impl Staging {
                 .collect(),
             None => Vec::new(),
         };
+        if !dry_run {
+            fs_err::create_dir_all(&dir).map_err(FileError::at("create", &dir))?;
+        }
+        Ok((Staging { dir, placed: None }, placed))
+    }
+
+    /// Empty the folder of what an interrupted publish left and begin this publish's journal
+    /// (nothing on a dry run).
+    pub fn begin(&mut self, dry_run: bool) -> Result<(), FileError> {
         if dry_run {
-            return Ok((Staging { dir, placed: None }, placed));
+            return Ok(());
         }
-        match fs_err::remove_dir_all(&dir) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(FileError::at("remove", &dir)(e)),
-        }
-        fs_err::create_dir_all(&dir).map_err(FileError::at("create", &dir))?;
+        fs_err::remove_dir_all(&self.dir).map_err(FileError::at("remove", &self.dir))?;
+        fs_err::create_dir_all(&self.dir).map_err(FileError::at("create", &self.dir))?;
+        let journal = self.dir.join(PLACED);
         let file = fs_err::OpenOptions::new()
             .create(true)
             .append(true)
             .open(&journal)
             .map_err(FileError::at("create", &journal))?;
-        let staging = Staging {
-            dir,
-            placed: Some(Mutex::new(file)),
-        };
-        Ok((staging, placed))
+        self.placed = Some(Mutex::new(file));
+        Ok(())
     }
 
     /// A temporary file to stage a file in, readable by all (a web server runs as another
