@@ -7,7 +7,7 @@ use super::{At, Manifest, Result};
 use std::collections::HashMap;
 
 /// A live page under `wiki/`, as a published site lists it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SitePage {
     /// Vault-relative path.
     pub path: String,

@@ -278,12 +278,7 @@ mod tests {
     fn a_source_in_the_wiki_is_named_only_when_it_is_published() {
         let page = |path: &str| SitePage {
             path: path.into(),
-            title: None,
-            kind: None,
-            updated: None,
-            hash: String::new(),
-            tags: Vec::new(),
-            aliases: Vec::new(),
+            ..SitePage::default()
         };
         let site = Site::new(
             vec![page("wiki/a.md")],

@@ -245,12 +245,8 @@ mod tests {
     fn site() -> Site {
         let page = |p: &str| crate::manifest::SitePage {
             path: p.into(),
-            title: None,
-            kind: None,
-            updated: None,
             hash: "h".into(),
-            tags: Vec::new(),
-            aliases: Vec::new(),
+            ..Default::default()
         };
         let pages = vec![page("wiki/a/Page.md"), page("wiki/a/Public.md")];
         let mut site = Site::new(pages, &crate::manifest::LinkTable::default());

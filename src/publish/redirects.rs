@@ -91,11 +91,8 @@ mod tests {
         SitePage {
             path: path.into(),
             title: Some(title.into()),
-            kind: None,
-            updated: None,
-            hash: String::new(),
-            tags: Vec::new(),
             aliases: aliases.iter().map(|a| a.to_string()).collect(),
+            ..SitePage::default()
         }
     }
 

@@ -205,12 +205,7 @@ mod tests {
     fn page(path: &str) -> SitePage {
         SitePage {
             path: path.into(),
-            title: None,
-            kind: None,
-            updated: None,
-            hash: String::new(),
-            tags: Vec::new(),
-            aliases: Vec::new(),
+            ..SitePage::default()
         }
     }
 

@@ -519,11 +519,8 @@ mod tests {
         let page = SitePage {
             path: path.into(),
             title: Some("A".into()),
-            kind: None,
-            updated: None,
             hash: "h".into(),
-            tags: Vec::new(),
-            aliases: Vec::new(),
+            ..SitePage::default()
         };
         let first = read(&vault, &Memory::default(), &page);
         assert_ne!(first.says, Some(true), "{first:?}");
