@@ -45,13 +45,6 @@ fn four_pages() -> TestVault {
     v
 }
 
-/// Replace `from` with `to` in the vault file `rel`.
-fn edit(v: &TestVault, rel: &str, from: &str, to: &str) {
-    let text = v.read(rel);
-    assert!(text.contains(from), "{rel} has no {from:?}: {text}");
-    v.write(rel, text.replacen(from, to, 1));
-}
-
 /// Publish into `site/`; the files written, checked to be those a publish into an empty folder
 /// makes.
 #[track_caller]

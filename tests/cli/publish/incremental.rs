@@ -41,10 +41,11 @@ fn a_second_publish_writes_only_what_changed() {
     assert_eq!(list(&again, "removed"), Vec::<String>::new());
     assert_eq!(again["skipped"], made.len());
 
-    let text = v.read("wiki/concepts/Birch.md");
-    v.write(
+    edit(
+        &v,
         "wiki/concepts/Birch.md",
-        text.replace("Bark.", "Bark, peeling in white strips."),
+        "Bark.",
+        "Bark, peeling in white strips.",
     );
     let edited = publish(&v, &[]);
     let written = list(&edited, "written");
@@ -73,10 +74,11 @@ fn what_is_no_longer_published_is_removed_and_nothing_else() {
     for (rel, content) in theirs {
         std::fs::write(out.join(rel), content).unwrap();
     }
-    let text = v.read("wiki/concepts/Birch.md");
-    v.write(
+    edit(
+        &v,
         "wiki/concepts/Birch.md",
-        text.replace("publish: true", "publish: false"),
+        "publish: true",
+        "publish: false",
     );
     let report = publish(&v, &[]);
     let removed = list(&report, "removed");
@@ -175,10 +177,11 @@ fn a_dry_run_writes_nothing_and_says_what_it_would() {
 
     // On a site published before: the change it would make, and none made.
     publish(&v, &[]);
-    let text = v.read("wiki/concepts/Café Notes.md");
-    v.write(
+    edit(
+        &v,
         "wiki/concepts/Café Notes.md",
-        text.replace("publish: true", "publish: false"),
+        "publish: true",
+        "publish: false",
     );
     let site = files(&v.path("site"));
     let report = publish(&v, &["--dry-run"]);
@@ -255,8 +258,9 @@ fn shown(v: &TestVault, r: &crate::harness::Run) -> String {
 #[test]
 fn what_a_small_publish_says_and_its_llms_txt() {
     let v = TestVault::new();
-    configure(
+    edit(
         &v,
+        "sparks.toml",
         "description = \"\"",
         "description = \"Trees of the valley\"",
     );

@@ -8,8 +8,9 @@ use super::*;
 /// tag with a `/`, a collection — beside a private page and a link to nothing.
 pub(super) fn site_vault() -> TestVault {
     let v = TestVault::new();
-    configure(
+    edit(
         &v,
+        "sparks.toml",
         "description = \"\"",
         "description = \"Notes on gardens & water\"",
     );

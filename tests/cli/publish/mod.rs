@@ -38,11 +38,12 @@ fn page(title: &str, kind: &str, front: &str, body: &str) -> String {
     )
 }
 
-/// Replace `from` with `to` in the vault's `sparks.toml` (which must hold it).
-fn configure(v: &TestVault, from: &str, to: &str) {
-    let text = v.read("sparks.toml");
-    assert!(text.contains(from), "sparks.toml has no {from:?}:\n{text}");
-    v.write("sparks.toml", text.replacen(from, to, 1));
+/// Replace `from` (which must be there) with `to` in the vault file `rel`.
+#[track_caller]
+fn edit(v: &TestVault, rel: &str, from: &str, to: &str) {
+    let text = v.read(rel);
+    assert!(text.contains(from), "{rel} has no {from:?}:\n{text}");
+    v.write(rel, text.replacen(from, to, 1));
 }
 
 /// `sparks publish --json <args>`, which must succeed: its report.

@@ -114,12 +114,13 @@ fn nothing_of_a_private_page_reaches_any_file_of_the_site() {
 
     // With --all, a page saying `publish: false` leaks no more, nor do the index, the log, a
     // conflict copy, the inbox or raw/.
-    let text = v.read("wiki/concepts/zeta-private.md");
-    v.write(
+    edit(
+        &v,
         "wiki/concepts/zeta-private.md",
-        text.replacen("type: concept\n", "type: concept\npublish: false\n", 1),
-    )
-    .write(
+        "type: concept\n",
+        "type: concept\npublish: false\n",
+    );
+    v.write(
         "wiki/concepts/Cascade (conflict 2026-05-01).md",
         page(
             "Cascade",
@@ -210,15 +211,25 @@ fn a_page_is_published_when_it_says_so_or_the_configuration_does() {
         assert!(!out("all").join(never).exists(), "{never}");
     }
 
-    configure(&v, "include = []", "include = [\"wiki/entities/**\"]");
+    edit(
+        &v,
+        "sparks.toml",
+        "include = []",
+        "include = [\"wiki/entities/**\"]",
+    );
     publish(&v, &[out("include").to_str().unwrap()]);
     assert_eq!(
         published(&out("include")),
         set(&["wiki/concepts/Said True.md", "wiki/entities/Included.md"])
     );
 
-    configure(&v, "include = [\"wiki/entities/**\"]", "include = []");
-    configure(&v, "all = false", "all = true");
+    edit(
+        &v,
+        "sparks.toml",
+        "include = [\"wiki/entities/**\"]",
+        "include = []",
+    );
+    edit(&v, "sparks.toml", "all = false", "all = true");
     publish(&v, &[out("configured").to_str().unwrap()]);
     assert_eq!(published(&out("configured")), everything);
 
