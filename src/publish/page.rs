@@ -32,10 +32,9 @@ pub struct Made {
     pub title: String,
     /// The page's Markdown as the site serves it.
     pub markdown: String,
-    /// The readable text, for the search.
+    /// The readable text, for the search (and its first sentences for llms.txt and the feed,
+    /// [`describe`]).
     pub text: String,
-    /// Its first sentences, for llms.txt and the feed.
-    pub description: String,
 }
 
 /// Make the published page `page` of the vault at `root`, whose file holds `text`.
@@ -94,7 +93,6 @@ pub fn make(
     );
     let readable = crate::scan::meaning::readable(rel, text, &title);
     Ok(Made {
-        description: describe(&readable),
         markdown: {
             let body_at = text.len() - split.body.len();
             let paths = path_edits(site, rel, text, body_at, base);
