@@ -60,8 +60,9 @@ struct Job<'a> {
     page: &'a SitePage,
     render: bool,
     given: Option<Given>,
-    /// Its piece of `llms-full.txt`, as the last one holds it (its files kept).
-    piece: Option<Vec<u8>>,
+    /// Its piece of `llms-full.txt` as the last one holds it (its files kept), and the piece's
+    /// length and hash as kept.
+    piece: Option<(Vec<u8>, Piece)>,
 }
 
 impl Job<'_> {
@@ -130,7 +131,7 @@ pub(super) fn make_all(
                 };
                 let (given, piece) = kept.take(&page.path, &page.hash).unzip();
                 let piece = match (keep, piece, &mut old) {
-                    (true, Some(p), Some(old)) => old.piece(&p),
+                    (true, Some(p), Some(old)) => old.piece(&p).map(|bytes| (bytes, p)),
                     _ => None,
                 };
                 Job {
@@ -163,17 +164,21 @@ pub(super) fn make_all(
                     out.keep_current(&md_file);
                 }
             }
-            let piece = match (job.piece, o.markdown) {
-                (Some(piece), _) => piece,
-                (None, Some(md)) => piece(cx, path, md).into_bytes(),
-                (None, None) => Vec::new(),
+            // A piece copied is hashed once, when it is read; one made, here.
+            let (piece, kept_as) = match (job.piece, o.markdown) {
+                (Some((bytes, p)), _) => (bytes, p),
+                (None, markdown) => {
+                    let bytes = markdown.map_or(Vec::new(), |md| piece(cx, path, md).into_bytes());
+                    let p = Piece::of(0, &bytes);
+                    (bytes, p)
+                }
             };
             full.write_all(&piece)
                 .map_err(|e| OutError::from(full.error(e)))?;
             let Some(given) = o.given.or(job.given) else {
                 continue;
             };
-            keeping.add(path, &job.page.hash, &given, Piece::of(0, &piece))?;
+            keeping.add(path, &job.page.hash, &given, kept_as)?;
             made.descriptions.insert(path.clone(), given.description);
             made.search.add_counted(given.counted);
         }
