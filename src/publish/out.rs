@@ -287,14 +287,11 @@ impl Out {
     /// Keep the file `rel` as the last publish wrote it (what it shows did not change).
     /// `false`, keeping nothing, when it is not there as written: it must be made again.
     pub fn keep(&mut self, rel: &str) -> bool {
-        match self.old.files.get(rel) {
-            Some(&hash) if self.root.join(rel).is_file() => {
-                self.made.insert(rel.to_string(), hash);
-                self.skipped += 1;
-                true
-            }
-            _ => false,
+        let current = self.is_current(rel);
+        if current {
+            self.keep_current(rel);
         }
+        current
     }
 
     /// Keep the file `rel`, which [`Out::is_current`] found there as written in this publish.
