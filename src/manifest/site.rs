@@ -79,12 +79,14 @@ impl Manifest {
     /// (linking page, target, whether one of its links is an embed), each pair once, by
     /// linking page then target; each path held once ([`LinkTable`]).
     pub fn site_links(&self) -> Result<LinkTable> {
-        // The table walked in its own order (by linking page), each page's targets put in
-        // order here: a quarter of the time of SQLite's grouping through the target index.
+        // The table walked through its primary key (by linking page), each page's targets put
+        // in order here: a quarter of the time of SQLite's grouping through the target index,
+        // and no sort: a scan of the table sorted by linking page held every link in memory
+        // (100 MB at 100,000 pages).
         let mut stmt = self
             .conn
             .prepare_cached(&format!(
-                "SELECT l.source, l.resolved, l.embed FROM links l NOT INDEXED
+                "SELECT l.source, l.resolved, l.embed FROM links l INDEXED BY sqlite_autoindex_links_1
                  WHERE l.source LIKE 'wiki/%' AND l.resolved IS NOT NULL
                    AND l.resolved <> l.source AND {}
                  ORDER BY l.source, l.seq",
