@@ -333,32 +333,32 @@ fn normalise(text: &str) -> String {
     out
 }
 
-/// The runs of `text` (normalised) that hold tokens, each marked whether it is CJK.
-fn runs(text: &str) -> Vec<(bool, &str)> {
-    let mut out = Vec::new();
+/// The runs of `text` (normalised) that hold tokens, each marked whether it is CJK, one at a
+/// time (a page of millions of words is never held as a list of them).
+fn runs(text: &str) -> impl Iterator<Item = (bool, &str)> {
+    let mut chars = text.char_indices();
     let mut start: Option<(usize, bool)> = None;
-    for (i, c) in text.char_indices() {
-        let kind = if is_cjk(c) {
-            Some(true)
-        } else if c.is_alphanumeric() {
-            Some(false)
-        } else {
-            None
-        };
-        match (start, kind) {
-            (Some((_, k)), Some(now)) if k == now => {}
-            (Some((s, k)), _) => {
-                out.push((k, &text[s..i]));
-                start = kind.map(|now| (i, now));
+    std::iter::from_fn(move || {
+        for (i, c) in chars.by_ref() {
+            let kind = if is_cjk(c) {
+                Some(true)
+            } else if c.is_alphanumeric() {
+                Some(false)
+            } else {
+                None
+            };
+            match (start, kind) {
+                (Some((_, k)), Some(now)) if k == now => {}
+                (Some((s, k)), _) => {
+                    start = kind.map(|now| (i, now));
+                    return Some((k, &text[s..i]));
+                }
+                (None, Some(now)) => start = Some((i, now)),
+                (None, None) => {}
             }
-            (None, Some(now)) => start = Some((i, now)),
-            (None, None) => {}
         }
-    }
-    if let Some((s, k)) = start {
-        out.push((k, &text[s..]));
-    }
-    out
+        start.take().map(|(s, k)| (k, &text[s..]))
+    })
 }
 
 /// Call `f` with each token `text` is indexed by: its words, and each CJK character and pair
