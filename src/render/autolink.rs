@@ -6,38 +6,51 @@ use std::ops::Range;
 /// Bare `http://` and `https://` URLs in text become links, as GitHub's Markdown makes them
 /// (pulldown-cmark does not): not inside a link or an image's text, not in code, not inside an
 /// `<a>` of the author's HTML. Neighbouring text events are joined first, since the parser
-/// splits text at characters such as `_` and `&` that URLs contain.
-pub(super) fn autolink(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
-    let mut out = Vec::with_capacity(events.len());
-    let mut text = String::new();
-    let (mut in_link, mut in_code, mut in_html_a) = (0usize, false, 0usize);
-    for event in events {
-        if let Event::Text(t) = &event
-            && in_link == 0
-            && !in_code
-            && in_html_a == 0
-        {
-            text.push_str(t);
-            continue;
-        }
-        link_urls(&mut out, std::mem::take(&mut text));
-        match &event {
-            Event::Start(Tag::Link { .. } | Tag::Image { .. }) => in_link += 1,
-            Event::End(TagEnd::Link | TagEnd::Image) => in_link = in_link.saturating_sub(1),
-            Event::Start(Tag::CodeBlock(_)) => in_code = true,
-            Event::End(TagEnd::CodeBlock) => in_code = false,
-            Event::Html(h) | Event::InlineHtml(h) => {
-                let lower = h.to_ascii_lowercase();
-                let opens = lower.matches("<a ").count() + lower.matches("<a>").count();
-                let closes = lower.matches("</a").count();
-                in_html_a = (in_html_a + opens).saturating_sub(closes);
+/// splits text at characters such as `_` and `&` that URLs contain. Fed a body's events a run
+/// at a time, each run ending where a block does: whether a link, code or an `<a>` is open
+/// carries over from one run to the next.
+#[derive(Debug, Default)]
+pub(super) struct Autolinks {
+    in_link: usize,
+    in_code: bool,
+    in_html_a: usize,
+}
+
+impl Autolinks {
+    /// The next run of events, bare URLs linked.
+    pub(super) fn feed<'a>(&mut self, events: Vec<Event<'a>>) -> Vec<Event<'a>> {
+        let mut out = Vec::with_capacity(events.len());
+        let mut text = String::new();
+        for event in events {
+            if let Event::Text(t) = &event
+                && self.in_link == 0
+                && !self.in_code
+                && self.in_html_a == 0
+            {
+                text.push_str(t);
+                continue;
             }
-            _ => {}
+            link_urls(&mut out, std::mem::take(&mut text));
+            match &event {
+                Event::Start(Tag::Link { .. } | Tag::Image { .. }) => self.in_link += 1,
+                Event::End(TagEnd::Link | TagEnd::Image) => {
+                    self.in_link = self.in_link.saturating_sub(1);
+                }
+                Event::Start(Tag::CodeBlock(_)) => self.in_code = true,
+                Event::End(TagEnd::CodeBlock) => self.in_code = false,
+                Event::Html(h) | Event::InlineHtml(h) => {
+                    let lower = h.to_ascii_lowercase();
+                    let opens = lower.matches("<a ").count() + lower.matches("<a>").count();
+                    let closes = lower.matches("</a").count();
+                    self.in_html_a = (self.in_html_a + opens).saturating_sub(closes);
+                }
+                _ => {}
+            }
+            out.push(event);
         }
-        out.push(event);
+        link_urls(&mut out, text);
+        out
     }
-    link_urls(&mut out, text);
-    out
 }
 
 /// Push `text` as text and links, one per URL in it.

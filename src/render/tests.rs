@@ -6,15 +6,18 @@ use crate::markdown::outline::outline;
 /// Render `body`, resolving every link target with `resolve`.
 fn with(body: &str, resolve: impl Fn(&Link) -> Target) -> Rendered {
     let o = outline(body, 1);
-    let links: Vec<WikiLink<'_>> = o
-        .links
+    render(body, &wikilinks(&o.links, resolve), Some("Title"))
+}
+
+/// The links `links`, each resolved with `resolve`.
+fn wikilinks(links: &[Link], resolve: impl Fn(&Link) -> Target) -> Vec<WikiLink<'_>> {
+    links
         .iter()
         .map(|link| WikiLink {
             link,
             target: resolve(link),
         })
-        .collect();
-    render(body, &links, Some("Title"))
+        .collect()
 }
 
 fn html(body: &str) -> String {
@@ -333,4 +336,82 @@ fn author_ids_and_classes_are_filtered() {
     );
     assert!(h.contains("class=\"wikilink\" id=\"ok-id\""), "{h}");
     assert!(!h.contains("evil") && !h.contains("onclick"), "{h}");
+}
+
+/// A body with every kind of block the renderer makes, `n` times over.
+fn long_body(n: usize) -> String {
+    let mut body = String::from("# Title\n\nIntro with [[Alpha]] and https://example.com/a_b.\n\n");
+    for i in 0..n {
+        body.push_str(&format!(
+            "## Part {i}\n\nA *para* with [[Alpha|a label]], ![[Beta]] and a note[^n{i}]. ^blk{i}\n\n\
+             - item https://example.com/{i}\n  - nested `code`\n\n\
+             > [!NOTE]\n> an alert\n\n\
+             | a | b |\n|:-|-:|\n| x | y |\n\n\
+             ```\ncode https://not.a.link/{i}\n```\n\n\
+             [^n{i}]: The note, with [[Alpha]].\n\n---\n\n"
+        ));
+    }
+    body
+}
+
+/// Render `body` in runs of `run` events, every link broken but `Alpha`: what it renders to,
+/// and in how many runs.
+fn in_runs(body: &str, title: Option<&str>, run: usize) -> (Rendered, usize) {
+    let o = outline(body, 1);
+    let links = wikilinks(&o.links, |link| match link.target.as_str() {
+        "Alpha" => found("wiki/Alpha.md"),
+        _ => Target::Broken,
+    });
+    render_in_runs(body, &links, title, "", run)
+}
+
+#[test]
+fn a_body_rendered_a_block_at_a_time_is_the_body_rendered_whole() {
+    for body in [
+        long_body(30),
+        format!("Before.\n\n{}", long_body(3)),
+        format!(
+            "<!-- a comment -->\n\n{}<!--\nlong\n-->\n\n{}",
+            long_body(3),
+            long_body(2)
+        ),
+        // The author's HTML spans blocks: from it on, the rest is rendered whole.
+        format!(
+            "{}<div>\n\nopen *across* blocks\n\n</div>\n\n{}",
+            long_body(3),
+            long_body(3)
+        ),
+        format!(
+            "{}<b>bold\n\nstill</b> https://example.com/x\n",
+            long_body(2)
+        ),
+    ] {
+        for title in [Some("Title"), Some("Other"), None] {
+            let (whole, _) = in_runs(&body, title, usize::MAX);
+            for run in [1, 7, 64] {
+                let (runs, _) = in_runs(&body, title, run);
+                assert_eq!(runs.html, whole.html, "runs of {run}, title {title:?}");
+                assert_eq!(runs.toc, whole.toc);
+                assert_eq!(runs.dropped_h1, whole.dropped_h1);
+            }
+        }
+    }
+    let (whole, one) = in_runs(&long_body(30), Some("Title"), usize::MAX);
+    assert_eq!(one, 1);
+    assert_eq!(whole.dropped_h1.as_deref(), Some("Title"));
+    assert!(whole.html.contains("footnote-back") && whole.html.contains("align="));
+    assert!(whole.html.contains("<a href=\"https://example.com/7\""));
+}
+
+#[test]
+fn a_long_body_is_rendered_in_runs_until_the_authors_html_but_for_a_comment() {
+    let generated = format!("<!-- made by a tool -->\n\n{}", long_body(30));
+    let (_, runs) = in_runs(&generated, None, 64);
+    assert!(runs > 20, "{runs} runs: a comment opens nothing");
+    let spanning = format!("{}<div>\n\n{}</div>\n", long_body(2), long_body(30));
+    let (_, runs) = in_runs(&spanning, None, 64);
+    assert!(
+        (2..10).contains(&runs),
+        "{runs} runs: one from the <div> on"
+    );
 }
