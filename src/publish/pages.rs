@@ -121,7 +121,7 @@ pub(super) fn make_all(
     let mut made = Made::default();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let manifest = cx.vault.path(crate::vault::MANIFEST);
-    for batch in cx.site.pages.chunks(BATCH) {
+    for (first, batch) in (0..).step_by(BATCH).zip(cx.site.pages.chunks(BATCH)) {
         let jobs: Vec<Job> = batch
             .iter()
             .map(|page| {
@@ -146,7 +146,7 @@ pub(super) fn make_all(
         let busy: Vec<&Job> = jobs.iter().filter(|j| j.busy()).collect();
         let mut ones =
             on_threads(&busy, threads, |m, job| one(cx, m, out, job), &manifest)?.into_iter();
-        for job in jobs {
+        for (place, job) in (first..).zip(jobs) {
             let o = job.busy().then(|| ones.next()).flatten().unwrap_or(One {
                 files: None,
                 markdown: None,
@@ -179,7 +179,7 @@ pub(super) fn make_all(
                 continue;
             };
             keeping.add(path, &job.page.hash, &given, kept_as)?;
-            made.descriptions.insert(path.clone(), given.description);
+            made.descriptions.set(place, &given.description);
             made.search.add_counted(given.counted);
         }
     }

@@ -62,6 +62,11 @@ impl Site {
         self.at.get(path).map(|&i| &self.pages[i])
     }
 
+    /// The place of the published page at `path` among the pages.
+    pub fn place(&self, path: &str) -> Option<usize> {
+        self.at.get(path).copied()
+    }
+
     /// The published pages linking to `path`, in path order.
     pub fn linking(&self, path: &str) -> Vec<&SitePage> {
         self.at.get(path).map_or(Vec::new(), |&i| {
