@@ -87,15 +87,19 @@ pub fn index(docs: &[Doc]) -> Vec<(String, Vec<u8>)> {
 }
 
 /// The index built one page at a time, holding of each page only what its page chunk says and
-/// of its words only their postings, packed four bytes each: the text of a large site is never
-/// held at once, nor its index twice.
+/// of its words only their postings, two or three bytes each: the text of a large site is
+/// never held at once, nor its index twice.
 #[derive(Debug, Default)]
 pub struct Builder {
     /// Each token seen, and its number.
     tokens: Counts,
-    /// Each token's postings, by token number: the page's place among those added, shifted
-    /// left by [`WEIGHT_BITS`], or its weight.
-    postings: Vec<Vec<u32>>,
+    /// Each token's postings, by token number, in the order added: how many places after the
+    /// token's last page the page is among those added (LEB128), then its weight (one byte).
+    /// Most words are on many pages, so most postings take two bytes (four, packed, held
+    /// 17 million postings in 90 MB at 100,000 pages).
+    postings: Vec<Vec<u8>>,
+    /// The place of each token's last page, by token number.
+    last: Vec<u32>,
     /// The pages added, in the order added.
     pages: Vec<Entry>,
 }
@@ -186,7 +190,7 @@ impl Builder {
     /// Add a page counted already ([`Counted::of`], which any thread may do).
     pub fn add_counted(&mut self, page: Counted) {
         let seq = u32::try_from(self.pages.len()).unwrap_or(u32::MAX);
-        let (tokens, postings) = (&mut self.tokens, &mut self.postings);
+        let (tokens, postings, last) = (&mut self.tokens, &mut self.postings, &mut self.last);
         page.each_word(|token, w| {
             let number = match tokens.get(token) {
                 Some(&n) => n,
@@ -194,10 +198,13 @@ impl Builder {
                     let n = u32::try_from(postings.len()).unwrap_or(u32::MAX);
                     tokens.insert(token.to_string(), n);
                     postings.push(Vec::new());
+                    last.push(0);
                     n
                 }
-            };
-            postings[number as usize].push(seq << WEIGHT_BITS | u32::from(w));
+            } as usize;
+            leb128(&mut postings[number], seq - last[number]);
+            postings[number].push(w);
+            last[number] = seq;
         });
         self.pages.push(Entry {
             url: page.url,
@@ -273,16 +280,43 @@ impl Builder {
     ) -> impl Iterator<Item = (String, Vec<u32>)> + 'a {
         let mut tokens: Vec<(String, u32)> = std::mem::take(&mut self.tokens).into_iter().collect();
         tokens.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        let mask = (1 << WEIGHT_BITS) - 1;
         tokens.into_iter().map(move |(token, number)| {
-            let mut list = std::mem::take(&mut self.postings[number as usize]);
-            for p in &mut list {
-                *p = id_of[(*p >> WEIGHT_BITS) as usize] << WEIGHT_BITS | (*p & mask);
+            let bytes = std::mem::take(&mut self.postings[number as usize]);
+            let mut list = Vec::with_capacity(bytes.len() / 2);
+            let (mut seq, mut rest) = (0u32, bytes.as_slice());
+            while let Some((after, tail)) = read_leb128(rest)
+                && let Some((&w, tail)) = tail.split_first()
+            {
+                seq += after;
+                list.push(id_of[seq as usize] << WEIGHT_BITS | u32::from(w));
+                rest = tail;
             }
             list.sort_unstable();
             (token, list)
         })
     }
+}
+
+/// Append `n` to `out` as LEB128: seven bits a byte, low first, the high bit set on all but
+/// the last.
+fn leb128(out: &mut Vec<u8>, mut n: u32) {
+    while n >= 0x80 {
+        out.push((n & 0x7f) as u8 | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+/// The LEB128 number `bytes` start with, and the bytes after it.
+fn read_leb128(bytes: &[u8]) -> Option<(u32, &[u8])> {
+    let mut n = 0u32;
+    for (i, &b) in bytes.iter().enumerate().take(5) {
+        n |= u32::from(b & 0x7f) << (7 * i);
+        if b & 0x80 == 0 {
+            return Some((n, &bytes[i + 1..]));
+        }
+    }
+    None
 }
 
 /// The main column of the search page (`search/index.html`): the form, the status line, the

@@ -535,3 +535,21 @@ fn small_cases() -> Value {
         {"query": "kohlrabi", "urls": []},
     ])
 }
+
+#[test]
+fn postings_are_kept_as_leb128_gaps_and_read_back_as_written() {
+    let numbers = [0, 1, 127, 128, 300, 16_383, 16_384, 2_097_152, u32::MAX];
+    let mut bytes = Vec::new();
+    for &n in &numbers {
+        leb128(&mut bytes, n);
+    }
+    assert_eq!(bytes.len(), 1 + 1 + 1 + 2 + 2 + 2 + 3 + 4 + 5);
+    let mut rest = bytes.as_slice();
+    for &n in &numbers {
+        let (read, tail) = read_leb128(rest).unwrap();
+        assert_eq!(read, n);
+        rest = tail;
+    }
+    assert!(rest.is_empty());
+    assert_eq!(read_leb128(&[0x80, 0x80]), None, "cut short");
+}
