@@ -62,11 +62,11 @@ pub fn make(
         .or_else(|| rendered.dropped_h1.clone())
         .unwrap_or_else(|| display_title(rel, None));
     let mut main = title_and_byline(&title, rendered.dropped_h1.as_deref(), fm.as_ref());
-    let _ = writeln!(
-        main,
-        "<article class=\"prose\">\n{}\n</article>",
-        paths::html(&rendered.html, rel, site)
-    );
+    let prose = paths::html(&rendered.html, rel, site);
+    drop(rendered.html);
+    main.reserve(prose.len() + 64);
+    let _ = writeln!(main, "<article class=\"prose\">\n{prose}\n</article>");
+    drop(prose);
     let mut aside = fm.as_ref().map_or(String::new(), |fm| {
         let mut fm = fm.clone();
         fm.sources.retain(|s| shown_source(site, s));
@@ -205,7 +205,11 @@ fn markdown(
     edits.extend(paths);
     let linked = rewrite::apply(body, &edits);
     let body = crate::markdown::title::without_title(&linked, title);
-    format!("# {title}\n\n{}\n", body.trim())
+    let body = body.trim();
+    // Made at its size: a page of megabytes grown by doubling took twice its size.
+    let mut md = String::with_capacity(title.len() + body.len() + 5);
+    let _ = write!(md, "# {title}\n\n{body}\n");
+    md
 }
 
 /// The edits (in the body, which starts at byte `body_at` of `text`) that make each Markdown

@@ -274,12 +274,24 @@ fn one(cx: &Ctx<'_>, m: &Manifest, out: &Out, job: &Job<'_>) -> Result<One, Publ
         }
         None => {
             let pg = page::make(&cx.vault.root, m, cx.site, p, &text, cx.base)?;
-            let here = urls::page(&p.path);
-            let crumbs = crumbs(&p.path);
-            let html = document(cx.name, Some(&pg.title), &crumbs, &pg.main, Some(&pg.aside));
-            let html = out.write(&html_file, urls::relocate(&html, &here, cx.base).as_bytes())?;
-            let md = out.write(&md_file, pg.markdown.as_bytes())?;
-            (Some((html, md)), pg.markdown, pg.title, pg.text)
+            // What a page of megabytes is made of is dropped as soon as it is used.
+            drop(text);
+            let page::Made {
+                main,
+                aside,
+                title,
+                markdown,
+                text,
+            } = pg;
+            let html = {
+                let doc = document(cx.name, Some(&title), &crumbs(&p.path), &main, Some(&aside));
+                drop((main, aside));
+                urls::relocate(&doc, &urls::page(&p.path), cx.base)
+            };
+            let put = out.write(&html_file, html.as_bytes())?;
+            drop(html);
+            let md = out.write(&md_file, markdown.as_bytes())?;
+            (Some((put, md)), markdown, title, text)
         }
     };
     if job.given.is_some() {

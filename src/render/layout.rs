@@ -400,7 +400,10 @@ impl Document<'_> {
         for (label, href) in self.sections {
             let _ = write!(sections, "<a href=\"{}\">{}</a>", esc(href), esc(label));
         }
-        format!(
+        // Made at its size: a page of megabytes grown by doubling took twice its size.
+        let mut out = String::with_capacity(self.main.len() + aside.len() + 4096);
+        let _ = write!(
+            out,
             "<!doctype html>
 <html lang=\"en\">
 <head>
@@ -437,7 +440,8 @@ impl Document<'_> {
             main = self.main,
             head = self.head,
             footer = self.footer,
-        )
+        );
+        out
     }
 }
 
