@@ -136,7 +136,20 @@ fn source(site: &Site, s: &str) -> String {
 
 /// The first sentences of a readable text, cut at [`DESCRIPTION`] characters.
 pub fn describe(readable: &str) -> String {
-    let flat: String = readable.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Only the words a description may hold are joined: a page of millions is never listed.
+    let mut flat = String::new();
+    let mut length = 0;
+    for word in readable.split_whitespace() {
+        if length > DESCRIPTION {
+            break;
+        }
+        if !flat.is_empty() {
+            flat.push(' ');
+            length += 1;
+        }
+        flat.push_str(word);
+        length += word.chars().count();
+    }
     match flat.char_indices().nth(DESCRIPTION) {
         None => flat,
         Some((cut, _)) => {
@@ -302,5 +315,19 @@ mod tests {
             d.ends_with('…') && d.chars().count() <= DESCRIPTION + 1,
             "{d}"
         );
+        // Around the cut, as the whole text's words joined would give it.
+        for n in 0..400 {
+            let text: String = (0..n).map(|i| format!("w{i}. ")).collect();
+            let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let whole = match joined.char_indices().nth(DESCRIPTION) {
+                None => joined.clone(),
+                Some((cut, _)) => {
+                    let head = &joined[..cut];
+                    let end = head.rfind(". ").map(|i| i + 1).or_else(|| head.rfind(' '));
+                    format!("{}…", head[..end.unwrap_or(cut)].trim_end())
+                }
+            };
+            assert_eq!(describe(&text), whole, "{n} words");
+        }
     }
 }

@@ -507,42 +507,41 @@ fn cut_before(token: &str) -> bool {
 }
 
 /// The page chunks' bytes, in id order.
-fn doc_chunks(docs: &[&Entry]) -> Vec<Vec<u8>> {
-    docs.chunks(DOCS_PER_CHUNK)
-        .map(|chunk| {
-            let mut out = String::from("[");
-            for (i, doc) in chunk.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push('[');
-                json_string(&mut out, &doc.url);
+fn doc_chunks<'a>(docs: &'a [&Entry]) -> impl Iterator<Item = Vec<u8>> + 'a {
+    docs.chunks(DOCS_PER_CHUNK).map(|chunk| {
+        let mut out = String::from("[");
+        for (i, doc) in chunk.iter().enumerate() {
+            if i > 0 {
                 out.push(',');
-                json_string(&mut out, &doc.title);
-                out.push(',');
-                json_string(&mut out, &doc.excerpt);
-                out.push(']');
             }
+            out.push('[');
+            json_string(&mut out, &doc.url);
+            out.push(',');
+            json_string(&mut out, &doc.title);
+            out.push(',');
+            json_string(&mut out, &doc.excerpt);
             out.push(']');
-            out.into_bytes()
-        })
-        .collect()
+        }
+        out.push(']');
+        out.into_bytes()
+    })
 }
 
 /// The start of `text`, its white space collapsed, in at most [`EXCERPT`] characters: cut at a
 /// space where it is longer, and ended with an ellipsis.
 fn excerpt(text: &str) -> String {
-    let words: Vec<&str> = text.split_whitespace().collect();
+    // The words walked one at a time: a page of millions of words is never listed.
+    let mut words = text.split_whitespace().peekable();
     let mut out = String::new();
     let mut length = 0;
-    for (i, word) in words.iter().enumerate() {
+    let mut first = true;
+    while let Some(word) = words.next() {
         let n = word.chars().count();
-        let space = usize::from(i > 0);
+        let space = usize::from(!first);
         // Room for the ellipsis unless this is the last word.
-        let room = if i + 1 == words.len() {
-            EXCERPT
-        } else {
-            EXCERPT - 1
+        let room = match words.peek() {
+            None => EXCERPT,
+            Some(_) => EXCERPT - 1,
         };
         if length + space + n > room {
             if length == 0 {
@@ -557,6 +556,7 @@ fn excerpt(text: &str) -> String {
         }
         out.push_str(word);
         length += space + n;
+        first = false;
     }
     out
 }
