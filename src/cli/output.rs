@@ -259,18 +259,44 @@ pub fn labelled(label: &str, value: impl std::fmt::Display) -> String {
 
 /// Write lines, each followed by a newline.
 pub fn lines<I: IntoIterator<Item = S>, S: AsRef<str>>(lines: I) -> anyhow::Result<()> {
-    // A line at a time (as [`write`] would show the whole), never all of them as one text.
-    let own_colours = settings().color_stdout;
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let mut line = String::new();
+    let mut out = Lines::stdout();
     for l in lines {
-        line.clear();
-        line.push_str(l.as_ref());
-        line.push('\n');
-        out.write_all(visible_keeping(&line, own_colours).as_bytes())?;
+        out.line(l.as_ref())?;
     }
-    out.flush()?;
-    Ok(())
+    Ok(out.finish()?)
+}
+
+/// Lines written to stdout as they are made, each as [`write`] would show it (never all of
+/// them as one text).
+pub struct Lines {
+    out: std::io::BufWriter<std::io::StdoutLock<'static>>,
+    own_colours: bool,
+    line: String,
+}
+
+impl Lines {
+    /// Lines to stdout, which is held until [`Lines::finish`].
+    pub fn stdout() -> Lines {
+        Lines {
+            out: std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock()),
+            own_colours: settings().color_stdout,
+            line: String::new(),
+        }
+    }
+
+    /// Write `l` and a newline.
+    pub fn line(&mut self, l: &str) -> std::io::Result<()> {
+        self.line.clear();
+        self.line.push_str(l);
+        self.line.push('\n');
+        let shown = visible_keeping(&self.line, self.own_colours);
+        self.out.write_all(shown.as_bytes())
+    }
+
+    /// Write out what is buffered.
+    pub fn finish(mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// The prefixes that decorate stderr lines.

@@ -6,7 +6,7 @@
 //! changes only the bytes it fixes (through [`crate::markdown::edit`]), every change is
 //! reported line by line, and a second run changes nothing.
 
-use super::{Check, LintError, LintReport, lint};
+use super::{Check, LintError};
 use crate::clock::Now;
 use crate::fsio;
 use crate::manifest::{Manifest, Pages};
@@ -50,15 +50,15 @@ struct Plan {
     bump_updated: bool,
 }
 
-/// Apply the safe fixes for the selected checks, update the manifest for the files changed,
-/// and lint again.
-pub fn lint_and_fix(
+/// Apply the safe fixes for the selected checks and update the manifest for the files
+/// changed (the lint that follows reads it); each change made, line by line.
+pub fn apply(
     vault: &Vault,
     manifest: &mut Manifest,
     checks: &[Check],
     now: &Now,
     progress: &dyn Progress,
-) -> Result<LintReport, LintError> {
+) -> Result<Vec<Fix>, LintError> {
     let on = |c: Check| checks.contains(&c);
     let mut plans: BTreeMap<String, Plan> = BTreeMap::new();
     if on(Check::InvalidFrontmatter) {
@@ -112,9 +112,7 @@ pub fn lint_and_fix(
         scan::scan_paths(vault, manifest, &written, now.ns, progress)
             .map_err(|e| LintError::Rescan(e.to_string()))?;
     }
-    let mut report = lint(vault, manifest, checks, progress)?;
-    report.fixes = fixes;
-    Ok(report)
+    Ok(fixes)
 }
 
 /// The lines that differ between `old` and `new`, as fixes: each differing line when the

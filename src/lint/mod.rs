@@ -1,26 +1,30 @@
-//! `lint`: the vault's health checks, from the manifest: a query per family of checks (the
-//! source checks join in memory what they read in two table passes), run on two threads for
-//! the whole vault; the frontmatter checks use the same schema as `fmt`. The command brings
-//! the manifest up to date first ([`run`]): an agent lints right after writing pages, and a
-//! page the manifest does not know yet would be skipped and every link to it reported broken.
+//! `lint`: the vault's health checks, from the manifest: a query per check (the source checks
+//! join in memory what they read in two table passes), run on two threads for the whole vault
+//! and handed on as they are found, in report order (`pipeline.rs`), so that a report need
+//! not hold its issues (`report.rs`); the frontmatter checks use the same schema as `fmt`.
+//! The command brings the manifest up to date first ([`run`]): an agent lints right after
+//! writing pages, and a page the manifest does not know yet would be skipped and every link
+//! to it reported broken.
 
 mod check;
 mod checks;
 pub mod delta;
 pub mod fix;
 pub mod freshness;
+mod pipeline;
+mod report;
 
 pub use check::{CHECKS, Check, NoSuchCheck};
+pub use report::{HELD_UPTO, Holding, Issues, LintReport, Stream};
 
 use crate::clock::Now;
 use crate::contract::{self, FileState};
-use crate::failure::{Action, Advice, Hint, Wording};
+use crate::failure::{Action, Advice, Hint};
 use crate::manifest::{Manifest, ManifestError, Pages};
 use crate::progress::Progress;
-use crate::scan::{self, Seen};
+use crate::scan;
 use crate::vault::Vault;
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::path::Path;
 
 /// One problem.
@@ -35,30 +39,12 @@ pub struct Issue {
     /// What is wrong.
     pub message: String,
     /// What to do about it, in the words of the front end that tells it (worded by
-    /// [`LintReport::word`]; only where a check has advice: `near-duplicates`'s merge).
+    /// [`Issues::word`]; only where a check has advice: `near-duplicates`'s merge).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub hint: String,
     /// What to do about it, for the front end to word.
     #[serde(skip)]
     pub action: Option<Action>,
-}
-
-/// The result of a lint run.
-#[derive(Debug, Clone, Serialize)]
-pub struct LintReport {
-    /// Issues found, by check, path and line.
-    pub issues: Vec<Issue>,
-    /// Issues per check; every check that ran is present.
-    pub counts: BTreeMap<Check, usize>,
-    /// All issues.
-    pub total: usize,
-    /// Changes `--fix` made (empty without it).
-    pub fixes: Vec<fix::Fix>,
-    /// Things worth knowing that are not issues: not counted, no effect on the exit code.
-    pub notes: Vec<Note>,
-    /// What bringing the manifest up to date first met, when anything.
-    #[serde(flatten)]
-    pub seen: Seen,
 }
 
 /// Something lint reports besides issues.
@@ -76,21 +62,6 @@ pub struct Note {
     /// What to do about it, for the front end to word.
     #[serde(skip)]
     pub action: Action,
-}
-
-impl LintReport {
-    /// Word the hint of each note and of each issue that has advice, each front end its own
-    /// way.
-    pub fn word(&mut self, word: Wording) {
-        for n in &mut self.notes {
-            n.hint = word(&n.action);
-        }
-        for i in &mut self.issues {
-            if let Some(action) = &i.action {
-                i.hint = word(action);
-            }
-        }
-    }
 }
 
 /// The notes about the vault at `root`: each agent instruction file that differs from the
@@ -171,36 +142,42 @@ pub fn select(names: &[String]) -> Result<Vec<Check>, LintError> {
 
 /// Bring the manifest up to date with the files (lint answers about the vault as it is, not
 /// as the last scan saw it), then run the given checks, applying the safe fixes first when
-/// `fix`; the notes about the vault come with the report. `progress` hears how the scan and
-/// the checks go.
+/// `fix`; the notes about the vault come with the report, which holds its issues as `holding`
+/// says (and, when it does not, keeps `manifest` to read them). `progress` hears how the
+/// scan and the checks go.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     vault: &Vault,
-    manifest: &mut Manifest,
+    mut manifest: Manifest,
     checks: &[Check],
     fix: bool,
+    holding: Holding,
     now: &Now,
     fresh: &mut scan::Freshness,
     progress: &dyn Progress,
 ) -> Result<LintReport, LintError> {
-    let seen = scan::refresh(vault, manifest, now, fresh, progress)
+    let seen = scan::refresh(vault, &mut manifest, now, fresh, progress)
         .map_err(|e| LintError::Rescan(e.to_string()))?;
-    let mut report = match fix {
-        true => fix::lint_and_fix(vault, manifest, checks, now, progress)?,
-        false => lint(vault, manifest, checks, progress)?,
+    let fixes = match fix {
+        true => fix::apply(vault, &mut manifest, checks, now, progress)?,
+        false => Vec::new(),
     };
-    report.notes = notes(&vault.root);
-    report.seen = seen;
-    Ok(report)
+    Ok(LintReport {
+        issues: Issues::of(vault, manifest, checks, holding, progress)?,
+        fixes,
+        notes: notes(&vault.root),
+        seen,
+    })
 }
 
 /// Run the given checks on the vault's manifest as it is (the vault's configuration sets the
-/// thin threshold), `progress` hearing how they go.
+/// thin threshold), `progress` hearing how they go: every issue, by check, path and line.
 pub fn lint(
     vault: &Vault,
     manifest: &Manifest,
     checks: &[Check],
     progress: &dyn Progress,
-) -> Result<LintReport, LintError> {
+) -> Result<Vec<Issue>, LintError> {
     lint_in(vault, manifest, checks, Pages::All, progress)
 }
 
@@ -213,28 +190,8 @@ pub fn lint_in(
     checks: &[Check],
     scope: Pages<'_>,
     progress: &dyn Progress,
-) -> Result<LintReport, LintError> {
-    let cx = checks::Context {
-        vault,
-        manifest,
-        checks,
-        scope,
-        progress,
-    };
-    let mut issues = checks::run(&cx)?;
-    issues.sort_by(|a, b| (a.check, &a.path, a.line).cmp(&(b.check, &b.path, b.line)));
-    let mut counts: BTreeMap<Check, usize> = checks.iter().map(|c| (*c, 0)).collect();
-    for i in &issues {
-        *counts.entry(i.check).or_default() += 1;
-    }
-    Ok(LintReport {
-        total: issues.len(),
-        issues,
-        counts,
-        fixes: Vec::new(),
-        notes: Vec::new(),
-        seen: Seen::default(),
-    })
+) -> Result<Vec<Issue>, LintError> {
+    Ok(report::gather(vault, manifest, checks, scope, progress)?.0)
 }
 
 #[cfg(test)]
@@ -312,7 +269,7 @@ mod tests {
     #[test]
     fn a_lint_of_some_pages_reports_what_the_whole_lint_reports_of_them() {
         let (_dir, vault, m) = troubled_vault();
-        let all = lint(&vault, &m, Check::ALL, &Silent).expect("lint").issues;
+        let all = lint(&vault, &m, Check::ALL, &Silent).expect("lint");
         let gate = delta::GATE_CHECKS;
         let checks: std::collections::BTreeSet<Check> = all.iter().map(|i| i.check).collect();
         for c in gate {
@@ -329,20 +286,43 @@ mod tests {
                 .map(|i| paths[i].clone())
                 .collect();
             for checks in [Check::ALL, gate] {
-                let full = lint(&vault, &m, checks, &Silent).expect("lint").issues;
+                let full = lint(&vault, &m, checks, &Silent).expect("lint");
                 let want: Vec<&Issue> = full.iter().filter(|i| only.contains(&i.path)).collect();
                 let got = lint_in(&vault, &m, checks, Pages::Only(&only), &Silent)
-                    .expect("lint of some pages")
-                    .issues;
+                    .expect("lint of some pages");
                 assert_eq!(got.iter().collect::<Vec<_>>(), want, "pages {only:?}");
             }
         }
     }
 
     #[test]
+    fn a_streamed_report_writes_what_a_held_one_holds_in_report_order() {
+        let (_dir, vault, m) = troubled_vault();
+        let held = lint(&vault, &m, Check::ALL, &Silent).expect("lint");
+        let mut sorted = held.clone();
+        sorted.sort_by(|a, b| (a.check, &a.path, a.line).cmp(&(b.check, &b.path, b.line)));
+        assert_eq!(held, sorted, "the issues come out by check, path and line");
+        let json = |holding| {
+            let reader = m.another_reader().expect("a reader");
+            let issues = Issues::of(&vault, reader, Check::ALL, holding, &Silent).expect("lint");
+            let report = LintReport {
+                issues,
+                fixes: Vec::new(),
+                notes: Vec::new(),
+                seen: scan::Seen::default(),
+            };
+            serde_json::to_string_pretty(&report).expect("JSON")
+        };
+        let whole = json(Holding::Whole);
+        assert!(whole.contains("broken-links"), "{whole}");
+        assert_eq!(json(Holding::Streamed), whole);
+        assert_eq!(json(Holding::Counted), whole);
+    }
+
+    #[test]
     fn tags_are_checked_on_their_own_page_and_a_file_fragment_is_not() {
         let (_dir, vault, m) = troubled_vault();
-        let all = lint(&vault, &m, Check::ALL, &Silent).expect("lint").issues;
+        let all = lint(&vault, &m, Check::ALL, &Silent).expect("lint");
         let of = |name: &str| -> Vec<&str> {
             let path = format!("wiki/concepts/{name}.md");
             all.iter()

@@ -2,7 +2,7 @@
 
 use super::{Ending, Refresh, Report, Request};
 use crate::failure::{Failure, Hint};
-use crate::lint::LintReport;
+use crate::lint::{Holding, LintReport};
 use crate::session::Session;
 
 /// `lint`, of the named checks (all when none), applying the safe fixes first with `fix`.
@@ -10,6 +10,7 @@ use crate::session::Session;
 pub struct Lint {
     checks: Vec<crate::lint::Check>,
     fix: bool,
+    holding: Holding,
 }
 
 impl Lint {
@@ -21,7 +22,17 @@ impl Lint {
             f.hint = hint;
             f
         })?;
-        Ok(Lint { checks, fix })
+        Ok(Lint {
+            checks,
+            fix,
+            holding: Holding::Whole,
+        })
+    }
+
+    /// The report holds its issues as `holding` says (every issue, by default: a reply that
+    /// is one message holds them anyway).
+    pub fn holding(self, holding: Holding) -> Lint {
+        Lint { holding, ..self }
     }
 }
 
@@ -37,13 +48,13 @@ impl Request for Lint {
     }
 
     fn run(self, s: &Session) -> Result<LintReport, Failure> {
-        let mut manifest = s.manifest()?;
         let mut fresh = s.fresh;
         Ok(crate::lint::run(
             &s.vault,
-            &mut manifest,
+            s.manifest()?,
             &self.checks,
             self.fix,
+            self.holding,
             &s.now,
             &mut fresh,
             &*s.progress,
@@ -58,7 +69,7 @@ impl Report for LintReport {
 
     /// Issues are problems (exit 1), in text and JSON alike; notes are not.
     fn ending(&self) -> Ending {
-        match self.total {
+        match self.total() {
             0 => Ending::Done,
             _ => Ending::Problems,
         }

@@ -2,9 +2,11 @@
 
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
-use crate::lint::{self, LintReport};
+use crate::failure::Failure;
+use crate::lint::{self, Holding, Issue, LintReport};
 use crate::request;
 use clap::Args;
+use std::ops::ControlFlow;
 
 /// Check the vault's health: links, frontmatter, orphans, thin and stale pages
 ///
@@ -48,72 +50,95 @@ fn after_help() -> String {
 
 /// Run `lint`.
 pub fn run(ctx: &Ctx, args: LintArgs) -> anyhow::Result<Exit> {
-    let report = ctx.run_showing(request::Lint::new(&args.check, args.fix)?, args.json)?;
+    // The text tells each check's count before its issues: they are counted first.
+    let holding = match args.json {
+        true => Holding::Streamed,
+        false => Holding::Counted,
+    };
+    let request = request::Lint::new(&args.check, args.fix)?.holding(holding);
+    let report = ctx.run_showing(request, args.json)?;
     output::seen(&report.seen);
     for n in &report.notes {
         output::warn_hint(&n.message, &format!("run `{}` to refresh it", n.hint));
     }
     // Notes are not issues: they leave the exit code alone.
-    output::print(&report, args.json, |r| output::lines(text(r)))
+    output::print(&report, args.json, text)
 }
 
-fn text(r: &LintReport) -> Vec<String> {
-    let mut lines = Vec::new();
+/// Write the report as text, each issue as it is read.
+fn text(r: &LintReport) -> anyhow::Result<()> {
+    let mut out = output::Lines::stdout();
     for f in &r.fixes {
-        lines.push(format!(
+        out.line(&format!(
             "{} {}:{} ({})",
             output::paint(Style::Good, "fixed"),
             f.path,
             f.line,
             f.reason
-        ));
-        lines.push(format!("  - {}", f.before));
-        lines.push(format!("  + {}", f.after));
+        ))?;
+        out.line(&format!("  - {}", f.before))?;
+        out.line(&format!("  + {}", f.after))?;
     }
     if !r.fixes.is_empty() {
-        lines.push(String::new());
+        out.line("")?;
     }
+    let counts = r.counts();
     let mut current = None;
     // The hint of the group being listed (one for all its issues: `near-duplicates`' merge),
     // said after its last issue.
-    let mut hint: Option<&str> = None;
-    for i in &r.issues {
+    let mut hint: Option<String> = None;
+    let mut issue = |i: &Issue| -> std::io::Result<()> {
         if Some(i.check) != current {
             if let Some(h) = hint.take() {
-                lines.push(format!("  hint: run `{h}`"));
+                out.line(&format!("  hint: run `{h}`"))?;
             }
             if current.is_some() {
-                lines.push(String::new());
+                out.line("")?;
             }
-            lines.push(format!(
+            out.line(&format!(
                 "{} ({}):",
                 output::paint(Style::Bad, i.check.name()),
-                r.counts.get(&i.check).copied().unwrap_or(0)
-            ));
+                counts.get(&i.check).copied().unwrap_or(0)
+            ))?;
             current = Some(i.check);
         }
         let at = i.line.map(|l| format!(":{l}")).unwrap_or_default();
-        lines.push(format!("  {}{at}  {}", i.path, i.message));
+        out.line(&format!("  {}{at}  {}", i.path, i.message))?;
         if !i.hint.is_empty() {
-            hint = Some(&i.hint);
+            hint = Some(i.hint.clone());
         }
+        Ok(())
+    };
+    let mut failed = None;
+    r.issues
+        .each(&mut |i| match issue(i) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                failed = Some(e);
+                ControlFlow::Break(())
+            }
+        })
+        .map_err(Failure::from)?;
+    if let Some(e) = failed {
+        return Err(e.into());
     }
     if let Some(h) = hint {
-        lines.push(format!("  hint: run `{h}`"));
+        out.line(&format!("  hint: run `{h}`"))?;
     }
-    if r.total == 0 {
-        lines.push(output::paint(
+    let total: usize = counts.values().sum();
+    if total == 0 {
+        out.line(&output::paint(
             Style::Good,
             "Vault health: OK (no lint issues).",
-        ));
+        ))?;
     } else {
-        lines.push(String::new());
-        let checks = r.counts.values().filter(|&&n| n > 0).count();
-        lines.push(output::paint(
+        out.line("")?;
+        let checks = counts.values().filter(|&&n| n > 0).count();
+        out.line(&output::paint(
             Style::Bad,
             // The original's words, literally: scripts match them.
-            &format!("{} issue(s) across {checks} check(s).", r.total),
-        ));
+            &format!("{total} issue(s) across {checks} check(s)."),
+        ))?;
     }
-    lines
+    Ok(out.finish()?)
 }

@@ -10,14 +10,11 @@
 //! the one that received the merge (and neither's on a third), so it is named for what it is,
 //! the version kept beside the file.
 
-use super::{Context, Issues};
-use crate::lint::{Check, LintError};
+use super::{Context, Found};
+use crate::lint::LintError;
 
 /// Each conflict copy, naming the file it is a copy of and the day the sync made it.
-pub(super) fn conflicts(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintError> {
-    if !cx.on(Check::SyncConflicts) {
-        return Ok(());
-    }
+pub(super) fn conflicts(cx: &Context<'_>, out: &mut Found<'_, '_>) -> Result<(), LintError> {
     for path in cx.manifest.conflict_copies()? {
         let Some(copy) = crate::vault::conflict_copy(&path) else {
             continue;
@@ -37,7 +34,9 @@ pub(super) fn conflicts(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintEr
                 copy.date
             ),
         };
-        out.push(Check::SyncConflicts, &path, None, message);
+        if out.push(&path, None, message).is_break() {
+            break;
+        }
     }
     Ok(())
 }

@@ -2,9 +2,10 @@
 //! does not resolve to one file) and `broken-headings`, `broken-blocks` (links whose fragment
 //! is not in the page they reach).
 
-use super::{Context, Issues};
+use super::{Context, Found};
 use crate::lint::{Check, LintError};
 use crate::manifest::{LinkFinding, LinkStatus};
+use std::ops::ControlFlow;
 
 /// A link as its page writes it (without the label).
 fn as_written(l: &LinkFinding) -> String {
@@ -20,68 +21,49 @@ fn as_written(l: &LinkFinding) -> String {
     )
 }
 
-/// Links that resolve to nothing, or to several pages.
-pub(super) fn unresolved(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintError> {
-    if ![
-        Check::BrokenLinks,
-        Check::AmbiguousLinks,
-        Check::MissingEmbeds,
-    ]
-    .iter()
-    .any(|c| cx.on(*c))
-    {
-        return Ok(());
-    }
-    for l in cx.manifest.unresolved_links(cx.scope)? {
-        let written = as_written(&l);
-        let (check, message) = match (l.status, l.embed) {
-            (LinkStatus::Ambiguous, _) => (
-                Check::AmbiguousLinks,
-                format!(
-                    "{written} could mean {} pages; link by path or make the names unique",
-                    l.candidates
-                ),
-            ),
-            (_, true) => (
-                Check::MissingEmbeds,
-                format!("{written} embeds a file that does not exist"),
-            ),
-            _ => (
-                Check::BrokenLinks,
-                format!("{written} matches no page or file"),
-            ),
+/// Links that resolve to nothing, or to several pages: those of the check asked for.
+pub(super) fn unresolved(cx: &Context<'_>, out: &mut Found<'_, '_>) -> Result<(), LintError> {
+    cx.manifest.unresolved_links(cx.scope, |l| {
+        let check = match (l.status, l.embed) {
+            (LinkStatus::Ambiguous, _) => Check::AmbiguousLinks,
+            (_, true) => Check::MissingEmbeds,
+            _ => Check::BrokenLinks,
         };
-        if cx.on(check) {
-            out.push(check, &l.source, Some(l.line), message);
+        if check != out.check() {
+            return ControlFlow::Continue(());
         }
-    }
+        let written = as_written(&l);
+        let message = match check {
+            Check::AmbiguousLinks => format!(
+                "{written} could mean {} pages; link by path or make the names unique",
+                l.candidates
+            ),
+            Check::MissingEmbeds => format!("{written} embeds a file that does not exist"),
+            _ => format!("{written} matches no page or file"),
+        };
+        out.push(&l.source, Some(l.line), message)
+    })?;
     Ok(())
 }
 
-/// Links whose heading or block is not in the page they reach.
-pub(super) fn fragments(cx: &Context<'_>, out: &mut Issues) -> Result<(), LintError> {
-    let (headings, blocks) = (cx.on(Check::BrokenHeadings), cx.on(Check::BrokenBlocks));
-    if !headings && !blocks {
-        return Ok(());
-    }
-    for l in cx.manifest.broken_fragments(cx.scope)? {
+/// Links whose heading (or block, as the check asked for says) is not in the page they reach.
+pub(super) fn fragments(cx: &Context<'_>, out: &mut Found<'_, '_>) -> Result<(), LintError> {
+    let headings = out.check() == Check::BrokenHeadings;
+    cx.manifest.broken_fragments(cx.scope, |l| {
         let target = l.resolved.as_deref().unwrap_or_default();
-        if let (Some(h), true) = (&l.heading, headings) {
-            out.push(
-                Check::BrokenHeadings,
+        match (&l.heading, &l.block, headings) {
+            (Some(h), _, true) => out.push(
                 &l.source,
                 Some(l.line),
                 format!("{}: {target} has no heading {h:?}", as_written(&l)),
-            );
-        }
-        if let (Some(b), true) = (&l.block, blocks) {
-            out.push(
-                Check::BrokenBlocks,
+            ),
+            (_, Some(b), false) => out.push(
                 &l.source,
                 Some(l.line),
                 format!("{}: {target} has no block ^{b}", as_written(&l)),
-            );
+            ),
+            _ => ControlFlow::Continue(()),
         }
-    }
+    })?;
     Ok(())
 }

@@ -1,5 +1,8 @@
-//! One function per family of checks that share a query of the manifest; each pushes the
-//! issues of the checks selected.
+//! One producer per check, reading the manifest for that check alone and handing its issues
+//! on as it finds them, in report order (by page, then line): the queries read the pages in
+//! path order, and [`Found`] puts each page's issues in line order. A family of checks that
+//! shares a query (the links' checks, the frontmatter's) runs it once per check, so that no
+//! check's issues wait, held, for another's.
 
 mod copies;
 mod frontmatter;
@@ -12,165 +15,186 @@ mod twins;
 use super::{Check, Issue, LintError};
 use crate::failure::Action;
 use crate::manifest::{Manifest, Pages};
-use crate::progress::{Phase, Progress};
 use crate::vault::Vault;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::HashSet;
+use std::ops::ControlFlow;
 
-/// What every check gets: the vault, its manifest, the checks selected and the pages to
-/// report on, and who hears how the checks go. A family may report pages outside the scope
-/// (those it cannot tell apart in its query); [`run`] drops them.
+/// What every check gets: the vault, its manifest and the pages to report on. A producer may
+/// report pages outside the scope (those it cannot tell apart in its query); [`Found`] drops
+/// them.
 pub(super) struct Context<'a> {
     pub vault: &'a Vault,
     pub manifest: &'a Manifest,
-    pub checks: &'a [Check],
     pub scope: Pages<'a>,
-    pub progress: &'a dyn Progress,
 }
 
-impl Context<'_> {
-    /// Whether `check` was selected.
-    pub fn on(&self, check: Check) -> bool {
-        self.checks.contains(&check)
-    }
+/// Where the issues of a check go, as they are found.
+pub(super) type Give<'g> = &'g mut dyn FnMut(Issue) -> ControlFlow<()>;
+
+/// One check's issues on their way out: those of the scope's pages, each page's in line order
+/// (a page's issues are held until the next page's come: the producers find them by page, in
+/// path order, but not always by line), handed to the receiver until it has had enough.
+pub(super) struct Found<'s, 'g> {
+    check: Check,
+    only: Option<HashSet<&'s str>>,
+    page: Vec<Issue>,
+    give: Give<'g>,
+    stopped: bool,
 }
 
-/// The issues found so far.
-#[derive(Debug, Default)]
-pub(super) struct Issues(pub Vec<Issue>);
-
-impl Issues {
-    /// An issue of `check` at `path` (and `line`).
-    pub fn push(&mut self, check: Check, path: &str, line: Option<usize>, message: String) {
-        self.0.push(Issue {
+impl<'s, 'g> Found<'s, 'g> {
+    /// The issues of `check` on the pages of `scope`, for `give`.
+    pub fn new(check: Check, scope: Pages<'s>, give: Give<'g>) -> Found<'s, 'g> {
+        let only = match scope {
+            Pages::All => None,
+            Pages::Only(paths) => Some(paths.iter().map(String::as_str).collect()),
+        };
+        Found {
             check,
+            only,
+            page: Vec::new(),
+            give,
+            stopped: false,
+        }
+    }
+
+    /// The check whose issues these are.
+    pub fn check(&self) -> Check {
+        self.check
+    }
+
+    /// An issue at `path` (and `line`); `Break` once the receiver wants no more.
+    pub fn push(&mut self, path: &str, line: Option<usize>, message: String) -> ControlFlow<()> {
+        self.add(path, line, message, None)
+    }
+
+    /// An issue at `path`, with advice for the front end to word.
+    pub fn advise(&mut self, path: &str, message: String, action: Action) -> ControlFlow<()> {
+        self.add(path, None, message, Some(action))
+    }
+
+    fn add(
+        &mut self,
+        path: &str,
+        line: Option<usize>,
+        message: String,
+        action: Option<Action>,
+    ) -> ControlFlow<()> {
+        if self.stopped {
+            return ControlFlow::Break(());
+        }
+        if self.only.as_ref().is_some_and(|only| !only.contains(path)) {
+            return ControlFlow::Continue(());
+        }
+        if let Some(last) = self.page.last()
+            && last.path != path
+        {
+            debug_assert!(
+                last.path.as_str() < path,
+                "{}: {path} after {}",
+                self.check,
+                last.path
+            );
+            self.flush()?;
+        }
+        self.page.push(Issue {
+            check: self.check,
             path: path.to_string(),
             line,
             message,
             hint: String::new(),
-            action: None,
+            action,
         });
+        ControlFlow::Continue(())
     }
 
-    /// An issue of `check` at `path`, with advice for the front end to word.
-    pub fn advise(&mut self, check: Check, path: &str, message: String, action: Action) {
-        self.push(check, path, None, message);
-        if let Some(i) = self.0.last_mut() {
-            i.action = Some(action);
+    /// Hand on the page held, by line (issues on one line in the order found).
+    fn flush(&mut self) -> ControlFlow<()> {
+        self.page.sort_by_key(|i| i.line);
+        for issue in self.page.drain(..) {
+            if (self.give)(issue).is_break() {
+                self.stopped = true;
+                break;
+            }
         }
+        self.page.clear();
+        match self.stopped {
+            true => ControlFlow::Break(()),
+            false => ControlFlow::Continue(()),
+        }
+    }
+
+    /// Hand on the last page held; whether the receiver took every issue.
+    pub fn finish(mut self) -> bool {
+        self.flush().is_continue()
     }
 }
 
-/// A family of checks.
-type Family = fn(&Context<'_>, &mut Issues) -> Result<(), LintError>;
-
-/// Every family, in report order.
-const FAMILIES: [Family; 10] = [
-    links::unresolved,
-    links::fragments,
-    pages::orphans,
-    pages::thin,
-    pages::sources,
-    names::duplicates,
-    frontmatter::frontmatter,
-    copies::conflicts,
-    markers::markers,
-    twins::near_duplicates,
-];
-
-/// The order in which a whole-vault lint takes the families up (indexes into [`FAMILIES`]):
-/// the costliest first, as measured at 10,000 pages (fragments 150 ms, frontmatter 120,
-/// sources 60, orphans 33, names 25, unresolved 16, thin 6, conflict copies 1, conflict
-/// markers under 1; near-duplicates 25 at 10,000 pages, 250 at 100,000), so that two threads
-/// each taking the next family when done end close together.
-const COSTLIEST_FIRST: [usize; 10] = [1, 6, 4, 2, 9, 5, 0, 3, 7, 8];
-
-/// Run every selected check, telling the manifest's listener how far it got. A whole-vault
-/// lint shares the families between this thread, on the manifest's connection, and a second
-/// one on a connection of its own (every check only reads, and a family's queries do not
-/// depend on another's); the issues come out as the families run one after the other would
-/// give them. A few pages' lint (an ingest's delta) costs less than the second connection.
-pub(super) fn run(cx: &Context<'_>) -> Result<Vec<Issue>, LintError> {
-    let progress = cx.progress;
-    progress.phase(Phase::Checking, Some(FAMILIES.len() as u64));
-    let second = match cx.scope {
-        Pages::All => cx.manifest.another_reader().ok(),
-        Pages::Only(_) => None,
-    };
-    let found: Vec<Issues> = match second {
-        None => FAMILIES
-            .iter()
-            .map(|family| {
-                let mut out = Issues::default();
-                family(cx, &mut out)?;
-                progress.advance(1);
-                Ok(out)
-            })
-            .collect::<Result<_, LintError>>()?,
-        Some(manifest) => {
-            let next = AtomicUsize::new(0);
-            let slots: Vec<Mutex<Option<Issues>>> =
-                FAMILIES.iter().map(|_| Mutex::new(None)).collect();
-            let work = |cx: &Context<'_>| -> Result<(), LintError> {
-                loop {
-                    let Some(&i) = COSTLIEST_FIRST.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                        return Ok(());
-                    };
-                    let mut out = Issues::default();
-                    if let Err(e) = FAMILIES[i](cx, &mut out) {
-                        // The other thread takes up no further family.
-                        next.store(FAMILIES.len(), Ordering::Relaxed);
-                        return Err(e);
-                    }
-                    *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(out);
-                    progress.advance(1);
-                }
-            };
-            let work = &work;
-            let (vault, checks, scope) = (cx.vault, cx.checks, cx.scope);
-            std::thread::scope(|threads| {
-                // The connection moves to the thread that uses it (a connection is not Sync).
-                let helper = threads.spawn(move || {
-                    work(&Context {
-                        vault,
-                        manifest: &manifest,
-                        checks,
-                        scope,
-                        progress,
-                    })
-                });
-                let mine = work(cx);
-                let theirs = helper
-                    .join()
-                    .unwrap_or_else(|p| std::panic::resume_unwind(p));
-                mine.and(theirs)
-            })?;
-            slots
-                .into_iter()
-                .map(|s| {
-                    s.into_inner()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .unwrap_or_default()
-                })
-                .collect()
+/// Find the issues of `check`, handing them to `out` as they are found.
+pub(super) fn produce(cx: &Context<'_>, out: &mut Found<'_, '_>) -> Result<(), LintError> {
+    match out.check() {
+        Check::AmbiguousLinks | Check::BrokenLinks | Check::MissingEmbeds => {
+            links::unresolved(cx, out)
         }
-    };
-    let mut out: Vec<Issue> = found.into_iter().flat_map(|i| i.0).collect();
-    if let Pages::Only(paths) = cx.scope {
-        let only: std::collections::HashSet<&str> = paths.iter().map(String::as_str).collect();
-        out.retain(|i| only.contains(i.path.as_str()));
+        Check::BrokenHeadings | Check::BrokenBlocks => links::fragments(cx, out),
+        Check::Orphans => pages::orphans(cx, out),
+        Check::ThinPages => pages::thin(cx, out),
+        Check::StalePages => pages::stale(cx, out),
+        Check::DeadSources => pages::dead(cx, out),
+        Check::DuplicateAliases | Check::DuplicateTitles => names::duplicates(cx, out),
+        Check::InvalidFrontmatter | Check::MissingFrontmatter => frontmatter::frontmatter(cx, out),
+        Check::SyncConflicts => copies::conflicts(cx, out),
+        Check::ConflictMarkers => markers::markers(cx, out),
+        Check::NearDuplicates => twins::near_duplicates(cx, out),
     }
-    Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn issue(path: &str, line: Option<usize>, message: &str) -> (String, Option<usize>, String) {
+        (path.into(), line, message.into())
+    }
+
     #[test]
-    fn the_costliest_first_order_takes_every_family_once() {
-        let mut order = COSTLIEST_FIRST.to_vec();
-        order.sort_unstable();
-        assert_eq!(order, (0..FAMILIES.len()).collect::<Vec<_>>());
+    fn each_page_comes_out_by_line_and_only_the_scope_s_pages_come_out() {
+        let mut got = Vec::new();
+        let mut give = |i: Issue| {
+            got.push((i.path, i.line, i.message));
+            ControlFlow::Continue(())
+        };
+        let only = ["a.md".to_string(), "c.md".to_string()];
+        let mut found = Found::new(Check::BrokenLinks, Pages::Only(&only), &mut give);
+        let _ = found.push("a.md", Some(9), "x".into());
+        let _ = found.push("a.md", Some(2), "y".into());
+        let _ = found.push("a.md", Some(9), "z".into());
+        let _ = found.push("b.md", Some(1), "not in the scope".into());
+        let _ = found.push("c.md", Some(1), "w".into());
+        assert!(found.finish());
+        assert_eq!(
+            got,
+            [
+                issue("a.md", Some(2), "y"),
+                issue("a.md", Some(9), "x"),
+                issue("a.md", Some(9), "z"),
+                issue("c.md", Some(1), "w"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_receiver_that_has_had_enough_stops_the_producer() {
+        let mut n = 0;
+        let mut give = |_: Issue| {
+            n += 1;
+            ControlFlow::Break(())
+        };
+        let mut found = Found::new(Check::Orphans, Pages::All, &mut give);
+        assert!(found.push("a.md", None, "x".into()).is_continue());
+        assert!(found.push("b.md", None, "x".into()).is_break());
+        assert!(found.push("c.md", None, "x".into()).is_break());
+        assert!(!found.finish());
+        assert_eq!(n, 1);
     }
 }

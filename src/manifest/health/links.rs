@@ -4,6 +4,7 @@
 use super::Pages;
 use crate::manifest::{At, LinkStatus, Manifest, Result};
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 
 /// A link that does not lead where it says.
 #[derive(Debug, Clone)]
@@ -28,7 +29,14 @@ pub struct LinkFinding {
     pub candidates: usize,
 }
 
-fn link_findings(m: &Manifest, wher: &str, scope: Pages<'_>) -> Result<Vec<LinkFinding>> {
+/// `f` of each link of the pages in `scope` that meets `wher`, by page and as the page holds
+/// them, until it breaks.
+fn link_findings(
+    m: &Manifest,
+    wher: &str,
+    scope: Pages<'_>,
+    f: &mut dyn FnMut(LinkFinding) -> ControlFlow<()>,
+) -> Result<()> {
     let mut stmt = m
         .conn
         .prepare(&format!(
@@ -37,10 +45,15 @@ fn link_findings(m: &Manifest, wher: &str, scope: Pages<'_>) -> Result<Vec<LinkF
             scope.and_in("l.source")
         ))
         .at(&m.path)?;
-    let rows = stmt
-        .query_map(rusqlite::params_from_iter(scope.param()), link_finding)
+    let mut rows = stmt
+        .query(rusqlite::params_from_iter(scope.param()))
         .at(&m.path)?;
-    rows.collect::<rusqlite::Result<Vec<_>>>().at(&m.path)
+    while let Some(r) = rows.next().at(&m.path)? {
+        if f(link_finding(r).at(&m.path)?).is_break() {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// A [`LinkFinding`] from the columns `source, line, target, heading, block, embed, status,
@@ -60,23 +73,61 @@ fn link_finding(r: &rusqlite::Row<'_>) -> rusqlite::Result<LinkFinding> {
 }
 
 impl Manifest {
-    /// Links of the pages in `scope` that resolve to nothing or to several pages.
-    pub fn unresolved_links(&self, scope: Pages<'_>) -> Result<Vec<LinkFinding>> {
-        let wher = match scope {
-            // The redundant `<> 'resolved'` lets SQLite use the partial index `links_status`.
-            Pages::All => "l.status IN ('broken', 'ambiguous') AND l.status <> 'resolved'",
+    /// `f` of each link of the pages in `scope` that resolves to nothing or to several pages,
+    /// by page and as the page holds them, until it breaks.
+    pub fn unresolved_links(
+        &self,
+        scope: Pages<'_>,
+        mut f: impl FnMut(LinkFinding) -> ControlFlow<()>,
+    ) -> Result<()> {
+        if let Pages::Only(_) = scope {
             // A few pages' links by their primary key, not every unresolved link of the vault
             // (the unary `+` keeps SQLite off the status index).
-            Pages::Only(_) => "+l.status IN ('broken', 'ambiguous')",
+            return link_findings(self, "+l.status IN ('broken', 'ambiguous')", scope, &mut f);
+        }
+        // The pages that have any, from the status index (the redundant `<> 'resolved'` lets
+        // SQLite use it), then each page's by its primary key: sorting the links themselves by
+        // page would hold every one (SQLite's sorter keeps them in memory), the pages are
+        // bounded by the vault.
+        let mut sources: Vec<String> = {
+            let mut stmt = self
+                .conn
+                .prepare(
+                    "SELECT DISTINCT source FROM links
+                     WHERE status IN ('broken', 'ambiguous') AND status <> 'resolved'",
+                )
+                .at(&self.path)?;
+            let rows = stmt.query_map([], |r| r.get(0)).at(&self.path)?;
+            rows.collect::<rusqlite::Result<_>>().at(&self.path)?
         };
-        link_findings(self, wher, scope)
+        sources.sort_unstable();
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT source, line, target, heading, block, embed, status, resolved, candidates
+                 FROM links WHERE source = ?1 AND +status IN ('broken', 'ambiguous') ORDER BY seq",
+            )
+            .at(&self.path)?;
+        for source in sources {
+            let mut rows = stmt.query([&source]).at(&self.path)?;
+            while let Some(r) = rows.next().at(&self.path)? {
+                if f(link_finding(r).at(&self.path)?).is_break() {
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
     }
 
-    /// Resolved links of the pages in `scope` whose `#heading` or `#^block` the target page
-    /// does not have.
-    pub fn broken_fragments(&self, scope: Pages<'_>) -> Result<Vec<LinkFinding>> {
+    /// `f` of each resolved link of the pages in `scope` whose `#heading` or `#^block` the
+    /// target page does not have, by page and as the page holds them, until it breaks.
+    pub fn broken_fragments(
+        &self,
+        scope: Pages<'_>,
+        mut f: impl FnMut(LinkFinding) -> ControlFlow<()>,
+    ) -> Result<()> {
         if let Pages::All = scope {
-            return self.every_broken_fragment();
+            return self.every_broken_fragment(&mut f);
         }
         link_findings(
             self,
@@ -89,6 +140,7 @@ impl Manifest {
                OR (l.block IS NOT NULL AND NOT EXISTS
                  (SELECT 1 FROM blocks b WHERE b.path = l.resolved AND b.block_id = l.block)))",
             scope,
+            &mut f,
         )
     }
 
@@ -97,8 +149,12 @@ impl Manifest {
     /// each: 1.8 s at 100,000 pages), and probing `pages` and `blocks` for each link cost two
     /// index searches a link (40 of the query's 60 ms at 10,000 pages in `sqlite3`). Here the
     /// links with a fragment, the pages, the headings and the blocks are each read in one pass
-    /// and joined by the linked page's number; only the broken links are read whole.
-    fn every_broken_fragment(&self) -> Result<Vec<LinkFinding>> {
+    /// and joined by the linked page's number; only the broken links are read whole, each
+    /// handed on as it is read.
+    fn every_broken_fragment(
+        &self,
+        f: &mut dyn FnMut(LinkFinding) -> ControlFlow<()>,
+    ) -> Result<()> {
         /// What a linked page has that its links' fragments may name.
         #[derive(Default, Clone)]
         struct Target {
@@ -145,7 +201,7 @@ impl Manifest {
             }
         }
         if fragments.is_empty() {
-            return Ok(Vec::new());
+            return Ok(());
         }
         let mut targets = vec![Target::default(); numbers.len()];
         // Each pass reads `path` and, but for the pages, a name; a page's rows come one after
@@ -185,9 +241,8 @@ impl Manifest {
                  FROM links WHERE rowid = ?1",
             )
             .at(&self.path)?;
-        let mut broken = Vec::new();
-        for f in fragments {
-            let t = &targets[f.target as usize];
+        for link in fragments {
+            let t = &targets[link.target as usize];
             // A link to a file that is not a page (its fragment names nothing Sparks reads).
             if !t.page {
                 continue;
@@ -195,10 +250,12 @@ impl Manifest {
             let missing = |name: &Option<String>, names: &[String]| {
                 name.as_ref().is_some_and(|n| !names.contains(n))
             };
-            if missing(&f.heading_key, &t.headings) || missing(&f.block, &t.blocks) {
-                broken.push(whole.query_row([f.rowid], link_finding).at(&self.path)?);
+            if (missing(&link.heading_key, &t.headings) || missing(&link.block, &t.blocks))
+                && f(whole.query_row([link.rowid], link_finding).at(&self.path)?).is_break()
+            {
+                break;
             }
         }
-        Ok(broken)
+        Ok(())
     }
 }
