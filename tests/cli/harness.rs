@@ -79,6 +79,34 @@ pub fn command(cwd: &Path, home: &Path) -> Command {
     c
 }
 
+/// The most memory `sparks <args>` took in the vault `v`, in KiB (the kernel's peak resident
+/// size of the child, read by Python's `resource`); it must succeed or find problems (exit 0
+/// or 1), its stdout thrown away.
+#[cfg(target_os = "linux")]
+pub fn peak_kib(v: &TestVault, args: &[&str]) -> u64 {
+    let script = "import resource, subprocess, sys\n\
+                  r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n\
+                  assert r.returncode in (0, 1), r.returncode\n\
+                  print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)";
+    let c = command(&v.root, &v.home());
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(bin())
+        .args(args)
+        .current_dir(&v.root)
+        .env_clear()
+        .envs(c.get_envs().filter_map(|(k, v)| Some((k, v?))))
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+}
+
 /// Run `sparks <args>` (split at spaces) in `cwd` with HOME at `home` on a pseudo-terminal
 /// (`script` from util-linux), with the clean environment of [`command`], `TERM=xterm` and
 /// `env`; what the terminal showed, stdout and stderr together.

@@ -30,6 +30,9 @@ mod init;
 mod journal;
 mod lint;
 mod lint_fix;
+// The peak resident size of a child, read in Python's `resource`.
+#[cfg(target_os = "linux")]
+mod lint_memory;
 // Its client is the MCP Python SDK in the venv scripts/test-deps.sh makes (on Debian).
 #[cfg(target_os = "linux")]
 mod mcp;

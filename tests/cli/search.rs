@@ -461,32 +461,10 @@ fn a_file_over_four_mib_is_searched_to_the_end_and_every_piece_goes_with_it() {
     );
 }
 
-/// The most memory `sparks scan` took in the vault, in KiB (the kernel's peak resident size
-/// of the child, read by Python's `resource`).
+/// The most memory `sparks scan` took in the vault, in KiB.
 #[cfg(target_os = "linux")]
 fn scan_peak_kib(v: &TestVault) -> u64 {
-    let script = "import resource, subprocess, sys\n\
-                  subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)\n\
-                  print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)";
-    let mut c = crate::harness::command(&v.root, &v.home());
-    let sparks = c.get_program().to_owned();
-    let out = std::process::Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .arg(sparks)
-        .args(["scan", "--full"])
-        .current_dir(&v.root)
-        .env_clear()
-        .envs(c.get_envs().filter_map(|(k, v)| Some((k, v?))))
-        .output()
-        .expect("python3 runs");
-    let _ = &mut c;
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+    crate::harness::peak_kib(v, &["scan", "--full"])
 }
 
 #[cfg(target_os = "linux")]
