@@ -6,7 +6,6 @@
 //! the same pages.
 
 use crate::manifest::{Cited, LiveFiles, Manifest, ManifestError};
-use std::ops::ControlFlow;
 
 /// A stale page.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,62 +33,22 @@ pub struct Dead {
 /// local date of its modification time), by path. A page whose `updated:` is not a date is
 /// never stale.
 pub fn stale_pages(manifest: &Manifest) -> Result<Vec<Stale>, ManifestError> {
-    let mut stale = Vec::new();
-    each_stale(manifest, |s| {
-        stale.push(s);
-        ControlFlow::Continue(())
-    })?;
-    Ok(stale)
+    Ok(stale_of(
+        &manifest.live_files()?,
+        &manifest.cited_sources()?,
+    ))
 }
 
 /// Sources that name no file or directory of the vault, by page and then as listed.
 pub fn dead_sources(manifest: &Manifest) -> Result<Vec<Dead>, ManifestError> {
-    let mut dead = Vec::new();
-    each_dead(manifest, |d| {
-        dead.push(d);
-        ControlFlow::Continue(())
-    })?;
-    Ok(dead)
+    Ok(dead_of(&manifest.live_files()?, manifest.cited_sources()?))
 }
 
-/// `f` of each stale page, as [`stale_pages`] lists them, until it breaks: the files and the
-/// pages' sources are held (what the rule reads of the vault), the stale pages are not.
-pub fn each_stale(
-    manifest: &Manifest,
-    mut f: impl FnMut(Stale) -> ControlFlow<()>,
-) -> Result<(), ManifestError> {
-    let (files, pages) = by_path(manifest)?;
-    for page in &pages {
-        if let Some(s) = stale_page(&files, page)
-            && f(s).is_break()
-        {
-            break;
-        }
-    }
-    Ok(())
-}
-
-/// `f` of each dead source, as [`dead_sources`] lists them, until it breaks.
-pub fn each_dead(
-    manifest: &Manifest,
-    mut f: impl FnMut(Dead) -> ControlFlow<()>,
-) -> Result<(), ManifestError> {
-    let (files, pages) = by_path(manifest)?;
-    for page in pages {
-        for d in dead_of_page(&files, page) {
-            if f(d).is_break() {
-                return Ok(());
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The live files, and the pages with their sources by path.
-fn by_path(manifest: &Manifest) -> Result<(LiveFiles, Vec<Cited>), ManifestError> {
-    let (files, mut pages) = (manifest.live_files()?, manifest.cited_sources()?);
-    pages.sort_unstable_by(|a, b| a.path.cmp(&b.path));
-    Ok((files, pages))
+/// [`stale_pages`] and [`dead_sources`] together, reading the files and the pages' sources
+/// once.
+pub fn stale_and_dead(manifest: &Manifest) -> Result<(Vec<Stale>, Vec<Dead>), ManifestError> {
+    let (files, pages) = (manifest.live_files()?, manifest.cited_sources()?);
+    Ok((stale_of(&files, &pages), dead_of(&files, pages)))
 }
 
 /// Whether `s` is a date written `YYYY-MM-DD`, as SQLite's `date(s) = s` tells.
@@ -114,69 +73,60 @@ fn local_date(ns: i64) -> Option<String> {
     ))
 }
 
-/// The stale pages among `pages`, by path.
-#[cfg(test)]
+/// The stale pages among `pages`, by path: those whose `updated:` is a date older than the
+/// local date a source last changed on. The newest such source is named, the first listed
+/// among equals.
 fn stale_of(files: &LiveFiles, pages: &[Cited]) -> Vec<Stale> {
-    let mut stale: Vec<Stale> = pages.iter().filter_map(|p| stale_page(files, p)).collect();
+    let mut stale = Vec::new();
+    for page in pages {
+        let updated = page.updated.as_deref().unwrap_or_default();
+        if !is_date(updated) {
+            continue;
+        }
+        let mut newest: Option<(String, &str)> = None;
+        for source in &page.sources {
+            let path = source.strip_prefix("./").unwrap_or(source);
+            let Some(date) = files.mtime(path).and_then(local_date) else {
+                continue;
+            };
+            if date.as_str() > updated && newest.as_ref().is_none_or(|(d, _)| date > *d) {
+                newest = Some((date, path));
+            }
+        }
+        if let Some((changed, source)) = newest {
+            stale.push(Stale {
+                path: page.path.clone(),
+                updated: updated.to_string(),
+                source: source.to_string(),
+                changed,
+            });
+        }
+    }
     stale.sort_unstable_by(|a, b| a.path.cmp(&b.path));
     stale
 }
 
-/// Whether `page` is stale: its `updated:` is a date older than the local date a source last
-/// changed on. The newest such source is named, the first listed among equals.
-fn stale_page(files: &LiveFiles, page: &Cited) -> Option<Stale> {
-    let updated = page.updated.as_deref().unwrap_or_default();
-    if !is_date(updated) {
-        return None;
-    }
-    let mut newest: Option<(String, &str)> = None;
-    for source in &page.sources {
-        let path = source.strip_prefix("./").unwrap_or(source);
-        let Some(date) = files.mtime(path).and_then(local_date) else {
-            continue;
-        };
-        if date.as_str() > updated && newest.as_ref().is_none_or(|(d, _)| date > *d) {
-            newest = Some((date, path));
-        }
-    }
-    let (changed, source) = newest?;
-    Some(Stale {
-        path: page.path.clone(),
-        updated: updated.to_string(),
-        source: source.to_string(),
-        changed,
-    })
-}
-
 /// The sources (page, source as written) of `pages` that name neither a live file nor a
-/// directory holding one, by page and then as listed.
-#[cfg(test)]
+/// directory holding one, by page and then as listed; blank sources are not checked.
 fn dead_of(files: &LiveFiles, mut pages: Vec<Cited>) -> Vec<Dead> {
     pages.sort_unstable_by(|a, b| a.path.cmp(&b.path));
-    pages
-        .into_iter()
-        .flat_map(|p| dead_of_page(files, p))
-        .collect()
-}
-
-/// The sources of `page` that name neither a live file nor a directory holding one, as
-/// listed; blank sources are not checked.
-fn dead_of_page(files: &LiveFiles, page: Cited) -> impl Iterator<Item = Dead> + '_ {
-    let path = page.path;
-    page.sources.into_iter().filter_map(move |source| {
-        if source.trim_matches(' ').is_empty() {
-            return None;
+    let mut dead = Vec::new();
+    for page in pages {
+        for source in page.sources {
+            if source.trim_matches(' ').is_empty() {
+                continue;
+            }
+            let x = source.strip_prefix("./").unwrap_or(&source);
+            let x = x.trim_end_matches('/');
+            if files.mtime(x).is_none() && !files.holds(x) {
+                dead.push(Dead {
+                    page: page.path.clone(),
+                    source,
+                });
+            }
         }
-        let x = source.strip_prefix("./").unwrap_or(&source);
-        let x = x.trim_end_matches('/');
-        match files.mtime(x).is_none() && !files.holds(x) {
-            true => Some(Dead {
-                page: path.clone(),
-                source,
-            }),
-            false => None,
-        }
-    })
+    }
+    dead
 }
 
 #[cfg(test)]

@@ -1,35 +1,29 @@
-//! The report of a lint run, and its issues: held, or read from the manifest as they are
-//! written out ([`Issues::Streamed`]), so that a vault with a million findings is linted in the
-//! memory of one with none. The JSON lists the issues before their counts, so a streamed
-//! report counts them as it writes them; the text gives each check's count before its issues,
-//! so its report counts them first ([`Holding::Counted`]).
+//! The report of a lint run, and its issues: held, or, for the link checks (whose issues are
+//! as many as the links), counted when checked and read from the manifest again as they are
+//! written out ([`Issues::Streamed`]), so that a vault with a million broken links is linted
+//! in the memory of one with none.
 
-use super::{Check, Issue, LintError, Note, fix, pipeline};
+use super::checks::{self, Checked, Context};
+use super::{Check, Issue, LintError, Note, fix};
 use crate::failure::Wording;
 use crate::manifest::{Manifest, Pages};
-use crate::progress::{Progress, Silent};
+use crate::progress::Progress;
 use crate::scan::Seen;
 use crate::vault::Vault;
 use serde::ser::{Error as _, SerializeSeq};
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
-use std::sync::Mutex;
 
 /// How a lint report holds its issues.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Holding {
     /// All of them (a reply that is one message, as the MCP server's).
     Whole,
-    /// None: they are read from the manifest as they are written, and counted then.
+    /// Those bounded by the pages; the link checks' are read from the manifest as they are
+    /// written.
     Streamed,
-    /// None, as [`Holding::Streamed`], but counted first (the text tells each check's count
-    /// before its issues); held after all when there are at most [`HELD_UPTO`].
-    Counted,
 }
-
-/// How many issues a counted report holds rather than reading them twice.
-pub const HELD_UPTO: usize = 2048;
 
 /// The result of a lint run.
 #[derive(Debug)]
@@ -49,24 +43,15 @@ pub struct LintReport {
 pub enum Issues {
     /// Every issue, with the counts per check (every check that ran is present).
     Held(Vec<Issue>, BTreeMap<Check, usize>),
-    /// Read from the manifest each time they are gone through.
+    /// Those bounded by the pages, with the manifest that the others are read from.
     Streamed(Box<Stream>),
 }
 
-/// Issues read from the manifest as they are gone through.
+/// What the checks found, with the manifest it was found in.
 #[derive(Debug)]
 pub struct Stream {
-    vault: Vault,
     manifest: Manifest,
-    checks: Vec<Check>,
-    wording: Option<Wording>,
-    /// The counts per check, once the issues have been gone through (or counted) whole.
-    counted: Mutex<Option<BTreeMap<Check, usize>>>,
-}
-
-/// Zero issues of each check in `checks`.
-fn zero(checks: &[Check]) -> BTreeMap<Check, usize> {
-    checks.iter().map(|c| (*c, 0)).collect()
+    checked: Checked,
 }
 
 /// Every issue of `checks` on the pages in `scope`, with the counts per check.
@@ -77,18 +62,29 @@ pub(super) fn gather(
     scope: Pages<'_>,
     progress: &dyn Progress,
 ) -> Result<(Vec<Issue>, BTreeMap<Check, usize>), LintError> {
-    let (mut issues, mut counts) = (Vec::new(), zero(checks));
-    pipeline::each(vault, manifest, checks, scope, progress, &mut |i| {
-        *counts.entry(i.check).or_default() += 1;
-        issues.push(i);
+    let cx = Context {
+        vault,
+        manifest,
+        checks,
+        scope,
+        progress,
+    };
+    let checked = checks::run(&cx)?;
+    let mut issues = Vec::new();
+    checks::each(manifest, scope, &checked, &mut |i| {
+        issues.push(i.clone());
         ControlFlow::Continue(())
     })?;
+    let mut counts: BTreeMap<Check, usize> = checks.iter().map(|c| (*c, 0)).collect();
+    for i in &issues {
+        *counts.entry(i.check).or_default() += 1;
+    }
     Ok((issues, counts))
 }
 
 impl Issues {
-    /// The issues of `checks` as `holding` says: read from `manifest` when they are gone
-    /// through, counted first (`progress` hearing how) or held when few.
+    /// The issues of `checks` on the whole vault, as `holding` says (`progress` hearing how the
+    /// checks go); a streamed report keeps `manifest` to read the link checks' issues.
     pub fn of(
         vault: &Vault,
         manifest: Manifest,
@@ -96,97 +92,54 @@ impl Issues {
         holding: Holding,
         progress: &dyn Progress,
     ) -> Result<Issues, LintError> {
-        let counted = match holding {
-            Holding::Whole => {
-                let (issues, counts) = gather(vault, &manifest, checks, Pages::All, progress)?;
-                return Ok(Issues::Held(issues, counts));
-            }
-            Holding::Streamed => None,
-            Holding::Counted => {
-                let (mut few, mut counts) = (Some(Vec::new()), zero(checks));
-                pipeline::each(vault, &manifest, checks, Pages::All, progress, &mut |i| {
-                    *counts.entry(i.check).or_default() += 1;
-                    match few.as_mut().filter(|f| f.len() < HELD_UPTO) {
-                        Some(f) => f.push(i),
-                        None => few = None,
-                    }
-                    ControlFlow::Continue(())
-                })?;
-                if let Some(few) = few {
-                    return Ok(Issues::Held(few, counts));
-                }
-                Some(counts)
-            }
+        if holding == Holding::Whole {
+            let (issues, counts) = gather(vault, &manifest, checks, Pages::All, progress)?;
+            return Ok(Issues::Held(issues, counts));
+        }
+        let cx = Context {
+            vault,
+            manifest: &manifest,
+            checks,
+            scope: Pages::All,
+            progress,
         };
-        Ok(Issues::Streamed(Box::new(Stream {
-            vault: vault.clone(),
-            manifest,
-            checks: checks.to_vec(),
-            wording: None,
-            counted: Mutex::new(counted),
-        })))
+        let checked = checks::run(&cx)?;
+        Ok(Issues::Streamed(Box::new(Stream { manifest, checked })))
     }
 
-    /// Give each issue, in report order, until `give` breaks; a streamed report reads them
-    /// from the manifest (and fails as that does).
+    /// Give each issue, in report order, until `give` breaks; a streamed report reads the link
+    /// checks' from the manifest (and fails as that does).
     pub fn each(&self, give: &mut dyn FnMut(&Issue) -> ControlFlow<()>) -> Result<(), LintError> {
-        let s = match self {
+        match self {
             Issues::Held(issues, _) => {
                 for i in issues {
                     if give(i).is_break() {
                         break;
                     }
                 }
-                return Ok(());
+                Ok(())
             }
-            Issues::Streamed(s) => s,
-        };
-        let (mut counts, mut whole) = (zero(&s.checks), true);
-        pipeline::each(
-            &s.vault,
-            &s.manifest,
-            &s.checks,
-            Pages::All,
-            &Silent,
-            &mut |mut i| {
-                if let (Some(word), Some(action)) = (s.wording, &i.action) {
-                    i.hint = word(action);
-                }
-                *counts.entry(i.check).or_default() += 1;
-                let go = give(&i);
-                whole &= go.is_continue();
-                go
-            },
-        )?;
-        if whole {
-            *s.counted.lock().unwrap_or_else(|e| e.into_inner()) = Some(counts);
+            Issues::Streamed(s) => checks::each(&s.manifest, Pages::All, &s.checked, give),
         }
-        Ok(())
     }
 
-    /// The issues per check: every check that ran is present. A streamed report that has not
-    /// been gone through is counted now (a count that fails is none: going through it tells
-    /// why).
+    /// The issues per check: every check that ran is present.
     pub fn counts(&self) -> BTreeMap<Check, usize> {
-        let s = match self {
-            Issues::Held(_, counts) => return counts.clone(),
-            Issues::Streamed(s) => s,
-        };
-        if let Some(c) = s.counted.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-            return c.clone();
+        match self {
+            Issues::Held(_, counts) => counts.clone(),
+            Issues::Streamed(s) => s.checked.counts().clone(),
         }
-        let _ = self.each(&mut |_| ControlFlow::Continue(()));
-        let counted = s.counted.lock().unwrap_or_else(|e| e.into_inner());
-        counted.clone().unwrap_or_else(|| zero(&s.checks))
     }
 
     /// All issues.
     pub fn total(&self) -> usize {
-        self.counts().values().sum()
+        match self {
+            Issues::Held(_, counts) => counts.values().sum(),
+            Issues::Streamed(s) => s.checked.counts().values().sum(),
+        }
     }
 
-    /// Word the hint of each issue that has advice, each front end its own way (a streamed
-    /// report words them as they are read).
+    /// Word the hint of each issue that has advice, each front end its own way.
     pub fn word(&mut self, word: Wording) {
         match self {
             Issues::Held(issues, _) => {
@@ -196,7 +149,7 @@ impl Issues {
                     }
                 }
             }
-            Issues::Streamed(s) => s.wording = Some(word),
+            Issues::Streamed(s) => s.checked.word(word),
         }
     }
 }

@@ -37,7 +37,9 @@ pub use extracts::{Extract, Fresh};
 pub use files::{FileRow, FileRows, Stat};
 pub use finalize::{Outcome, Step, UnknownStep};
 pub use graph::{GraphFilter, GraphPage};
-pub use health::{Cited, Claim, LinkFinding, LiveFiles, PageRecord, Pages};
+pub use health::{
+    BrokenFragment, Cited, Claim, LinkFinding, LiveFiles, PageRecord, Pages, UnresolvedLink,
+};
 pub use history::IngestRecord;
 pub use imported::Imported;
 pub use ingests::{BatchEntry, IngestRow, Mirrored, NewEntry, Opened};

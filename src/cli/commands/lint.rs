@@ -50,12 +50,7 @@ fn after_help() -> String {
 
 /// Run `lint`.
 pub fn run(ctx: &Ctx, args: LintArgs) -> anyhow::Result<Exit> {
-    // The text tells each check's count before its issues: they are counted first.
-    let holding = match args.json {
-        true => Holding::Streamed,
-        false => Holding::Counted,
-    };
-    let request = request::Lint::new(&args.check, args.fix)?.holding(holding);
+    let request = request::Lint::new(&args.check, args.fix)?.holding(Holding::Streamed);
     let report = ctx.run_showing(request, args.json)?;
     output::seen(&report.seen);
     for n in &report.notes {

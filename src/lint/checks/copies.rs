@@ -10,11 +10,14 @@
 //! the one that received the merge (and neither's on a third), so it is named for what it is,
 //! the version kept beside the file.
 
-use super::{Context, Found};
-use crate::lint::LintError;
+use super::{Context, Findings};
+use crate::lint::{Check, LintError};
 
 /// Each conflict copy, naming the file it is a copy of and the day the sync made it.
-pub(super) fn conflicts(cx: &Context<'_>, out: &mut Found<'_, '_>) -> Result<(), LintError> {
+pub(super) fn conflicts(cx: &Context<'_>, out: &mut Findings) -> Result<(), LintError> {
+    if !cx.on(Check::SyncConflicts) {
+        return Ok(());
+    }
     for path in cx.manifest.conflict_copies()? {
         let Some(copy) = crate::vault::conflict_copy(&path) else {
             continue;
@@ -34,9 +37,7 @@ pub(super) fn conflicts(cx: &Context<'_>, out: &mut Found<'_, '_>) -> Result<(),
                 copy.date
             ),
         };
-        if out.push(&path, None, message).is_break() {
-            break;
-        }
+        out.push(Check::SyncConflicts, &path, None, message);
     }
     Ok(())
 }

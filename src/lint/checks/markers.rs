@@ -3,18 +3,24 @@
 //! checked as it is read (pages, the inbox, the archive, raw text; see [`crate::markers`]), so
 //! this check reads the manifest, not the files.
 
-use super::{Context, Found};
-use crate::lint::LintError;
+use super::{Context, Findings};
+use crate::lint::{Check, LintError};
 
 /// Each file holding markers, at the line of its first.
-pub(super) fn markers(cx: &Context<'_>, out: &mut Found<'_, '_>) -> Result<(), LintError> {
+pub(super) fn markers(cx: &Context<'_>, out: &mut Findings) -> Result<(), LintError> {
+    if !cx.on(Check::ConflictMarkers) {
+        return Ok(());
+    }
     for (path, line) in cx.manifest.files_with_markers()? {
-        let message = "git's conflict markers (<<<<<<<, =======, >>>>>>>): keep the text that \
-                       should stay between them, then delete the marker lines; a sync refuses to \
-                       commit the file until then";
-        if out.push(&path, Some(line), message.to_string()).is_break() {
-            break;
-        }
+        out.push(
+            Check::ConflictMarkers,
+            &path,
+            Some(line),
+            "git's conflict markers (<<<<<<<, =======, >>>>>>>): keep the text that should stay \
+             between them, then delete the marker lines; a sync refuses to commit the file \
+             until then"
+                .to_string(),
+        );
     }
     Ok(())
 }

@@ -3,10 +3,10 @@
 //! every pair). Each page of a pair gets an issue naming the other, with the hint to merge
 //! them; nothing merges them but a person or the agent.
 
-use super::{Context, Found};
+use super::{Context, Findings};
 use crate::embed::{self, similarity};
 use crate::failure::Action;
-use crate::lint::LintError;
+use crate::lint::{Check, LintError};
 use crate::manifest::Hit;
 use crate::search::related::shown;
 
@@ -16,13 +16,13 @@ use crate::search::related::shown;
 const TITLES: f32 = 0.5;
 
 /// The pairs of pages at least `[lint] near_duplicate_above` similar.
-pub(super) fn near_duplicates(cx: &Context<'_>, out: &mut Found<'_, '_>) -> Result<(), LintError> {
+pub(super) fn near_duplicates(cx: &Context<'_>, out: &mut Findings) -> Result<(), LintError> {
+    if !cx.on(Check::NearDuplicates) {
+        return Ok(());
+    }
     let above = cx.vault.config.lint.near_duplicate_above;
     // Titles that mean the same at most: the text must be this close for the pair to count.
     let floor = (above - TITLES) / (1.0 - TITLES);
-    // The pairs are found by rowid, not by page: this check's issues are held and put in
-    // page order (a page has at most a few hundred twins: `manifest::twins`' groups).
-    let mut found: Vec<(String, String)> = Vec::new();
     for twin in cx.manifest.near_twins(floor.max(0.0))? {
         let (Some(a), Some(b)) = (
             cx.manifest.search_hit(twin.a, 0.0)?,
@@ -48,20 +48,16 @@ pub(super) fn near_duplicates(cx: &Context<'_>, out: &mut Found<'_, '_>) -> Resu
             continue;
         }
         for (this, other) in [(&a.path, &b.path), (&b.path, &a.path)] {
-            found.push((
-                this.clone(),
+            out.advise(
+                Check::NearDuplicates,
+                this,
                 format!(
                     "says nearly what {other} says (similarity {score:.2}, text {:.2}, titles \
                      {titles:.2})",
                     twin.similarity
                 ),
-            ));
-        }
-    }
-    found.sort_by(|x, y| x.0.cmp(&y.0));
-    for (path, message) in found {
-        if out.advise(&path, message, Action::Merge).is_break() {
-            break;
+                Action::Merge,
+            );
         }
     }
     Ok(())

@@ -29,31 +29,28 @@ pub struct LinkFinding {
     pub candidates: usize,
 }
 
-/// `f` of each link of the pages in `scope` that meets `wher`, by page and as the page holds
-/// them, until it breaks.
-fn link_findings(
-    m: &Manifest,
-    wher: &str,
-    scope: Pages<'_>,
-    f: &mut dyn FnMut(LinkFinding) -> ControlFlow<()>,
-) -> Result<()> {
-    let mut stmt = m
-        .conn
-        .prepare(&format!(
-            "SELECT l.source, l.line, l.target, l.heading, l.block, l.embed, l.status, l.resolved, l.candidates
-             FROM links l WHERE {wher}{} ORDER BY l.source, l.seq",
-            scope.and_in("l.source")
-        ))
-        .at(&m.path)?;
-    let mut rows = stmt
-        .query(rusqlite::params_from_iter(scope.param()))
-        .at(&m.path)?;
-    while let Some(r) = rows.next().at(&m.path)? {
-        if f(link_finding(r).at(&m.path)?).is_break() {
-            break;
-        }
-    }
-    Ok(())
+/// A link whose fragment is not in the page it reaches, by its row number: a broken link's
+/// issue is read whole ([`Manifest::links_at`]) when it is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BrokenFragment {
+    /// The link's row.
+    pub rowid: i64,
+    /// Whether it names a heading (`#Heading`).
+    pub heading: bool,
+    /// Whether it names a block (`#^id`).
+    pub block: bool,
+}
+
+/// A link that resolves to nothing or to several pages, by its row number: its issue is read
+/// whole ([`Manifest::links_at`]) when it is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnresolvedLink {
+    /// The link's row.
+    pub rowid: i64,
+    /// Broken or ambiguous.
+    pub status: LinkStatus,
+    /// `![[…]]`
+    pub embed: bool,
 }
 
 /// A [`LinkFinding`] from the columns `source, line, target, heading, block, embed, status,
@@ -73,75 +70,90 @@ fn link_finding(r: &rusqlite::Row<'_>) -> rusqlite::Result<LinkFinding> {
 }
 
 impl Manifest {
-    /// `f` of each link of the pages in `scope` that resolves to nothing or to several pages,
-    /// by page and as the page holds them, until it breaks.
-    pub fn unresolved_links(
-        &self,
-        scope: Pages<'_>,
-        mut f: impl FnMut(LinkFinding) -> ControlFlow<()>,
-    ) -> Result<()> {
-        if let Pages::Only(_) = scope {
+    /// The links of the pages in `scope` that resolve to nothing or to several pages, by page
+    /// and as the page holds them: what [`Manifest::links_at`] reads whole. SQLite sorts the
+    /// row numbers alone by page, not the links.
+    pub fn unresolved_links(&self, scope: Pages<'_>) -> Result<Vec<UnresolvedLink>> {
+        let wher = match scope {
+            // The redundant `<> 'resolved'` lets SQLite use the partial index `links_status`.
+            Pages::All => "status IN ('broken', 'ambiguous') AND status <> 'resolved'",
             // A few pages' links by their primary key, not every unresolved link of the vault
             // (the unary `+` keeps SQLite off the status index).
-            return link_findings(self, "+l.status IN ('broken', 'ambiguous')", scope, &mut f);
-        }
-        // The pages that have any, from the status index (the redundant `<> 'resolved'` lets
-        // SQLite use it), then each page's by its primary key: sorting the links themselves by
-        // page would hold every one (SQLite's sorter keeps them in memory), the pages are
-        // bounded by the vault.
-        let mut sources: Vec<String> = {
-            let mut stmt = self
-                .conn
-                .prepare(
-                    "SELECT DISTINCT source FROM links
-                     WHERE status IN ('broken', 'ambiguous') AND status <> 'resolved'",
-                )
-                .at(&self.path)?;
-            let rows = stmt.query_map([], |r| r.get(0)).at(&self.path)?;
-            rows.collect::<rusqlite::Result<_>>().at(&self.path)?
+            Pages::Only(_) => "+status IN ('broken', 'ambiguous')",
         };
-        sources.sort_unstable();
         let mut stmt = self
             .conn
-            .prepare(
+            .prepare(&format!(
+                "SELECT rowid, status, embed FROM links WHERE {wher}{} ORDER BY source, seq",
+                scope.and_in("source")
+            ))
+            .at(&self.path)?;
+        let rows = stmt
+            .query_map(rusqlite::params_from_iter(scope.param()), |r| {
+                Ok(UnresolvedLink {
+                    rowid: r.get(0)?,
+                    status: r.get(1)?,
+                    embed: r.get(2)?,
+                })
+            })
+            .at(&self.path)?;
+        rows.collect::<rusqlite::Result<_>>().at(&self.path)
+    }
+
+    /// The resolved links of the pages in `scope` whose `#heading` or `#^block` the target
+    /// page does not have, by page and as the page holds them: what [`Manifest::links_at`]
+    /// reads whole.
+    pub fn broken_fragments(&self, scope: Pages<'_>) -> Result<Vec<BrokenFragment>> {
+        if let Pages::All = scope {
+            return self.every_broken_fragment();
+        }
+        // The first condition is the partial index `links_fragments`: only links with a
+        // fragment are visited.
+        let mut stmt = self
+            .conn
+            .prepare(&format!(
+                "SELECT l.rowid, l.heading_key IS NOT NULL, l.block IS NOT NULL FROM links l
+                 WHERE (l.heading_key IS NOT NULL OR l.block IS NOT NULL)
+                 AND l.status = 'resolved' AND EXISTS (SELECT 1 FROM pages WHERE path = l.resolved) AND (
+                   (l.heading_key IS NOT NULL AND NOT EXISTS
+                     (SELECT 1 FROM headings h WHERE h.path = l.resolved AND h.key = l.heading_key))
+                   OR (l.block IS NOT NULL AND NOT EXISTS
+                     (SELECT 1 FROM blocks b WHERE b.path = l.resolved AND b.block_id = l.block))){}
+                 ORDER BY l.source, l.seq",
+                scope.and_in("l.source")
+            ))
+            .at(&self.path)?;
+        let rows = stmt
+            .query_map(rusqlite::params_from_iter(scope.param()), |r| {
+                Ok(BrokenFragment {
+                    rowid: r.get(0)?,
+                    heading: r.get(1)?,
+                    block: r.get(2)?,
+                })
+            })
+            .at(&self.path)?;
+        rows.collect::<rusqlite::Result<_>>().at(&self.path)
+    }
+
+    /// `f` of each link of `rows` (row numbers) read whole, in turn, until it breaks.
+    pub fn links_at(
+        &self,
+        rows: &[i64],
+        f: &mut dyn FnMut(LinkFinding) -> ControlFlow<()>,
+    ) -> Result<()> {
+        let mut whole = self
+            .conn
+            .prepare_cached(
                 "SELECT source, line, target, heading, block, embed, status, resolved, candidates
-                 FROM links WHERE source = ?1 AND +status IN ('broken', 'ambiguous') ORDER BY seq",
+                 FROM links WHERE rowid = ?1",
             )
             .at(&self.path)?;
-        for source in sources {
-            let mut rows = stmt.query([&source]).at(&self.path)?;
-            while let Some(r) = rows.next().at(&self.path)? {
-                if f(link_finding(r).at(&self.path)?).is_break() {
-                    return Ok(());
-                }
+        for rowid in rows {
+            if f(whole.query_row([rowid], link_finding).at(&self.path)?).is_break() {
+                break;
             }
         }
         Ok(())
-    }
-
-    /// `f` of each resolved link of the pages in `scope` whose `#heading` or `#^block` the
-    /// target page does not have, by page and as the page holds them, until it breaks.
-    pub fn broken_fragments(
-        &self,
-        scope: Pages<'_>,
-        mut f: impl FnMut(LinkFinding) -> ControlFlow<()>,
-    ) -> Result<()> {
-        if let Pages::All = scope {
-            return self.every_broken_fragment(&mut f);
-        }
-        link_findings(
-            self,
-            // The first condition is the partial index `links_fragments`: only links with a
-            // fragment are visited.
-            "(l.heading_key IS NOT NULL OR l.block IS NOT NULL)
-             AND l.status = 'resolved' AND EXISTS (SELECT 1 FROM pages WHERE path = l.resolved) AND (
-               (l.heading_key IS NOT NULL AND NOT EXISTS
-                 (SELECT 1 FROM headings h WHERE h.path = l.resolved AND h.key = l.heading_key))
-               OR (l.block IS NOT NULL AND NOT EXISTS
-                 (SELECT 1 FROM blocks b WHERE b.path = l.resolved AND b.block_id = l.block)))",
-            scope,
-            &mut f,
-        )
     }
 
     /// [`Manifest::broken_fragments`] of the whole vault, joined in memory. Probing the
@@ -149,12 +161,9 @@ impl Manifest {
     /// each: 1.8 s at 100,000 pages), and probing `pages` and `blocks` for each link cost two
     /// index searches a link (40 of the query's 60 ms at 10,000 pages in `sqlite3`). Here the
     /// links with a fragment, the pages, the headings and the blocks are each read in one pass
-    /// and joined by the linked page's number; only the broken links are read whole, each
-    /// handed on as it is read.
-    fn every_broken_fragment(
-        &self,
-        f: &mut dyn FnMut(LinkFinding) -> ControlFlow<()>,
-    ) -> Result<()> {
+    /// and joined by the linked page's number; the broken links are kept by row number (what
+    /// is built to find them is dropped before they are read whole).
+    fn every_broken_fragment(&self) -> Result<Vec<BrokenFragment>> {
         /// What a linked page has that its links' fragments may name.
         #[derive(Default, Clone)]
         struct Target {
@@ -201,7 +210,7 @@ impl Manifest {
             }
         }
         if fragments.is_empty() {
-            return Ok(());
+            return Ok(Vec::new());
         }
         let mut targets = vec![Target::default(); numbers.len()];
         // Each pass reads `path` and, but for the pages, a name; a page's rows come one after
@@ -234,13 +243,7 @@ impl Manifest {
         pass("SELECT path, block_id FROM blocks", |t, id| {
             t.blocks.extend(id)
         })?;
-        let mut whole = self
-            .conn
-            .prepare(
-                "SELECT source, line, target, heading, block, embed, status, resolved, candidates
-                 FROM links WHERE rowid = ?1",
-            )
-            .at(&self.path)?;
+        let mut broken = Vec::new();
         for link in fragments {
             let t = &targets[link.target as usize];
             // A link to a file that is not a page (its fragment names nothing Sparks reads).
@@ -250,12 +253,14 @@ impl Manifest {
             let missing = |name: &Option<String>, names: &[String]| {
                 name.as_ref().is_some_and(|n| !names.contains(n))
             };
-            if (missing(&link.heading_key, &t.headings) || missing(&link.block, &t.blocks))
-                && f(whole.query_row([link.rowid], link_finding).at(&self.path)?).is_break()
-            {
-                break;
+            if missing(&link.heading_key, &t.headings) || missing(&link.block, &t.blocks) {
+                broken.push(BrokenFragment {
+                    rowid: link.rowid,
+                    heading: link.heading_key.is_some(),
+                    block: link.block.is_some(),
+                });
             }
         }
-        Ok(())
+        Ok(broken)
     }
 }

@@ -11,13 +11,12 @@ mod sources;
 #[cfg(test)]
 mod tests;
 
-pub use links::LinkFinding;
+pub use links::{BrokenFragment, LinkFinding, UnresolvedLink};
 pub use names::Claim;
 pub use records::PageRecord;
 pub use sources::{Cited, LiveFiles};
 
 use super::{At, Manifest, Result, sql};
-use std::ops::ControlFlow;
 
 /// Which pages a health query reports on: all of them, or only these (the pages an ingest
 /// touched, whose issues are all its lint delta needs).
@@ -49,30 +48,16 @@ impl Pages<'_> {
 }
 
 fn paths(m: &Manifest, q: &str) -> Result<Vec<(String, String)>> {
-    let mut out = Vec::new();
-    each_path(m, q, &mut |p, v| {
-        out.push((p, v));
-        ControlFlow::Continue(())
-    })?;
-    Ok(out)
-}
-
-/// `f` of each row of `q` (a path and a value, empty when NULL), until it breaks.
-fn each_path(
-    m: &Manifest,
-    q: &str,
-    f: &mut dyn FnMut(String, String) -> ControlFlow<()>,
-) -> Result<()> {
     let mut stmt = m.conn.prepare(q).at(&m.path)?;
-    let mut rows = stmt.query([]).at(&m.path)?;
-    while let Some(r) = rows.next().at(&m.path)? {
-        let path = r.get::<_, String>(0).at(&m.path)?;
-        let value = r.get::<_, Option<String>>(1).at(&m.path)?;
-        if f(path, value.unwrap_or_default()).is_break() {
-            break;
-        }
-    }
-    Ok(())
+    let rows = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<String>>(1)?.unwrap_or_default(),
+            ))
+        })
+        .at(&m.path)?;
+    rows.collect::<rusqlite::Result<Vec<_>>>().at(&m.path)
 }
 
 impl Manifest {
@@ -145,15 +130,14 @@ impl Manifest {
             .collect())
     }
 
-    /// `f` of each page no other page links to (system pages excluded), by path, until it
-    /// breaks.
-    pub fn orphan_pages(&self, mut f: impl FnMut(String) -> ControlFlow<()>) -> Result<()> {
+    /// Pages no other page links to (system pages excluded).
+    pub fn orphan_pages(&self) -> Result<Vec<String>> {
         let q = format!(
             "SELECT p.path, NULL FROM pages p WHERE {} AND NOT {} ORDER BY p.path",
             sql::ORPHAN,
             sql::SYSTEM_PAGE
         );
-        each_path(self, &q, &mut |p, _| f(p))
+        Ok(paths(self, &q)?.into_iter().map(|(p, _)| p).collect())
     }
 
     /// Seed pages no other page links to.
@@ -169,25 +153,14 @@ impl Manifest {
     /// Pages with fewer than `below` sentences of prose, with their sentence counts (system
     /// pages excluded): the one thin rule of `lint`, `brief` and `query --thin`.
     pub fn thin_pages(&self, below: usize) -> Result<Vec<(String, usize)>> {
-        let mut thin = Vec::new();
-        self.each_thin_page(below, |p, n| {
-            thin.push((p, n));
-            ControlFlow::Continue(())
-        })?;
-        Ok(thin)
-    }
-
-    /// `f` of each of [`Manifest::thin_pages`], until it breaks.
-    pub fn each_thin_page(
-        &self,
-        below: usize,
-        mut f: impl FnMut(String, usize) -> ControlFlow<()>,
-    ) -> Result<()> {
         let q = format!(
             "SELECT p.path, CAST(p.sentences AS TEXT) FROM pages p WHERE {} AND NOT {} ORDER BY p.path",
             sql::thin(below),
             sql::SYSTEM_PAGE
         );
-        each_path(self, &q, &mut |p, n| f(p, n.parse().unwrap_or(0)))
+        Ok(paths(self, &q)?
+            .into_iter()
+            .map(|(p, w)| (p, w.parse().unwrap_or(0)))
+            .collect())
     }
 }

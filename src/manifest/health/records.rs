@@ -31,21 +31,21 @@ impl PageRecord {
 
 impl Manifest {
     /// `f` of every page in `scope` with its stored frontmatter, but for the aliases
-    /// (`fields.aliases` is left empty: no check of a page's own fields reads them), by path.
-    /// The pages are read in one pass over the table's path index and each is handed on as
-    /// it is read: held all at once, at 100,000 pages they were 140 MB, over half of a
+    /// (`fields.aliases` is left empty: no check of a page's own fields reads them), in no
+    /// particular order. The pages are read in one pass over the table and each is handed on
+    /// as it is read: held all at once, at 100,000 pages they were 140 MB, over half of a
     /// lint's peak. A page's tags come from the tags read first and sorted by page (in key
     /// order, as before), found by a binary search.
     pub fn page_records(&self, scope: Pages<'_>, mut f: impl FnMut(PageRecord)) -> Result<()> {
+        let pass = match scope {
+            Pages::All => " NOT INDEXED",
+            Pages::Only(_) => "",
+        };
         let mut tags: Vec<(String, String, String)> = {
             let mut stmt = self
                 .conn
                 .prepare(&format!(
-                    "SELECT path, tag_key, tag FROM tags{} WHERE 1{}",
-                    match scope {
-                        Pages::All => " NOT INDEXED",
-                        Pages::Only(_) => "",
-                    },
+                    "SELECT path, tag_key, tag FROM tags{pass} WHERE 1{}",
                     scope.and_in("path")
                 ))
                 .at(&self.path)?;
@@ -62,7 +62,7 @@ impl Manifest {
             .prepare(&format!(
                 "SELECT p.path, p.frontmatter, p.error, p.error_line, p.title, p.type, p.maturity, p.created,
                         p.updated, p.sources, p.problems, p.key_lines
-                 FROM pages p WHERE 1{} ORDER BY p.path",
+                 FROM pages p{pass} WHERE 1{}",
                 scope.and_in("p.path")
             ))
             .at(&self.path)?;

@@ -119,4 +119,6 @@ fn stale_and_dead_sources_answer_as_the_sql_did() {
     assert_eq!(dead, rows(DEAD_SQL, 2));
     assert_eq!(stale.len(), 4, "{stale:?}");
     assert_eq!(dead.len(), 6, "{dead:?}");
+    let (s, d) = freshness::stale_and_dead(&m).unwrap();
+    assert_eq!((s.len(), d.len()), (stale.len(), dead.len()));
 }
