@@ -1,6 +1,6 @@
 //! The source rules: which pages are stale (older than a source they cite) and which
 //! sources are dead (they name nothing in the vault). The manifest only reads the rows, the
-//! pages' sources and the live files, each in one pass ([`Manifest::cited_sources`],
+//! pages' sources and the live files, each in one pass ([`Manifest::each_cited`],
 //! [`Manifest::live_files`]); the rules are here, joined in memory. `query --stale` asks the
 //! same question in SQL (`manifest::sql::STALE`); a test in the manifest holds the two to
 //! the same pages.
@@ -33,22 +33,41 @@ pub struct Dead {
 /// local date of its modification time), by path. A page whose `updated:` is not a date is
 /// never stale.
 pub fn stale_pages(manifest: &Manifest) -> Result<Vec<Stale>, ManifestError> {
-    Ok(stale_of(
-        &manifest.live_files()?,
-        &manifest.cited_sources()?,
-    ))
+    Ok(judge(manifest, true, false)?.0)
 }
 
 /// Sources that name no file or directory of the vault, by page and then as listed.
 pub fn dead_sources(manifest: &Manifest) -> Result<Vec<Dead>, ManifestError> {
-    Ok(dead_of(&manifest.live_files()?, manifest.cited_sources()?))
+    Ok(judge(manifest, false, true)?.1)
 }
 
 /// [`stale_pages`] and [`dead_sources`] together, reading the files and the pages' sources
 /// once.
 pub fn stale_and_dead(manifest: &Manifest) -> Result<(Vec<Stale>, Vec<Dead>), ManifestError> {
-    let (files, pages) = (manifest.live_files()?, manifest.cited_sources()?);
-    Ok((stale_of(&files, &pages), dead_of(&files, pages)))
+    judge(manifest, true, true)
+}
+
+/// The stale pages (when `stale`) and the dead sources (when `dead`): the live files are
+/// held, each page's sources judged as they are read.
+fn judge(
+    manifest: &Manifest,
+    stale: bool,
+    dead: bool,
+) -> Result<(Vec<Stale>, Vec<Dead>), ManifestError> {
+    let files = manifest.live_files()?;
+    let (mut stale_found, mut dead_found) = (Vec::new(), Vec::new());
+    manifest.each_cited(|page| {
+        if stale {
+            stale_found.extend(stale_page(&files, &page));
+        }
+        if dead {
+            dead_of_page(&files, page, &mut dead_found);
+        }
+    })?;
+    stale_found.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+    // Stable: a page's dead sources stay as listed.
+    dead_found.sort_by(|a, b| a.page.cmp(&b.page));
+    Ok((stale_found, dead_found))
 }
 
 /// Whether `s` is a date written `YYYY-MM-DD`, as SQLite's `date(s) = s` tells.
@@ -73,60 +92,67 @@ fn local_date(ns: i64) -> Option<String> {
     ))
 }
 
-/// The stale pages among `pages`, by path: those whose `updated:` is a date older than the
-/// local date a source last changed on. The newest such source is named, the first listed
-/// among equals.
+/// The stale pages among `pages`, by path.
+#[cfg(test)]
 fn stale_of(files: &LiveFiles, pages: &[Cited]) -> Vec<Stale> {
-    let mut stale = Vec::new();
-    for page in pages {
-        let updated = page.updated.as_deref().unwrap_or_default();
-        if !is_date(updated) {
-            continue;
-        }
-        let mut newest: Option<(String, &str)> = None;
-        for source in &page.sources {
-            let path = source.strip_prefix("./").unwrap_or(source);
-            let Some(date) = files.mtime(path).and_then(local_date) else {
-                continue;
-            };
-            if date.as_str() > updated && newest.as_ref().is_none_or(|(d, _)| date > *d) {
-                newest = Some((date, path));
-            }
-        }
-        if let Some((changed, source)) = newest {
-            stale.push(Stale {
-                path: page.path.clone(),
-                updated: updated.to_string(),
-                source: source.to_string(),
-                changed,
-            });
-        }
-    }
+    let mut stale: Vec<Stale> = pages.iter().filter_map(|p| stale_page(files, p)).collect();
     stale.sort_unstable_by(|a, b| a.path.cmp(&b.path));
     stale
 }
 
-/// The sources (page, source as written) of `pages` that name neither a live file nor a
-/// directory holding one, by page and then as listed; blank sources are not checked.
+/// Whether `page` is stale: its `updated:` is a date older than the local date a source last
+/// changed on. The newest such source is named, the first listed among equals.
+fn stale_page(files: &LiveFiles, page: &Cited) -> Option<Stale> {
+    let updated = page.updated.as_deref().unwrap_or_default();
+    if !is_date(updated) {
+        return None;
+    }
+    let mut newest: Option<(String, &str)> = None;
+    for source in &page.sources {
+        let path = source.strip_prefix("./").unwrap_or(source);
+        let Some(date) = files.mtime(path).and_then(local_date) else {
+            continue;
+        };
+        if date.as_str() > updated && newest.as_ref().is_none_or(|(d, _)| date > *d) {
+            newest = Some((date, path));
+        }
+    }
+    let (changed, source) = newest?;
+    Some(Stale {
+        path: page.path.clone(),
+        updated: updated.to_string(),
+        source: source.to_string(),
+        changed,
+    })
+}
+
+/// The dead sources of `pages`, by page and then as listed.
+#[cfg(test)]
 fn dead_of(files: &LiveFiles, mut pages: Vec<Cited>) -> Vec<Dead> {
     pages.sort_unstable_by(|a, b| a.path.cmp(&b.path));
     let mut dead = Vec::new();
     for page in pages {
-        for source in page.sources {
-            if source.trim_matches(' ').is_empty() {
-                continue;
-            }
-            let x = source.strip_prefix("./").unwrap_or(&source);
-            let x = x.trim_end_matches('/');
-            if files.mtime(x).is_none() && !files.holds(x) {
-                dead.push(Dead {
-                    page: page.path.clone(),
-                    source,
-                });
-            }
-        }
+        dead_of_page(files, page, &mut dead);
     }
     dead
+}
+
+/// Push the sources of `page` that name neither a live file nor a directory holding one onto
+/// `dead`, as listed; blank sources are not checked.
+fn dead_of_page(files: &LiveFiles, page: Cited, dead: &mut Vec<Dead>) {
+    for source in page.sources {
+        if source.trim_matches(' ').is_empty() {
+            continue;
+        }
+        let x = source.strip_prefix("./").unwrap_or(&source);
+        let x = x.trim_end_matches('/');
+        if files.mtime(x).is_none() && !files.holds(x) {
+            dead.push(Dead {
+                page: page.path.clone(),
+                source,
+            });
+        }
+    }
 }
 
 #[cfg(test)]

@@ -81,31 +81,43 @@ impl Manifest {
     /// Every page's path, `updated:` and `sources:` (each as written; a value that is not a
     /// string as its JSON), in one pass of the table.
     pub fn cited_sources(&self) -> Result<Vec<Cited>> {
+        let mut cited = Vec::new();
+        self.each_cited(|c| cited.push(c))?;
+        Ok(cited)
+    }
+
+    /// `f` of each of [`Manifest::cited_sources`], in the table's order, as it is read: held
+    /// all at once, at 100,000 pages they were 25 MB of the source checks' peak.
+    pub fn each_cited(&self, mut f: impl FnMut(Cited)) -> Result<()> {
         let mut stmt = self
             .conn
             .prepare_cached("SELECT path, updated, sources FROM pages NOT INDEXED")
             .at(&self.path)?;
-        let rows = stmt
-            .query_map([], |r| {
-                let sources = r.get_ref(2)?.as_str().unwrap_or_default();
-                let sources = match serde_json::from_str::<Vec<String>>(sources) {
-                    Ok(list) => list,
-                    Err(_) => serde_json::from_str::<Vec<serde_json::Value>>(sources)
-                        .unwrap_or_default()
-                        .into_iter()
-                        .map(|v| match v {
-                            serde_json::Value::String(s) => s,
-                            other => other.to_string(),
-                        })
-                        .collect(),
-                };
-                Ok(Cited {
-                    path: r.get(0)?,
-                    updated: r.get(1)?,
-                    sources,
-                })
-            })
-            .at(&self.path)?;
-        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
+        let mut rows = stmt.query([]).at(&self.path)?;
+        while let Some(r) = rows.next().at(&self.path)? {
+            f(cited(r).at(&self.path)?);
+        }
+        Ok(())
     }
+}
+
+/// A [`Cited`] from the columns `path, updated, sources`.
+fn cited(r: &rusqlite::Row<'_>) -> rusqlite::Result<Cited> {
+    let sources = r.get_ref(2)?.as_str().unwrap_or_default();
+    let sources = match serde_json::from_str::<Vec<String>>(sources) {
+        Ok(list) => list,
+        Err(_) => serde_json::from_str::<Vec<serde_json::Value>>(sources)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|v| match v {
+                serde_json::Value::String(s) => s,
+                other => other.to_string(),
+            })
+            .collect(),
+    };
+    Ok(Cited {
+        path: r.get(0)?,
+        updated: r.get(1)?,
+        sources,
+    })
 }
