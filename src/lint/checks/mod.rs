@@ -170,9 +170,12 @@ pub(super) fn run(cx: &Context<'_>) -> Result<Checked, LintError> {
                 .collect()
         }
     };
+    // The held issues are moved into one list of their exact length (a list grown as they
+    // come was up to twice as large, at the peak of a lint of 100,000 pages).
+    let held = found.iter().map(|f| f.held.len()).sum();
     let mut checked = Checked {
         checks: cx.checks.to_vec(),
-        held: Vec::new(),
+        held: Vec::with_capacity(held),
         links: BTreeMap::new(),
         counts: cx.checks.iter().map(|c| (*c, 0)).collect(),
     };
