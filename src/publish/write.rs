@@ -372,19 +372,22 @@ fn touched(
             ))
         })
     };
-    let before = Touches::of(old_links());
-    let now = Touches::of(links.iter());
     let (out_before, out_now) = (
         links_from(&changed, old_links()),
         links_from(&changed, links.iter()),
     );
     let face = |s: &Source| (s.says, s.shown, s.title.clone(), s.face.clone());
-    for c in &changed {
-        let wide = old.sources.get(*c).map(face) != sources.get(*c).map(face)
-            || out_before.get(c) != out_now.get(c);
-        before.add(c, wide, &mut touched);
-        now.add(c, wide, &mut touched);
-    }
+    let wide: Vec<(&str, bool)> = changed
+        .iter()
+        .map(|c| {
+            let wide = old.sources.get(*c).map(face) != sources.get(*c).map(face)
+                || out_before.get(c) != out_now.get(c);
+            (*c, wide)
+        })
+        .collect();
+    let names_now = links.paths.iter().map(String::as_str).collect();
+    Touches::new(names.iter().map(|n| n.as_str()).collect(), &old.links).add(&wide, &mut touched);
+    Touches::new(names_now, &links.links).add(&wide, &mut touched);
     touched.retain(|p| site.page(p).is_some());
     touched
 }
