@@ -139,22 +139,35 @@ pub fn select(names: &[String]) -> Result<Vec<Check>, LintError> {
         .collect()
 }
 
+/// What a lint run is asked to do.
+#[derive(Debug, Clone, Copy)]
+pub struct Asked<'a> {
+    /// The checks to run.
+    pub checks: &'a [Check],
+    /// Whether the safe fixes are applied first.
+    pub fix: bool,
+    /// How the report holds its issues.
+    pub holding: Holding,
+}
+
 /// Bring the manifest up to date with the files (lint answers about the vault as it is, not
-/// as the last scan saw it), then run the given checks, applying the safe fixes first when
-/// `fix`; the notes about the vault come with the report, which holds its issues as `holding`
-/// says (and, when it does not, keeps `manifest` to read them). `progress` hears how the
-/// scan and the checks go.
-#[allow(clippy::too_many_arguments)]
+/// as the last scan saw it), then do what `asked` says: the safe fixes first when asked, then
+/// the checks; the notes about the vault come with the report, which holds its issues as asked
+/// (and, when it does not, keeps `manifest` to read them). `progress` hears how the scan and
+/// the checks go.
 pub fn run(
     vault: &Vault,
     mut manifest: Manifest,
-    checks: &[Check],
-    fix: bool,
-    holding: Holding,
+    asked: Asked<'_>,
     now: &Now,
     fresh: &mut scan::Freshness,
     progress: &dyn Progress,
 ) -> Result<LintReport, LintError> {
+    let Asked {
+        checks,
+        fix,
+        holding,
+    } = asked;
     let seen = scan::refresh(vault, &mut manifest, now, fresh, progress)
         .map_err(|e| LintError::Rescan(e.to_string()))?;
     let fixes = match fix {

@@ -49,12 +49,15 @@ impl Request for Lint {
 
     fn run(self, s: &Session) -> Result<LintReport, Failure> {
         let mut fresh = s.fresh;
+        let asked = crate::lint::Asked {
+            checks: &self.checks,
+            fix: self.fix,
+            holding: self.holding,
+        };
         Ok(crate::lint::run(
             &s.vault,
             s.manifest()?,
-            &self.checks,
-            self.fix,
-            self.holding,
+            asked,
             &s.now,
             &mut fresh,
             &*s.progress,
