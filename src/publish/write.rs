@@ -420,15 +420,17 @@ fn record_links(sources: &BTreeMap<String, Source>, links: &LinkTable) -> Vec<(u
         .collect()
 }
 
-/// Write a listing at the site path `at`.
+/// Write a listing at the site path `at` (its main column dropped once in the document: the
+/// index of a large site is megabytes, held at most twice).
 fn listing(
     out: &mut Out,
     name: &str,
     at: &str,
-    l: &Listing,
+    l: Listing,
     base: &Base,
 ) -> Result<(), PublishError> {
     let html = pages::document(name, l.title.as_deref(), "", &l.main, l.aside.as_deref());
+    drop(l);
     let file = urls::file_of(at).unwrap_or_else(|| "index.html".into());
     out.put(&file, urls::relocate(&html, at, base).as_bytes())?;
     Ok(())
@@ -444,20 +446,20 @@ fn site_files(
     base: &Base,
     out: &mut Out,
 ) -> Result<(), PublishError> {
-    listing(out, name, "", &lists::index(site, name, description), base)?;
-    listing(out, name, "tags/", &lists::all_tags(site), base)?;
+    listing(out, name, "", lists::index(site, name, description), base)?;
+    listing(out, name, "tags/", lists::all_tags(site), base)?;
     let tags = lists::tags(site);
     for (tag, pages) in &tags {
         listing(
             out,
             name,
             &urls::tag(tag),
-            &lists::tag(tag, pages, &tags),
+            lists::tag(tag, pages, &tags),
             base,
         )?;
     }
-    listing(out, name, "graph/", &lists::whole_graph(site), base)?;
-    listing(out, name, "search/", &lists::search(), base)?;
+    listing(out, name, "graph/", lists::whole_graph(site), base)?;
+    listing(out, name, "search/", lists::search(), base)?;
     let missing = pages::document(name, Some("Not found"), "", &lists::not_found().main, None);
     out.put("404.html", urls::relocate(&missing, "", base).as_bytes())?;
     let said = &made.descriptions;
