@@ -81,23 +81,17 @@ impl Manifest {
             // (the unary `+` keeps SQLite off the status index).
             Pages::Only(_) => "+status IN ('broken', 'ambiguous')",
         };
-        let mut stmt = self
-            .conn
-            .prepare(&format!(
-                "SELECT rowid, status, embed FROM links WHERE {wher}{} ORDER BY source, seq",
-                scope.and_in("source")
-            ))
-            .at(&self.path)?;
-        let rows = stmt
-            .query_map(rusqlite::params_from_iter(scope.param()), |r| {
-                Ok(UnresolvedLink {
-                    rowid: r.get(0)?,
-                    status: r.get(1)?,
-                    embed: r.get(2)?,
-                })
+        let sql = format!(
+            "SELECT rowid, status, embed FROM links WHERE {wher}{} ORDER BY source, seq",
+            scope.and_in("source")
+        );
+        self.scoped_rows(&sql, scope, |r| {
+            Ok(UnresolvedLink {
+                rowid: r.get(0)?,
+                status: r.get(1)?,
+                embed: r.get(2)?,
             })
-            .at(&self.path)?;
-        rows.collect::<rusqlite::Result<_>>().at(&self.path)
+        })
     }
 
     /// The resolved links of the pages in `scope` whose `#heading` or `#^block` the target
@@ -109,30 +103,24 @@ impl Manifest {
         }
         // The first condition is the partial index `links_fragments`: only links with a
         // fragment are visited.
-        let mut stmt = self
-            .conn
-            .prepare(&format!(
-                "SELECT l.rowid, l.heading_key IS NOT NULL, l.block IS NOT NULL FROM links l
-                 WHERE (l.heading_key IS NOT NULL OR l.block IS NOT NULL)
-                 AND l.status = 'resolved' AND EXISTS (SELECT 1 FROM pages WHERE path = l.resolved) AND (
-                   (l.heading_key IS NOT NULL AND NOT EXISTS
-                     (SELECT 1 FROM headings h WHERE h.path = l.resolved AND h.key = l.heading_key))
-                   OR (l.block IS NOT NULL AND NOT EXISTS
-                     (SELECT 1 FROM blocks b WHERE b.path = l.resolved AND b.block_id = l.block))){}
-                 ORDER BY l.source, l.seq",
-                scope.and_in("l.source")
-            ))
-            .at(&self.path)?;
-        let rows = stmt
-            .query_map(rusqlite::params_from_iter(scope.param()), |r| {
-                Ok(BrokenFragment {
-                    rowid: r.get(0)?,
-                    heading: r.get(1)?,
-                    block: r.get(2)?,
-                })
+        let sql = format!(
+            "SELECT l.rowid, l.heading_key IS NOT NULL, l.block IS NOT NULL FROM links l
+             WHERE (l.heading_key IS NOT NULL OR l.block IS NOT NULL)
+             AND l.status = 'resolved' AND EXISTS (SELECT 1 FROM pages WHERE path = l.resolved) AND (
+               (l.heading_key IS NOT NULL AND NOT EXISTS
+                 (SELECT 1 FROM headings h WHERE h.path = l.resolved AND h.key = l.heading_key))
+               OR (l.block IS NOT NULL AND NOT EXISTS
+                 (SELECT 1 FROM blocks b WHERE b.path = l.resolved AND b.block_id = l.block))){}
+             ORDER BY l.source, l.seq",
+            scope.and_in("l.source")
+        );
+        self.scoped_rows(&sql, scope, |r| {
+            Ok(BrokenFragment {
+                rowid: r.get(0)?,
+                heading: r.get(1)?,
+                block: r.get(2)?,
             })
-            .at(&self.path)?;
-        rows.collect::<rusqlite::Result<_>>().at(&self.path)
+        })
     }
 
     /// `f` of each link of `rows` (row numbers) read whole, in turn, until it breaks.

@@ -47,6 +47,23 @@ impl Pages<'_> {
     }
 }
 
+impl Manifest {
+    /// Every row of the statement `sql`, whose parameter is `scope`'s pages ([`Pages::and_in`]),
+    /// each made by `row`.
+    fn scoped_rows<T>(
+        &self,
+        sql: &str,
+        scope: Pages<'_>,
+        row: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>> {
+        let mut stmt = self.conn.prepare(sql).at(&self.path)?;
+        let rows = stmt
+            .query_map(rusqlite::params_from_iter(scope.param()), row)
+            .at(&self.path)?;
+        rows.collect::<rusqlite::Result<_>>().at(&self.path)
+    }
+}
+
 fn paths(m: &Manifest, q: &str) -> Result<Vec<(String, String)>> {
     let mut stmt = m.conn.prepare(q).at(&m.path)?;
     let rows = stmt

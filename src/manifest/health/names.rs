@@ -1,7 +1,7 @@
 //! Names (titles and aliases) that more than one page claims.
 
 use super::Pages;
-use crate::manifest::{At, Manifest, Result};
+use crate::manifest::{Manifest, Result};
 
 /// A name claimed by more than one page.
 #[derive(Debug, Clone)]
@@ -33,29 +33,22 @@ impl Manifest {
                 only = scope.and_in("path"),
             ),
         };
-        let mut stmt = self
-            .conn
-            .prepare(&format!(
-                "WITH {claims},
-                 shared AS (SELECT k FROM claims GROUP BY k HAVING count(DISTINCT path) > 1)
-                 SELECT title_key AS k, title AS name, path, 'title' AS how FROM pages
-                 WHERE title_key IN shared
-                 UNION SELECT alias_key, alias, path, 'alias' FROM aliases WHERE alias_key IN shared
-                 ORDER BY k, path, how DESC"
+        let sql = format!(
+            "WITH {claims},
+             shared AS (SELECT k FROM claims GROUP BY k HAVING count(DISTINCT path) > 1)
+             SELECT title_key AS k, title AS name, path, 'title' AS how FROM pages
+             WHERE title_key IN shared
+             UNION SELECT alias_key, alias, path, 'alias' FROM aliases WHERE alias_key IN shared
+             ORDER BY k, path, how DESC"
+        );
+        let rows = self.scoped_rows(&sql, scope, |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
             ))
-            .at(&self.path)?;
-        let rows = stmt
-            .query_map(rusqlite::params_from_iter(scope.param()), |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                ))
-            })
-            .at(&self.path)?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .at(&self.path)?;
+        })?;
         let mut out: Vec<(String, Claim)> = Vec::new();
         for (k, name, path, how) in rows {
             let how = if how == "title" { "title" } else { "alias" };

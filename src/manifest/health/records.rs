@@ -41,21 +41,12 @@ impl Manifest {
             Pages::All => " NOT INDEXED",
             Pages::Only(_) => "",
         };
-        let mut tags: Vec<(String, String, String)> = {
-            let mut stmt = self
-                .conn
-                .prepare(&format!(
-                    "SELECT path, tag_key, tag FROM tags{pass} WHERE 1{}",
-                    scope.and_in("path")
-                ))
-                .at(&self.path)?;
-            let rows = stmt
-                .query_map(rusqlite::params_from_iter(scope.param()), |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-                })
-                .at(&self.path)?;
-            rows.collect::<rusqlite::Result<_>>().at(&self.path)?
-        };
+        let sql = format!(
+            "SELECT path, tag_key, tag FROM tags{pass} WHERE 1{}",
+            scope.and_in("path")
+        );
+        let mut tags: Vec<(String, String, String)> =
+            self.scoped_rows(&sql, scope, |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         tags.sort_unstable();
         let mut stmt = self
             .conn
