@@ -103,7 +103,8 @@ fn settings() -> Settings {
 pub fn json<T: Serialize>(value: &T) -> anyhow::Result<()> {
     // Written as it is serialised: a report of a million findings is never held as text too.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    serde_json::to_writer_pretty(&mut out, value)?;
+    // An I/O error goes on as itself (a closed pipe ends the command quietly), not wrapped.
+    serde_json::to_writer_pretty(&mut out, value).map_err(std::io::Error::from)?;
     out.write_all(b"\n")?;
     out.flush()?;
     Ok(())

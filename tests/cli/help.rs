@@ -393,9 +393,24 @@ fn other_agents_files_name_their_own_agent() {
 
 #[test]
 fn a_broken_pipe_ends_quietly() {
-    let v = TestVault::empty();
-    for args in [&["describe"][..], &["completions", "zsh"]] {
-        let mut c = command(v.dir.path(), &v.home());
+    let (v, vault) = (TestVault::empty(), TestVault::new());
+    // `--json` too, past its writer's buffer: JSON is written as it is serialised, and the
+    // serialiser's error wraps the pipe's.
+    for i in 0..400 {
+        let title = format!("Page {i:03} with a title long enough to fill the buffer soon");
+        vault.page(&format!("wiki/concepts/Page {i}.md"), &title, "Text.");
+    }
+    let query = ["query", "--type", "concept", "--json"];
+    assert!(
+        vault.run(&query).ok().stdout.len() > 1 << 16,
+        "past the buffer"
+    );
+    for (args, cwd) in [
+        (&["describe"][..], v.dir.path()),
+        (&["completions", "zsh"], v.dir.path()),
+        (&query[..], &vault.root),
+    ] {
+        let mut c = command(cwd, &v.home());
         let mut child = c
             .args(args)
             .stdout(Stdio::piped())
