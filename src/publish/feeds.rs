@@ -5,41 +5,53 @@
 //! [`super::pages`]). Only published pages are named.
 
 use super::lists::{by_type, recent};
+use super::out::Stream;
 use super::site::Site;
+use super::spill::{Span, Spill};
 use super::urls::{self, Base};
+use crate::file_error::FileError;
 use crate::render::html::{display_title, esc};
 use crate::render::layout::type_heading;
 use std::fmt::Write as _;
-use std::ops::Range;
+use std::io::Write as _;
 
 /// What the feed lists: the pages updated last.
 const FEED_ENTRIES: usize = 50;
 
 /// What a feed and llms.txt say of each page: its description, by the page's place among the
-/// site's pages, every one in one string (a map by path held each path a second time, and
-/// each description in an allocation of its own: 33 MB at 100,000 pages).
+/// site's pages, put aside until they are written (held in one string, they were 25 MB at
+/// 100,000 pages).
 #[derive(Debug, Default)]
 pub struct Descriptions {
-    text: String,
-    /// Where each page's description is in `text`, by the page's place.
-    at: Vec<Range<usize>>,
+    text: Spill,
+    /// Where each page's description is, by the page's place.
+    at: Vec<Span>,
 }
 
 impl Descriptions {
-    /// Say `description` of the page at `place` among the site's pages.
-    pub fn set(&mut self, place: usize, description: &str) {
-        if self.at.len() <= place {
-            self.at.resize(place + 1, 0..0);
+    /// Descriptions put aside in `text`.
+    pub fn new(text: Spill) -> Descriptions {
+        Descriptions {
+            text,
+            at: Vec::new(),
         }
-        let start = self.text.len();
-        self.text.push_str(description);
-        self.at[place] = start..self.text.len();
+    }
+
+    /// Say `description` of the page at `place` among the site's pages.
+    pub fn set(&mut self, place: usize, description: &str) -> Result<(), FileError> {
+        if self.at.len() <= place {
+            self.at.resize(place + 1, Span::default());
+        }
+        self.at[place] = self.text.put(description.as_bytes())?;
+        Ok(())
     }
 
     /// What is said of the published page at `path` (none: nothing, or an empty description).
-    pub fn of(&self, site: &Site, path: &str) -> Option<&str> {
-        let range = self.at.get(site.place(path)?)?;
-        Some(&self.text[range.clone()]).filter(|d| !d.is_empty())
+    pub fn of(&self, site: &Site, path: &str) -> Result<Option<String>, FileError> {
+        match site.place(path).and_then(|place| self.at.get(place)) {
+            Some(&span) if !span.is_empty() => self.text.text(span).map(Some),
+            _ => Ok(None),
+        }
     }
 }
 
@@ -52,72 +64,76 @@ pub fn line(s: &str) -> String {
         .replace(']', ")")
 }
 
-/// `llms.txt`: the site's name, its summary, and a section of links for each type of page,
-/// collections last under "Optional" (what an agent may skip).
+/// `llms.txt`, written to `w` as it is made: the site's name, its summary, and a section of
+/// links for each type of page, collections last under "Optional" (what an agent may skip).
 pub fn llms(
     site: &Site,
-    name: &str,
-    description: &str,
+    (name, description): (&str, &str),
     said: &Descriptions,
     base: &Base,
-) -> String {
-    let mut out = format!("# {}\n\n", line(name));
+    w: &mut Stream,
+) -> Result<(), FileError> {
+    let mut put = |text: &str| w.write_all(text.as_bytes()).map_err(|e| w.error(e));
+    let mut head = format!("# {}\n\n", line(name));
     if !description.trim().is_empty() {
-        let _ = writeln!(out, "> {}\n", line(description));
+        let _ = writeln!(head, "> {}\n", line(description));
     }
-    let _ = writeln!(
-        out,
-        "Each link leads to a page's Markdown; `llms-full.txt` holds them all.\n"
-    );
+    head.push_str("Each link leads to a page's Markdown; `llms-full.txt` holds them all.\n");
+    put(&head)?;
     let mut optional = String::new();
+    let mut entry = String::new();
     for (kind, pages) in by_type(site) {
-        let mut section = String::new();
+        let collections = kind == "collection";
+        if !collections {
+            put(&format!("\n## {}\n\n", type_heading(&kind)))?;
+        }
         for p in pages {
+            entry.clear();
             let title = display_title(&p.path, p.title.as_deref());
             let url = base.href(&urls::markdown(&p.path), "");
-            let _ = write!(section, "- [{}]({url})", line(&title));
-            match said.of(site, &p.path) {
+            let _ = write!(entry, "- [{}]({url})", line(&title));
+            match said.of(site, &p.path)? {
                 Some(d) => {
-                    let _ = writeln!(section, ": {}", line(d));
+                    let _ = writeln!(entry, ": {}", line(&d));
                 }
-                None => section.push('\n'),
+                None => entry.push('\n'),
             }
-        }
-        if kind == "collection" {
-            optional = section;
-        } else {
-            let _ = write!(out, "## {}\n\n{section}\n", type_heading(&kind));
+            match collections {
+                true => optional.push_str(&entry),
+                false => put(&entry)?,
+            }
         }
     }
     if !optional.is_empty() {
-        let _ = write!(out, "## Optional\n\n{optional}\n");
+        put(&format!("\n## Optional\n\n{optional}"))?;
     }
-    out.truncate(out.trim_end().len());
-    out.push('\n');
-    out
+    Ok(())
 }
 
-/// `sitemap.xml`: the index and every published page, with the date each was updated.
-pub fn sitemap(site: &Site, base: &Base) -> String {
-    let mut out = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
-         <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
-    );
-    let _ = writeln!(out, "<url><loc>{}</loc></url>", esc(&base.absolute("")));
+/// `sitemap.xml`, written to `w` as it is made: the index and every published page, with the
+/// date each was updated.
+pub fn sitemap(site: &Site, base: &Base, w: &mut Stream) -> Result<(), FileError> {
+    let mut put = |text: &str| w.write_all(text.as_bytes()).map_err(|e| w.error(e));
+    put(concat!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
+        "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+    ))?;
+    put(&format!(
+        "<url><loc>{}</loc></url>\n",
+        esc(&base.absolute(""))
+    ))?;
     for p in &site.pages {
         let lastmod = p
             .updated
             .as_deref()
             .filter(|u| crate::markdown::frontmatter::is_date(u))
             .map_or(String::new(), |u| format!("<lastmod>{}</lastmod>", esc(u)));
-        let _ = writeln!(
-            out,
-            "<url><loc>{}</loc>{lastmod}</url>",
+        put(&format!(
+            "<url><loc>{}</loc>{lastmod}</url>\n",
             esc(&base.absolute(&urls::page(&p.path)))
-        );
+        ))?;
     }
-    out.push_str("</urlset>\n");
-    out
+    put("</urlset>\n")
 }
 
 /// `feed.xml`: an Atom feed of the [`FEED_ENTRIES`] pages updated last (those with a date).
@@ -127,7 +143,7 @@ pub fn atom(
     description: &str,
     said: &Descriptions,
     base: &Base,
-) -> String {
+) -> Result<String, FileError> {
     let entries = recent(site, FEED_ENTRIES);
     let stamp = |d: Option<&str>| match d.filter(|d| crate::markdown::frontmatter::is_date(d)) {
         Some(d) => format!("{d}T00:00:00Z"),
@@ -162,11 +178,11 @@ pub fn atom(
             stamp(p.updated.as_deref()),
             esc(name)
         );
-        if let Some(d) = said.of(site, &p.path) {
-            let _ = writeln!(out, "<summary>{}</summary>", esc(d));
+        if let Some(d) = said.of(site, &p.path)? {
+            let _ = writeln!(out, "<summary>{}</summary>", esc(&d));
         }
         out.push_str("</entry>\n");
     }
     out.push_str("</feed>\n");
-    out
+    Ok(out)
 }

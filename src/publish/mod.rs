@@ -20,6 +20,7 @@ pub mod redirects;
 pub mod search;
 pub mod select;
 pub mod site;
+pub mod spill;
 pub mod staging;
 pub mod urls;
 mod write;

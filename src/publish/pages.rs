@@ -11,13 +11,13 @@ use super::feeds::Descriptions;
 use super::kept::{Full, Given, Keeping, Kept, Piece};
 use super::out::{Out, OutError, Put, Stream};
 use super::site::Site;
+use super::spill::Spill;
 use super::urls::{self, Base};
 use super::{PublishError, page, search};
 use crate::file_error::FileError;
 use crate::manifest::{Manifest, SitePage};
 use crate::render::layout::{Document, crumbs};
 use crate::vault::Vault;
-use std::collections::BTreeSet;
 use std::io::Write as _;
 
 /// Pages made between two writes.
@@ -38,7 +38,7 @@ pub(super) const FULL: &str = "llms-full.txt";
 pub(super) const FOOTER: &str = "Published with Sparks";
 
 /// What the site's listings and search need of the pages made.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct Made {
     /// Each page's first sentences, by path.
     pub descriptions: Descriptions,
@@ -107,25 +107,31 @@ pub(super) fn document(
     .render()
 }
 
-/// Make every published page, those `touched` rendered, the others kept when their files are
+/// Make every published page, those `touched` (by place) rendered, the others kept when their files are
 /// there as written; each page's Markdown appended to `full` (llms-full.txt), in path order.
 /// What a page gave the listings is taken from `kept` when its file did not change, and the
 /// piece of a page kept from the last `llms-full.txt` (`old`); each page's is kept again in
 /// `keeping`.
 pub(super) fn make_all(
     cx: &Ctx<'_>,
-    touched: &BTreeSet<String>,
+    touched: &[bool],
     (out, full, mut old): (&mut Out, &mut Stream, Option<Full>),
     (kept, keeping): (&mut Kept, &mut Keeping),
 ) -> Result<Made, PublishError> {
-    let mut made = Made::default();
+    // What is said of each page is put aside in the vault's run-time folder until it is
+    // written.
+    let aside = cx.vault.path(crate::vault::RUN_DIR);
+    let mut made = Made {
+        descriptions: Descriptions::new(Spill::in_dir(&aside)?),
+        search: search::Builder::new(Spill::in_dir(&aside)?),
+    };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let manifest = cx.vault.path(crate::vault::MANIFEST);
     for (first, batch) in (0..).step_by(BATCH).zip(cx.site.pages.chunks(BATCH)) {
-        let jobs: Vec<Job> = batch
-            .iter()
-            .map(|page| {
-                let keep = !touched.contains(&page.path) && {
+        let jobs: Vec<Job> = (first..)
+            .zip(batch)
+            .map(|(place, page)| {
+                let keep = !touched[place] && {
                     let (html, md) = files_of(&page.path);
                     out.is_current(&html) && out.is_current(&md)
                 };
@@ -179,8 +185,8 @@ pub(super) fn make_all(
                 continue;
             };
             keeping.add(path, &job.page.hash, &given, kept_as)?;
-            made.descriptions.set(place, &given.description);
-            made.search.add_counted(given.counted);
+            made.descriptions.set(place, &given.description)?;
+            made.search.add_counted(given.counted)?;
         }
     }
     Ok(made)

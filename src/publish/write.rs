@@ -336,17 +336,33 @@ fn warn_hidden_links(site: &Site, links: &LinkTable, warnings: &mut Vec<Warning>
 /// changed) or when the last publish recorded none, else those whose own file changed, the
 /// pages embedding them, and — when what they show of it changed too (its face, title or
 /// publishing, or its links) — the pages near them, in the links of the last publish or of
-/// this one.
+/// this one. Whether each is, by its place among the site's pages.
 fn touched(
     site: &Site,
     old: &Memory,
     sources: &BTreeMap<String, Source>,
     links: &LinkTable,
     all: bool,
-) -> BTreeSet<String> {
+) -> Vec<bool> {
     if all || old.sources.is_empty() {
-        return site.pages.iter().map(|p| p.path.clone()).collect();
+        return vec![true; site.pages.len()];
     }
+    let mut places = vec![false; site.pages.len()];
+    for p in touched_by_change(site, old, sources, links) {
+        if let Some(place) = site.place(&p) {
+            places[place] = true;
+        }
+    }
+    places
+}
+
+/// The published pages a change touches, by path ([`touched`]).
+fn touched_by_change(
+    site: &Site,
+    old: &Memory,
+    sources: &BTreeMap<String, Source>,
+    links: &LinkTable,
+) -> BTreeSet<String> {
     let changed: BTreeSet<&str> = sources
         .iter()
         .filter(|(p, s)| old.sources.get(*p) != Some(s))
@@ -463,14 +479,15 @@ fn site_files(
     let missing = pages::document(name, Some("Not found"), "", &lists::not_found().main, None);
     out.put("404.html", urls::relocate(&missing, "", base).as_bytes())?;
     let said = &made.descriptions;
-    out.put(
-        "llms.txt",
-        feeds::llms(site, name, description, said, base).as_bytes(),
-    )?;
-    out.put("sitemap.xml", feeds::sitemap(site, base).as_bytes())?;
+    let mut llms = out.stream("llms.txt")?;
+    feeds::llms(site, (name, description), said, base, &mut llms)?;
+    out.put_stream(llms)?;
+    let mut sitemap = out.stream("sitemap.xml")?;
+    feeds::sitemap(site, base, &mut sitemap)?;
+    out.put_stream(sitemap)?;
     out.put(
         "feed.xml",
-        feeds::atom(site, name, description, said, base).as_bytes(),
+        feeds::atom(site, name, description, said, base)?.as_bytes(),
     )?;
     made.search
         .write_files(|file, bytes| out.put(file, bytes))?;

@@ -16,6 +16,21 @@ const RAW_BUDGET: usize = 600 * 1024;
 /// An index's files, as [`index`] returns them.
 type Files = Vec<(String, Vec<u8>)>;
 
+/// The index of `docs`, its page entries put aside in memory (which cannot fail).
+fn index(docs: &[Doc]) -> Files {
+    super::index(docs).expect("an index put aside in memory")
+}
+
+/// The same index, its page entries put aside in a file, as a publish does.
+fn index_spilled(docs: &[Doc]) -> Files {
+    let dir = tempfile::tempdir().unwrap();
+    let mut builder = Builder::new(Spill::in_dir(dir.path()).unwrap());
+    for doc in docs {
+        builder.add(doc).unwrap();
+    }
+    builder.files().unwrap()
+}
+
 fn doc(url: &str, title: &str, text: &str) -> Doc {
     Doc {
         url: url.to_string(),
@@ -324,6 +339,7 @@ fn the_same_pages_give_the_same_bytes_in_any_order() {
     let once = index(&docs);
     docs.reverse();
     assert_eq!(index(&docs), once);
+    assert_eq!(index_spilled(&docs), once, "put aside in a file");
     assert!(once.iter().all(|(p, _)| p.starts_with("search/")));
     let paths: BTreeSet<&String> = once.iter().map(|(p, _)| p).collect();
     assert_eq!(paths.len(), once.len(), "no path twice");
