@@ -75,6 +75,14 @@ impl Manifest {
         Ok(pages)
     }
 
+    /// Give back what the connection's page cache holds (up to its 16 MB, filled by reading
+    /// every page and link of a large vault); it fills again as far as it is read.
+    pub fn release_cache(&self) -> Result<()> {
+        self.conn
+            .execute_batch("PRAGMA shrink_memory")
+            .at(&self.path)
+    }
+
     /// Every resolved wikilink or embed from a live page under `wiki/` to another file, as
     /// (linking page, target, whether one of its links is an embed), each pair once, by
     /// linking page then target; each path held once ([`LinkTable`]).

@@ -16,6 +16,7 @@ pub mod out;
 pub mod page;
 mod pages;
 pub mod paths;
+pub mod record;
 pub mod redirects;
 pub mod search;
 pub mod select;

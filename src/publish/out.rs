@@ -9,6 +9,8 @@
 //! made durable: the site is derived, and the next publish writes what a crash lost, since the
 //! record is saved last.
 
+use super::record::{Files, Made};
+pub use super::record::{Record, Short};
 use super::staging::Staging;
 use crate::file_error::FileError;
 use serde::{Deserialize, Serialize};
@@ -19,16 +21,6 @@ use std::path::{Path, PathBuf};
 /// The record's file name in the output folder; a folder holding it is a published site,
 /// which a scan of the vault passes by.
 pub const RECORD: &str = crate::vault::PUBLISHED_MARK;
-
-/// What the output folder says of itself: the files a publish wrote there. It is served with
-/// the site, so it names only what the site shows.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Record {
-    /// The files written, by path in the folder, with the hash of their bytes.
-    pub files: BTreeMap<String, Short>,
-    /// Redirects kept from earlier publishes: an old page's path and the page it now is.
-    pub redirects: BTreeMap<String, String>,
-}
 
 /// What a publish read to make a folder's files, kept in the vault's run-time folder (it names
 /// pages that are not published): the next publish into that folder makes again only what
@@ -103,7 +95,7 @@ pub fn clear_leftovers(path: &Path) {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Source {
     /// The hash of its content, as the manifest knew it.
-    pub hash: String,
+    pub hash: Short,
     /// For a page, what its frontmatter's `publish:` said (`None`: nothing).
     pub says: Option<bool>,
     /// For a page, what is wrong with its `publish:` (its line, when one is concerned), warned
@@ -118,8 +110,8 @@ pub struct Source {
     /// For a page, the hash of what the pages near it show of it (its title, type, tags,
     /// aliases, headings and block ids): a change of its file that leaves this as it was
     /// makes again only the pages embedding it.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub face: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub face: Option<Short>,
 }
 
 /// What went wrong with the output folder.
@@ -163,10 +155,9 @@ pub struct Out {
     dry_run: bool,
     /// What the record said before this publish.
     pub old: Record,
-    /// The files made by this publish, with their hashes.
-    made: BTreeMap<String, Short>,
-    /// The files written (not already there as made).
-    pub written: Vec<String>,
+    /// The files made by this publish, with their hashes, and whether each was written (not
+    /// already there as made).
+    made: Made,
     /// How many files made were already there as made.
     pub skipped: usize,
     /// The folders files were written to last, known to be there (a page's two files are in
@@ -200,13 +191,19 @@ impl Out {
         };
         // What a publish killed before its record put in place is a publish's file (of bytes
         // unknown): recorded now, so that a second kill does not lose it.
-        let unknown = Short([0; 16]);
-        let before = old.files.len();
-        for rel in placed {
-            old.files.entry(rel).or_insert(unknown);
-        }
-        if old.files.len() > before && !dry_run {
-            write_json(staging.file()?, &path, &old)?;
+        let unknown: Vec<String> = placed
+            .into_iter()
+            .filter(|rel| !old.files.contains(rel))
+            .collect();
+        if !unknown.is_empty() {
+            let known: Vec<(String, Short)> = (old.files.iter())
+                .map(|(rel, hash)| (rel.to_string(), hash))
+                .collect();
+            let unknown = unknown.into_iter().map(|rel| (rel, Short::UNKNOWN));
+            old.files = Files::of(known.into_iter().chain(unknown));
+            if !dry_run {
+                write_json(staging.file()?, &path, &old)?;
+            }
         }
         staging.begin(dry_run)?;
         Ok(Out {
@@ -214,8 +211,7 @@ impl Out {
             root: root.to_path_buf(),
             dry_run,
             old,
-            made: BTreeMap::new(),
-            written: Vec::new(),
+            made: Made::default(),
             skipped: 0,
             dirs: Default::default(),
         })
@@ -223,7 +219,7 @@ impl Out {
 
     /// Whether the file `rel` is there as the record says it was written.
     pub fn is_current(&self, rel: &str) -> bool {
-        self.old.files.contains_key(rel) && self.root.join(rel).is_file()
+        self.old.files.contains(rel) && self.root.join(rel).is_file()
     }
 
     /// The text of the file `rel` as it is in the folder, if it can be read.
@@ -241,9 +237,9 @@ impl Out {
     /// Write the file `rel` when its bytes differ from what is there, without recording it
     /// ([`Out::record`]): what a thread making pages may do beside others.
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<Put, OutError> {
-        let hash = short(&blake3::hash(bytes));
+        let hash = Short::of(bytes);
         let path = self.root.join(rel);
-        if self.old.files.get(rel) == Some(&hash) && path.is_file() {
+        if self.old.files.get(rel) == Some(hash) && path.is_file() {
             return Ok(Put {
                 rel: rel.to_string(),
                 hash,
@@ -252,7 +248,7 @@ impl Out {
         }
         // A file of someone else's is never replaced; one holding these very bytes is taken as
         // this publish's (a publish stopped before it saved its record wrote it).
-        if !self.old.files.contains_key(rel) && path.exists() {
+        if !self.old.files.contains(rel) && path.exists() {
             let same = crate::fsio::read(&path).is_ok_and(|b| b == bytes);
             if !same {
                 return Err(OutError::Foreign { path });
@@ -263,7 +259,7 @@ impl Out {
             if !self.dirs.iter().any(|d| d == dir) && !dir.is_dir() {
                 fs_err::create_dir_all(dir).map_err(FileError::at("create", dir))?;
             }
-            if !self.old.files.contains_key(rel) {
+            if !self.old.files.contains(rel) {
                 self.staging.placing(rel)?;
             }
             stage(self.staging.file()?, &path, bytes)?;
@@ -286,11 +282,15 @@ impl Out {
                 }
                 self.dirs.push(dir.to_path_buf());
             }
-            self.written.push(put.rel.clone());
         } else {
             self.skipped += 1;
         }
-        self.made.insert(put.rel, put.hash);
+        self.made.push(&put.rel, put.hash, put.wrote);
+    }
+
+    /// The files written (not already there as made), in the order written.
+    pub fn written(&self) -> Vec<String> {
+        self.made.written().map(str::to_string).collect()
     }
 
     /// Keep the file `rel` as the last publish wrote it (what it shows did not change).
@@ -305,8 +305,8 @@ impl Out {
 
     /// Keep the file `rel`, which [`Out::is_current`] found there as written in this publish.
     pub fn keep_current(&mut self, rel: &str) {
-        if let Some(&hash) = self.old.files.get(rel) {
-            self.made.insert(rel.to_string(), hash);
+        if let Some(hash) = self.old.files.get(rel) {
+            self.made.push(rel, hash, false);
             self.skipped += 1;
         }
     }
@@ -314,13 +314,18 @@ impl Out {
     /// Keep every file the last publish wrote, when each is still there (`false`, keeping
     /// nothing, when one is not: everything must be made).
     pub fn keep_all(&mut self) -> bool {
-        if self.old.files.is_empty() || !self.old.files.keys().all(|f| self.root.join(f).is_file())
+        if self.old.files.is_empty()
+            || !self
+                .old
+                .files
+                .iter()
+                .all(|(f, _)| self.root.join(f).is_file())
         {
             return false;
         }
         // Moved, not copied (a large site lists hundreds of thousands): nothing else is made,
         // so nothing is compared with the record again.
-        self.made = std::mem::take(&mut self.old.files);
+        self.made = Made::kept(std::mem::take(&mut self.old.files));
         self.skipped = self.made.len();
         true
     }
@@ -328,12 +333,10 @@ impl Out {
     /// Remove what the last publish wrote and this one did not make, then save the record of
     /// this one: the files removed, in order.
     pub fn finish(mut self, mut record: Record) -> Result<Vec<String>, OutError> {
-        let gone: Vec<String> = self
-            .old
-            .files
-            .keys()
-            .filter(|f| !self.made.contains_key(*f))
-            .cloned()
+        let made = std::mem::take(&mut self.made).into_files();
+        let gone: Vec<String> = (self.old.files.iter())
+            .filter(|(f, _)| !made.contains(f))
+            .map(|(f, _)| f.to_string())
             .collect();
         if self.dry_run {
             return Ok(gone);
@@ -356,7 +359,7 @@ impl Out {
         for d in dirs.iter().rev() {
             let _ = fs_err::remove_dir(self.root.join(d));
         }
-        record.files = std::mem::take(&mut self.made);
+        record.files = made;
         write_json(self.staging.file()?, &self.root.join(RECORD), &record)?;
         self.staging.finish()?;
         Ok(gone)
@@ -434,19 +437,19 @@ impl Out {
             tmp,
             ..
         } = stream;
-        let hash = short(&hasher.finalize());
-        let there = path.is_file();
-        if self.old.files.get(&rel) == Some(&hash) && there {
+        let hash = Short::from(&hasher.finalize());
+        let kept = self.old.files.get(&rel) == Some(hash) && path.is_file();
+        if kept {
             self.skipped += 1;
         } else {
-            if !self.old.files.contains_key(&rel) && path.exists() {
-                let same = crate::fsio::read(&path).is_ok_and(|b| short(&blake3::hash(&b)) == hash);
+            if !self.old.files.contains(&rel) && path.exists() {
+                let same = crate::fsio::read(&path).is_ok_and(|b| Short::of(&b) == hash);
                 if !same {
                     return Err(OutError::Foreign { path });
                 }
             }
             if let Some(tmp) = tmp {
-                if !self.old.files.contains_key(&rel) {
+                if !self.old.files.contains(&rel) {
                     self.staging.placing(&rel)?;
                 }
                 let file = tmp
@@ -455,57 +458,11 @@ impl Out {
                 file.persist(&path)
                     .map_err(|e| FileError::at("replace", path.clone())(e.error))?;
             }
-            self.written.push(rel.clone());
         }
-        self.made.insert(rel, hash);
+        let wrote = !kept;
+        self.made.push(&rel, hash, wrote);
         Ok(())
     }
-}
-
-/// A file's hash as the record keeps it: 128 bits of blake3, as sure a sign of a change as the
-/// whole and a quarter of the memory in hex for a site's 300,000 files; written in hex.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Short([u8; 16]);
-
-impl Serialize for Short {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut hex = [0u8; 32];
-        for (i, b) in self.0.iter().enumerate() {
-            hex[2 * i] = HEX[usize::from(b >> 4)];
-            hex[2 * i + 1] = HEX[usize::from(b & 15)];
-        }
-        s.serialize_str(std::str::from_utf8(&hex).unwrap_or_default())
-    }
-}
-
-impl<'de> Deserialize<'de> for Short {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Short, D::Error> {
-        let hex = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        let digit = |c: u8| char::from(c).to_digit(16).map(|v| v as u8);
-        let bytes = hex.as_bytes();
-        let mut out = [0u8; 16];
-        for (i, o) in out.iter_mut().enumerate() {
-            match (bytes.len() == 32).then(|| (digit(bytes[2 * i]), digit(bytes[2 * i + 1]))) {
-                Some((Some(hi), Some(lo))) => *o = hi << 4 | lo,
-                _ => {
-                    return Err(serde::de::Error::custom(format!(
-                        "not a file hash: {hex:?}"
-                    )));
-                }
-            }
-        }
-        Ok(Short(out))
-    }
-}
-
-/// The hexadecimal digits.
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
-/// The hash of `bytes` as the record keeps it.
-fn short(hash: &blake3::Hash) -> Short {
-    let mut out = [0u8; 16];
-    out.copy_from_slice(&hash.as_bytes()[..16]);
-    Short(out)
 }
 
 /// Replace `path` with `value` as JSON atomically (written into `tmp`, then renamed; written
@@ -548,13 +505,13 @@ mod tests {
         let mut out = Out::open(root, false).unwrap();
         out.put("a/index.html", b"A").unwrap();
         out.put("b/index.html", b"B").unwrap();
-        assert_eq!(out.written, ["a/index.html", "b/index.html"]);
+        assert_eq!(out.written(), ["a/index.html", "b/index.html"]);
         out.finish(Record::default()).unwrap();
         fs_err::write(root.join("a/mine.txt"), "someone else's").unwrap();
 
         let mut out = Out::open(root, false).unwrap();
         out.put("a/index.html", b"A").unwrap();
-        assert!(out.written.is_empty());
+        assert!(out.written().is_empty());
         assert_eq!(out.skipped, 1);
         assert_eq!(out.finish(Record::default()).unwrap(), ["b/index.html"]);
         assert!(!root.join("b").exists(), "an emptied folder goes");
@@ -605,16 +562,18 @@ mod tests {
         );
         out.put("index.html", b"mine").unwrap();
         assert!(
-            out.written.contains(&"index.html".to_string()),
+            out.written().contains(&"index.html".to_string()),
             "the same bytes are taken as its own"
         );
     }
 
     #[test]
     fn a_record_keeps_each_file_s_hash_as_32_hex_digits() {
-        let mut record = Record::default();
-        let hash = short(&blake3::hash(b"A"));
-        record.files.insert("a/index.html".into(), hash);
+        let hash = Short::of(b"A");
+        let record = Record {
+            files: Files::of([("a/index.html".to_string(), hash)]),
+            ..Record::default()
+        };
         let json = serde_json::to_string(&record).unwrap();
         let hex = &blake3::hash(b"A").to_hex()[..32];
         assert_eq!(
@@ -622,7 +581,7 @@ mod tests {
             format!("{{\"files\":{{\"a/index.html\":\"{hex}\"}},\"redirects\":{{}}}}")
         );
         let back: Record = serde_json::from_str(&json).unwrap();
-        assert_eq!(back.files["a/index.html"], hash);
+        assert_eq!(back.files.get("a/index.html"), Some(hash));
         for bad in ["abc", &"g".repeat(32), &hex.to_uppercase()[..31]] {
             let json = format!("{{\"files\":{{\"a\":\"{bad}\"}},\"redirects\":{{}}}}");
             let err = serde_json::from_str::<Record>(&json)

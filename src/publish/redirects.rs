@@ -99,7 +99,7 @@ pub fn page(site: &Site, from: &str, to: &str, base: &Base) -> String {
 mod tests {
     use super::*;
     use crate::manifest::SitePage;
-    use crate::publish::out::Source;
+    use crate::publish::out::{Short, Source};
 
     fn page(path: &str, title: &str, aliases: &[&str]) -> SitePage {
         SitePage {
@@ -116,12 +116,12 @@ mod tests {
             m.sources.insert(
                 path.to_string(),
                 Source {
-                    hash: String::new(),
+                    hash: Short::of(b""),
                     says: Some(true),
                     problems: Vec::new(),
                     shown: true,
                     title: Some(title.to_string()),
-                    face: String::new(),
+                    face: None,
                 },
             );
         }

@@ -6,7 +6,7 @@
 use super::feeds;
 use super::kept::{Full, Keeping, Kept};
 use super::lists::{self, Listing};
-use super::out::{Memory, Out, OutError, Record, Source};
+use super::out::{Memory, Out, OutError, Record, Short, Source};
 use super::pages;
 use super::paths;
 use super::select::Rules;
@@ -76,7 +76,7 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
         sources.insert(
             p.path.clone(),
             Source {
-                hash: p.hash.clone(),
+                hash: Short::of_hex(&p.hash),
                 says,
                 problems,
                 shown,
@@ -95,6 +95,8 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
     links.extend(path_links(vault, m, &site, &sources)?);
     attach(m, &mut site, &links, &mut sources)?;
     warn_hidden_links(&site, &links, &mut report.warnings);
+    // The pages are made through connections of their own.
+    m.release_cache()?;
     let key = super::site_key(config, &name, &base);
     let touched = touched(&site, &memory, &sources, &links, key != memory.site);
     // The last publish's links counted for what this change touches, and count for nothing
@@ -150,11 +152,11 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
         links: kept_links,
         sources,
     };
-    report.written = std::mem::take(&mut out.written);
+    report.written = out.written();
     report.skipped = out.skipped;
     report.removed = out.finish(Record {
-        files: BTreeMap::new(),
         redirects,
+        ..Record::default()
     })?;
     if !options.dry_run {
         memory.save(&memory_path)?;
@@ -170,7 +172,7 @@ struct Read {
     /// What is wrong with that (by line).
     problems: Vec<(Option<usize>, String)>,
     /// What the pages near it show of it ([`Source::face`]).
-    face: String,
+    face: Option<Short>,
 }
 
 /// What the page `p`'s file says of publishing, what is wrong with that (by line), and what the
@@ -178,11 +180,11 @@ struct Read {
 /// now (a page that cannot be read is not published; a value that is not `true` or `false`
 /// keeps it private, with a warning).
 fn read(vault: &Vault, old: &Memory, p: &SitePage) -> Read {
-    if let Some(s) = old.sources.get(&p.path).filter(|s| s.hash == p.hash) {
+    if let Some(s) = (old.sources.get(&p.path)).filter(|s| s.hash == Short::of_hex(&p.hash)) {
         return Read {
             says: s.says,
             problems: s.problems.clone(),
-            face: s.face.clone(),
+            face: s.face,
         };
     }
     let text = match crate::fsio::read_to_string(&vault.root.join(&p.path)) {
@@ -192,7 +194,7 @@ fn read(vault: &Vault, old: &Memory, p: &SitePage) -> Read {
             return Read {
                 says: Some(false),
                 problems: vec![(None, message)],
-                face: String::new(),
+                face: None,
             };
         }
     };
@@ -220,7 +222,7 @@ fn read(vault: &Vault, old: &Memory, p: &SitePage) -> Read {
 /// The hash of what the pages near the page `p`, whose body is `body` (from line
 /// `body_line`), show of it: its title, type, tags and aliases, and the headings and block ids
 /// their links may name.
-fn face(p: &SitePage, body: &str, body_line: usize) -> String {
+fn face(p: &SitePage, body: &str, body_line: usize) -> Option<Short> {
     let outline = crate::markdown::outline::outline(body, body_line);
     let mut h = blake3::Hasher::new();
     let mut part = |s: &str| {
@@ -240,7 +242,7 @@ fn face(p: &SitePage, body: &str, body_line: usize) -> String {
     for (block, _) in &outline.blocks {
         part(block);
     }
-    h.finalize().to_hex()[..32].to_string()
+    Some(Short::from(&h.finalize()))
 }
 
 /// The links the published pages write as Markdown paths (`[text](Other.md)`, `![alt](a.png)`)
@@ -292,12 +294,12 @@ fn attach(
             sources.insert(
                 t.to_string(),
                 Source {
-                    hash,
+                    hash: Short::of_hex(&hash),
                     says: None,
                     problems: Vec::new(),
                     shown: true,
                     title: None,
-                    face: String::new(),
+                    face: None,
                 },
             );
         }
@@ -392,7 +394,7 @@ fn touched_by_change(
         links_from(&changed, old_links()),
         links_from(&changed, links.iter()),
     );
-    let face = |s: &Source| (s.says, s.shown, s.title.clone(), s.face.clone());
+    let face = |s: &Source| (s.says, s.shown, s.title.clone(), s.face);
     let wide: Vec<(&str, bool)> = changed
         .iter()
         .map(|c| {
@@ -506,7 +508,7 @@ fn attachments_copied(
 ) -> Result<(), PublishError> {
     for (path, hash) in &site.attachments {
         let file = format!("file/{path}");
-        let same = old.sources.get(path).is_some_and(|s| &s.hash == hash);
+        let same = (old.sources.get(path)).is_some_and(|s| s.hash == Short::of_hex(hash));
         if same && out.keep(&file) {
             continue;
         }
@@ -548,17 +550,17 @@ mod tests {
         assert_ne!(first.says, Some(true), "{first:?}");
         assert_eq!(first.problems.len(), 1, "{first:?}");
         assert_eq!(first.problems[0].0, Some(3));
-        assert!(!first.face.is_empty());
+        assert!(first.face.is_some());
         let mut memory = Memory::default();
         memory.sources.insert(
             path.into(),
             Source {
-                hash: "h".into(),
+                hash: Short::of_hex("h"),
                 says: first.says,
                 problems: first.problems.clone(),
                 shown: false,
                 title: Some("A".into()),
-                face: first.face.clone(),
+                face: first.face,
             },
         );
         fs_err::remove_file(dir.path().join(path)).unwrap();
