@@ -23,6 +23,9 @@ pub struct SitePage {
     pub tags: Vec<String>,
     /// Its aliases, as written, in order.
     pub aliases: Vec<String>,
+    /// What a link into it may name, hashed (128 bits of blake3): its headings' levels and
+    /// texts in order, then its block ids, as the last scan read them.
+    pub anchors: [u8; 16],
 }
 
 impl Manifest {
@@ -30,24 +33,24 @@ impl Manifest {
     /// read side by side in path order (each query walks its table's primary key), so that no
     /// page's values wait in a map for their page.
     pub fn site_pages(&self) -> Result<Vec<SitePage>> {
-        // (path, value) of each live wiki page's rows of `table`, by path then `order`.
+        // The statement of (path, value) of each live wiki page's rows of `table`, by path
+        // then `order`.
         let values = |table: &str, value: &str, order: &str| {
-            format!(
+            let sql = format!(
                 "SELECT v.path, v.{value} FROM {table} v WHERE v.path LIKE 'wiki/%' AND {}
                  ORDER BY v.path, v.{order}",
                 live("v")
-            )
+            );
+            self.conn.prepare_cached(&sql).at(&self.path)
         };
-        let mut tag_stmt = self
-            .conn
-            .prepare_cached(&values("tags", "tag", "tag_key"))
-            .at(&self.path)?;
+        let mut tag_stmt = values("tags", "tag", "tag_key")?;
         let mut tags = pairs(&mut tag_stmt).at(&self.path)?.peekable();
-        let mut alias_stmt = self
-            .conn
-            .prepare_cached(&values("aliases", "alias", "seq"))
-            .at(&self.path)?;
+        let mut alias_stmt = values("aliases", "alias", "seq")?;
         let mut aliases = pairs(&mut alias_stmt).at(&self.path)?.peekable();
+        let mut heading_stmt = values("headings", "level || ' ' || v.text", "seq")?;
+        let mut headings = pairs(&mut heading_stmt).at(&self.path)?.peekable();
+        let mut block_stmt = values("blocks", "block_id", "block_id")?;
+        let mut blocks = pairs(&mut block_stmt).at(&self.path)?.peekable();
         let mut stmt = self
             .conn
             .prepare_cached(
@@ -62,7 +65,12 @@ impl Manifest {
         let mut pages = Vec::new();
         while let Some(r) = rows.next().at(&self.path)? {
             let path: String = r.get(0).at(&self.path)?;
+            let anchors = anchors(
+                &values_of(&mut headings, &path).at(&self.path)?,
+                &values_of(&mut blocks, &path).at(&self.path)?,
+            );
             pages.push(SitePage {
+                anchors,
                 tags: values_of(&mut tags, &path).at(&self.path)?,
                 aliases: values_of(&mut aliases, &path).at(&self.path)?,
                 title: r.get(1).at(&self.path)?,
@@ -132,6 +140,19 @@ impl Manifest {
         flush(&source, &mut targets);
         Ok(table)
     }
+}
+
+/// The hash of a page's `headings` (each its level, a space, its text) and `blocks` (ids)
+/// ([`SitePage::anchors`]).
+fn anchors(headings: &[String], blocks: &[String]) -> [u8; 16] {
+    let mut h = blake3::Hasher::new();
+    for part in headings.iter().chain([&String::new()]).chain(blocks) {
+        h.update(part.as_bytes());
+        h.update(&[0]);
+    }
+    let mut out = [0; 16];
+    out.copy_from_slice(&h.finalize().as_bytes()[..16]);
+    out
 }
 
 /// The rows of `stmt`, a query of (path, value).
@@ -255,6 +276,11 @@ mod tests {
                     ('wiki/gone.md', 'ok', 'Gone', NULL, NULL, NULL);
                  INSERT INTO aliases (path, seq, alias, alias_key, alias_loose) VALUES
                     ('wiki/a.md', 1, 'Old A', 'old a', 'olda');
+                 INSERT INTO headings (path, seq, level, text, key, line) VALUES
+                    ('wiki/a.md', 2, 2, 'Part', 'part', 5), ('wiki/a.md', 1, 1, 'Top', 'top', 1),
+                    ('wiki/gone.md', 1, 1, 'Gone', 'gone', 1);
+                 INSERT INTO blocks (path, block_id, line) VALUES
+                    ('wiki/a.md', 'zz', 7), ('wiki/a.md', 'b1', 6), ('raw/r.md', 'r', 1);
                  INSERT INTO tags (path, tag, tag_key) VALUES
                     ('wiki/a.md', 'B-tag', 'b-tag'), ('wiki/a.md', 'a-tag', 'a-tag'),
                     ('wiki/aa.md', 'no-page', 'no-page'), ('wiki/gone.md', 'gone', 'gone');
@@ -281,6 +307,10 @@ mod tests {
                     hash: "ha".into(),
                     tags: vec!["a-tag".into(), "B-tag".into()],
                     aliases: vec!["Old A".into()],
+                    anchors: anchors(
+                        &["1 Top".into(), "2 Part".into()],
+                        &["b1".into(), "zz".into()]
+                    ),
                 },
                 SitePage {
                     path: "wiki/b.md".into(),
@@ -290,6 +320,7 @@ mod tests {
                     hash: "hb".into(),
                     tags: Vec::new(),
                     aliases: Vec::new(),
+                    anchors: anchors(&[], &[]),
                 },
             ],
             "a deleted file's page is gone; a blank title is none; created stands in for updated"
