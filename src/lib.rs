@@ -18,6 +18,7 @@ pub mod fault;
 pub mod file_error;
 pub mod fsio;
 pub mod fuzzy;
+pub mod holding;
 pub mod key;
 pub mod life;
 pub mod lock;

@@ -15,6 +15,7 @@ use crate::request::Report;
 use serde::Serialize;
 use std::ffi::OsString;
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
 /// When to colour the decorations on stderr.
@@ -297,6 +298,30 @@ impl Lines {
     /// Write out what is buffered.
     pub fn finish(mut self) -> std::io::Result<()> {
         self.out.flush()
+    }
+}
+
+/// Write what `each` gives, as it gives it, with `write`: the first error, of `each` reading
+/// what it gives or of `write`, ends it.
+pub fn stream<T: ?Sized, E>(
+    each: impl FnOnce(&mut dyn FnMut(&T) -> ControlFlow<()>) -> Result<(), E>,
+    mut write: impl FnMut(&T) -> std::io::Result<()>,
+) -> anyhow::Result<()>
+where
+    crate::failure::Failure: From<E>,
+{
+    let mut failed = None;
+    each(&mut |t| match write(t) {
+        Ok(()) => ControlFlow::Continue(()),
+        Err(e) => {
+            failed = Some(e);
+            ControlFlow::Break(())
+        }
+    })
+    .map_err(crate::failure::Failure::from)?;
+    match failed {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
     }
 }
 

@@ -6,24 +6,14 @@
 use super::checks::{self, Checked, Context};
 use super::{Check, Issue, LintError, Note, fix};
 use crate::failure::Wording;
+pub use crate::holding::Holding;
 use crate::manifest::{Manifest, Pages};
 use crate::progress::Progress;
 use crate::scan::Seen;
 use crate::vault::Vault;
-use serde::ser::{Error as _, SerializeSeq};
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
-
-/// How a lint report holds its issues.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Holding {
-    /// All of them (a reply that is one message, as the MCP server's).
-    Whole,
-    /// Those bounded by the pages; the link checks' are read from the manifest as they are
-    /// written.
-    Streamed,
-}
 
 /// The result of a lint run.
 #[derive(Debug)]
@@ -157,23 +147,11 @@ impl Issues {
 impl Serialize for Issues {
     /// The issues as a list, written as they are read.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut list = s.serialize_seq(match self {
+        let len = match self {
             Issues::Held(issues, _) => Some(issues.len()),
             Issues::Streamed(_) => None,
-        })?;
-        let mut failed = None;
-        let read = self.each(&mut |i| match list.serialize_element(i) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => {
-                failed = Some(e);
-                ControlFlow::Break(())
-            }
-        });
-        if let Some(e) = failed {
-            return Err(e);
-        }
-        read.map_err(S::Error::custom)?;
-        list.end()
+        };
+        crate::holding::list(s, len, |give| self.each(give))
     }
 }
 

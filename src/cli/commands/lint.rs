@@ -2,11 +2,9 @@
 
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
-use crate::failure::Failure;
 use crate::lint::{self, Holding, Issue, LintReport};
 use crate::request;
 use clap::Args;
-use std::ops::ControlFlow;
 
 /// Check the vault's health: links, frontmatter, orphans, thin and stale pages
 ///
@@ -82,7 +80,7 @@ fn text(r: &LintReport) -> anyhow::Result<()> {
     // The hint of the group being listed (one for all its issues: `near-duplicates`' merge),
     // said after its last issue.
     let mut hint: Option<String> = None;
-    let mut issue = |i: &Issue| -> std::io::Result<()> {
+    let issue = |i: &Issue| -> std::io::Result<()> {
         if Some(i.check) != current {
             if let Some(h) = hint.take() {
                 out.line(&format!("  hint: run `{h}`"))?;
@@ -104,19 +102,7 @@ fn text(r: &LintReport) -> anyhow::Result<()> {
         }
         Ok(())
     };
-    let mut failed = None;
-    r.issues
-        .each(&mut |i| match issue(i) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => {
-                failed = Some(e);
-                ControlFlow::Break(())
-            }
-        })
-        .map_err(Failure::from)?;
-    if let Some(e) = failed {
-        return Err(e.into());
-    }
+    output::stream(|give| r.issues.each(give), issue)?;
     if let Some(h) = hint {
         out.line(&format!("  hint: run `{h}`"))?;
     }
