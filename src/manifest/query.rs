@@ -4,6 +4,7 @@
 use super::{At, Manifest, Result, sql};
 use crate::key;
 use rusqlite::types::Value;
+use std::ops::ControlFlow;
 
 /// Which pages to return; every set field must hold (AND).
 #[derive(Debug, Clone, Default)]
@@ -96,9 +97,18 @@ pub struct Collision {
     pub name: String,
 }
 
-impl Manifest {
-    /// The pages matching `f`, by path, and how many matched in all (before the limit).
-    pub fn query_pages(&self, f: &PageFilter) -> Result<(Vec<PageRow>, usize)> {
+/// A page query as SQL: its `FROM` and `WHERE`, its order, and the values of its parameters.
+struct PageSql {
+    from: &'static str,
+    wher: String,
+    order: &'static str,
+    args: Vec<Value>,
+    /// Whether the tag is its only condition (counted in the tag's index alone).
+    tag_alone: bool,
+}
+
+impl PageSql {
+    fn of(f: &PageFilter) -> PageSql {
         let mut conds: Vec<String> = Vec::new();
         let mut args: Vec<Value> = Vec::new();
         let mut arg = |v: String| {
@@ -169,6 +179,47 @@ impl Manifest {
         } else {
             format!("WHERE {}", conds.join(" AND "))
         };
+        PageSql {
+            from,
+            wher,
+            order,
+            args,
+            tag_alone: f.tag.is_some() && conds.len() == 1,
+        }
+    }
+}
+
+impl Manifest {
+    /// The pages matching `f`, by path, and how many matched in all (before the limit).
+    pub fn query_pages(&self, f: &PageFilter) -> Result<(Vec<PageRow>, usize)> {
+        let mut rows = Vec::new();
+        self.each_page(f, &mut |row| {
+            rows.push(row);
+            ControlFlow::Continue(())
+        })?;
+        // Counted apart only when the limit may have cut the list.
+        if f.limit.is_none_or(|n| rows.len() < n) {
+            let total = rows.len();
+            return Ok((rows, total));
+        }
+        let total = self.count_pages(f)?;
+        Ok((rows, total))
+    }
+
+    /// Give each page matching `f` (at most its limit), by path, as it is read, until `give`
+    /// breaks.
+    pub fn each_page(
+        &self,
+        f: &PageFilter,
+        give: &mut dyn FnMut(PageRow) -> ControlFlow<()>,
+    ) -> Result<()> {
+        let PageSql {
+            from,
+            wher,
+            order,
+            args,
+            ..
+        } = PageSql::of(f);
         let limit = f.limit.map_or(-1, |n| n as i64);
         // Tags in key order (case folded), the order of their primary key: no sort per page.
         let mut stmt = self
@@ -195,28 +246,32 @@ impl Manifest {
                     aliases: list(r.get(8)?),
                 })
             })
-            .at(&self.path)?
-            .collect::<rusqlite::Result<Vec<_>>>()
             .at(&self.path)?;
-        // Counted apart only when the limit may have cut the list.
-        if f.limit.is_none_or(|n| rows.len() < n) {
-            let total = rows.len();
-            return Ok((rows, total));
+        for row in rows {
+            if give(row.at(&self.path)?).is_break() {
+                break;
+            }
         }
+        Ok(())
+    }
+
+    /// How many pages match `f`, its limit aside.
+    pub fn count_pages(&self, f: &PageFilter) -> Result<usize> {
+        let q = PageSql::of(f);
         // A tag alone is counted in its index: every tag row has its page.
-        let from = match (&f.tag, conds.len()) {
-            (Some(_), 1) => "tags d",
-            _ => from,
+        let from = match q.tag_alone {
+            true => "tags d",
+            false => q.from,
         };
         let total: i64 = self
             .conn
             .query_row(
-                &format!("SELECT count(*) FROM {from} {wher}"),
-                rusqlite::params_from_iter(&args),
+                &format!("SELECT count(*) FROM {from} {}", q.wher),
+                rusqlite::params_from_iter(&q.args),
                 |r| r.get(0),
             )
             .at(&self.path)?;
-        Ok((rows, total as usize))
+        Ok(total as usize)
     }
 
     /// Every page or file a page named `name` would collide with.

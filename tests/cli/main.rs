@@ -58,6 +58,9 @@ mod provenance_strict;
 mod publish;
 mod publish_browser;
 mod query;
+// The peak resident size of a child, read in Python's `resource`.
+#[cfg(target_os = "linux")]
+mod query_memory;
 mod races;
 mod recovery;
 mod related;

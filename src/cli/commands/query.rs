@@ -2,6 +2,7 @@
 
 use crate::cli::{Ctx, exit::Exit, output};
 use crate::manifest::PageFilter;
+use crate::query::Holding;
 use crate::request::{Query, QueryAnswer};
 use clap::Args;
 
@@ -76,7 +77,7 @@ pub fn run(ctx: &Ctx, args: QueryArgs) -> anyhow::Result<Exit> {
         limit: args.limit,
         ..PageFilter::default()
     };
-    let answer = ctx.run(Query::new(filter, args.resolve)?)?;
+    let answer = ctx.run(Query::new(filter, args.resolve)?.holding(Holding::Streamed))?;
     output::print(&answer, args.json, |answer| {
         match &answer {
             QueryAnswer::Resolve(r) => {
@@ -97,7 +98,9 @@ pub fn run(ctx: &Ctx, args: QueryArgs) -> anyhow::Result<Exit> {
                 output::lines(lines)?;
             }
             QueryAnswer::Pages(report) => {
-                output::lines(report.pages.iter().map(|p| p.path.as_str()))?;
+                let mut out = output::Lines::stdout();
+                output::stream(|give| report.pages.each(give), |p| out.line(&p.path))?;
+                out.finish()?;
                 // Said on stderr: a script reading stdout sees no lines, a person sees why.
                 if report.total == 0 {
                     output::status("No page matches the query.");
@@ -105,7 +108,7 @@ pub fn run(ctx: &Ctx, args: QueryArgs) -> anyhow::Result<Exit> {
                 if report.truncated {
                     output::status(&format!(
                         "({} of {} shown)",
-                        report.pages.len(),
+                        report.shown(),
                         output::count(report.total, "page", "pages")
                     ));
                 }
