@@ -14,9 +14,10 @@ mod repair;
 mod report;
 mod select;
 
+pub use crate::holding::Holding;
 pub use check::check;
 pub use repair::{repair, repair_date, repair_list};
-pub use report::{Fix, FmtIssue, FmtReport};
+pub use report::{Fix, FmtIssue, FmtIssues, FmtReport, Recheck};
 
 use crate::manifest::Manifest;
 use crate::markdown::{Block, frontmatter};
@@ -38,6 +39,9 @@ pub struct FmtRequest {
     /// Sources that count as existing although they do not yet: the archive files of the open
     /// ingest ([`crate::manifest::Manifest::pending_archives`]).
     pub pending: BTreeSet<String>,
+    /// Whether a check that changes nothing holds its issues, or finds them again as they are
+    /// written.
+    pub holding: Holding,
 }
 
 /// `fmt` could not do its work.
@@ -82,24 +86,45 @@ pub enum FmtError {
 }
 
 /// Check (and with `req.fix`, repair) the frontmatter of the chosen files of the vault at
-/// `root`, telling `progress` how many files are done.
+/// `root`, telling `progress` how many files are done. A streamed check that fixes nothing
+/// keeps which files had issues, not the issues.
 pub fn fmt(root: &Path, req: &FmtRequest, progress: &dyn Progress) -> Result<FmtReport, FmtError> {
     let (files, mut issues) = select(root, req.target.as_deref())?;
     let mut report = FmtReport {
         files_with_issues: issues.len(),
         ..FmtReport::default()
     };
+    let streamed = req.holding == Holding::Streamed && !req.fix;
+    let (mut with_issues, mut count) = (Vec::new(), 0);
     progress.phase(Phase::Reading, Some(files.len() as u64));
-    for rel in files {
+    for (at, rel) in files.iter().enumerate() {
         progress.advance(1);
-        let (file_issues, fixes) = process(root, &rel, req)?;
+        let (file_issues, fixes) = process(root, rel, req)?;
         report.files_checked += 1;
         report.files_with_issues += usize::from(!file_issues.is_empty());
         report.files_fixed += usize::from(!fixes.is_empty());
-        issues.extend(file_issues);
+        match streamed {
+            true if !file_issues.is_empty() => {
+                // The files of a vault are far fewer than 2^32.
+                with_issues.push(at as u32);
+                count += file_issues.len();
+            }
+            true => {}
+            false => issues.extend(file_issues),
+        }
         report.fixes.extend(fixes);
     }
-    report.issues = issues;
+    report.issues = match streamed {
+        true => FmtIssues::Streamed(Box::new(Recheck {
+            root: root.to_path_buf(),
+            pending: req.pending.clone(),
+            unreadable: issues,
+            files,
+            with_issues,
+            count,
+        })),
+        false => FmtIssues::Held(issues),
+    };
     Ok(report)
 }
 

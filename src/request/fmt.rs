@@ -2,7 +2,7 @@
 
 use super::{Ending, Report, Request};
 use crate::failure::Failure;
-use crate::fmt::{FmtReport, FmtRequest};
+use crate::fmt::{FmtReport, FmtRequest, Holding};
 use crate::session::Session;
 
 /// `fmt` of a file, directory or glob (every wiki page when `None`).
@@ -10,6 +10,7 @@ use crate::session::Session;
 pub struct Fmt {
     target: Option<String>,
     fix: bool,
+    holding: Holding,
 }
 
 impl Fmt {
@@ -18,7 +19,17 @@ impl Fmt {
         if fix && check {
             return Err(Failure::usage("fix cannot be used with check"));
         }
-        Ok(Fmt { target, fix })
+        Ok(Fmt {
+            target,
+            fix,
+            holding: Holding::Whole,
+        })
+    }
+
+    /// A check that changes nothing holds its issues as `holding` says (all of them, by
+    /// default: a reply that is one message holds them anyway).
+    pub fn holding(self, holding: Holding) -> Fmt {
+        Fmt { holding, ..self }
     }
 }
 
@@ -36,6 +47,7 @@ impl Request for Fmt {
             fix: self.fix,
             // While an ingest is open, the archive files it will write are no dead sources.
             pending: manifest.pending_archives()?,
+            holding: self.holding,
         };
         Ok(crate::fmt::fmt_recorded(
             &s.vault,

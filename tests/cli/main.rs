@@ -17,6 +17,9 @@ mod conflicts;
 mod fault_matrix;
 mod faults;
 mod fmt;
+// The peak resident size of a child, read in Python's `resource`.
+#[cfg(target_os = "linux")]
+mod fmt_memory;
 mod git;
 mod help;
 mod hostile;

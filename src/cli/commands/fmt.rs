@@ -2,7 +2,7 @@
 
 use crate::cli::output::{self, Style};
 use crate::cli::{Ctx, exit::Exit};
-use crate::fmt::FmtReport;
+use crate::fmt::{FmtReport, Holding};
 use crate::request;
 use clap::Args;
 
@@ -38,53 +38,55 @@ pub struct FmtArgs {
 /// Run `fmt`.
 pub fn run(ctx: &Ctx, args: FmtArgs) -> anyhow::Result<Exit> {
     let target = args.target.clone();
-    let report = ctx.run_showing(
-        request::Fmt::new(args.target, args.fix, args.check)?,
-        args.json,
-    )?;
+    let request = request::Fmt::new(args.target, args.fix, args.check)?;
+    let report = ctx.run_showing(request.holding(Holding::Streamed), args.json)?;
     if let (0, Some(t)) = (report.files_checked, &target) {
         output::warn(&format!(
             "no Markdown file matches {t:?} (paths and globs are relative to the vault root)"
         ));
     }
-    output::print(&report, args.json, |r| output::lines(text(r)))
+    output::print(&report, args.json, text)
 }
 
-fn text(r: &FmtReport) -> Vec<String> {
-    let mut lines = Vec::new();
+/// Write the report as text, each issue as it is found.
+fn text(r: &FmtReport) -> anyhow::Result<()> {
+    let mut out = output::Lines::stdout();
     for f in &r.fixes {
         let key = f.key.as_deref().unwrap_or("key order");
-        lines.push(format!(
+        out.line(&format!(
             "{} {}: {key}: {} → {}",
             output::paint(Style::Good, "fixed"),
             f.path,
             f.before,
             f.after
-        ));
+        ))?;
     }
     if !r.fixes.is_empty() {
-        lines.push(format!(
+        out.line(&format!(
             "{} in {}",
             output::count(r.fixes.len(), "fix", "fixes"),
             output::count(r.files_fixed, "file", "files")
-        ));
-        lines.push(String::new());
+        ))?;
+        out.line("")?;
     }
-    for i in &r.issues {
-        let line = i.line.map(|l| format!(":{l}")).unwrap_or_default();
-        let key = i
-            .key
-            .as_deref()
-            .map(|k| format!("{k}: "))
-            .unwrap_or_default();
-        lines.push(format!(
-            "{}{line}: {}{}",
-            output::paint(Style::Label, &i.path),
-            output::paint(Style::Bad, &key),
-            i.message
-        ));
-    }
-    lines.push(if r.issues.is_empty() {
+    output::stream(
+        |give| r.issues.each(give),
+        |i| {
+            let line = i.line.map(|l| format!(":{l}")).unwrap_or_default();
+            let key = i
+                .key
+                .as_deref()
+                .map(|k| format!("{k}: "))
+                .unwrap_or_default();
+            out.line(&format!(
+                "{}{line}: {}{}",
+                output::paint(Style::Label, &i.path),
+                output::paint(Style::Bad, &key),
+                i.message
+            ))
+        },
+    )?;
+    out.line(&if r.issues.is_empty() {
         output::paint(
             Style::Good,
             &format!(
@@ -101,6 +103,6 @@ fn text(r: &FmtReport) -> Vec<String> {
                 output::count(r.files_with_issues, "file", "files")
             ),
         )
-    });
-    lines
+    })?;
+    Ok(out.finish()?)
 }
