@@ -1,22 +1,27 @@
 //! `brief`: what happened in the vault over the last N calendar days, and what deserves a
 //! second look, for an agent to write the weekly brief from. Computed from the manifest, the
 //! log and the task list; it never runs the whole lint. It brings the manifest up to date first,
-//! so that pages and raw files written since the last scan are in the brief.
+//! so that pages and raw files written since the last scan are in the brief. Streamed
+//! ([`Holding::Streamed`]), its lists of files and pages are read from the manifest as they are
+//! written, not held: after a bulk import every page may be in them.
 
 use crate::clock::Now;
+pub use crate::holding::Holding;
 use crate::inbox::hints::checkbox_task;
 use crate::manifest::{Manifest, ManifestError, RawFile, UpdatedPage};
 use crate::scan::{ScanError, Seen};
 use crate::vault::{LOG, TASKS, Vault};
 use chrono::{Days, NaiveDate};
-use serde::Serialize;
+use serde::{Serialize, Serializer};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 /// Open tasks previewed.
 const TASK_PREVIEW: usize = 5;
 
 /// The brief.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Serialize)]
 pub struct Brief {
     /// The vault root.
     pub vault_root: PathBuf,
@@ -25,9 +30,9 @@ pub struct Brief {
     /// Log blocks dated in the window, newest first.
     pub log_entries: Vec<LogEntry>,
     /// Raw files modified in the window (archives of the inbox excluded), newest first.
-    pub new_raw: Vec<RawFile>,
+    pub new_raw: Listed<RawFile>,
     /// Pages whose `updated:` falls in the window, newest first.
-    pub updated_wiki: Vec<UpdatedPage>,
+    pub updated_wiki: Listed<UpdatedPage>,
     /// Pages worth revisiting.
     pub revisit: Revisit,
     /// The task list.
@@ -65,14 +70,91 @@ pub struct LogEntry {
 }
 
 /// Revisit signals.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Serialize)]
 pub struct Revisit {
     /// Pages older than one of their sources.
-    pub stale: Vec<String>,
+    pub stale: Listed<String>,
     /// Seed pages nobody links to.
-    pub seed_orphans: Vec<String>,
+    pub seed_orphans: Listed<String>,
     /// Pages with little prose.
-    pub thin: Vec<String>,
+    pub thin: Listed<String>,
+}
+
+/// How a streamed list is read: from the manifest, each item given as it is read until the
+/// receiver breaks.
+type Reader<T> = Box<
+    dyn Fn(&Manifest, &mut dyn FnMut(T) -> ControlFlow<()>) -> Result<(), ManifestError>
+        + Send
+        + Sync,
+>;
+
+/// A list of the brief: held, or read from the manifest (shared by the brief's lists) as it
+/// is written.
+pub enum Listed<T> {
+    /// Every item.
+    Held(Vec<T>),
+    /// The manifest and how to read the items from it.
+    Streamed(Arc<Mutex<Manifest>>, Reader<T>),
+}
+
+impl<T> Listed<T> {
+    /// The list read by `read` from `manifest`: held whole, or kept to be read as written.
+    fn of(
+        manifest: &Arc<Mutex<Manifest>>,
+        holding: Holding,
+        read: Reader<T>,
+    ) -> Result<Listed<T>, BriefError> {
+        if holding == Holding::Streamed {
+            return Ok(Listed::Streamed(manifest.clone(), read));
+        }
+        let mut all = Vec::new();
+        read(&lock(manifest), &mut |t| {
+            all.push(t);
+            ControlFlow::Continue(())
+        })?;
+        Ok(Listed::Held(all))
+    }
+
+    /// Give each item, in the list's order, until `give` breaks; a streamed list is read from
+    /// the manifest (and fails as that does).
+    pub fn each(&self, give: &mut dyn FnMut(&T) -> ControlFlow<()>) -> Result<(), ManifestError> {
+        match self {
+            Listed::Held(all) => {
+                for t in all {
+                    if give(t).is_break() {
+                        break;
+                    }
+                }
+                Ok(())
+            }
+            Listed::Streamed(m, read) => read(&lock(m), &mut |t| give(&t)),
+        }
+    }
+}
+
+/// The manifest, whoever held it before (a panic while reading leaves nothing half-written).
+fn lock(m: &Mutex<Manifest>) -> std::sync::MutexGuard<'_, Manifest> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl<T> std::fmt::Debug for Listed<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Listed::Held(all) => write!(f, "Held({} items)", all.len()),
+            Listed::Streamed(..) => f.write_str("Streamed"),
+        }
+    }
+}
+
+impl<T: Serialize> Serialize for Listed<T> {
+    /// The items as a list, written as they are read.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let len = match self {
+            Listed::Held(all) => Some(all.len()),
+            Listed::Streamed(..) => None,
+        };
+        crate::holding::list(s, len, |give| self.each(give))
+    }
 }
 
 /// The task list.
@@ -131,16 +213,17 @@ pub fn window_days(days: i64) -> Result<u32, String> {
 }
 
 /// Make the brief for the `days` calendar days ending today (`progress` hears how the scan
-/// before it goes).
+/// before it goes); its lists held or read as they are written, as `holding` says.
 pub fn brief(
     vault: &Vault,
-    manifest: &mut Manifest,
+    mut manifest: Manifest,
     now: &Now,
     days: u32,
+    holding: Holding,
     fresh: &mut crate::scan::Freshness,
     progress: &dyn crate::progress::Progress,
 ) -> Result<Brief, BriefError> {
-    let seen = crate::scan::refresh(vault, manifest, now, fresh, progress)?;
+    let seen = crate::scan::refresh(vault, &mut manifest, now, fresh, progress)?;
     let today = now.today;
     let days = days.max(1);
     let from = today
@@ -150,32 +233,50 @@ pub fn brief(
     let to = today.to_string();
     let log = read_optional(vault, LOG)?;
     let tasks_text = read_optional(vault, TASKS)?;
-    let open: Vec<String> = tasks_text
-        .lines()
-        .filter_map(checkbox_task)
+    let mut open = tasks_text.lines().filter_map(checkbox_task);
+    let first: Vec<String> = open
+        .by_ref()
+        .take(TASK_PREVIEW)
         .map(str::to_string)
         .collect();
+    let tasks = Tasks {
+        open: first.len() + open.count(),
+        first,
+    };
+    let m = Arc::new(Mutex::new(manifest));
+    let (f, t) = (from.clone(), to.clone());
+    let new_raw = Listed::of(
+        &m,
+        holding,
+        Box::new(move |m, give| m.each_raw_modified(&f, &t, give)),
+    )?;
+    let (f, t) = (from.clone(), to.clone());
+    let updated_wiki = Listed::of(
+        &m,
+        holding,
+        Box::new(move |m, give| m.each_page_updated(&f, &t, give)),
+    )?;
+    let below = vault.config.lint.thin_below_sentences;
+    let revisit = Revisit {
+        stale: Listed::of(
+            &m,
+            holding,
+            Box::new(crate::lint::freshness::each_stale_path),
+        )?,
+        seed_orphans: Listed::of(&m, holding, Box::new(|m, give| m.each_seed_orphan(give)))?,
+        thin: Listed::of(
+            &m,
+            holding,
+            Box::new(move |m, give| m.each_thin(below, give)),
+        )?,
+    };
     Ok(Brief {
         vault_root: vault.root.clone(),
         log_entries: log_blocks(&log, &from, &to),
-        new_raw: manifest.raw_modified_between(&from, &to)?,
-        updated_wiki: manifest.pages_updated_between(&from, &to)?,
-        revisit: Revisit {
-            stale: crate::lint::freshness::stale_pages(manifest)?
-                .into_iter()
-                .map(|s| s.path)
-                .collect(),
-            seed_orphans: manifest.seed_orphans()?,
-            thin: manifest
-                .thin_pages(vault.config.lint.thin_below_sentences)?
-                .into_iter()
-                .map(|t| t.0)
-                .collect(),
-        },
-        tasks: Tasks {
-            open: open.len(),
-            first: open.into_iter().take(TASK_PREVIEW).collect(),
-        },
+        new_raw,
+        updated_wiki,
+        revisit,
+        tasks,
         window: Window {
             days,
             since: local_midnight(&from).unwrap_or_else(|| now.timestamp.clone()),

@@ -6,6 +6,7 @@
 //! the same pages.
 
 use crate::manifest::{Cited, LiveFiles, Manifest, ManifestError};
+use std::ops::ControlFlow;
 
 /// A stale page.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,6 +35,19 @@ pub struct Dead {
 /// never stale.
 pub fn stale_pages(manifest: &Manifest) -> Result<Vec<Stale>, ManifestError> {
     Ok(judge(manifest, true, false)?.0)
+}
+
+/// `give` the path of each of [`stale_pages`], by path, as it is judged, until it breaks: the
+/// live files are held, not the stale pages.
+pub fn each_stale_path(
+    manifest: &Manifest,
+    give: &mut dyn FnMut(String) -> ControlFlow<()>,
+) -> Result<(), ManifestError> {
+    let files = manifest.live_files()?;
+    manifest.each_cited_by_path(&mut |page| match stale_page(&files, &page) {
+        Some(s) => give(s.path),
+        None => ControlFlow::Continue(()),
+    })
 }
 
 /// Sources that name no file or directory of the vault, by page and then as listed.

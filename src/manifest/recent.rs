@@ -1,6 +1,7 @@
 //! Recent activity, for `brief`.
 
 use super::{At, Manifest, Result};
+use std::ops::ControlFlow;
 
 /// A raw file modified in the window.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -30,9 +31,15 @@ pub struct UpdatedPage {
 }
 
 impl Manifest {
-    /// Raw files (outside the CLI-owned `raw/inbox/` and `raw/archive/`) whose local
-    /// modification date is between `from` and `to` (`YYYY-MM-DD`, inclusive), newest first.
-    pub fn raw_modified_between(&self, from: &str, to: &str) -> Result<Vec<RawFile>> {
+    /// `give` each raw file (outside the CLI-owned `raw/inbox/` and `raw/archive/`) whose
+    /// local modification date is between `from` and `to` (`YYYY-MM-DD`, inclusive), newest
+    /// first, as it is read, until it breaks.
+    pub fn each_raw_modified(
+        &self,
+        from: &str,
+        to: &str,
+        give: &mut dyn FnMut(RawFile) -> ControlFlow<()>,
+    ) -> Result<()> {
         let mut stmt = self
             .conn
             .prepare(
@@ -44,39 +51,60 @@ impl Manifest {
                  ORDER BY mtime_ns DESC, path",
             )
             .at(&self.path)?;
-        let rows = stmt
-            .query_map([from, to], |r| {
-                Ok(RawFile {
-                    path: r.get(0)?,
-                    modified: r.get(1)?,
-                    mtime: r.get(2)?,
-                })
-            })
-            .at(&self.path)?;
-        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
+        let mut rows = stmt.query([from, to]).at(&self.path)?;
+        while let Some(r) = rows.next().at(&self.path)? {
+            let file = RawFile {
+                path: r.get(0).at(&self.path)?,
+                modified: r.get(1).at(&self.path)?,
+                mtime: r.get(2).at(&self.path)?,
+            };
+            if give(file).is_break() {
+                break;
+            }
+        }
+        Ok(())
     }
 
-    /// Pages whose `updated:` date is between `from` and `to`, newest first.
-    pub fn pages_updated_between(&self, from: &str, to: &str) -> Result<Vec<UpdatedPage>> {
-        let mut stmt = self
+    /// `give` each page whose `updated:` date is between `from` and `to`, newest first, as it
+    /// is read, until it breaks.
+    pub fn each_page_updated(
+        &self,
+        from: &str,
+        to: &str,
+        give: &mut dyn FnMut(UpdatedPage) -> ControlFlow<()>,
+    ) -> Result<()> {
+        // Only the paths are sorted (SQLite sorts in memory here): each page's row is read
+        // as it is given, so that the sort holds the keys of what is found, not its titles.
+        let mut sorted = self
             .conn
             .prepare(
-                "SELECT path, title, type, maturity, updated FROM pages
+                "SELECT path FROM pages
                  WHERE date(updated) = updated AND updated BETWEEN ?1 AND ?2
                  ORDER BY updated DESC, path",
             )
             .at(&self.path)?;
-        let rows = stmt
-            .query_map([from, to], |r| {
-                Ok(UpdatedPage {
-                    path: r.get(0)?,
-                    title: r.get(1)?,
-                    kind: r.get(2)?,
-                    maturity: r.get(3)?,
-                    updated: r.get(4)?,
-                })
-            })
+        let mut row = self
+            .conn
+            .prepare("SELECT title, type, maturity, updated FROM pages WHERE path = ?1")
             .at(&self.path)?;
-        rows.collect::<rusqlite::Result<Vec<_>>>().at(&self.path)
+        let mut paths = sorted.query([from, to]).at(&self.path)?;
+        while let Some(r) = paths.next().at(&self.path)? {
+            let path: String = r.get(0).at(&self.path)?;
+            let page = row
+                .query_row([&path], |r| {
+                    Ok(UpdatedPage {
+                        title: r.get(0)?,
+                        kind: r.get(1)?,
+                        maturity: r.get(2)?,
+                        updated: r.get(3)?,
+                        path: String::new(),
+                    })
+                })
+                .at(&self.path)?;
+            if give(UpdatedPage { path, ..page }).is_break() {
+                break;
+            }
+        }
+        Ok(())
     }
 }

@@ -8,6 +8,7 @@ use crate::session::Session;
 #[derive(Debug, Clone)]
 pub struct Brief {
     days: u32,
+    holding: crate::brief::Holding,
 }
 
 impl Brief {
@@ -16,7 +17,16 @@ impl Brief {
     pub fn new(days: Option<i64>) -> Result<Brief, Failure> {
         let days = crate::brief::window_days(days.unwrap_or(0))
             .map_err(|e| Failure::usage(format!("days: {e}")))?;
-        Ok(Brief { days })
+        Ok(Brief {
+            days,
+            holding: crate::brief::Holding::Whole,
+        })
+    }
+
+    /// The brief holds its lists as `holding` says (all of them, by default: a reply that is
+    /// one message holds them anyway).
+    pub fn holding(self, holding: crate::brief::Holding) -> Brief {
+        Brief { holding, ..self }
     }
 }
 
@@ -32,13 +42,13 @@ impl Request for Brief {
     }
 
     fn run(self, s: &Session) -> Result<Self::Report, Failure> {
-        let mut manifest = s.manifest()?;
         let mut fresh = s.fresh;
         Ok(crate::brief::brief(
             &s.vault,
-            &mut manifest,
+            s.manifest()?,
             &s.now,
             self.days,
+            self.holding,
             &mut fresh,
             &*s.progress,
         )?)

@@ -9,6 +9,9 @@ mod old_schemas;
 
 mod affected;
 mod brief;
+// The peak resident size of a child, read in Python's `resource`.
+#[cfg(target_os = "linux")]
+mod brief_memory;
 mod capture;
 mod collections;
 mod colour_and_quiet;

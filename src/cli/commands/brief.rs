@@ -1,8 +1,11 @@
 //! `sparks brief`: recent activity and what to revisit.
 
+use crate::brief::{Holding, Listed};
 use crate::cli::{Ctx, exit::Exit, output};
+use crate::failure::Failure;
 use crate::request;
 use clap::Args;
+use std::ops::ControlFlow;
 
 /// How many items of each group the text lists.
 const SHOWN: usize = 10;
@@ -32,7 +35,8 @@ pub struct BriefArgs {
 
 /// Run `brief`.
 pub fn run(ctx: &Ctx, args: BriefArgs) -> anyhow::Result<Exit> {
-    let b = ctx.run_showing(request::Brief::new(Some(args.days))?, args.json)?;
+    let request = request::Brief::new(Some(args.days))?.holding(Holding::Streamed);
+    let b = ctx.run_showing(request, args.json)?;
     output::seen(&b.seen);
     output::print(&b, args.json, |b| {
         let mut lines = vec![format!(
@@ -41,37 +45,48 @@ pub fn run(ctx: &Ctx, args: BriefArgs) -> anyhow::Result<Exit> {
             b.window.to,
             output::count(b.window.days, "day", "days")
         )];
-        let groups = [
-            (
-                "log entries",
-                b.log_entries.iter().map(|e| e.heading.clone()).collect(),
-            ),
-            (
-                "new raw files",
-                b.new_raw
-                    .iter()
-                    .map(|r| format!("{} ({})", r.path, r.modified))
-                    .collect(),
-            ),
-            (
-                "pages updated",
-                b.updated_wiki
-                    .iter()
-                    .map(|p| format!("{} ({})", p.path, p.updated))
-                    .collect(),
-            ),
-            ("stale pages", b.revisit.stale.clone()),
-            ("unlinked seed pages", b.revisit.seed_orphans.clone()),
-            ("thin pages", b.revisit.thin.clone()),
-        ];
-        for (title, items) in groups {
-            group(&mut lines, title, &items, items.len());
-        }
+        let headings: Vec<String> = b.log_entries.iter().map(|e| e.heading.clone()).collect();
+        group(&mut lines, "log entries", &headings, headings.len());
+        shown(&mut lines, "new raw files", &b.new_raw, |r| {
+            format!("{} ({})", r.path, r.modified)
+        })?;
+        shown(&mut lines, "pages updated", &b.updated_wiki, |p| {
+            format!("{} ({})", p.path, p.updated)
+        })?;
+        shown(&mut lines, "stale pages", &b.revisit.stale, String::clone)?;
+        shown(
+            &mut lines,
+            "unlinked seed pages",
+            &b.revisit.seed_orphans,
+            String::clone,
+        )?;
+        shown(&mut lines, "thin pages", &b.revisit.thin, String::clone)?;
         // The JSON lists the first open tasks and counts them all (the original's shape).
         group(&mut lines, "open tasks", &b.tasks.first, b.tasks.open);
         output::lines(lines)?;
         Ok(())
     })
+}
+
+/// A group of the brief from a list read as it is counted: at most [`SHOWN`] of its items
+/// are kept, each as `line` words it.
+fn shown<T>(
+    lines: &mut Vec<String>,
+    title: &str,
+    list: &Listed<T>,
+    line: impl Fn(&T) -> String,
+) -> anyhow::Result<()> {
+    let (mut items, mut total) = (Vec::new(), 0);
+    list.each(&mut |t| {
+        if items.len() < SHOWN {
+            items.push(line(t));
+        }
+        total += 1;
+        ControlFlow::Continue(())
+    })
+    .map_err(Failure::from)?;
+    group(lines, title, &items, total);
+    Ok(())
 }
 
 /// A group of the brief: its count, at most [`SHOWN`] of its `total` items, then how many more

@@ -17,6 +17,7 @@ pub use records::PageRecord;
 pub use sources::{Cited, LiveFiles};
 
 use super::{At, Manifest, Result, sql};
+use std::ops::ControlFlow;
 
 /// Which pages a health query reports on: all of them, or only these (the pages an ingest
 /// touched, whose issues are all its lint delta needs).
@@ -75,6 +76,18 @@ fn paths(m: &Manifest, q: &str) -> Result<Vec<(String, String)>> {
         })
         .at(&m.path)?;
     rows.collect::<rusqlite::Result<Vec<_>>>().at(&m.path)
+}
+
+/// `give` the path in the first column of each row of `q`, as it is read, until it breaks.
+fn each_path(m: &Manifest, q: &str, give: &mut dyn FnMut(String) -> ControlFlow<()>) -> Result<()> {
+    let mut stmt = m.conn.prepare(q).at(&m.path)?;
+    let mut rows = stmt.query([]).at(&m.path)?;
+    while let Some(r) = rows.next().at(&m.path)? {
+        if give(r.get(0).at(&m.path)?).is_break() {
+            break;
+        }
+    }
+    Ok(())
 }
 
 impl Manifest {
@@ -157,14 +170,29 @@ impl Manifest {
         Ok(paths(self, &q)?.into_iter().map(|(p, _)| p).collect())
     }
 
-    /// Seed pages no other page links to.
-    pub fn seed_orphans(&self) -> Result<Vec<String>> {
+    /// `give` each seed page no other page links to, by path, as it is read, until it breaks.
+    pub fn each_seed_orphan(&self, give: &mut dyn FnMut(String) -> ControlFlow<()>) -> Result<()> {
         let q = format!(
-            "SELECT p.path, NULL FROM pages p WHERE p.maturity = 'seed' AND {} AND NOT {} ORDER BY p.path",
+            "SELECT p.path FROM pages p WHERE p.maturity = 'seed' AND {} AND NOT {} ORDER BY p.path",
             sql::ORPHAN,
             sql::SYSTEM_PAGE
         );
-        Ok(paths(self, &q)?.into_iter().map(|(p, _)| p).collect())
+        each_path(self, &q, give)
+    }
+
+    /// The paths of the pages of [`Manifest::thin_pages`], by path, as they are read, until
+    /// `give` breaks.
+    pub fn each_thin(
+        &self,
+        below: usize,
+        give: &mut dyn FnMut(String) -> ControlFlow<()>,
+    ) -> Result<()> {
+        let q = format!(
+            "SELECT p.path FROM pages p WHERE {} AND NOT {} ORDER BY p.path",
+            sql::thin(below),
+            sql::SYSTEM_PAGE
+        );
+        each_path(self, &q, give)
     }
 
     /// Pages with fewer than `below` sentences of prose, with their sentence counts (system

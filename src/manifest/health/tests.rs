@@ -121,4 +121,14 @@ fn stale_and_dead_sources_answer_as_the_sql_did() {
     assert_eq!(dead.len(), 6, "{dead:?}");
     let (s, d) = freshness::stale_and_dead(&m).unwrap();
     assert_eq!((s.len(), d.len()), (stale.len(), dead.len()));
+    let mut streamed = Vec::new();
+    freshness::each_stale_path(&m, &mut |p| {
+        streamed.push(vec![p]);
+        std::ops::ControlFlow::Continue(())
+    })
+    .unwrap();
+    assert_eq!(
+        streamed, stale_paths,
+        "brief's stale pages, as they are judged"
+    );
 }
