@@ -54,11 +54,13 @@ pub fn tags(site: &Site) -> BTreeMap<String, Vec<&SitePage>> {
 /// The index: the pages by type, the recently updated and the tags beside.
 pub fn index(site: &Site, name: &str, description: &str) -> Listing {
     let groups = by_type(site);
-    let mut main = format!("<h1>{}</h1>\n", esc(name));
+    let mut head = format!("<h1>{}</h1>\n", esc(name));
     if !description.trim().is_empty() {
-        let _ = writeln!(main, "<p class=\"lede\">{}</p>", esc(description.trim()));
+        let _ = writeln!(head, "<p class=\"lede\">{}</p>", esc(description.trim()));
     }
-    main.push_str(&layout::type_sections(&groups, |_| String::new()));
+    // The sections (megabytes for a large site) are not copied after the heading.
+    let mut main = layout::type_sections(&groups, |_| String::new());
+    main.insert_str(0, &head);
     let mut aside = layout::recently_updated(&recent(site, RECENT));
     aside.push_str(&cloud(&tags(site), None));
     Listing {
