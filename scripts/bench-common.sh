@@ -1,5 +1,12 @@
 # What scripts/bench.sh and scripts/bench-smoke.sh share: the vault they generate and set up,
 # the steps that put it back in shape between runs, and the MCP client. Sourced, not run.
+# shellcheck shell=bash disable=SC2034
+
+# The agent's loop every benchmark measures: an inbox of 600 captures, and a batch of 15 entries
+# that finalize closes with 5 pages written for it (issue 20).
+inbox_entries=600
+finalize_batch=15
+finalize_pages=5
 
 # bench_tools WORK: write WORK/helper.sh (the steps below, run before a measured command) and
 # WORK/mcp_client.py. The helper reads SPARKS_BIN, LIMIT (the batch `ingest --prepare`
@@ -105,6 +112,16 @@ bench_generate() {
   (cd "$vault" && find wiki -name '*.md' -not -path 'wiki/collections/*' -not -path 'wiki/index*' -not -name log.md | sort | awk 'NR % 100 == 0') >"$snap/changed.list"
   echo 1 >"$snap/edits"
   "$sparks" init "$vault" >/dev/null
+}
+
+# bench_hints VAULT: the names the commands query by, from VAULT/.bench-hints (HUB_TITLE, exported
+# for the helper, HUB_PATH, RESOLVE_NAME, TAG, WORD, PHRASE), and SENTENCE, the question of the
+# sentence row: words of the generated pages, in a sentence.
+bench_hints() {
+  # shellcheck disable=SC1091
+  . "$1/.bench-hints"
+  export HUB_TITLE
+  SENTENCE="why does $WORD rise when the cache is cold"
 }
 
 # bench_view SPARKS VAULT WORK: start `sparks view` on a free port in the background; sets
