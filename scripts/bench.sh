@@ -592,7 +592,8 @@ LOOKUPS = {"status", "query_tag", "query_limit", "query_links", "query_resolve",
 if "10000" in sizes and "100000" in sizes:
     w("## A million pages, extrapolated")
     w("")
-    w("Not measured: each median's growth from 10,000 to 100,000 pages applied once more, never "
+    w("Measured by `make bench-million`: \"A million pages (issue 54)\" below. This table is "
+      "not measured: each median's growth from 10,000 to 100,000 pages applied once more, never "
       "below linear (a growth under n^1.0 is fixed costs fading, which cannot last) except for "
       "the lookups, which keep their own (never below flat); peak RSS as a fixed part plus a part proportional to "
       "the pages, fitted to the same two vaults. Assumes the manifest's B-trees keep growing as "
