@@ -172,7 +172,7 @@ bench_floors() {
   files="find '$vault' \\( -name 'sparks.db*' -o -name '.*' \\) -prune -o -type f"
   sh -c "$files -exec cat {} + >/dev/null"
   nfiles=$(sh -c "$files -print" | wc -l)
-  nbytes=$(sh -c "$files -printf '%s\n'" | awk '{s+=$1} END {print s}')
+  nbytes=$(sh -c "$files -printf '%s\n'" | awk '{s += $1} END {printf "%.0f\n", s}')
   record "$size" _files "files" - info 0 "$nfiles" "$nbytes" - - ""
   floor list "list every file (find -printf)" "$files -printf '%s %T@ %p\\n' >/dev/null"
   floor read "read every byte (find -exec cat)" "$files -exec cat {} + >/dev/null"

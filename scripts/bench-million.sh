@@ -121,7 +121,7 @@ for size in "${sizes[@]}"; do
   fi
   # What the vault takes on disk: its files and its manifest.
   db=$(stat -c %s "$vault/sparks.db" 2>/dev/null || echo 0)
-  total=$(du -sk --exclude='.sparks/publish' "$vault" | awk '{print $1 * 1024}')
+  total=$(du -sk --exclude='.sparks/publish' "$vault" | awk '{printf "%.0f\n", $1 * 1024}')
   record "$size" _disk "disk" - info 0 "$db" "$total" - - ""
   record "$size" _elapsed "elapsed" - info 0 "$(($(date +%s) - size_started))" - - - ""
   log "$size: done in $(($(date +%s) - size_started)) s"
