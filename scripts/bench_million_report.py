@@ -18,6 +18,7 @@ power of the pages through its two measures.
 
 import math
 import os
+import re
 import sys
 
 MARK = "<!-- Hand-written below this line: scripts/bench.sh keeps it as it is. -->"
@@ -104,10 +105,10 @@ def section(rows, sizes):
         f, d, e = get(s, "_files"), get(s, "_disk"), get(s, "_elapsed")
         parts = []
         if f:
-            parts.append("%s files, %.1f GB" % (n(f["median"]), int(f["min"]) / 1e9))
+            parts.append("%s files, %.1f GB" % (n(f["median"]), float(f["min"]) / 1e9))
         if d:
             parts.append("on disk %.1f GB with its manifest (`sparks.db` %.1f GB)"
-                         % (int(d["min"]) / 1e9, int(d["median"]) / 1e9))
+                         % (float(d["min"]) / 1e9, float(d["median"]) / 1e9))
         if e:
             parts.append("measured in %d min" % round(int(e["median"]) / 60))
         w("- **%s pages**: %s." % (n(s), "; ".join(parts) or "not measured"))
@@ -142,7 +143,7 @@ def section(rows, sizes):
         rs, rb = get(small, id_), get(big, id_)
         if not rs and not rb:
             continue
-        label = (rb or rs)["label"]
+        label = both_labels(rs, rb)
         cells = [label]
         for s, r in ((small, rs), (big, rb)):
             m = med(s, id_)
@@ -231,6 +232,18 @@ def section(rows, sizes):
     w("")
     w(END)
     return "\n".join(lines)
+
+
+def both_labels(rs, rb):
+    """One label for a row measured at both sizes: where the two differ only in their numbers
+    (the backlinks of the hub, the files mv rewrites), both numbers, the smaller vault's first."""
+    if not rs or not rb or rs["label"] == rb["label"]:
+        return (rb or rs)["label"]
+    a, b = re.split(r"(\d+)", rs["label"]), re.split(r"(\d+)", rb["label"])
+    if len(a) != len(b) or any(x != y for x, y in zip(a[::2], b[::2])):
+        return rb["label"]
+    return "".join(x if i % 2 == 0 or x == y else "%s / %s" % (n(x), n(y))
+                   for i, (x, y) in enumerate(zip(a, b)))
 
 
 def n(x):
