@@ -1,5 +1,12 @@
 # What scripts/bench.sh and scripts/bench-smoke.sh share: the vault they generate and set up,
 # the steps that put it back in shape between runs, and the MCP client. Sourced, not run.
+# shellcheck shell=bash disable=SC2034
+
+# The agent's loop every benchmark measures: an inbox of 600 captures, and a batch of 15 entries
+# that finalize closes with 5 pages written for it (issue 20).
+inbox_entries=600
+finalize_batch=15
+finalize_pages=5
 
 # bench_tools WORK: write WORK/helper.sh (the steps below, run before a measured command) and
 # WORK/mcp_client.py. The helper reads SPARKS_BIN, LIMIT (the batch `ingest --prepare`
@@ -107,10 +114,21 @@ bench_generate() {
   "$sparks" init "$vault" >/dev/null
 }
 
-# bench_view SPARKS VAULT WORK: start `sparks view` on a free port in the background; sets
-# view_pid, view_url (empty when it printed no URL within 10 s) and view_page, the URL of the
-# hub page (HUB_PATH) as the viewer links it: `/wiki/<path>` without `.md`, one request (the
-# `/page/wiki/…` form of earlier versions answers with a redirect to it).
+# bench_hints VAULT: the names the commands query by, from VAULT/.bench-hints (HUB_TITLE, exported
+# for the helper, HUB_PATH, RESOLVE_NAME, TAG, WORD, PHRASE), and SENTENCE, the question of the
+# sentence row: words of the generated pages, in a sentence.
+bench_hints() {
+  # shellcheck disable=SC1091
+  . "$1/.bench-hints"
+  export HUB_TITLE
+  SENTENCE="why does $WORD rise when the cache is cold"
+}
+
+# bench_view SPARKS VAULT WORK: start `sparks view` on a free port in the background and wait
+# for its watcher's first scan; sets view_pid, view_url (empty when it printed no URL within
+# 10 s) and view_page, the URL of the hub page (HUB_PATH) as the viewer links it:
+# `/wiki/<path>` without `.md`, one request (the `/page/wiki/…` form of earlier versions
+# answers with a redirect to it).
 bench_view() {
   local sparks=$1 vault=$2 work=$3
   "$sparks" --vault "$vault" view --addr 127.0.0.1:0 >"$work/view.out" 2>/dev/null &
@@ -122,6 +140,17 @@ bench_view() {
     sleep 0.1
   done
   view_page=${view_url%/}/$(python3 -c "import sys, urllib.parse; p = sys.argv[1]; print(urllib.parse.quote(p[:-3] if p.endswith('.md') else p))" "$HUB_PATH")
+  # Then its watcher's first scan, done when status names the viewer as the watcher vouching
+  # since some time (up to 5 minutes: seconds at a million pages), so that no page is timed
+  # while that scan runs.
+  [ -n "$view_url" ] || return 0
+  for _ in $(seq 1500); do
+    "$sparks" --vault "$vault" status --json --no-refresh 2>/dev/null | python3 -c '
+import json, sys
+w = json.load(sys.stdin).get("watch") or {}
+sys.exit(0 if w.get("pid") == int(sys.argv[1]) and w.get("since") else 1)' "$view_pid" && break
+    sleep 0.1
+  done
 }
 
 # bench_view_shows URL PATH: whether the viewer's page at URL is the page PATH with its

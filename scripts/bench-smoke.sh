@@ -34,7 +34,7 @@ mkdir -p "$work"
 # shellcheck source=scripts/bench-common.sh
 . "$repo/scripts/bench-common.sh"
 bench_tools "$work"
-export SPARKS_BIN=$sparks LIMIT=500 BATCH=15 PAGES=5
+export SPARKS_BIN=$sparks LIMIT=500 BATCH=$finalize_batch PAGES=$finalize_pages
 results=$work/results.tsv
 : >"$results"
 
@@ -70,10 +70,8 @@ measure() {
 for size in "${sizes[@]}"; do
   vault=$work/vault-$size
   snap=$work/snap-$size
-  bench_generate "$gen" "$sparks" "$vault" "$snap" "$size" 600 "$seed" "$(date +%F)" 2>/dev/null
-  # shellcheck disable=SC1091
-  . "$vault/.bench-hints"
-  export HUB_TITLE
+  bench_generate "$gen" "$sparks" "$vault" "$snap" "$size" "$inbox_entries" "$seed" "$(date +%F)" 2>/dev/null
+  bench_hints "$vault"
   "$sparks" --vault "$vault" scan >/dev/null
   bench_settle "$sparks" "$vault"
   v=(--vault "$vault")

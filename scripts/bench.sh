@@ -17,52 +17,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
-
-target=${CARGO_TARGET_DIR:-target}
-case $target in /*) ;; *) target=$repo/$target ;; esac
-sparks=${SPARKS:-$target/release/sparks}
-gen=${GEN_VAULT:-$target/release/examples/gen_vault}
-bench=$target/bench
+bench_name=bench
+# shellcheck source=scripts/bench-measure.sh
+. "$repo/scripts/bench-measure.sh"
+bench_paths
 sizes=(${BENCH_SIZES:-1000 10000 100000})
 budgets=(${BENCH_BUDGET:-8 10 12})
 seed=${BENCH_SEED:-42}
 timeout_s=${BENCH_TIMEOUT:-300}
 out=${BENCH_OUT:-$repo/BENCHMARKS.md}
-inbox_entries=600
 ingest_limit=500
-# Finalize closes an agent's batch: 15 entries, 5 pages written for them (issue 20).
-finalize_batch=15
-finalize_pages=5
 
-log() { printf 'bench: %s\n' "$*" >&2; }
-die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
-
-# --- Tools -----------------------------------------------------------------------------------
-
-need=()
-command -v hyperfine >/dev/null || need+=(hyperfine)
-{ [ -x /usr/bin/time ] && /usr/bin/time --version 2>&1 | grep -q GNU; } || need+=(time)
-{ [ -x /usr/bin/python3 ] || command -v python3 >/dev/null; } || need+=(python3)
-command -v curl >/dev/null || need+=(curl)
-if [ ${#need[@]} -gt 0 ]; then
-  [ "$(id -u)" -eq 0 ] || die "missing ${need[*]}: install Debian's packages (apt-get install -y ${need[*]})"
-  log "installing ${need[*]}"
-  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq "${need[@]}" >/dev/null
-fi
-# Debian's interpreter when there is one: a version manager's shim can add 0.3 s to each start.
-py=/usr/bin/python3
-[ -x "$py" ] || py=$(command -v python3)
-[ -x "$sparks" ] || die "$sparks is missing: run \`make bench\` (or cargo build --release)"
-[ -x "$gen" ] || die "$gen is missing: run \`make bench\` (or cargo build --release --example gen_vault)"
-
-mkdir -p "$bench"
+bench_need_tools
 work=$bench/work
-rm -rf "$work"
-mkdir -p "$work"
-# A copy, so that a rebuild during the run cannot swap the binary under the measurements.
-cp -p "$sparks" "$work/sparks"
-sparks=$work/sparks
+bench_workdir "$work"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
 has() { "$sparks" "$@" --help >/dev/null 2>&1; }
@@ -81,117 +49,9 @@ helper=$work/helper.sh
 mcp_client=$work/mcp_client.py
 export SPARKS_BIN=$sparks LIMIT=$ingest_limit BATCH=$finalize_batch PAGES=$finalize_pages
 
-# --- Measuring -------------------------------------------------------------------------------
-
-# One TSV line per measurement:
-# size id label floor status runs median min max rss_kb note
+# One TSV line per measurement (bench-measure.sh).
 results=$work/results.tsv
 : >"$results"
-
-record() { local IFS=$'\t'; printf '%s\n' "$*" >>"$results"; }
-
-# wanted ID: whether BENCH_ONLY (when set) names ID.
-wanted() { [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" $1 "* ]]; }
-
-# measure ID LABEL FLOOR OK_CODES PREPARE_STEP -- COMMAND...
-# A probe run (after its prepare step) gives the peak RSS and the time that sets how many runs
-# fit the budget; one that exceeds BENCH_TIMEOUT is recorded as not completing.
-measure() {
-  local id=$1 label=$2 floor=$3 ok=$4 prep=$5
-  shift 6
-  wanted "$id" || return 0
-  local prep_cmd=()
-  [ -n "$prep" ] && prep_cmd=(bash "$helper" "$prep" "$vault" "$snap")
-  [ -n "$prep" ] && "${prep_cmd[@]}"
-  local rc=0
-  /usr/bin/time -f '%e %M' -o "$work/time" timeout -k 5 "$timeout_s" "$@" >"$work/out" 2>"$work/err" || rc=$?
-  local probe rss
-  read -r probe rss < <(tail -n 1 "$work/time")
-  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-    log "$size $label: did not complete in ${timeout_s}s"
-    record "$size" "$id" "$label" "$floor" timeout 1 "$timeout_s" "$timeout_s" "$timeout_s" "$rss" "killed after ${timeout_s} s"
-    return 0
-  fi
-  if [[ " $ok " != *" $rc "* ]]; then
-    local why
-    why=$(head -c 200 "$work/err" | tr '\t\n' '  ')
-    log "$size $label: exit $rc: $why"
-    record "$size" "$id" "$label" "$floor" failed 0 - - - "$rss" "exit $rc: $why"
-    return 0
-  fi
-  # Runs: as many as the budget holds, 3 to 30. A command slower than a third of its budget
-  # runs three times (the probe and two more, each after its prepare step) and the median of
-  # the three is the figure: the probe alone, the first run after other commands, may read
-  # from disk what they pushed out of the page cache, and a single run of a long command is
-  # as noisy as this VM (mv at 100,000 pages: 12 to 17 s by hand). One over a minute runs once.
-  local runs warmup
-  runs=$(python3 -c "import sys; b,t=float(sys.argv[1]),max(float(sys.argv[2]),0.001); print(max(1,min(30,int(b/t))))" "$budget" "$probe")
-  warmup=$(python3 -c "import sys; t=float(sys.argv[1]); print(2 if t < 0.5 else (1 if t < 5 else 0))" "$probe")
-  local stats note=""
-  if [ "$runs" -lt 3 ]; then
-    local times=("$probe")
-    note="one run (the probe)"
-    if python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= 60 else 1)" "$probe"; then
-      local k again
-      for k in 1 2; do
-        [ -n "$prep" ] && "${prep_cmd[@]}"
-        /usr/bin/time -f '%e %M' -o "$work/time" timeout -k 5 "$timeout_s" "$@" >"$work/out" 2>"$work/err" || true
-        read -r again _ < <(tail -n 1 "$work/time")
-        times+=("$again")
-      done
-      note="three runs: the probe and two more"
-    fi
-    stats=$(python3 -c "import sys,statistics as s; t=[float(x) for x in sys.argv[1:]]; print('%d\t%.6f\t%.6f\t%.6f' % (len(t), s.median(t), min(t), max(t)))" "${times[@]}")
-  else
-    local hf=(hyperfine -N --style basic --runs "$runs" --warmup "$warmup" --export-json "$work/hf.json")
-    [ "$ok" != 0 ] && hf+=(-i)
-    [ -n "$prep" ] && hf+=(--prepare "$(printf '%q ' "${prep_cmd[@]}")")
-    "${hf[@]}" --command-name "$label" "$(printf '%q ' "$@")" >"$work/hf.out" 2>&1 ||
-      { log "$size $label: hyperfine failed: $(tail -n 3 "$work/hf.out")"; record "$size" "$id" "$label" "$floor" failed 0 - - - "$rss" "hyperfine failed"; return 0; }
-    stats=$(python3 -c "import json,sys; r=json.load(open(sys.argv[2]))['results'][0]; print('%s\t%.6f\t%.6f\t%.6f' % (sys.argv[1], r['median'], r['min'], r['max']))" "$runs" "$work/hf.json")
-  fi
-  local IFS=$'\t'
-  # shellcheck disable=SC2086
-  set -- $stats
-  unset IFS
-  record "$size" "$id" "$label" "$floor" ok "$1" "$2" "$3" "$4" "$rss" "$note"
-  log "$size $label: median ${2}s over $1 runs${note:+ ($note)}, ${rss} KB"
-}
-
-# floor ID LABEL SHELL-COMMAND: a shell pipeline measured by hyperfine (shell time subtracted).
-floor() {
-  local id=$1 label=$2 cmd=$3
-  hyperfine --style basic --runs 10 --warmup 2 --export-json "$work/hf.json" --command-name "$label" "$cmd" >"$work/hf.out" 2>&1 ||
-    die "floor $label failed: $(tail -n 3 "$work/hf.out")"
-  local stats
-  stats=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print('%.6f\t%.6f\t%.6f' % (r['median'], r['min'], r['max']))" "$work/hf.json")
-  local IFS=$'\t'
-  # shellcheck disable=SC2086
-  set -- $stats
-  unset IFS
-  record "$size" "$id" "$label" - ok 10 "$1" "$2" "$3" - ""
-  log "$size $label: median ${1}s"
-}
-
-# durable ID WHOSE LIST: the durable-write floor of the files LIST names (vault-relative):
-# scripts/bench_durable.py replaces copies of them under $work, on the vault's filesystem, the
-# way Sparks writes a file (temporary file, fsync, rename), 16 at a time as mv and merge write.
-durable() {
-  local id=$1 whose=$2 list=$3 count stats
-  count=$(wc -l <"$list")
-  local label="write $count files durably (temp, fsync, rename): $whose floor"
-  stats=$("$py" "$repo/scripts/bench_durable.py" "$vault" "$list" "$work/durable" "$budget" 2>"$work/err") || {
-    log "$size $label: failed: $(head -c 200 "$work/err")"
-    record "$size" "$id" "$label" - failed 0 - - - - "$(head -c 200 "$work/err" | tr '\t\n' '  ')"
-    return 0
-  }
-  local IFS=$'\t'
-  # shellcheck disable=SC2086
-  set -- $stats
-  unset IFS
-  record "$size" "$id" "$label" - ok "$1" "$2" "$3" "$4" - "rounds timed inside python; each directory synced once a round"
-  log "$size $label: median ${2}s over $1 rounds"
-}
 
 # --- One vault at a time ---------------------------------------------------------------------
 
@@ -202,14 +62,8 @@ for i in "${!sizes[@]}"; do
   vault=$bench/vault-$size
   snap=$bench/snap-$size
   log "vault of $size pages: generating $vault"
-  bench_generate "$gen" "$sparks" "$vault" "$snap" "$size" "$inbox_entries" "$seed" "$today" 2>"$work/gen.err" ||
-    die "gen_vault failed: $(cat "$work/gen.err")"
-  cat "$work/gen.err" >&2
-  # shellcheck disable=SC1091
-  . "$vault/.bench-hints"
-  export HUB_TITLE
-  # The question of the sentence row: words of the generated pages, in a sentence.
-  SENTENCE="why does $WORD rise when the cache is cold"
+  bench_new_vault
+  bench_hints "$vault"
 
   # Set-up, not measured: a first scan, the index and collection pages written, a rescan, so
   # that the measured commands see a vault in its steady state.
@@ -227,15 +81,7 @@ for i in "${!sizes[@]}"; do
     bench_settle "$sparks" "$vault"
   fi
 
-  # The floor: the same files the scan walks (hidden entries and sparks.db* left out), with a
-  # warm page cache, as the commands have.
-  files="find '$vault' \\( -name 'sparks.db*' -o -name '.*' \\) -prune -o -type f"
-  sh -c "$files -exec cat {} + >/dev/null"
-  nfiles=$(sh -c "$files -print" | wc -l)
-  nbytes=$(sh -c "$files -printf '%s\n'" | awk '{s+=$1} END {print s}')
-  record "$size" _files "files" - info 0 "$nfiles" "$nbytes" - - ""
-  floor list "list every file (find -printf)" "$files -printf '%s %T@ %p\\n' >/dev/null"
-  floor read "read every byte (find -exec cat)" "$files -exec cat {} + >/dev/null"
+  bench_floors
 
   v=(--vault "$vault")
   if ! $setup_ok; then
@@ -294,33 +140,7 @@ for i in "${!sizes[@]}"; do
     record "$size" mcp "MCP: initialize + sparks_status" list skipped 0 - - - - "no serve command in this binary"
   fi
   if $has_view; then
-    bench_view "$sparks" "$vault" "$work"
-    if [ -n "$view_url" ]; then
-      # The hub page, which thousands of pages link to, its neighbourhood drawn in the sidebar
-      # (issues 38, 39); checked to be that page with that drawing before it is timed.
-      if bench_view_shows "$view_page" "$HUB_PATH"; then
-        measure view "view: GET the hub page with its neighbourhood (curl)" list 0 "" -- curl -sfL -o /dev/null "$view_page"
-      else
-        record "$size" view "view: GET the hub page with its neighbourhood (curl)" list failed 0 - - - - "$view_page is not the hub page with its neighbourhood"
-      fi
-      measure view_graph "view: GET /graph (curl)" list 0 "" -- curl -sfL -o /dev/null "${view_url%/}/graph"
-      # The server's peak RSS, not curl's.
-      hwm=$(awk '/VmHWM/ {print $2}' "/proc/$view_pid/status" 2>/dev/null || echo -)
-      python3 - "$results" "$size" "$hwm" <<'EOF'
-import sys
-path, size, hwm = sys.argv[1:]
-rows = [l.rstrip("\n").split("\t") for l in open(path)]
-for r in rows:
-    if r[0] == size and r[1] in ("view", "view_graph"):
-        r[9] = hwm
-        r[10] = (r[10] + "; " if r[10] else "") + "peak RSS of the server"
-open(path, "w").write("".join("\t".join(r) + "\n" for r in rows))
-EOF
-    else
-      record "$size" view "view: GET the hub page with its neighbourhood (curl)" list failed 0 - - - - "the viewer printed no URL"
-    fi
-    kill "$view_pid" 2>/dev/null || true
-    wait "$view_pid" 2>/dev/null || true
+    bench_measure_view
   else
     record "$size" view "view: GET the hub page with its neighbourhood (curl)" list skipped 0 - - - - "no view command in this binary"
   fi
@@ -384,15 +204,7 @@ done
 # --- The report ------------------------------------------------------------------------------
 
 binary_bytes=$(stat -c %s "$sparks")
-load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-cpu=$(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)
-mem=$(awk '/MemTotal/ {printf "%.1f GB", $2 / 1048576}' /proc/meminfo)
-fsinfo=$(df -PT "$bench" | awk 'NR == 2 {print $2 " on " $1 ", " int($3 / 1048576) " GB"}')
-dev=$(df -P "$bench" | awk 'NR == 2 {print $1}' | sed 's#/dev/##; s#[0-9]*$##')
-rot=$(cat "/sys/block/$dev/queue/rotational" 2>/dev/null || echo "?")
-case $rot in 0) fsinfo="$fsinfo, reported not rotational" ;; 1) fsinfo="$fsinfo, reported rotational (a virtual disk may say so whatever it is)" ;; esac
-export BENCH_MACHINE="nproc $(nproc); CPU: $cpu; RAM: $mem; disk: $fsinfo; kernel: $(uname -sr); load average (1, 5, 15 min) $load_before at the start, $load_after at the end"
-export BENCH_VERSIONS="$("$sparks" --version), work tree at $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$repo" diff --quiet HEAD 2>/dev/null || echo ' with uncommitted changes'); $(hyperfine --version); $(rustc --version 2>/dev/null || echo rustc ?)"
+bench_describe "$load_before"
 export BENCH_BINARY=$binary_bytes BENCH_SEEDV=$seed BENCH_TIMEOUTV=$timeout_s
 export BENCH_ELAPSED=$(($(date +%s) - started)) BENCH_LIMIT=$ingest_limit BENCH_INBOX=$inbox_entries
 export BENCH_BATCH=$finalize_batch BENCH_PAGES=$finalize_pages
@@ -780,7 +592,8 @@ LOOKUPS = {"status", "query_tag", "query_limit", "query_links", "query_resolve",
 if "10000" in sizes and "100000" in sizes:
     w("## A million pages, extrapolated")
     w("")
-    w("Not measured: each median's growth from 10,000 to 100,000 pages applied once more, never "
+    w("Measured by `make bench-million`: \"A million pages (issue 54)\" below. This table is "
+      "not measured: each median's growth from 10,000 to 100,000 pages applied once more, never "
       "below linear (a growth under n^1.0 is fixed costs fading, which cannot last) except for "
       "the lookups, which keep their own (never below flat); peak RSS as a fixed part plus a part proportional to "
       "the pages, fitted to the same two vaults. Assumes the manifest's B-trees keep growing as "
