@@ -64,8 +64,15 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
     let mut heading: Option<(u8, String, usize)> = None;
     // Where each heading starts, to drop those inside comments once all comments are known.
     let mut heading_starts = Vec::new();
-    // The prose of the body: a space stands for inline code, a line break ends each block.
+    // The prose of the body's current line (a space stands for inline code), its sentences
+    // counted at each line break and block end: a sentence never spans one (they are
+    // white space), and a body of megabytes is never copied whole.
     let mut prose = String::new();
+    let mut sentences = super::sentences::Lines::default();
+    let mut line_ends = |prose: &mut String| {
+        sentences.add(prose);
+        prose.clear();
+    };
     let mut path_links = false;
     for (event, range) in Parser::new_ext(body, Options::empty()).into_offset_iter() {
         match event {
@@ -103,7 +110,7 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
                 None if !in_code(&excluded, range.start) => prose.push_str(&text),
                 None => {}
             },
-            Event::SoftBreak | Event::HardBreak => prose.push('\n'),
+            Event::SoftBreak | Event::HardBreak => line_ends(&mut prose),
             Event::End(TagEnd::Heading(_)) => {
                 if let Some((level, text, line)) = heading.take() {
                     headings.push(Heading {
@@ -120,10 +127,11 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
                 | TagEnd::Link
                 | TagEnd::Image,
             ) => {}
-            Event::End(_) => prose.push('\n'),
+            Event::End(_) => line_ends(&mut prose),
             _ => {}
         }
     }
+    line_ends(&mut prose);
     excluded.sort_by_key(|r| r.start);
     let inside = |pos: usize| excluded.iter().any(|r| r.contains(&pos));
     let comments = percent_comments(body, &inside);
@@ -137,7 +145,7 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
         links: links(body, &lines, &inside),
         headings,
         blocks: block_ids(body, &lines, &inside),
-        sentences: super::sentences::count(&prose),
+        sentences: sentences.sentences,
         path_links,
     }
 }

@@ -21,15 +21,38 @@ fn is_trailing(c: char) -> bool {
 
 /// How many sentences `prose` holds.
 pub fn count(prose: &str) -> usize {
-    without_wikilinks(prose)
-        .split_whitespace()
-        .map(count_token)
-        .sum()
+    let mut lines = Lines::default();
+    lines.add(prose);
+    lines.sentences
+}
+
+/// Sentences counted a piece of prose at a time, each piece ending where the prose has white
+/// space (a line break): as [`count`] counts the pieces joined by line breaks, without them
+/// ever joined.
+#[derive(Debug, Default)]
+pub struct Lines {
+    /// The sentences counted so far.
+    pub sentences: usize,
+    /// Whether a `[[` was left open: its wikilinks and all after it count as prose, as in the
+    /// text whole.
+    open: bool,
+}
+
+impl Lines {
+    /// Count the sentences of `piece`, the next piece of the prose.
+    pub fn add(&mut self, piece: &str) {
+        let plain = without_wikilinks(piece, &mut self.open);
+        self.sentences += plain.split_whitespace().map(count_token).sum::<usize>();
+    }
 }
 
 /// `text` with each `[[…]]` (and the `!` of an embed) on one line replaced by a space: a link
-/// target is an address, not prose.
-fn without_wikilinks(text: &str) -> String {
+/// target is an address, not prose. After a `[[` not closed on its line (`open` then set, or
+/// set already), nothing more is replaced.
+fn without_wikilinks<'t>(text: &'t str, open: &mut bool) -> std::borrow::Cow<'t, str> {
+    if *open || !text.contains("[[") {
+        return std::borrow::Cow::Borrowed(text);
+    }
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(i) = rest.find("[[") {
@@ -37,6 +60,7 @@ fn without_wikilinks(text: &str) -> String {
             .find("]]")
             .filter(|&e| !rest[i + 2..i + 2 + e].contains('\n'))
         else {
+            *open = true;
             break;
         };
         let before = &rest[..i];
@@ -45,7 +69,7 @@ fn without_wikilinks(text: &str) -> String {
         rest = &rest[i + 4 + len..];
     }
     out.push_str(rest);
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// Sentences ended in one whitespace-free token.
@@ -114,7 +138,25 @@ fn address_start(token: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::count;
+    use super::{Lines, count};
+
+    #[test]
+    fn prose_counted_a_line_at_a_time_counts_as_the_lines_joined() {
+        let texts = [
+            "One. Two!\nThree? [[a.b]] four.\n\n![[c.png]]. Five.",
+            "An open [[link. Then\n[[closed.one]] counts. And [[x.y]].",
+            "A link [[across\nlines.md]] and [[after.md]] here.\nEnd.",
+            "No links. v0.3 and 3.14.\nhttps://a.example/x.y. Last",
+            "",
+        ];
+        for text in texts {
+            let mut lines = Lines::default();
+            for line in text.split('\n') {
+                lines.add(line);
+            }
+            assert_eq!(lines.sentences, count(text), "{text:?}");
+        }
+    }
 
     #[test]
     fn every_terminator_counts_as_the_original_counted_them() {
