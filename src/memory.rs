@@ -19,7 +19,9 @@
 //! `view --open`) runs with the allocators' defaults, and a user's own `GLIBC_TUNABLES`
 //! (another tunable) changes nothing here. mimalloc's own variable, `MIMALLOC_PURGE_DELAY`,
 //! is obeyed when the user sets it. A short command (lint, scan) keeps the allocators'
-//! defaults: it exits before the memory would matter, and a delay spares it work.
+//! defaults: it exits before the memory would matter, and a delay spares it work; a publish of
+//! a large site, which holds hundreds of megabytes while a page of megabytes frees and makes as
+//! much again, gives back at once ([`give_back_at_once`]).
 
 #![allow(unsafe_code)]
 
@@ -30,18 +32,26 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 /// Tune this process's allocators for a command that runs for hours. Call it once, at start,
 /// before any thread is spawned (glibc fixes a thread's arena when the thread first allocates).
 pub fn for_long_running() {
-    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
-        // SAFETY: `mi_option_set` writes one integer of mimalloc's option table (an atomic
-        // store); any option number below `_mi_option_last` is valid, and 15 is the purge
-        // delay (the unit test below reads its default).
-        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
-    }
+    give_back_at_once();
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         // SAFETY: `mallopt` takes two integers and changes glibc's malloc parameters under
         // its own lock; M_ARENA_MAX is one of them (since glibc 2.10), 1 a valid value. It
         // returns 0 on a failure, which leaves the defaults: nothing to undo.
         unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) };
+    }
+}
+
+/// Have mimalloc return what this process frees at once, not after its delay (unless
+/// `MIMALLOC_PURGE_DELAY` says otherwise): for a command that runs for hours, or one that holds
+/// hundreds of megabytes while it frees and makes as much again (a publish of a large site:
+/// 376 → 306 MB at 100,000 pages). Any time, from any thread.
+pub fn give_back_at_once() {
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: `mi_option_set` writes one integer of mimalloc's option table (an atomic
+        // store); any option number below `_mi_option_last` is valid, and 15 is the purge
+        // delay (the unit test below reads its default).
+        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
     }
 }
 
