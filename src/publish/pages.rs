@@ -40,7 +40,7 @@ pub(super) const FOOTER: &str = "Published with Sparks";
 /// What the site's listings and search need of the pages made.
 #[derive(Debug)]
 pub(super) struct Made {
-    /// Each page's first sentences, by path.
+    /// Each page's first sentences, by place.
     pub descriptions: Descriptions,
     /// The search index, a page added at a time.
     pub search: search::Builder,
@@ -107,8 +107,9 @@ pub(super) fn document(
     .render()
 }
 
-/// Make every published page, those `touched` (by place) rendered, the others kept when their files are
-/// there as written; each page's Markdown appended to `full` (llms-full.txt), in path order.
+/// Make every published page, those `touched` (by place) rendered, the others kept when their
+/// files are there as written; each page's Markdown appended to `full` (llms-full.txt), in
+/// path order.
 /// What a page gave the listings is taken from `kept` when its file did not change, and the
 /// piece of a page kept from the last `llms-full.txt` (`old`); each page's is kept again in
 /// `keeping`.

@@ -66,7 +66,8 @@ impl Spill {
         })
     }
 
-    /// Put `bytes` aside.
+    /// Put `bytes` aside (at most 4 GB of them, the rest cut: what is put is a description or
+    /// a search entry, a few hundred bytes).
     pub fn put(&mut self, bytes: &[u8]) -> Result<Span, FileError> {
         let len = u32::try_from(bytes.len()).unwrap_or(u32::MAX);
         let bytes = &bytes[..len as usize];

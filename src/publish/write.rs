@@ -25,7 +25,7 @@ use std::io::Write as _;
 
 /// The pages of a site whose publish gives back what it frees at once: it holds hundreds of
 /// megabytes, and a page of megabytes frees and makes as much again (at 100,000 pages, a cold
-/// publish peaked at 376 MB with mimalloc's delay, 306 MB without). A smaller one keeps the
+/// publish peaked at 349 MB with mimalloc's delay, 299 MB without). A smaller one keeps the
 /// delay, which spares it the calls (one page changed at 10,000 pages: about 5% of its time).
 const LARGE: usize = 30_000;
 
