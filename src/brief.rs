@@ -120,11 +120,7 @@ impl<T> Listed<T> {
     pub fn each(&self, give: &mut dyn FnMut(&T) -> ControlFlow<()>) -> Result<(), ManifestError> {
         match self {
             Listed::Held(all) => {
-                for t in all {
-                    if give(t).is_break() {
-                        break;
-                    }
-                }
+                let _ = all.iter().try_for_each(give);
                 Ok(())
             }
             Listed::Streamed(m, read) => read(&lock(m), &mut |t| give(&t)),

@@ -51,11 +51,7 @@ impl Pages {
     ) -> Result<(), QueryError> {
         match self {
             Pages::Held(rows) => {
-                for r in rows {
-                    if give(r).is_break() {
-                        break;
-                    }
-                }
+                let _ = rows.iter().try_for_each(give);
                 Ok(())
             }
             Pages::Streamed(s) => Ok(s.0.each_page(&s.1, &mut |r| give(&r))?),

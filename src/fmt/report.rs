@@ -108,10 +108,8 @@ impl FmtIssues {
             FmtIssues::Held(issues) => (issues, None),
             FmtIssues::Streamed(r) => (&r.unreadable, Some(r)),
         };
-        for i in held {
-            if give(i).is_break() {
-                return Ok(());
-            }
+        if held.iter().try_for_each(&mut *give).is_break() {
+            return Ok(());
         }
         let Some(r) = recheck else {
             return Ok(());
@@ -122,10 +120,8 @@ impl FmtIssues {
         };
         for &at in &r.with_issues {
             let (issues, _) = super::process(&r.root, &r.files[at as usize], &req)?;
-            for i in &issues {
-                if give(i).is_break() {
-                    return Ok(());
-                }
+            if issues.iter().try_for_each(&mut *give).is_break() {
+                return Ok(());
             }
         }
         Ok(())

@@ -102,11 +102,7 @@ impl Issues {
     pub fn each(&self, give: &mut dyn FnMut(&Issue) -> ControlFlow<()>) -> Result<(), LintError> {
         match self {
             Issues::Held(issues, _) => {
-                for i in issues {
-                    if give(i).is_break() {
-                        break;
-                    }
-                }
+                let _ = issues.iter().try_for_each(give);
                 Ok(())
             }
             Issues::Streamed(s) => checks::each(&s.manifest, Pages::All, &s.checked, give),
