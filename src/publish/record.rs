@@ -222,19 +222,18 @@ impl Short {
     /// A blake3 hash in hex (the manifest's 64 digits) as a record keeps one: its first 32
     /// digits; text that is no such hash, by the hash of the text.
     pub fn of_hex(hex: &str) -> Short {
-        let digit = |c: u8| char::from(c).to_digit(16).map(|v| v as u8);
+        Short::parse(hex).unwrap_or_else(|| Short::of(hex.as_bytes()))
+    }
+
+    /// The 16 bytes `hex`'s first 32 digits give, if they are digits.
+    fn parse(hex: &str) -> Option<Short> {
+        let digit = |c: Option<&u8>| c.and_then(|&c| char::from(c).to_digit(16)).map(|v| v as u8);
         let bytes = hex.as_bytes();
         let mut out = [0u8; 16];
         for (i, o) in out.iter_mut().enumerate() {
-            match (
-                bytes.get(2 * i).copied().and_then(digit),
-                bytes.get(2 * i + 1).copied().and_then(digit),
-            ) {
-                (Some(hi), Some(lo)) => *o = hi << 4 | lo,
-                _ => return Short::of(bytes),
-            }
+            *o = digit(bytes.get(2 * i))? << 4 | digit(bytes.get(2 * i + 1))?;
         }
-        Short(out)
+        Some(Short(out))
     }
 }
 
@@ -260,20 +259,11 @@ impl Serialize for Short {
 impl<'de> Deserialize<'de> for Short {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Short, D::Error> {
         let hex = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        let digit = |c: u8| char::from(c).to_digit(16).map(|v| v as u8);
-        let bytes = hex.as_bytes();
-        let mut out = [0u8; 16];
-        for (i, o) in out.iter_mut().enumerate() {
-            match (bytes.len() == 32).then(|| (digit(bytes[2 * i]), digit(bytes[2 * i + 1]))) {
-                Some((Some(hi), Some(lo))) => *o = hi << 4 | lo,
-                _ => {
-                    return Err(serde::de::Error::custom(format!(
-                        "not a file hash: {hex:?}"
-                    )));
-                }
-            }
+        match hex.len() == 32 {
+            true => Short::parse(&hex),
+            false => None,
         }
-        Ok(Short(out))
+        .ok_or_else(|| serde::de::Error::custom(format!("not a file hash: {hex:?}")))
     }
 }
 

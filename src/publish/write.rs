@@ -69,11 +69,12 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
     let mut sources: BTreeMap<String, Source> = BTreeMap::new();
     let mut published = Vec::new();
     for p in pages {
+        let hash = Short::of_hex(&p.hash);
         let Read {
             says,
             problems,
             face,
-        } = read(vault, &memory, &p);
+        } = read(vault, &memory, &p, hash);
         report
             .warnings
             .extend(problems.iter().map(|(line, message)| Warning {
@@ -85,7 +86,7 @@ pub fn publish(vault: &Vault, m: &Manifest, options: &Options) -> Result<Report,
         sources.insert(
             p.path.clone(),
             Source {
-                hash: Short::of_hex(&p.hash),
+                hash,
                 says,
                 problems,
                 shown,
@@ -187,11 +188,11 @@ struct Read {
 }
 
 /// What the page `p`'s file says of publishing, what is wrong with that (by line), and what the
-/// pages near it show of it: as the last publish read it when the file is the same, else read
-/// now (a page that cannot be read is not published; a value that is not `true` or `false`
-/// keeps it private, with a warning).
-fn read(vault: &Vault, old: &Memory, p: &SitePage) -> Read {
-    if let Some(s) = (old.sources.get(&p.path)).filter(|s| s.hash == Short::of_hex(&p.hash)) {
+/// pages near it show of it: as the last publish read it when the file is the same (its `hash`
+/// as the memory keeps it), else read now (a page that cannot be read is not published; a
+/// value that is not `true` or `false` keeps it private, with a warning).
+fn read(vault: &Vault, old: &Memory, p: &SitePage, hash: Short) -> Read {
+    if let Some(s) = old.sources.get(&p.path).filter(|s| s.hash == hash) {
         return Read {
             says: s.says,
             problems: s.problems.clone(),
@@ -551,7 +552,7 @@ mod tests {
             hash: "h".into(),
             ..SitePage::default()
         };
-        let first = read(&vault, &Memory::default(), &page);
+        let first = read(&vault, &Memory::default(), &page, Short::of_hex("h"));
         assert_ne!(first.says, Some(true), "{first:?}");
         assert_eq!(first.problems.len(), 1, "{first:?}");
         assert_eq!(first.problems[0].0, Some(3));
@@ -570,7 +571,7 @@ mod tests {
         );
         fs_err::remove_file(dir.path().join(path)).unwrap();
         assert_eq!(
-            read(&vault, &memory, &page),
+            read(&vault, &memory, &page, Short::of_hex("h")),
             first,
             "the same file: what the last publish read, its problems too"
         );
